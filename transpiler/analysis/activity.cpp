@@ -1,0 +1,376 @@
+#include "transpiler/analysis/activity.h"
+
+#include <functional>
+#include <vector>
+
+#include "transpiler/ast/visitor.h"
+
+namespace agc::analysis {
+
+using namespace ast;
+
+const QNSet& Scope::referenced() const {
+  if (!cached_) {
+    referenced_ = read;
+    if (parent) {
+      const auto& up = parent->referenced();
+      referenced_.insert(up.begin(), up.end());
+    }
+    reserved_ = reserved_names(referenced_);
+    cached_ = true;
+  }
+  return referenced_;
+}
+
+const std::set<std::string>& Scope::reserved() const {
+  referenced();
+  return reserved_;
+}
+
+std::set<std::string> reserved_names(const QNSet& qns) {
+  std::set<std::string> out;
+  for (const auto& q : qns) q.reserved_names(out);
+  return out;
+}
+
+class ActivityAnalyzer {
+ public:
+  explicit ActivityAnalyzer(Activity& out) : out_(out) {}
+
+  void run(const Ref& root) {
+    enter(true);  // the module-level scope the entity is defined in
+    statement(root);
+    exit();
+  }
+
+ private:
+  Scope* enter(bool isolated) {
+    Scope& s = out_.scopes_.emplace_back();
+    s.parent = stack_.empty() ? nullptr : stack_.back();
+    s.isolated = isolated;
+    stack_.push_back(&s);
+    return &s;
+  }
+
+  /// Finalizes the innermost scope: a block passes everything to its parent,
+  /// an isolated (function) scope only its free reads.
+  const Scope* exit() {
+    Scope* s = stack_.back();
+    stack_.pop_back();
+    if (!stack_.empty()) {
+      Scope* p = stack_.back();
+      if (!s->isolated) {
+        p->read.insert(s->read.begin(), s->read.end());
+        p->modified.insert(s->modified.begin(), s->modified.end());
+        p->bound.insert(s->bound.begin(), s->bound.end());
+        p->globals.insert(s->globals.begin(), s->globals.end());
+        p->nonlocals.insert(s->nonlocals.begin(), s->nonlocals.end());
+      } else {
+        for (const auto& q : s->read) {
+          if (!s->bound.count(q)) p->read.insert(q);
+        }
+      }
+    }
+    return s;
+  }
+
+  Scope& cur() { return *stack_.back(); }
+
+  void track(const QN& qn, ExprContext ctx) {
+    // Inside a comprehension, its own targets (and anything reached through
+    // them) are local to it.
+    for (const auto& targets : comprehension_targets_) {
+      for (QN q = qn;;) {
+        if (targets.count(q)) return;
+        if (!q.is_composite()) break;
+        q = q.parent();
+      }
+    }
+    switch (ctx) {
+      case ExprContext::Store:
+        if (!comprehension_targets_.empty()) {
+          comprehension_targets_.back().insert(qn);
+          return;
+        }
+        cur().modified.insert(qn);
+        cur().bound.insert(qn);
+        if (in_aug_assign_) cur().read.insert(qn);
+        return;
+      case ExprContext::Load:
+        cur().read.insert(qn);
+        return;
+      case ExprContext::Del:
+        cur().read.insert(qn);
+        cur().bound.insert(qn);
+        cur().deleted.insert(qn);
+        return;
+    }
+  }
+
+  void bind_param(const Ref& arg) {
+    if (!arg) return;
+    cur().bound.insert(QN::symbol(arg->as<Arg>().arg));
+  }
+
+  void statement_scope(const Ref& n, const std::function<void()>& body) {
+    enter(false);
+    body();
+    out_.scope_[n.get()] = exit();
+  }
+
+  void block(const Refs& stmts) {
+    for (const auto& s : stmts) statement(s);
+  }
+
+  const Scope* block_scope(const Refs& stmts) {
+    enter(false);
+    block(stmts);
+    return exit();
+  }
+
+  void arg_annotations_and_defaults(const Arguments& a) {
+    for (const auto& list : {&a.posonlyargs, &a.args, &a.kwonlyargs}) {
+      for (const auto& arg : *list) expr(arg->as<Arg>().annotation);
+    }
+    if (a.vararg) expr(a.vararg->as<Arg>().annotation);
+    if (a.kwarg) expr(a.kwarg->as<Arg>().annotation);
+    for (const auto& d : a.defaults) expr(d);
+    for (const auto& d : a.kw_defaults) expr(d);
+  }
+
+  void bind_params(const Arguments& a) {
+    for (const auto& list : {&a.posonlyargs, &a.args, &a.kwonlyargs}) {
+      for (const auto& arg : *list) bind_param(arg);
+    }
+    bind_param(a.vararg);
+    bind_param(a.kwarg);
+  }
+
+  void statement(const Ref& n) {
+    if (!n) return;
+    switch (n->kind) {
+      case NodeKind::FunctionDef: {
+        const auto& f = n->as<FunctionDef>();
+        statement_scope(n, [&] {
+          for (const auto& d : f.decorator_list) expr(d);
+          expr(f.returns);
+          arg_annotations_and_defaults(f.args->as<Arguments>());
+          cur().modified.insert(QN::symbol(f.name));
+          cur().bound.insert(QN::symbol(f.name));
+        });
+        enter(true);
+        statement_scope(f.args, [&] { bind_params(f.args->as<Arguments>()); });
+        out_.body_[n.get()] = block_scope(f.body);
+        out_.function_[n.get()] = exit();
+        return;
+      }
+      case NodeKind::ClassDef: {
+        const auto& c = n->as<ClassDef>();
+        statement_scope(n, [&] {
+          for (const auto& d : c.decorator_list) expr(d);
+          for (const auto& b : c.bases) expr(b);
+          for (const auto& k : c.keywords) expr(k);
+          cur().modified.insert(QN::symbol(c.name));
+          cur().bound.insert(QN::symbol(c.name));
+        });
+        enter(true);
+        block(c.body);
+        out_.body_[n.get()] = exit();
+        return;
+      }
+      case NodeKind::AugAssign: {
+        const auto& a = n->as<AugAssign>();
+        statement_scope(n, [&] {
+          in_aug_assign_ = true;
+          expr(a.target);
+          in_aug_assign_ = false;
+          expr(a.value);
+        });
+        return;
+      }
+      case NodeKind::Import:
+      case NodeKind::ImportFrom: {
+        const Refs& names = n->is<Import>() ? n->as<Import>().names : n->as<ImportFrom>().names;
+        statement_scope(n, [&] {
+          for (const auto& a : names) {
+            const auto& al = a->as<Alias>();
+            if (al.name == "*") continue;
+            QN q = QN::symbol(al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname);
+            cur().modified.insert(q);
+            cur().bound.insert(q);
+          }
+        });
+        return;
+      }
+      case NodeKind::Global:
+        statement_scope(n, [&] {
+          for (const auto& name : n->as<Global>().names) {
+            cur().read.insert(QN::symbol(name));
+            cur().globals.insert(QN::symbol(name));
+          }
+        });
+        return;
+      case NodeKind::Nonlocal:
+        statement_scope(n, [&] {
+          for (const auto& name : n->as<Nonlocal>().names) {
+            cur().read.insert(QN::symbol(name));
+            cur().bound.insert(QN::symbol(name));
+            cur().nonlocals.insert(QN::symbol(name));
+          }
+        });
+        return;
+      case NodeKind::Pass:
+      case NodeKind::Break:
+      case NodeKind::Continue:
+        return;
+      case NodeKind::If: {
+        const auto& s = n->as<If>();
+        statement_scope(s.test, [&] { expr(s.test); });
+        out_.body_[n.get()] = block_scope(s.body);
+        out_.orelse_[n.get()] = block_scope(s.orelse);
+        return;
+      }
+      case NodeKind::While: {
+        const auto& s = n->as<While>();
+        statement_scope(s.test, [&] { expr(s.test); });
+        out_.body_[n.get()] = block_scope(s.body);
+        out_.orelse_[n.get()] = block_scope(s.orelse);
+        return;
+      }
+      case NodeKind::For: {
+        const auto& s = n->as<For>();
+        statement_scope(s.iter, [&] {
+          expr(s.target);
+          expr(s.iter);
+        });
+        enter(false);
+        expr(s.target);
+        if (s.extra_test) statement_scope(s.extra_test, [&] { expr(s.extra_test); });
+        out_.iterate_[n.get()] = exit();
+        out_.body_[n.get()] = block_scope(s.body);
+        out_.orelse_[n.get()] = block_scope(s.orelse);
+        return;
+      }
+      case NodeKind::Try: {
+        const auto& s = n->as<Try>();
+        block(s.body);
+        for (const auto& h : s.handlers) statement(h);
+        block(s.orelse);
+        block(s.finalbody);
+        return;
+      }
+      case NodeKind::ExceptHandler: {
+        const auto& h = n->as<ExceptHandler>();
+        enter(false);
+        expr(h.type);
+        if (!h.name.empty()) track(QN::symbol(h.name), ExprContext::Store);
+        block(h.body);
+        out_.body_[n.get()] = exit();
+        return;
+      }
+      case NodeKind::With: {
+        const auto& w = n->as<With>();
+        enter(false);
+        for (const auto& item : w.items) {
+          statement_scope(item, [&] {
+            expr(item->as<WithItem>().context_expr);
+            expr(item->as<WithItem>().optional_vars);
+          });
+        }
+        block(w.body);
+        out_.body_[n.get()] = exit();
+        return;
+      }
+      default:
+        // Expr, Assign, AnnAssign, Return, Raise, Assert, Delete.
+        statement_scope(n, [&] { for_each_child(*n, [&](const Ref& c) { expr(c); }); });
+        return;
+    }
+  }
+
+  void expr(const Ref& n) {
+    if (!n) return;
+    switch (n->kind) {
+      case NodeKind::Name:
+        track(QN::symbol(n->as<Name>().id), n->as<Name>().ctx);
+        return;
+      case NodeKind::Attribute: {
+        const auto& a = n->as<Attribute>();
+        expr(a.value);
+        if (auto q = qn_of(n)) track(*q, a.ctx);
+        return;
+      }
+      case NodeKind::Subscript: {
+        const auto& s = n->as<Subscript>();
+        expr(s.value);
+        expr(s.slice);
+        if (auto q = qn_of(n)) track(*q, s.ctx);
+        return;
+      }
+      case NodeKind::Call: {
+        const auto& c = n->as<Call>();
+        enter(false);
+        for (const auto& a : c.args) expr(a);
+        for (const auto& k : c.keywords) expr(k);
+        out_.args_[n.get()] = exit();
+        expr(c.func);
+        return;
+      }
+      case NodeKind::Lambda: {
+        const auto& l = n->as<Lambda>();
+        const auto& a = l.args->as<Arguments>();
+        for (const auto& d : a.defaults) expr(d);
+        for (const auto& d : a.kw_defaults) expr(d);
+        enter(true);
+        bind_params(a);
+        expr(l.body);
+        const Scope* s = exit();
+        out_.scope_[n.get()] = s;
+        out_.function_[n.get()] = s;
+        return;
+      }
+      case NodeKind::ListComp:
+      case NodeKind::SetComp:
+      case NodeKind::GeneratorExp:
+      case NodeKind::DictComp: {
+        comprehension_targets_.emplace_back();
+        const Refs* gens = nullptr;
+        if (const auto* c = n->dyn<ListComp>()) gens = &c->generators;
+        else if (const auto* c = n->dyn<SetComp>()) gens = &c->generators;
+        else if (const auto* c = n->dyn<GeneratorExp>()) gens = &c->generators;
+        else gens = &n->as<DictComp>().generators;
+        for (const auto& g : *gens) {
+          const auto& c = g->as<Comprehension>();
+          expr(c.iter);
+          expr(c.target);
+          for (const auto& i : c.ifs) expr(i);
+        }
+        if (const auto* c = n->dyn<ListComp>()) expr(c->elt);
+        else if (const auto* c = n->dyn<SetComp>()) expr(c->elt);
+        else if (const auto* c = n->dyn<GeneratorExp>()) expr(c->elt);
+        else {
+          expr(n->as<DictComp>().key);
+          expr(n->as<DictComp>().value);
+        }
+        comprehension_targets_.pop_back();
+        return;
+      }
+      default:
+        for_each_child(*n, [&](const Ref& c) { expr(c); });
+        return;
+    }
+  }
+
+  Activity& out_;
+  std::vector<Scope*> stack_;
+  std::vector<QNSet> comprehension_targets_;
+  bool in_aug_assign_ = false;
+};
+
+Activity Activity::compute(const ast::Ref& root, AnalysisCache&) {
+  Activity a;
+  ActivityAnalyzer(a).run(root);
+  return a;
+}
+
+}  // namespace agc::analysis

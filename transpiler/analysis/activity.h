@@ -1,0 +1,68 @@
+// Activity analysis (AutoGraph's pyct.static_analysis.activity): for every
+// statement, test expression and block, the names it reads, modifies, binds and
+// deletes, and the global/nonlocal declarations made in it. Block scopes
+// accumulate everything their statements do; function scopes are isolated and
+// pass only their free reads outward.
+#pragma once
+
+#include <deque>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "transpiler/analysis/qual_names.h"
+#include "transpiler/ast/ast.h"
+
+namespace agc::analysis {
+
+class AnalysisCache;
+
+struct Scope {
+  const Scope* parent = nullptr;
+  bool isolated = false;
+  QNSet read, modified, bound, deleted, globals, nonlocals;
+
+  /// Everything read here or in an enclosing scope (AutoGraph's `referenced`).
+  const QNSet& referenced() const;
+  /// The identifiers `referenced()` reserves against fresh names.
+  const std::set<std::string>& reserved() const;
+
+ private:
+  mutable bool cached_ = false;
+  mutable QNSet referenced_;
+  mutable std::set<std::string> reserved_;
+};
+
+class Activity {
+ public:
+  static Activity compute(const ast::Ref& root, AnalysisCache& cache);
+
+  /// SCOPE: of a statement, an if/while test, a for iterate, a with item, a
+  /// function's arguments, a loop's extra test, a lambda. Null if none.
+  const Scope* scope(const ast::Node* n) const { return find(scope_, n); }
+  /// BODY_SCOPE of If/While/For/With/ExceptHandler/FunctionDef/ClassDef.
+  const Scope* body_scope(const ast::Node* n) const { return find(body_, n); }
+  /// ORELSE_SCOPE of If/While/For.
+  const Scope* orelse_scope(const ast::Node* n) const { return find(orelse_, n); }
+  /// ITERATE_SCOPE of For: the target plus the extra loop test.
+  const Scope* iterate_scope(const ast::Node* n) const { return find(iterate_, n); }
+  /// ARGS_SCOPE of a Call.
+  const Scope* args_scope(const ast::Node* n) const { return find(args_, n); }
+  /// ARGS_AND_BODY_SCOPE of a FunctionDef or Lambda (its isolated scope).
+  const Scope* function_scope(const ast::Node* n) const { return find(function_, n); }
+
+ private:
+  friend class ActivityAnalyzer;
+  using Map = std::unordered_map<const ast::Node*, const Scope*>;
+  static const Scope* find(const Map& m, const ast::Node* n) {
+    auto it = m.find(n);
+    return it == m.end() ? nullptr : it->second;
+  }
+  std::deque<Scope> scopes_;
+  Map scope_, body_, orelse_, iterate_, args_, function_;
+};
+
+/// Identifiers a set of QNs reserves against fresh names.
+std::set<std::string> reserved_names(const QNSet& qns);
+
+}  // namespace agc::analysis

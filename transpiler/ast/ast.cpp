@@ -1,0 +1,139 @@
+#include "transpiler/ast/ast.h"
+
+#include "transpiler/ast/mutator.h"
+
+namespace agc::ast {
+
+bool is_stmt(NodeKind k) {
+  switch (k) {
+#define AGC_STMT(Name, Fields) case NodeKind::Name: return true;
+#define AGC_EXPR(Name, Fields) case NodeKind::Name: return false;
+#define AGC_AUX(Name, Fields) case NodeKind::Name: return false;
+#include "transpiler/ast/nodes.def"
+#undef AGC_STMT
+#undef AGC_EXPR
+#undef AGC_AUX
+  }
+  return false;
+}
+
+bool is_expr(NodeKind k) {
+  switch (k) {
+#define AGC_STMT(Name, Fields) case NodeKind::Name: return false;
+#define AGC_EXPR(Name, Fields) case NodeKind::Name: return true;
+#define AGC_AUX(Name, Fields) case NodeKind::Name: return false;
+#include "transpiler/ast/nodes.def"
+#undef AGC_STMT
+#undef AGC_EXPR
+#undef AGC_AUX
+  }
+  return false;
+}
+
+const char* kind_name(NodeKind k) {
+  switch (k) {
+#define AGC_STMT(Name, Fields) case NodeKind::Name: return #Name;
+#define AGC_EXPR(Name, Fields) case NodeKind::Name: return #Name;
+#define AGC_AUX(Name, Fields) case NodeKind::Name: return #Name;
+#include "transpiler/ast/nodes.def"
+#undef AGC_STMT
+#undef AGC_EXPR
+#undef AGC_AUX
+  }
+  return "?";
+}
+
+std::shared_ptr<Node> clone_node(const Node& n) {
+  switch (n.kind) {
+#define AGC_STMT(Name, Fields) case NodeKind::Name: return clone(static_cast<const Name&>(n));
+#define AGC_EXPR(Name, Fields) case NodeKind::Name: return clone(static_cast<const Name&>(n));
+#define AGC_AUX(Name, Fields) case NodeKind::Name: return clone(static_cast<const Name&>(n));
+#include "transpiler/ast/nodes.def"
+#undef AGC_STMT
+#undef AGC_EXPR
+#undef AGC_AUX
+  }
+  AGC_UNREACHABLE("unknown node kind");
+}
+
+namespace {
+
+class DeepCopier : public AstMutator {
+ public:
+  Ref copy(const Ref& n) {
+    if (!n) return n;
+    Ref rebuilt = rebuild(n);
+    // rebuild() keeps identity when no child changed; a deep copy never does.
+    return rebuilt == n ? Ref(clone_node(*n)) : rebuilt;
+  }
+
+ protected:
+  Ref mutate_node(const Ref& n) override { return copy(n); }
+  Refs mutate_statement(const Ref& n) override { return {copy(n)}; }
+};
+
+}  // namespace
+
+Ref deep_copy(const Ref& n) {
+  DeepCopier c;
+  return c.copy(n);
+}
+
+Ref with_context(const Ref& n, ExprContext ctx) {
+  if (!n) return n;
+  switch (n->kind) {
+    case NodeKind::Name: {
+      auto c = clone(n->as<Name>());
+      c->ctx = ctx;
+      return c;
+    }
+    case NodeKind::Attribute: {
+      auto c = clone(n->as<Attribute>());
+      c->ctx = ctx;
+      return c;
+    }
+    case NodeKind::Subscript: {
+      auto c = clone(n->as<Subscript>());
+      c->ctx = ctx;
+      return c;
+    }
+    case NodeKind::Starred: {
+      auto c = clone(n->as<Starred>());
+      c->ctx = ctx;
+      c->value = with_context(c->value, ctx);
+      return c;
+    }
+    case NodeKind::Tuple: {
+      auto c = clone(n->as<Tuple>());
+      c->ctx = ctx;
+      for (auto& e : c->elts) e = with_context(e, ctx);
+      return c;
+    }
+    case NodeKind::List: {
+      auto c = clone(n->as<List>());
+      c->ctx = ctx;
+      for (auto& e : c->elts) e = with_context(e, ctx);
+      return c;
+    }
+    default:
+      return n;
+  }
+}
+
+Ref name(std::string id, ExprContext ctx, SourceSpan span, bool from_source) {
+  auto n = make<Name>(span);
+  n->id = std::move(id);
+  n->ctx = ctx;
+  n->from_source = from_source;
+  return n;
+}
+
+Ref constant(ConstantValue v, SourceSpan span) {
+  auto n = make<Constant>(span);
+  n->value = std::move(v);
+  return n;
+}
+
+Ref str_constant(std::string s, SourceSpan span) { return constant(ConstantValue::of_str(std::move(s)), span); }
+
+}  // namespace agc::ast

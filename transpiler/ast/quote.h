@@ -1,0 +1,44 @@
+// Builds AST from Python-text templates, as AutoGraph's templates.replace does:
+//
+//   quote(R"(
+//     def body_name():
+//       nonlocal_declarations
+//       body
+//   )", {{"body_name", "if_body"}, {"nonlocal_declarations", decls}, {"body", stmts}}, span)
+//
+// A placeholder is a plain name in the template. It is replaced by an
+// identifier (string), by one node, or by a list of nodes spliced into the
+// enclosing list (statement block, tuple elements, call arguments). Replaced
+// expressions are copied and take the store/load context of the placeholder.
+// Nodes made from the template get `span`; substituted nodes keep their own.
+// Templates are parsed once and cached.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "transpiler/ast/ast.h"
+
+namespace agc::ast {
+
+struct Replacement {
+  std::variant<std::string, Ref, Refs> value;
+
+  Replacement(const char* identifier) : value(std::string(identifier)) {}
+  Replacement(std::string identifier) : value(std::move(identifier)) {}
+  Replacement(Ref node) : value(std::move(node)) {}
+  Replacement(Refs nodes) : value(std::move(nodes)) {}
+  template <class T>
+  Replacement(std::shared_ptr<T> node) : value(Ref(std::move(node))) {}
+};
+
+using Replacements = std::map<std::string, Replacement, std::less<>>;
+
+/// The statements of `text` with placeholders substituted.
+Refs quote(std::string_view text, const Replacements& replacements, SourceSpan span);
+/// The single expression of `text` with placeholders substituted.
+Ref quote_expr(std::string_view text, const Replacements& replacements, SourceSpan span);
+
+}  // namespace agc::ast

@@ -1,0 +1,52 @@
+// agc: AutoGraph-style Python → C++ transpiler. Dispatches to subcommands.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "transpiler/base/check.h"
+#include "transpiler/cli/commands.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: agc <command> [options]\n"
+    "\n"
+    "Converts Python functions written in the TensorFlow 2 style (@tf.function,\n"
+    "tf.* ops, Python if/for/while over tensors) the way TensorFlow's AutoGraph does.\n"
+    "\n"
+    "commands:\n"
+    "  to-code FILE.py     print the AutoGraph-converted code of the file's functions,\n"
+    "                      exactly as tf.autograph.to_code shows it\n"
+    "\n"
+    "Run 'agc <command> --help' for the options of a command.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::puts("agc 0.1.0");
+    return 0;
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "to-code") return agc::cli::run_to_code(args);
+  } catch (const agc::InternalError& e) {
+    std::fprintf(stderr, "agc: %s\n", e.what());
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::fputs("agc: error: out of memory\n", stderr);
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "agc: internal error (this is a bug in agc): %s\n", e.what());
+    return 3;
+  }
+  std::fprintf(stderr, "agc: error: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  return 2;
+}

@@ -1,0 +1,73 @@
+#include "transpiler/passes/logical_expressions.h"
+
+#include "transpiler/ast/mutator.h"
+#include "transpiler/ast/quote.h"
+
+namespace agc::passes {
+
+using namespace ast;
+
+namespace {
+
+class LogicalExpressionTransformer : public AstMutator {
+ public:
+  explicit LogicalExpressionTransformer(bool equality) : equality_(equality) {}
+
+ protected:
+  Ref visit_BoolOp(const Ptr<BoolOp>& orig) override {
+    auto n = rebuild(orig);
+    const char* fn = n->op == BoolOpKind::And ? "ag__.and_" : "ag__.or_";
+    // a and b and c → and_(lambda: a, lambda: and_(lambda: b, lambda: c))
+    Ref right = n->values.back();
+    for (size_t i = n->values.size() - 1; i-- > 0;) right = binary(fn, n->values[i], right, n->span);
+    return right;
+  }
+
+  Ref visit_UnaryOp(const Ptr<UnaryOp>& orig) override {
+    auto n = rebuild(orig);
+    if (n->op != UnaryOpKind::Not) return n;
+    return quote_expr("ag__.not_(arg)", {{"arg", n->operand}}, n->span);
+  }
+
+  Ref visit_Compare(const Ptr<Compare>& orig) override {
+    auto n = rebuild(orig);
+    if (!equality_) return n;
+    Ref tree;
+    Ref left = n->left;
+    for (size_t i = 0; i < n->ops.size(); ++i) {
+      const Ref& right = n->comparators[i];
+      Ref cmp;
+      if (n->ops[i] == CmpOpKind::Eq || n->ops[i] == CmpOpKind::NotEq) {
+        cmp = quote_expr(n->ops[i] == CmpOpKind::Eq ? "ag__.eq(a, b)" : "ag__.not_eq(a, b)",
+                         {{"a", left}, {"b", right}}, n->span);
+      } else {
+        auto c = make<Compare>(n->span);
+        c->left = left;
+        c->ops = {n->ops[i]};
+        c->comparators = {right};
+        cmp = c;
+      }
+      tree = tree ? binary("ag__.and_", tree, cmp, n->span) : cmp;
+      left = right;
+    }
+    return tree;
+  }
+
+ private:
+  static Ref binary(const char* fn, const Ref& a, const Ref& b, SourceSpan span) {
+    return quote_expr(std::string(fn) + "(lambda: a, lambda: b)", {{"a", a}, {"b", b}}, span);
+  }
+
+  bool equality_;
+};
+
+}  // namespace
+
+Ref convert_logical_expressions(const Ref& fn, PassContext& ctx) {
+  LogicalExpressionTransformer t(ctx.options.uses("EQUALITY_OPERATORS"));
+  Refs out = t.mutate_stmt(fn);
+  AGC_CHECK(out.size() == 1);
+  return out[0];
+}
+
+}  // namespace agc::passes

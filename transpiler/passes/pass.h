@@ -1,0 +1,62 @@
+// What every conversion pass receives, and the helpers several passes share.
+// A pass is `ast::Ref convert_<name>(const ast::Ref& fn, PassContext& ctx)`: it
+// takes the FunctionDef being converted (AutoGraph converts one entity at a
+// time) and returns the rewritten one, or `fn` itself when nothing applied.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "transpiler/analysis/analysis_cache.h"
+#include "transpiler/ast/ast.h"
+#include "transpiler/base/diagnostic.h"
+#include "transpiler/base/namer.h"
+
+namespace agc::passes {
+
+/// How to convert, mirroring AutoGraph's ConversionOptions plus agc's own choices.
+struct ConversionOptions {
+  /// agc's list conversion (append/pop and item assignment in loops). On by
+  /// default; `--autograph-compat` turns it off to print exactly what TF prints.
+  bool lists = true;
+  /// AutoGraph optional features by name (ASSERT_STATEMENTS, EQUALITY_OPERATORS,
+  /// BUILTIN_FUNCTIONS); they change conversion and the printed ConversionOptions.
+  std::set<std::string> optional_features;
+
+  bool uses(std::string_view feature) const { return optional_features.count(std::string(feature)) > 0; }
+};
+
+/// Optional features agc implements, in the spelling of tf.autograph.experimental.Feature.
+const std::vector<std::string>& supported_optional_features();
+
+struct PassContext {
+  DiagnosticSink& sink;
+  Namer& namer;
+  analysis::AnalysisCache& analyses;
+  const ConversionOptions& options;
+  /// Module-level imports: local name → dotted module path (`tf` → `tensorflow`).
+  const std::map<std::string, std::string>& imports;
+};
+
+using PassFn = ast::Ref (*)(const ast::Ref& fn, PassContext& ctx);
+
+struct PassInfo {
+  const char* name;
+  PassFn fn;
+};
+
+/// The name of the `with ag__.FunctionScope(...) as <name>:` context a converted
+/// function body opens (AutoGraph's 'function_context_name' annotation); empty
+/// before the functions pass ran.
+std::string function_context_name(const ast::FunctionDef& fn);
+
+/// The dotted path an expression denotes through the module's imports, e.g.
+/// `tf.autograph.experimental.set_loop_options` →
+/// "tensorflow.autograph.experimental.set_loop_options"; empty if it is not a
+/// chain of attributes on an imported name.
+std::string resolve_import_path(const ast::Ref& expr, const std::map<std::string, std::string>& imports);
+
+}  // namespace agc::passes

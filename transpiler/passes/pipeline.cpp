@@ -1,0 +1,227 @@
+#include "transpiler/passes/pipeline.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "transpiler/passes/asserts.h"
+#include "transpiler/passes/break_statements.h"
+#include "transpiler/passes/call_trees.h"
+#include "transpiler/passes/conditional_expressions.h"
+#include "transpiler/passes/continue_statements.h"
+#include "transpiler/passes/control_flow.h"
+#include "transpiler/passes/directives.h"
+#include "transpiler/passes/functions.h"
+#include "transpiler/passes/lists.h"
+#include "transpiler/passes/logical_expressions.h"
+#include "transpiler/passes/return_statements.h"
+#include "transpiler/passes/slices.h"
+#include "transpiler/passes/unsupported_features.h"
+#include "transpiler/passes/variables.h"
+
+namespace agc::passes {
+
+using namespace ast;
+
+std::vector<PassInfo> pipeline(const ConversionOptions& options) {
+  // AutoGraph's order (api.py, PyToTF.transform_ast). Canonicalizations first:
+  // break leaves `continue` behind for continue_statements; continue runs before
+  // loops are converted so it never sees the iteration machinery; returns are
+  // lowered before control flow so returns inside branches and loops become
+  // ordinary state. call_trees runs before control_flow so generated calls
+  // (ag__.if_stmt, ...) are never wrapped; variables runs last so only names the
+  // user wrote become ag__.ld.
+  static const std::vector<PassInfo> base = {
+      {"functions", convert_functions},
+      {"directives", convert_directives},
+      {"break_statements", convert_break_statements},
+      {"asserts", convert_asserts},
+      {"continue_statements", convert_continue_statements},
+      {"return_statements", convert_return_statements},
+      {"lists", convert_lists},
+      {"slices", convert_slices},
+      {"call_trees", convert_call_trees},
+      {"control_flow", convert_control_flow},
+      {"conditional_expressions", convert_conditional_expressions},
+      {"logical_expressions", convert_logical_expressions},
+      {"variables", convert_variables},
+  };
+  std::vector<PassInfo> passes;
+  for (const auto& p : base) {
+    std::string_view name = p.name;
+    if ((name == "lists" || name == "slices") && !options.lists) continue;
+    if (name == "asserts" && !options.uses("ASSERT_STATEMENTS")) continue;
+    passes.push_back(p);
+  }
+  return passes;
+}
+
+namespace {
+
+void collect_entities(const Refs& body, const std::string& prefix, bool in_class, std::vector<Entity>& out) {
+  for (const auto& s : body) {
+    switch (s->kind) {
+      case NodeKind::FunctionDef:
+        out.push_back({s, prefix + s->as<FunctionDef>().name});
+        break;
+      case NodeKind::ClassDef:
+        if (!in_class) collect_entities(s->as<ClassDef>().body, s->as<ClassDef>().name + ".", true, out);
+        break;
+      case NodeKind::If:
+        collect_entities(s->as<If>().body, prefix, in_class, out);
+        collect_entities(s->as<If>().orelse, prefix, in_class, out);
+        break;
+      case NodeKind::Try: {
+        const auto& t = s->as<Try>();
+        collect_entities(t.body, prefix, in_class, out);
+        for (const auto& h : t.handlers) collect_entities(h->as<ExceptHandler>().body, prefix, in_class, out);
+        collect_entities(t.orelse, prefix, in_class, out);
+        collect_entities(t.finalbody, prefix, in_class, out);
+        break;
+      }
+      case NodeKind::With:
+        collect_entities(s->as<With>().body, prefix, in_class, out);
+        break;
+      case NodeKind::For:
+        collect_entities(s->as<For>().body, prefix, in_class, out);
+        break;
+      case NodeKind::While:
+        collect_entities(s->as<While>().body, prefix, in_class, out);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void collect_bound_names(const Ref& target, std::set<std::string>& out) {
+  if (!target) return;
+  if (const auto* n = target->dyn<Name>()) {
+    out.insert(n->id);
+  } else if (const auto* t = target->dyn<Tuple>()) {
+    for (const auto& e : t->elts) collect_bound_names(e, out);
+  } else if (const auto* l = target->dyn<List>()) {
+    for (const auto& e : l->elts) collect_bound_names(e, out);
+  } else if (const auto* st = target->dyn<Starred>()) {
+    collect_bound_names(st->value, out);
+  }
+}
+
+void collect_module_names(const Refs& body, std::set<std::string>& out) {
+  for (const auto& s : body) {
+    switch (s->kind) {
+      case NodeKind::FunctionDef: out.insert(s->as<FunctionDef>().name); break;
+      case NodeKind::ClassDef: out.insert(s->as<ClassDef>().name); break;
+      case NodeKind::Assign:
+        for (const auto& t : s->as<Assign>().targets) collect_bound_names(t, out);
+        break;
+      case NodeKind::AugAssign: collect_bound_names(s->as<AugAssign>().target, out); break;
+      case NodeKind::AnnAssign: collect_bound_names(s->as<AnnAssign>().target, out); break;
+      case NodeKind::Import:
+      case NodeKind::ImportFrom: {
+        const Refs& names = s->is<Import>() ? s->as<Import>().names : s->as<ImportFrom>().names;
+        for (const auto& a : names) {
+          const auto& al = a->as<Alias>();
+          if (al.name == "*") continue;
+          out.insert(al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname);
+        }
+        break;
+      }
+      case NodeKind::For:
+        collect_bound_names(s->as<For>().target, out);
+        collect_module_names(s->as<For>().body, out);
+        collect_module_names(s->as<For>().orelse, out);
+        break;
+      case NodeKind::While:
+        collect_module_names(s->as<While>().body, out);
+        collect_module_names(s->as<While>().orelse, out);
+        break;
+      case NodeKind::If:
+        collect_module_names(s->as<If>().body, out);
+        collect_module_names(s->as<If>().orelse, out);
+        break;
+      case NodeKind::With:
+        for (const auto& i : s->as<With>().items) collect_bound_names(i->as<WithItem>().optional_vars, out);
+        collect_module_names(s->as<With>().body, out);
+        break;
+      case NodeKind::Try: {
+        const auto& t = s->as<Try>();
+        collect_module_names(t.body, out);
+        for (const auto& h : t.handlers) {
+          if (!h->as<ExceptHandler>().name.empty()) out.insert(h->as<ExceptHandler>().name);
+          collect_module_names(h->as<ExceptHandler>().body, out);
+        }
+        collect_module_names(t.orelse, out);
+        collect_module_names(t.finalbody, out);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Entity> find_entities(const Module& m) {
+  std::vector<Entity> out;
+  collect_entities(m.body, "", false, out);
+  return out;
+}
+
+std::set<std::string> module_names(const Module& m) {
+  std::set<std::string> out;
+  collect_module_names(m.body, out);
+  return out;
+}
+
+std::map<std::string, std::string> module_imports(const Module& m) {
+  std::map<std::string, std::string> out;
+  for (const auto& s : m.body) {
+    if (const auto* imp = s->dyn<Import>()) {
+      for (const auto& a : imp->names) {
+        const auto& al = a->as<Alias>();
+        if (!al.asname.empty()) out[al.asname] = al.name;
+        else out[al.name.substr(0, al.name.find('.'))] = al.name.substr(0, al.name.find('.'));
+      }
+    } else if (const auto* imp = s->dyn<ImportFrom>()) {
+      if (imp->level != 0) continue;
+      for (const auto& a : imp->names) {
+        const auto& al = a->as<Alias>();
+        if (al.name == "*") continue;
+        out[al.asname.empty() ? al.name : al.asname] = imp->module + "." + al.name;
+      }
+    }
+  }
+  return out;
+}
+
+Ref convert_entity(const Ref& fn, const ConversionOptions& options, const std::set<std::string>& globals,
+                   const std::map<std::string, std::string>& imports, DiagnosticSink& sink,
+                   const PassObserver& observer) {
+  Namer namer(globals);
+  analysis::AnalysisCache analyses;
+  PassContext ctx{sink, namer, analyses, options, imports};
+  size_t errors = sink.error_count();
+  check_unsupported_features(fn, ctx);
+  if (sink.error_count() > errors) return nullptr;
+  static const bool time_passes = std::getenv("AGC_TIME_PASSES") != nullptr;
+  Ref cur = fn;
+  for (const auto& p : pipeline(options)) {
+    auto start = std::chrono::steady_clock::now();
+    Ref next = p.fn(cur, ctx);
+    if (time_passes) {
+      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(stderr, "agc: pass %-24s %10.1f us  (%s)\n", p.name, us, fn->as<FunctionDef>().name.c_str());
+    }
+    if (sink.error_count() > errors) return nullptr;
+    if (observer && next != cur) observer(p.name, next);
+    cur = next;
+  }
+  // The converted entity is named as AutoGraph names it.
+  auto renamed = clone(cur->as<FunctionDef>());
+  renamed->name = "tf__" + renamed->name;
+  return renamed;
+}
+
+}  // namespace agc::passes

@@ -1,0 +1,286 @@
+#include "transpiler/passes/return_statements.h"
+
+#include <unordered_set>
+
+#include "transpiler/analysis/activity.h"
+#include "transpiler/ast/mutator.h"
+#include "transpiler/ast/quote.h"
+#include "transpiler/passes/block_rewriter.h"
+
+namespace agc::passes {
+
+using namespace ast;
+
+namespace {
+
+/// Moves the statements after `if c: ...return` into the else branch (and vice
+/// versa), so neither branch falls through into code meant for the other.
+class ConditionalReturnRewriter : public AstMutator {
+ protected:
+  Refs visit_Return(const Ptr<Return>& n) override {
+    if (!blocks_.empty()) blocks_.back() = true;
+    return {n};
+  }
+
+  Refs visit_While(const Ptr<While>& n) override {
+    auto c = clone(*n);
+    c->test = mutate(n->test);
+    c->body = block(n->body).first;
+    c->orelse = block(n->orelse).first;
+    return {c};
+  }
+
+  Refs visit_For(const Ptr<For>& n) override {
+    auto c = clone(*n);
+    c->iter = mutate(n->iter);
+    c->target = mutate(n->target);
+    c->body = block(n->body).first;
+    c->orelse = block(n->orelse).first;
+    return {c};
+  }
+
+  Refs visit_With(const Ptr<With>& n) override {
+    auto c = clone(*n);
+    c->items = mutate_list(n->items);
+    auto [body, returns] = block(n->body);
+    c->body = std::move(body);
+    if (returns) definitely_returning_.insert(c.get());
+    return {c};
+  }
+
+  Refs visit_Try(const Ptr<Try>& n) override {
+    // Whether a try definitely returns is not decided: it may always raise.
+    auto c = clone(*n);
+    c->body = block(n->body).first;
+    c->orelse = block(n->orelse).first;
+    c->finalbody = block(n->finalbody).first;
+    c->handlers = mutate_list(n->handlers);
+    return {c};
+  }
+
+  Ref visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
+    auto c = clone(*n);
+    c->body = block(n->body).first;
+    return c;
+  }
+
+  Refs visit_If(const Ptr<If>& n) override {
+    auto c = clone(*n);
+    c->test = mutate(n->test);
+    auto [body, body_returns] = block(n->body);
+    auto [orelse, orelse_returns] = block(n->orelse);
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
+    if (body_returns) body_returns_.insert(c.get());
+    if (orelse_returns) orelse_returns_.insert(c.get());
+    if (body_returns && orelse_returns && !blocks_.empty()) blocks_.back() = true;
+    return {c};
+  }
+
+  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    auto c = clone(*n);
+    c->args = mutate(n->args);
+    c->body = block(n->body).first;
+    return {c};
+  }
+
+ private:
+  std::pair<Refs, bool> block(const Refs& stmts) {
+    blocks_.push_back(false);
+    Refs out = visit_block(stmts, [this](const Ref& s) { return mutate_stmt(s); },
+                           [this](Refs nodes) -> Placement {
+                             Placement p{std::move(nodes)};
+                             if (p.nodes.size() != 1) return p;
+                             const Node* s = p.nodes[0].get();
+                             if (definitely_returning_.count(s)) blocks_.back() = true;
+                             if (body_returns_.count(s)) {
+                               p.into = s;
+                               p.into_orelse = true;
+                             } else if (orelse_returns_.count(s)) {
+                               p.into = s;
+                               p.into_orelse = false;
+                             }
+                             return p;
+                           });
+    bool returns = blocks_.back();
+    blocks_.pop_back();
+    return {std::move(out), returns};
+  }
+
+  std::vector<bool> blocks_;  // per open block: does it definitely return?
+  std::unordered_set<const Node*> body_returns_, orelse_returns_, definitely_returning_;
+};
+
+/// Replaces returns by the do_return/retval_ protocol.
+class ReturnStatementsTransformer : public AstMutator {
+ public:
+  ReturnStatementsTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
+
+ protected:
+  Refs visit_Return(const Ptr<Return>& n) override {
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
+      it->return_used = true;
+      it->create_guard_next = true;
+      if (it->is_function) break;
+    }
+    Ref value = n->value ? n->value : constant(ConstantValue::none(), n->span);
+    const Function& f = functions_.back();
+    return quote(R"(
+      try:
+        do_return_var_name = True
+        retval_var_name = retval
+      except:
+        do_return_var_name = False
+        raise
+    )",
+                 {{"do_return_var_name", f.do_return}, {"retval_var_name", f.retval}, {"retval", value}}, n->span);
+  }
+
+  Refs visit_While(const Ptr<While>& n) override {
+    auto c = clone(*n);
+    c->test = mutate(n->test);
+    c->body = block(n->body, false);
+    if (!blocks_.empty() && blocks_.back().return_used) {
+      c->test = quote_expr("not control_var and test",
+                           {{"control_var", functions_.back().do_return}, {"test", c->test}}, n->test->span);
+    }
+    c->orelse = block(n->orelse, false);
+    return {c};
+  }
+
+  Refs visit_For(const Ptr<For>& n) override {
+    auto c = clone(*n);
+    c->iter = mutate(n->iter);
+    c->target = mutate(n->target);
+    c->body = block(n->body, false);
+    if (!blocks_.empty() && blocks_.back().return_used) {
+      const std::string& var = functions_.back().do_return;
+      c->extra_test = c->extra_test ? quote_expr("not control_var and extra_test",
+                                                 {{"control_var", var}, {"extra_test", c->extra_test}}, n->span)
+                                    : quote_expr("not control_var", {{"control_var", var}}, n->span);
+    }
+    c->orelse = block(n->orelse, false);
+    return {c};
+  }
+
+  Refs visit_With(const Ptr<With>& n) override {
+    auto c = clone(*n);
+    c->items = mutate_list(n->items);
+    c->body = block(n->body, false);
+    return {c};
+  }
+
+  Refs visit_Try(const Ptr<Try>& n) override {
+    auto c = clone(*n);
+    c->body = block(n->body, false);
+    c->orelse = block(n->orelse, false);
+    c->finalbody = block(n->finalbody, false);
+    c->handlers = mutate_list(n->handlers);
+    return {c};
+  }
+
+  Ref visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
+    auto c = clone(*n);
+    c->body = block(n->body, false);
+    return c;
+  }
+
+  Refs visit_If(const Ptr<If>& n) override {
+    auto c = clone(*n);
+    c->test = mutate(n->test);
+    c->body = block(n->body, false);
+    c->orelse = block(n->orelse, false);
+    return {c};
+  }
+
+  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    const analysis::Scope* scope = activity_.body_scope(n.get());
+    const std::set<std::string> none;
+    const auto& reserved = scope ? scope->reserved() : none;
+    Function f;
+    f.do_return = ctx_.namer.new_symbol("do_return", reserved);
+    f.retval = ctx_.namer.new_symbol("retval_", reserved);
+    functions_.push_back(f);
+    auto c = clone(*n);
+    c->args = mutate(n->args);
+    bool used = false;
+    c->body = block(n->body, true, &used);
+    functions_.pop_back();
+    if (!used) return {c};
+    // The body is the functions pass's `with ag__.FunctionScope(...)`, possibly
+    // after a docstring.
+    std::string context = function_context_name(*c);
+    AGC_CHECK(!context.empty()) << "return_statements needs the functions pass first";
+    auto with = clone(c->body.back()->as<With>());
+    with->body = quote(R"(
+      do_return_var_name = False
+      retval_var_name = ag__.UndefinedReturnValue()
+      body
+      return function_context.ret(retval_var_name, do_return_var_name)
+    )",
+                       {{"do_return_var_name", f.do_return},
+                        {"retval_var_name", f.retval},
+                        {"function_context", context},
+                        {"body", with->body}},
+                       n->span);
+    c->body.back() = with;
+    return {c};
+  }
+
+ private:
+  struct Block {
+    bool is_function = false;
+    bool return_used = false;
+    bool create_guard_next = false;
+    bool create_guard_now = false;
+  };
+  struct Function {
+    std::string do_return, retval;
+  };
+
+  Refs block(const Refs& stmts, bool is_function, bool* used = nullptr) {
+    blocks_.push_back({is_function});
+    Refs out = visit_block(stmts, [this](const Ref& s) { return mutate_stmt(s); },
+                           [this](Refs nodes) -> Placement {
+                             Block& b = blocks_.back();
+                             if (!b.return_used) return {std::move(nodes)};
+                             Placement p{std::move(nodes)};
+                             if (b.create_guard_now) {
+                               // Whatever follows a possible return runs only if it did not.
+                               p.nodes = quote(R"(
+                                 if not do_return_var_name:
+                                   original_node
+                               )",
+                                               {{"do_return_var_name", functions_.back().do_return},
+                                                {"original_node", p.nodes}},
+                                               p.nodes.front()->span);
+                               p.into = p.nodes[0].get();
+                             }
+                             b.create_guard_now = b.create_guard_next;
+                             b.create_guard_next = false;
+                             return p;
+                           });
+    if (used) *used = blocks_.back().return_used;
+    blocks_.pop_back();
+    return out;
+  }
+
+  PassContext& ctx_;
+  const analysis::Activity& activity_;
+  std::vector<Block> blocks_;
+  std::vector<Function> functions_;
+};
+
+}  // namespace
+
+Ref convert_return_statements(const Ref& fn, PassContext& ctx) {
+  ConditionalReturnRewriter rewriter;
+  Refs r = rewriter.mutate_stmt(fn);
+  AGC_CHECK(r.size() == 1);
+  ReturnStatementsTransformer t(ctx, ctx.analyses.get<analysis::Activity>(r[0]));
+  Refs out = t.mutate_stmt(r[0]);
+  AGC_CHECK(out.size() == 1);
+  return out[0];
+}
+
+}  // namespace agc::passes

@@ -1,0 +1,58 @@
+#include "transpiler/passes/slices.h"
+
+#include "transpiler/analysis/qual_names.h"
+#include "transpiler/ast/mutator.h"
+#include "transpiler/ast/quote.h"
+
+namespace agc::passes {
+
+using namespace ast;
+
+namespace {
+
+class SliceTransformer : public AstMutator {
+ protected:
+  Refs visit_While(const Ptr<While>& n) override {
+    ++loop_depth_;
+    Refs out = AstMutator::visit_While(n);
+    --loop_depth_;
+    return out;
+  }
+  Refs visit_For(const Ptr<For>& n) override {
+    ++loop_depth_;
+    Refs out = AstMutator::visit_For(n);
+    --loop_depth_;
+    return out;
+  }
+  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    int saved = loop_depth_;
+    loop_depth_ = 0;
+    Refs out = AstMutator::visit_FunctionDef(n);
+    loop_depth_ = saved;
+    return out;
+  }
+
+  Refs visit_Assign(const Ptr<Assign>& n) override {
+    auto a = rebuild(n);
+    if (loop_depth_ == 0 || a->targets.size() != 1) return {a};
+    const auto* s = a->targets[0]->dyn<Subscript>();
+    if (!s || s->slice->is<Tuple>() || s->slice->is<Slice>()) return {a};
+    if (!analysis::qn_of(s->value)) return {a};
+    return quote("target = ag__.set_item(target, key, item)",
+                 {{"target", s->value}, {"key", s->slice}, {"item", a->value}}, n->span);
+  }
+
+ private:
+  int loop_depth_ = 0;
+};
+
+}  // namespace
+
+Ref convert_slices(const Ref& fn, PassContext&) {
+  SliceTransformer t;
+  Refs out = t.mutate_stmt(fn);
+  AGC_CHECK(out.size() == 1);
+  return out[0];
+}
+
+}  // namespace agc::passes

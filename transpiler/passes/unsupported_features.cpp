@@ -1,0 +1,55 @@
+#include "transpiler/passes/unsupported_features.h"
+
+#include <fmt/format.h>
+
+#include "transpiler/ast/visitor.h"
+
+namespace agc::passes {
+
+using namespace ast;
+
+namespace {
+
+class Checker : public AstVisitor {
+ public:
+  explicit Checker(DiagnosticSink& sink) : sink_(sink) {}
+
+ protected:
+  void visit_For(const Ptr<For>& n) override {
+    if (!n->orelse.empty()) {
+      sink_.error(n->span, "for/else is not supported by AutoGraph; set a flag in the loop and test it after");
+    }
+    visit_children(*n);
+  }
+  void visit_While(const Ptr<While>& n) override {
+    if (!n->orelse.empty()) {
+      sink_.error(n->span, "while/else is not supported by AutoGraph; set a flag in the loop and test it after");
+    }
+    visit_children(*n);
+  }
+  void visit_Attribute(const Ptr<Attribute>& n) override {
+    const std::string& a = n->attr;
+    if (a.size() > 2 && a.compare(0, 2, "__") == 0 && a.compare(a.size() - 2, 2, "__") != 0) {
+      sink_.error(n->span, fmt::format("mangled names are not supported by AutoGraph ('{}'); rename the attribute "
+                                       "without the leading double underscore",
+                                       a));
+    }
+    visit_children(*n);
+  }
+  void visit_ClassDef(const Ptr<ClassDef>& n) override {
+    sink_.error(n->span, fmt::format("class '{}' is defined inside a function; define it at module level", n->name));
+  }
+
+ private:
+  DiagnosticSink& sink_;
+};
+
+}  // namespace
+
+Ref check_unsupported_features(const Ref& fn, PassContext& ctx) {
+  Checker c(ctx.sink);
+  c.visit(fn);
+  return fn;
+}
+
+}  // namespace agc::passes
