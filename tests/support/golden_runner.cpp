@@ -1,0 +1,212 @@
+// Runs a directory of golden files and compares (or, with AGC_BLESS=1, rewrites)
+// their expectations.
+//
+//   golden_runner to_code DIR     to-code output of each case's module
+//   golden_runner passes DIR      DIR/<pass>.txt: that one pass alone, per function
+//   golden_runner errors DIR      rendered diagnostics (file named input.py)
+//   golden_runner samples GOLDEN_DIR SAMPLES_DIR
+//                                 to-code of SAMPLES_DIR/<x>.py vs GOLDEN_DIR/<x>.out, byte for byte
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/golden.h"
+#include "transpiler/analysis/analysis_cache.h"
+#include "transpiler/base/check.h"
+#include "transpiler/emit/python_printer.h"
+#include "transpiler/emit/to_code.h"
+#include "transpiler/frontend/parse.h"
+#include "transpiler/passes/pipeline.h"
+
+namespace fs = std::filesystem;
+using namespace agc;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+bool bless() {
+  const char* b = std::getenv("AGC_BLESS");
+  return b && std::string(b) == "1";
+}
+
+emit::ToCodeRequest request_from(const std::vector<std::string>& options, std::string& error) {
+  emit::ToCodeRequest r;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const std::string& o = options[i];
+    if (o == "--autograph-compat") {
+      r.options.lists = false;
+    } else if (o.rfind("--optional-features=", 0) == 0) {
+      std::stringstream ss(o.substr(20));
+      std::string f;
+      while (std::getline(ss, f, ',')) r.options.optional_features.insert(f);
+    } else if (o == "--function" && i + 1 < options.size()) {
+      r.functions.push_back(options[++i]);
+    } else {
+      error = "unknown option " + o;
+    }
+  }
+  return r;
+}
+
+/// to-code output of `source`, or its rendered diagnostics.
+std::string run_to_code(const std::string& source, const emit::ToCodeRequest& request, bool& had_errors) {
+  auto file = std::make_shared<SourceFile>("input.py", source);
+  DiagnosticSink sink;
+  ast::Module m = frontend::parse_module(file, sink);
+  std::string out;
+  if (!sink.has_errors()) out = emit::to_code(m, request, sink);
+  had_errors = sink.has_errors();
+  return had_errors ? sink.render_all() : out;
+}
+
+/// One pass alone over every function of `source`.
+std::string run_pass(const std::string& pass, const std::string& source, const emit::ToCodeRequest& request,
+                     bool& had_errors) {
+  auto file = std::make_shared<SourceFile>("input.py", source);
+  DiagnosticSink sink;
+  ast::Module m = frontend::parse_module(file, sink);
+  std::string out;
+  passes::PassFn fn = nullptr;
+  passes::ConversionOptions all = request.options;
+  all.lists = true;
+  all.optional_features.insert("ASSERT_STATEMENTS");
+  for (const auto& p : passes::pipeline(all)) {
+    if (pass == p.name) fn = p.fn;
+  }
+  if (!fn) {
+    had_errors = true;
+    return "unknown pass " + pass;
+  }
+  auto globals = passes::module_names(m);
+  auto imports = passes::module_imports(m);
+  for (const auto& e : passes::find_entities(m)) {
+    Namer namer(globals);
+    analysis::AnalysisCache analyses;
+    passes::PassContext ctx{sink, namer, analyses, request.options, imports};
+    ast::Ref r = fn(e.fn, ctx);
+    if (!out.empty()) out += "\n\n";
+    out += emit::to_source(r);
+  }
+  had_errors = sink.has_errors();
+  return had_errors ? sink.render_all() : out;
+}
+
+int run_corpus(const std::string& mode, const fs::path& dir) {
+  int failures = 0, total = 0;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".txt") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    std::string error;
+    auto cases = agc::testing::parse_golden(read(path), error);
+    if (!error.empty()) {
+      std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
+      ++failures;
+      continue;
+    }
+    bool changed = false;
+    for (auto& c : cases) {
+      ++total;
+      std::string opt_error;
+      auto request = request_from(c.options, opt_error);
+      bool had_errors = false;
+      std::string actual;
+      if (!opt_error.empty()) {
+        actual = opt_error;
+        had_errors = true;
+      } else if (mode == "passes") {
+        actual = run_pass(path.stem().string(), c.input, request, had_errors);
+      } else {
+        actual = run_to_code(c.input, request, had_errors);
+        if (mode == "errors" && !had_errors) actual = "(no errors)";
+      }
+      actual = agc::testing::rstrip(actual);
+      std::string expected = c.expected;
+      if (c.from_tf) {
+        actual = agc::testing::canonicalize_set_order(actual);
+        expected = agc::testing::canonicalize_set_order(expected);
+      }
+      if (actual == expected) continue;
+      bool may_bless = !c.from_tf && (mode == "errors" || actual.find("error:") == std::string::npos);
+      if (bless() && may_bless) {
+        c.expected = actual;
+        changed = true;
+        continue;
+      }
+      ++failures;
+      std::fprintf(stderr, "FAIL %s:%d: %s%s\n--- expected\n%s\n--- actual\n%s\n---\n", path.c_str(), c.line,
+                   c.name.c_str(), c.from_tf ? " (source: tf, not blessable)" : "", expected.c_str(),
+                   actual.c_str());
+    }
+    if (changed) write(path, agc::testing::format_golden(cases));
+  }
+  std::printf("%d/%d golden cases passed in %s\n", total - failures, total, dir.c_str());
+  return failures == 0 ? 0 : 1;
+}
+
+int run_samples(const fs::path& golden_dir, const fs::path& samples_dir) {
+  int failures = 0, total = 0;
+  std::vector<fs::path> samples;
+  for (const auto& e : fs::directory_iterator(samples_dir)) {
+    if (e.path().extension() == ".py") samples.push_back(e.path());
+  }
+  std::sort(samples.begin(), samples.end());
+  for (const auto& sample : samples) {
+    ++total;
+    bool had_errors = false;
+    auto file = std::make_shared<SourceFile>("samples/" + sample.filename().string(), read(sample));
+    DiagnosticSink sink;
+    ast::Module m = frontend::parse_module(file, sink);
+    std::string actual;
+    if (!sink.has_errors()) actual = emit::to_code(m, {}, sink);
+    had_errors = sink.has_errors();
+    if (had_errors) actual = sink.render_all();
+    fs::path golden = golden_dir / (sample.stem().string() + ".out");
+    std::string expected = fs::exists(golden) ? read(golden) : "(missing golden file)";
+    if (actual == expected) continue;
+    if (bless() && !had_errors) {
+      write(golden, actual);
+      continue;
+    }
+    ++failures;
+    std::fprintf(stderr, "FAIL %s vs %s\n--- expected\n%s\n--- actual\n%s\n---\n", sample.c_str(), golden.c_str(),
+                 expected.c_str(), actual.c_str());
+  }
+  std::printf("%d/%d samples match their golden files\n", total - failures, total);
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fputs("usage: golden_runner to_code|passes|errors DIR | samples GOLDEN_DIR SAMPLES_DIR\n", stderr);
+    return 2;
+  }
+  std::string mode = argv[1];
+  try {
+    if (mode == "samples" && argc == 4) return run_samples(argv[2], argv[3]);
+    if (mode == "to_code" || mode == "passes" || mode == "errors") return run_corpus(mode, argv[2]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "golden_runner: %s\n", e.what());
+    return 1;
+  }
+  std::fputs("golden_runner: bad arguments\n", stderr);
+  return 2;
+}
