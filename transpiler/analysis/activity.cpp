@@ -63,6 +63,7 @@ class ActivityAnalyzer {
         p->read.insert(s->read.begin(), s->read.end());
         p->modified.insert(s->modified.begin(), s->modified.end());
         p->bound.insert(s->bound.begin(), s->bound.end());
+        p->deleted.insert(s->deleted.begin(), s->deleted.end());
         p->globals.insert(s->globals.begin(), s->globals.end());
         p->nonlocals.insert(s->nonlocals.begin(), s->nonlocals.end());
       } else {

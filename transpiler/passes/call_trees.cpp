@@ -17,23 +17,34 @@ class CallTreeTransformer : public AstMutator {
  protected:
   Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     // Decorators and argument defaults belong to the enclosing scope.
-    auto c = clone(*n);
-    c->decorator_list = mutate_list(n->decorator_list);
-    auto args = clone(n->args->as<Arguments>());
-    args->defaults = mutate_list(args->defaults);
-    args->kw_defaults = mutate_list(args->kw_defaults);
-    c->args = args;
+    Refs decorators = mutate_list(n->decorator_list);
+    const auto& a = n->args->as<Arguments>();
+    Refs defaults = mutate_list(a.defaults), kw_defaults = mutate_list(a.kw_defaults);
     contexts_.push_back(function_context_name(*n));
-    c->body = mutate_block(n->body);
-    c->returns = mutate(n->returns);
+    Refs body = mutate_block(n->body);
+    Ref returns = mutate(n->returns);
     contexts_.pop_back();
+    if (decorators == n->decorator_list && defaults == a.defaults && kw_defaults == a.kw_defaults &&
+        body == n->body && returns == n->returns) {
+      return {n};
+    }
+    auto c = clone(*n);
+    c->decorator_list = std::move(decorators);
+    auto args = clone(a);
+    args->defaults = std::move(defaults);
+    args->kw_defaults = std::move(kw_defaults);
+    c->args = args;
+    c->body = std::move(body);
+    c->returns = returns;
     return {c};
   }
 
   Refs visit_With(const Ptr<With>& n) override {
     // Context manager calls are not converted.
+    Refs body = mutate_block(n->body);
+    if (body == n->body) return {n};
     auto c = clone(*n);
-    c->body = mutate_block(n->body);
+    c->body = std::move(body);
     return {c};
   }
 

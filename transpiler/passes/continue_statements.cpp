@@ -11,6 +11,11 @@ using namespace ast;
 
 namespace {
 
+// AutoGraph's current algorithm: a `continue` asks every enclosing block, up to
+// its loop body, to guard the statement that follows the one containing it.
+// The statement holding the continue itself is never guarded (its own
+// condition already decides), so consecutive `if c: continue` statements each
+// stay unguarded and the first statement after them gets `if not continue_:`.
 class ContinueTransformer : public AstMutator {
  public:
   ContinueTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
@@ -19,26 +24,36 @@ class ContinueTransformer : public AstMutator {
   Refs visit_Continue(const Ptr<Continue>& n) override {
     if (loops_.empty()) return {n};
     loops_.back().used = true;
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
+      it->guard_current = false;
+      it->guard_next = true;
+      if (it->is_loop) break;
+    }
     return quote("var_name = True", {{"var_name", loops_.back().var}}, n->span);
   }
 
+  // A nested function's statements are not part of the enclosing loop.
   Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
-    auto saved = std::move(loops_);
+    auto saved_loops = std::move(loops_);
+    auto saved_blocks = std::move(blocks_);
     loops_.clear();
+    blocks_.clear();
     Refs out = AstMutator::visit_FunctionDef(n);
-    loops_ = std::move(saved);
+    loops_ = std::move(saved_loops);
+    blocks_ = std::move(saved_blocks);
     return out;
   }
 
   Refs visit_While(const Ptr<While>& n) override {
     Ref test = mutate(n->test);
     Refs body = loop_body(n.get(), n->body);
-    Refs orelse = mutate_block(n->orelse);
+    // A continue in the else clause applies to the enclosing loop.
+    Refs orelse = block(n->orelse, false);
     if (test == n->test && body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
     c->test = test;
-    c->body = body;
-    c->orelse = orelse;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
   }
 
@@ -46,48 +61,75 @@ class ContinueTransformer : public AstMutator {
     Ref target = mutate(n->target);
     Ref iter = mutate(n->iter);
     Refs body = loop_body(n.get(), n->body);
-    Refs orelse = mutate_block(n->orelse);
+    Refs orelse = block(n->orelse, false);
     if (target == n->target && iter == n->iter && body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
     c->target = target;
     c->iter = iter;
-    c->body = body;
-    c->orelse = orelse;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
+  }
+
+  Refs visit_If(const Ptr<If>& n) override {
+    Ref test = mutate(n->test);
+    Refs body = block(n->body, false), orelse = block(n->orelse, false);
+    if (test == n->test && body == n->body && orelse == n->orelse) return {n};
+    auto c = clone(*n);
+    c->test = test;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
+    return {c};
+  }
+
+  Refs visit_With(const Ptr<With>& n) override {
+    Refs items = mutate_list(n->items);
+    Refs body = block(n->body, false);
+    if (items == n->items && body == n->body) return {n};
+    auto c = clone(*n);
+    c->items = std::move(items);
+    c->body = std::move(body);
+    return {c};
+  }
+
+  Refs visit_Try(const Ptr<Try>& n) override {
+    Refs body = block(n->body, false), orelse = block(n->orelse, false), finalbody = block(n->finalbody, false);
+    Refs handlers = mutate_list(n->handlers);
+    if (body == n->body && orelse == n->orelse && finalbody == n->finalbody && handlers == n->handlers) return {n};
+    auto c = clone(*n);
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
+    c->finalbody = std::move(finalbody);
+    c->handlers = std::move(handlers);
+    return {c};
+  }
+
+  Ref visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
+    Ref type = mutate(n->type);
+    Refs body = block(n->body, false);
+    if (type == n->type && body == n->body) return n;
+    auto c = clone(*n);
+    c->type = type;
+    c->body = std::move(body);
+    return c;
   }
 
  private:
   struct Loop {
     std::string var;
     bool used = false;
-    bool create_guard = false;
-    bool guard_created = false;
+  };
+  struct Block {
+    bool is_loop = false;
+    bool guard_current = false;  // guard the statement being finished
+    bool guard_next = false;     // guard the one after it
   };
 
   Refs loop_body(const Node* loop, const Refs& body) {
     const analysis::Scope* scope = activity_.body_scope(loop);
     std::string var = ctx_.namer.new_symbol("continue_", scope ? scope->reserved() : std::set<std::string>{});
     loops_.push_back({var});
-    // Once a statement may have continued, every later statement of the body
-    // goes under `if not continue_:` (one guard, holding the rest of the block).
-    Refs out = visit_block(body, [this](const Ref& s) { return mutate_stmt(s); },
-                           [this](Refs nodes) -> Placement {
-                             Loop& l = loops_.back();
-                             if (!l.used || l.guard_created) return {std::move(nodes)};
-                             if (!l.create_guard) {
-                               l.create_guard = true;
-                               return {std::move(nodes)};
-                             }
-                             l.guard_created = true;
-                             Refs guard = quote(R"(
-                               if not var_name:
-                                 original_node
-                             )",
-                                                {{"var_name", l.var}, {"original_node", nodes}},
-                                                nodes.front()->span);
-                             const Node* into = guard[0].get();
-                             return {std::move(guard), into, false};
-                           });
+    Refs out = block(body, true);
     Loop done = loops_.back();
     loops_.pop_back();
     if (done.used) {
@@ -97,9 +139,35 @@ class ContinueTransformer : public AstMutator {
     return out;
   }
 
+  Refs block(const Refs& stmts, bool is_loop) {
+    blocks_.push_back({is_loop});
+    Refs out = visit_block(stmts, [this](const Ref& s) { return mutate_stmt(s); },
+                           [this](Refs nodes) -> Placement {
+                             if (loops_.empty() || !loops_.back().used) return {std::move(nodes)};
+                             Block& b = blocks_.back();
+                             bool wrap = b.guard_current;
+                             b.guard_current = b.guard_next;
+                             b.guard_next = false;
+                             if (!wrap) return {std::move(nodes)};
+                             // This statement, and everything after it in the block,
+                             // runs only if the iteration did not continue.
+                             Refs guard = quote(R"(
+                               if not var_name:
+                                 original_node
+                             )",
+                                                {{"var_name", loops_.back().var}, {"original_node", nodes}},
+                                                nodes.front()->span);
+                             const Node* into = guard[0].get();
+                             return {std::move(guard), into, false};
+                           });
+    blocks_.pop_back();
+    return out;
+  }
+
   PassContext& ctx_;
   const analysis::Activity& activity_;
   std::vector<Loop> loops_;
+  std::vector<Block> blocks_;
 };
 
 }  // namespace

@@ -23,64 +23,77 @@ class ConditionalReturnRewriter : public AstMutator {
   }
 
   Refs visit_While(const Ptr<While>& n) override {
+    Refs body = block(n->body).first, orelse = block(n->orelse).first;
+    if (body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
-    c->test = mutate(n->test);
-    c->body = block(n->body).first;
-    c->orelse = block(n->orelse).first;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
   }
 
   Refs visit_For(const Ptr<For>& n) override {
+    Refs body = block(n->body).first, orelse = block(n->orelse).first;
+    if (body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
-    c->iter = mutate(n->iter);
-    c->target = mutate(n->target);
-    c->body = block(n->body).first;
-    c->orelse = block(n->orelse).first;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
   }
 
   Refs visit_With(const Ptr<With>& n) override {
-    auto c = clone(*n);
-    c->items = mutate_list(n->items);
     auto [body, returns] = block(n->body);
-    c->body = std::move(body);
-    if (returns) definitely_returning_.insert(c.get());
-    return {c};
+    Ptr<With> out = n;
+    if (body != n->body) {
+      auto c = clone(*n);
+      c->body = std::move(body);
+      out = c;
+    }
+    if (returns) definitely_returning_.insert(out.get());
+    return {out};
   }
 
   Refs visit_Try(const Ptr<Try>& n) override {
     // Whether a try definitely returns is not decided: it may always raise.
+    Refs body = block(n->body).first, orelse = block(n->orelse).first, finalbody = block(n->finalbody).first;
+    Refs handlers = mutate_list(n->handlers);
+    if (body == n->body && orelse == n->orelse && finalbody == n->finalbody && handlers == n->handlers) return {n};
     auto c = clone(*n);
-    c->body = block(n->body).first;
-    c->orelse = block(n->orelse).first;
-    c->finalbody = block(n->finalbody).first;
-    c->handlers = mutate_list(n->handlers);
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
+    c->finalbody = std::move(finalbody);
+    c->handlers = std::move(handlers);
     return {c};
   }
 
   Ref visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
+    Refs body = block(n->body).first;
+    if (body == n->body) return n;
     auto c = clone(*n);
-    c->body = block(n->body).first;
+    c->body = std::move(body);
     return c;
   }
 
   Refs visit_If(const Ptr<If>& n) override {
-    auto c = clone(*n);
-    c->test = mutate(n->test);
     auto [body, body_returns] = block(n->body);
     auto [orelse, orelse_returns] = block(n->orelse);
-    c->body = std::move(body);
-    c->orelse = std::move(orelse);
-    if (body_returns) body_returns_.insert(c.get());
-    if (orelse_returns) orelse_returns_.insert(c.get());
+    Ptr<If> out = n;
+    if (body != n->body || orelse != n->orelse) {
+      auto c = clone(*n);
+      c->body = std::move(body);
+      c->orelse = std::move(orelse);
+      out = c;
+    }
+    if (body_returns) body_returns_.insert(out.get());
+    if (orelse_returns) orelse_returns_.insert(out.get());
     if (body_returns && orelse_returns && !blocks_.empty()) blocks_.back() = true;
-    return {c};
+    return {out};
   }
 
   Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    Refs body = block(n->body).first;
+    if (body == n->body) return {n};
     auto c = clone(*n);
-    c->args = mutate(n->args);
-    c->body = block(n->body).first;
+    c->body = std::move(body);
     return {c};
   }
 
@@ -137,59 +150,73 @@ class ReturnStatementsTransformer : public AstMutator {
   }
 
   Refs visit_While(const Ptr<While>& n) override {
-    auto c = clone(*n);
-    c->test = mutate(n->test);
-    c->body = block(n->body, false);
+    Refs body = block(n->body, false);
+    Ref test = n->test;
     if (!blocks_.empty() && blocks_.back().return_used) {
-      c->test = quote_expr("not control_var and test",
-                           {{"control_var", functions_.back().do_return}, {"test", c->test}}, n->test->span);
+      test = quote_expr("not control_var and test", {{"control_var", functions_.back().do_return}, {"test", test}},
+                        n->test->span);
     }
-    c->orelse = block(n->orelse, false);
+    Refs orelse = block(n->orelse, false);
+    if (test == n->test && body == n->body && orelse == n->orelse) return {n};
+    auto c = clone(*n);
+    c->test = test;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
   }
 
   Refs visit_For(const Ptr<For>& n) override {
-    auto c = clone(*n);
-    c->iter = mutate(n->iter);
-    c->target = mutate(n->target);
-    c->body = block(n->body, false);
+    Refs body = block(n->body, false);
+    Ref extra = n->extra_test;
     if (!blocks_.empty() && blocks_.back().return_used) {
       const std::string& var = functions_.back().do_return;
-      c->extra_test = c->extra_test ? quote_expr("not control_var and extra_test",
-                                                 {{"control_var", var}, {"extra_test", c->extra_test}}, n->span)
-                                    : quote_expr("not control_var", {{"control_var", var}}, n->span);
+      extra = extra ? quote_expr("not control_var and extra_test", {{"control_var", var}, {"extra_test", extra}},
+                                 n->span)
+                    : quote_expr("not control_var", {{"control_var", var}}, n->span);
     }
-    c->orelse = block(n->orelse, false);
+    Refs orelse = block(n->orelse, false);
+    if (extra == n->extra_test && body == n->body && orelse == n->orelse) return {n};
+    auto c = clone(*n);
+    c->extra_test = extra;
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
   }
 
   Refs visit_With(const Ptr<With>& n) override {
+    Refs body = block(n->body, false);
+    if (body == n->body) return {n};
     auto c = clone(*n);
-    c->items = mutate_list(n->items);
-    c->body = block(n->body, false);
+    c->body = std::move(body);
     return {c};
   }
 
   Refs visit_Try(const Ptr<Try>& n) override {
+    Refs body = block(n->body, false), orelse = block(n->orelse, false), finalbody = block(n->finalbody, false);
+    Refs handlers = mutate_list(n->handlers);
+    if (body == n->body && orelse == n->orelse && finalbody == n->finalbody && handlers == n->handlers) return {n};
     auto c = clone(*n);
-    c->body = block(n->body, false);
-    c->orelse = block(n->orelse, false);
-    c->finalbody = block(n->finalbody, false);
-    c->handlers = mutate_list(n->handlers);
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
+    c->finalbody = std::move(finalbody);
+    c->handlers = std::move(handlers);
     return {c};
   }
 
   Ref visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
+    Refs body = block(n->body, false);
+    if (body == n->body) return n;
     auto c = clone(*n);
-    c->body = block(n->body, false);
+    c->body = std::move(body);
     return c;
   }
 
   Refs visit_If(const Ptr<If>& n) override {
+    Refs body = block(n->body, false), orelse = block(n->orelse, false);
+    if (body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
-    c->test = mutate(n->test);
-    c->body = block(n->body, false);
-    c->orelse = block(n->orelse, false);
+    c->body = std::move(body);
+    c->orelse = std::move(orelse);
     return {c};
   }
 
@@ -201,12 +228,17 @@ class ReturnStatementsTransformer : public AstMutator {
     f.do_return = ctx_.namer.new_symbol("do_return", reserved);
     f.retval = ctx_.namer.new_symbol("retval_", reserved);
     functions_.push_back(f);
-    auto c = clone(*n);
-    c->args = mutate(n->args);
     bool used = false;
-    c->body = block(n->body, true, &used);
+    Refs body = block(n->body, true, &used);
     functions_.pop_back();
-    if (!used) return {c};
+    if (!used) {
+      if (body == n->body) return {n};
+      auto c = clone(*n);
+      c->body = std::move(body);
+      return {c};
+    }
+    auto c = clone(*n);
+    c->body = std::move(body);
     // The body is the functions pass's `with ag__.FunctionScope(...)`, possibly
     // after a docstring.
     std::string context = function_context_name(*c);

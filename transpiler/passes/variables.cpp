@@ -19,10 +19,13 @@ class VariableAccessTransformer : public AstMutator {
   // Decorators of nested functions are outside AutoGraph's per-function analysis
   // and keep plain reads.
   Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    Ref args = mutate(n->args), returns = mutate(n->returns);
+    Refs body = mutate_block(n->body);
+    if (args == n->args && returns == n->returns && body == n->body) return {n};
     auto c = clone(*n);
-    c->args = mutate(n->args);
-    c->body = mutate_block(n->body);
-    c->returns = mutate(n->returns);
+    c->args = args;
+    c->body = std::move(body);
+    c->returns = returns;
     return {c};
   }
 
