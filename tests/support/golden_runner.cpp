@@ -15,6 +15,7 @@
 
 #include "tests/support/golden.h"
 #include "transpiler/analysis/analysis_cache.h"
+#include "transpiler/ast/visitor.h"
 #include "transpiler/base/check.h"
 #include "transpiler/emit/python_printer.h"
 #include "transpiler/emit/to_code.h"
@@ -73,6 +74,33 @@ std::string run_to_code(const std::string& source, const emit::ToCodeRequest& re
   return had_errors ? sink.render_all() : out;
 }
 
+/// Hidden loop annotations (extra tests, set_loop_options), which the printer
+/// does not show, as comment lines.
+class AnnotationLister : public ast::AstVisitor {
+ public:
+  std::string out;
+
+ protected:
+  void visit_For(const ast::Ptr<ast::For>& n) override {
+    describe("for", *n, n->extra_test, n->loop_opts);
+    visit_children(*n);
+  }
+  void visit_While(const ast::Ptr<ast::While>& n) override {
+    describe("while", *n, nullptr, n->loop_opts);
+    visit_children(*n);
+  }
+
+ private:
+  void describe(const char* what, const ast::Node& n, const ast::Ref& extra,
+                const std::vector<ast::LoopOption>& opts) {
+    std::string line = n.span.known() ? std::to_string(n.span.file->line_col(n.span.begin).line) : "?";
+    if (extra) out += "\n# " + std::string(what) + " loop at line " + line + ": extra test " + emit::to_source(extra);
+    for (const auto& o : opts) {
+      out += "\n# " + std::string(what) + " loop at line " + line + ": option " + o.key + "=" + emit::to_source(o.value);
+    }
+  }
+};
+
 /// One pass alone over every function of `source`.
 std::string run_pass(const std::string& pass, const std::string& source, const emit::ToCodeRequest& request,
                      bool& had_errors) {
@@ -100,6 +128,9 @@ std::string run_pass(const std::string& pass, const std::string& source, const e
     ast::Ref r = fn(e.fn, ctx);
     if (!out.empty()) out += "\n\n";
     out += emit::to_source(r);
+    AnnotationLister annotations;
+    annotations.visit(r);
+    out += annotations.out;
   }
   had_errors = sink.has_errors();
   return had_errors ? sink.render_all() : out;
