@@ -9,22 +9,29 @@ namespace agc::analysis {
 
 using namespace ast;
 
-const QNSet& Scope::referenced() const {
-  if (!cached_) {
-    referenced_ = read;
-    if (parent) {
-      const auto& up = parent->referenced();
-      referenced_.insert(up.begin(), up.end());
-    }
-    reserved_ = reserved_names(referenced_);
-    cached_ = true;
-  }
-  return referenced_;
+QNSet Scope::referenced() const {
+  QNSet out;
+  for (const Scope* s = this; s; s = s->parent) out.insert_all(s->read);
+  return out;
 }
 
-const std::set<std::string>& Scope::reserved() const {
-  referenced();
-  return reserved_;
+bool Scope::reserves(const std::string& name) const {
+  for (const Scope* s = this; s; s = s->parent) {
+    for (const auto& q : s->read) {
+      if (q.reserves(name)) return true;
+    }
+  }
+  return false;
+}
+
+Namer::Reserved reserved_by(std::initializer_list<const Scope*> scopes) {
+  std::vector<const Scope*> list(scopes);
+  return [list](const std::string& name) {
+    for (const Scope* s : list) {
+      if (s && s->reserves(name)) return true;
+    }
+    return false;
+  };
 }
 
 std::set<std::string> reserved_names(const QNSet& qns) {

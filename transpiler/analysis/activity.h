@@ -6,12 +6,14 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <set>
 #include <string>
 #include <unordered_map>
 
 #include "transpiler/analysis/qual_names.h"
 #include "transpiler/ast/ast.h"
+#include "transpiler/base/namer.h"
 
 namespace agc::analysis {
 
@@ -23,15 +25,17 @@ struct Scope {
   QNSet read, modified, bound, deleted, globals, nonlocals;
 
   /// Everything read here or in an enclosing scope (AutoGraph's `referenced`).
-  const QNSet& referenced() const;
-  /// The identifiers `referenced()` reserves against fresh names.
-  const std::set<std::string>& reserved() const;
-
- private:
-  mutable bool cached_ = false;
-  mutable QNSet referenced_;
-  mutable std::set<std::string> reserved_;
+  QNSet referenced() const;
+  /// Whether `referenced()` reserves `name` against fresh names.
+  bool reserves(const std::string& name) const;
+  /// reserves() as the namer's predicate.
+  Namer::Reserved reserved() const {
+    return [this](const std::string& name) { return reserves(name); };
+  }
 };
+
+/// The union of what several scopes reserve (null scopes are skipped).
+Namer::Reserved reserved_by(std::initializer_list<const Scope*> scopes);
 
 class Activity {
  public:

@@ -17,8 +17,16 @@ class GraphBuilder {
  public:
   explicit GraphBuilder(Cfg& g) : g_(g) {}
 
-  void begin_statement(const Node* stmt) { active_.insert(stmt); }
-  void end_statement(const Node* stmt) { active_.erase(stmt); }
+  // Statements nest, so the active ones form a stack; a node records only the
+  // innermost and each statement its enclosing one (pyct copies the whole set).
+  void begin_statement(const Node* stmt) {
+    enclosing_[stmt] = active_.empty() ? nullptr : active_.back();
+    active_.push_back(stmt);
+  }
+  void end_statement(const Node* stmt) {
+    AGC_CHECK(!active_.empty() && active_.back() == stmt) << "statements must nest";
+    active_.pop_back();
+  }
 
   CfgNode* add_ordinary_node(const Node* ast) {
     CfgNode* n = add_new_node(ast);
@@ -99,20 +107,19 @@ class GraphBuilder {
 
   void build() {
     g_.exits = leaves_;
-    for (auto& n : g_.nodes) {
-      for (const Node* stmt : owners_[&n]) {
-        g_.stmt_prev[stmt];
-        g_.stmt_next[stmt];
-      }
+    for (const auto& [stmt, parent] : enclosing_) {
+      g_.stmt_prev[stmt];
+      g_.stmt_next[stmt];
     }
+    std::vector<const Node*> of, os;
     for (const auto& [first, second] : edges_) {
-      const auto& of = owners_[first];
-      const auto& os = owners_[second];
+      owners(first, of);
+      owners(second, os);
       for (const Node* s : of) {
-        if (!os.count(s)) g_.stmt_next[s].insert(second);
+        if (std::find(os.begin(), os.end(), s) == os.end()) g_.stmt_next[s].insert(second);
       }
       for (const Node* s : os) {
-        if (!of.count(s)) g_.stmt_prev[s].insert(first);
+        if (std::find(of.begin(), of.end(), s) == of.end()) g_.stmt_prev[s].insert(first);
       }
     }
   }
@@ -129,12 +136,18 @@ class GraphBuilder {
     for (CfgNode* a : from) connect(a, b);
   }
 
+  /// The statements a node lies in, innermost first.
+  void owners(const CfgNode* n, std::vector<const Node*>& out) const {
+    out.clear();
+    for (const Node* s = innermost_[static_cast<size_t>(n->id - 1)]; s; s = enclosing_.at(s)) out.push_back(s);
+  }
+
   CfgNode* add_new_node(const Node* ast) {
     CfgNode& n = g_.nodes.emplace_back();
     n.ast = ast;
     n.id = static_cast<int>(g_.nodes.size());
     g_.index[ast] = &n;
-    owners_[&n] = active_;
+    innermost_.push_back(active_.empty() ? nullptr : active_.back());
     if (!g_.entry) g_.entry = &n;
     connect(leaves_, &n);
     for (const Node* s : pending_finally_) finally_subgraphs_[s].first = &n;
@@ -164,8 +177,9 @@ class GraphBuilder {
 
   Cfg& g_;
   CfgNodeSet leaves_;
-  std::set<const Node*> active_;
-  std::map<CfgNode*, std::set<const Node*>> owners_;
+  std::vector<const Node*> active_;
+  std::vector<const Node*> innermost_;  // by node id - 1
+  std::unordered_map<const Node*, const Node*> enclosing_;
   std::vector<std::pair<CfgNode*, CfgNode*>> edges_;
   std::map<CfgNode*, std::vector<const Node*>> finally_sections_;
   std::map<const Node*, std::pair<CfgNode*, CfgNodeSet>> finally_subgraphs_;

@@ -5,6 +5,7 @@
 #include "transpiler/analysis/activity.h"
 #include "transpiler/analysis/analysis_cache.h"
 #include "transpiler/analysis/cfg.h"
+#include "transpiler/analysis/dataflow.h"
 #include "transpiler/analysis/statements.h"
 
 namespace agc::analysis {
@@ -17,61 +18,85 @@ class LivenessAnalyzer {
 
   void function(const Node* fn, const std::set<const Node*>& external_fns) {
     const Cfg& g = *cfgs_.of(fn);
+    const size_t n = g.nodes.size();
+    auto id = [](const CfgNode* c) { return static_cast<size_t>(c->id - 1); };
+
     // Reaching nested function definitions (pyct's reaching_fndefs): no kills.
-    std::unordered_map<const CfgNode*, std::set<const Node*>> fn_in, fn_out;
+    std::vector<std::set<const Node*>> fn_in(n), fn_out(n);
     for (bool changed = true; changed;) {
       changed = false;
-      for (const CfgNode& n : g.nodes) {
-        std::set<const Node*> in = &n == g.entry ? external_fns : std::set<const Node*>{};
-        for (const CfgNode* p : n.prev) in.insert(fn_out[p].begin(), fn_out[p].end());
+      for (const CfgNode& c : g.nodes) {
+        std::set<const Node*> in = &c == g.entry ? external_fns : std::set<const Node*>{};
+        for (const CfgNode* p : c.prev) in.insert(fn_out[id(p)].begin(), fn_out[id(p)].end());
         std::set<const Node*> out = in;
-        if (n.ast->is<FunctionDef>()) out.insert(n.ast);
-        if (out != fn_out[&n] || in != fn_in[&n]) changed = true;
-        fn_in[&n] = std::move(in);
-        fn_out[&n] = std::move(out);
+        if (c.ast->is<FunctionDef>()) out.insert(c.ast);
+        if (out != fn_out[id(&c)]) changed = true;
+        fn_in[id(&c)] = std::move(in);
+        fn_out[id(&c)] = std::move(out);
       }
     }
-    // Liveness, backward to a fixed point.
-    std::unordered_map<const CfgNode*, QNSet> in, out;
+
+    // gen/kill per node. A nested function's free variables count as read
+    // wherever its definition reaches.
+    SymbolIndex symbols;
+    for (const CfgNode& c : g.nodes) {
+      if (const Scope* sc = act_.scope(c.ast)) {
+        symbols.add_all(sc->read);
+        symbols.add_all(sc->modified);
+        symbols.add_all(sc->deleted);
+      }
+      for (const Node* fd : fn_in[id(&c)]) {
+        if (const Scope* fs = act_.function_scope(fd)) symbols.add_all(fs->read);
+      }
+    }
+    std::vector<BitSet> gen(n, BitSet(symbols.size())), kill(n, BitSet(symbols.size()));
+    std::vector<bool> has_scope(n, false);
+    for (const CfgNode& c : g.nodes) {
+      const Scope* sc = act_.scope(c.ast);
+      if (!sc) continue;
+      has_scope[id(&c)] = true;
+      BitSet& gn = gen[id(&c)];
+      gn = BitSet::of(sc->read, symbols);
+      for (const Node* fd : fn_in[id(&c)]) {
+        const Scope* fs = act_.function_scope(fd);
+        if (!fs) continue;
+        for (const auto& q : fs->read) {
+          if (!fs->bound.count(q)) gn.set(symbols.find(q));
+        }
+      }
+      kill[id(&c)] = BitSet::of(sc->modified, symbols);
+      kill[id(&c)].unite(BitSet::of(sc->deleted, symbols));
+    }
+
+    // Backward to a fixed point.
+    std::vector<BitSet> in(n, BitSet(symbols.size())), out(n, BitSet(symbols.size()));
     for (bool changed = true; changed;) {
       changed = false;
       for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
-        const CfgNode& n = *it;
-        QNSet live_out;
-        for (const CfgNode* s : n.next) live_out.insert(in[s].begin(), in[s].end());
-        QNSet live_in;
-        if (const Scope* sc = act_.scope(n.ast)) {
-          live_in = sc->read;
-          for (const auto& q : live_out) {
-            if (!sc->modified.count(q) && !sc->deleted.count(q)) live_in.insert(q);
-          }
-          for (const Node* fd : fn_in[&n]) {
-            const Scope* fs = act_.function_scope(fd);
-            if (!fs) continue;
-            for (const auto& q : fs->read) {
-              if (!fs->bound.count(q)) live_in.insert(q);
-            }
-          }
-        } else {
-          live_in = live_out;
-        }
-        if (live_in != in[&n] || live_out != out[&n]) changed = true;
-        in[&n] = std::move(live_in);
-        out[&n] = std::move(live_out);
+        size_t k = id(&*it);
+        BitSet live_out(symbols.size());
+        for (const CfgNode* s : it->next) live_out.unite(in[id(s)]);
+        BitSet live_in = live_out;
+        if (has_scope[k]) live_in.transfer(gen[k], kill[k]);
+        if (live_in != in[k]) changed = true;
+        in[k] = std::move(live_in);
+        out[k] = std::move(live_out);
       }
     }
+
     // Annotate the statements of this function (not those of nested functions).
+    auto live_in_of = [&](const CfgNode* c) { return in[id(c)].to_set(symbols); };
     for_each_statement(fn, [&](const Node* s) {
       auto stmt_out = [&](const Node* stmt) {
-        QNSet o;
+        BitSet o(symbols.size());
         auto itn = g.stmt_next.find(stmt);
         if (itn != g.stmt_next.end()) {
-          for (const CfgNode* x : itn->second) o.insert(in[x].begin(), in[x].end());
+          for (const CfgNode* x : itn->second) o.unite(in[id(x)]);
         }
-        out_.out_[stmt] = std::move(o);
+        out_.out_[stmt] = o.to_set(symbols);
       };
       auto stmt_in = [&](const Node* entry) {
-        if (const CfgNode* c = g.find(entry)) out_.in_[s] = in[c];
+        if (const CfgNode* c = g.find(entry)) out_.in_[s] = live_in_of(c);
         else out_.in_[s] = out_.live_in(entry);
       };
       switch (s->kind) {
@@ -92,13 +117,9 @@ class LivenessAnalyzer {
           stmt_out(s);
           break;
         default:
-          if (const CfgNode* c = g.find(s)) {
-            out_.in_[s] = in[c];
-            out_.out_[s] = out[c];
-          }
           break;
       }
-    }, [&](const Node* nested) { function(nested, fn_in[g.find(nested)]); });
+    }, [&](const Node* nested) { function(nested, fn_in[id(g.find(nested))]); });
   }
 
  private:

@@ -1,43 +1,87 @@
 #include "transpiler/analysis/qual_names.h"
 
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
 #include "transpiler/emit/python_repr.h"
 
 namespace agc::analysis {
 
-QN QN::symbol(std::string name) {
-  auto n = std::make_shared<Node>();
-  n->kind = Kind::Symbol;
-  n->text = name;
-  n->piece = std::move(name);
+/// The process-wide table of QNs. Names are never freed: the set of distinct
+/// names in any program is small.
+class QNInterner {
+ public:
+  static QNInterner& get() {
+    static QNInterner* instance = new QNInterner();  // never destroyed: QNs may outlive statics
+    return *instance;
+  }
+
+  const QN::Node* intern(QN::Kind kind, std::string_view piece, const QN::Node* parent, const QN::Node* index,
+                         const ast::ConstantValue* value, std::string text) {
+    std::string key;
+    key.reserve(text.size() + 24);
+    key += static_cast<char>('0' + static_cast<int>(kind));
+    key.append(reinterpret_cast<const char*>(&parent), sizeof parent);
+    key.append(reinterpret_cast<const char*>(&index), sizeof index);
+    key += piece;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = table_.find(key);
+    if (it != table_.end()) return it->second.get();
+    auto n = std::make_unique<QN::Node>();
+    n->kind = kind;
+    n->text = std::move(text);
+    n->piece = std::string(piece);
+    n->parent = parent;
+    n->index = index;
+    if (value) n->value = *value;
+    const QN::Node* raw = n.get();
+    table_.emplace(std::move(key), std::move(n));
+    return raw;
+  }
+
+  static QN make(const QN::Node* n) { return QN(n); }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<QN::Node>> table_;
+};
+
+namespace {
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+
+}  // namespace
+
+QN QN::symbol(std::string_view name) {
+  // Plain names are by far the most looked up; a per-thread front cache skips
+  // the shared table's lock.
+  thread_local std::unordered_map<std::string, const Node*, StringHash, std::equal_to<>> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) return QN(it->second);
+  const Node* n = QNInterner::get().intern(Kind::Symbol, name, nullptr, nullptr, nullptr, std::string(name));
+  cache.emplace(std::string(name), n);
   return QN(n);
 }
 
 QN QN::literal(const ast::ConstantValue& value) {
-  auto n = std::make_shared<Node>();
-  n->kind = Kind::Literal;
   // AutoGraph prints string literals in single quotes without escaping.
-  n->text = value.kind == ast::ConstantValue::Kind::Str ? "'" + value.text + "'" : emit::repr_constant(value);
-  n->piece = n->text;
-  n->value = value;
-  return QN(n);
+  std::string text =
+      value.kind == ast::ConstantValue::Kind::Str ? "'" + value.text + "'" : emit::repr_constant(value);
+  return QN(QNInterner::get().intern(Kind::Literal, text, nullptr, nullptr, &value, text));
 }
 
-QN QN::attribute(const QN& parent, std::string attr) {
-  auto n = std::make_shared<Node>();
-  n->kind = Kind::Attribute;
-  n->text = parent.str() + "." + attr;
-  n->piece = std::move(attr);
-  n->parent = parent.node_;
-  return QN(n);
+QN QN::attribute(QN parent, std::string_view attr) {
+  std::string text = parent.str() + "." + std::string(attr);
+  return QN(QNInterner::get().intern(Kind::Attribute, attr, parent.node_, nullptr, nullptr, std::move(text)));
 }
 
-QN QN::subscript(const QN& parent, const QN& index) {
-  auto n = std::make_shared<Node>();
-  n->kind = Kind::Subscript;
-  n->text = parent.str() + "[" + index.str() + "]";
-  n->parent = parent.node_;
-  n->index = index.node_;
-  return QN(n);
+QN QN::subscript(QN parent, QN index) {
+  std::string text = parent.str() + "[" + index.str() + "]";
+  return QN(QNInterner::get().intern(Kind::Subscript, "", parent.node_, index.node_, nullptr, std::move(text)));
 }
 
 QN QN::parent() const {
@@ -45,24 +89,23 @@ QN QN::parent() const {
   return QN(node_->parent);
 }
 
-std::set<QN> QN::support_set() const {
-  std::set<QN> out;
+std::vector<QN> QN::support_set() const {
   switch (node_->kind) {
     case Kind::Symbol:
     case Kind::Literal:
-      out.insert(*this);
-      break;
+      return {*this};
     case Kind::Attribute:
-      out = parent().support_set();
-      break;
+      return parent().support_set();
     case Kind::Subscript: {
-      out = parent().support_set();
+      auto out = parent().support_set();
       auto idx = QN(node_->index).support_set();
-      out.insert(idx.begin(), idx.end());
-      break;
+      for (const auto& q : idx) {
+        if (std::find(out.begin(), out.end(), q) == out.end()) out.push_back(q);
+      }
+      return out;
     }
   }
-  return out;
+  return {};
 }
 
 std::string QN::ssf() const {

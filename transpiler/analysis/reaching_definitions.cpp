@@ -3,6 +3,7 @@
 #include "transpiler/analysis/activity.h"
 #include "transpiler/analysis/analysis_cache.h"
 #include "transpiler/analysis/cfg.h"
+#include "transpiler/analysis/dataflow.h"
 #include "transpiler/analysis/statements.h"
 
 namespace agc::analysis {
@@ -16,33 +17,53 @@ class ReachingDefinitionsAnalyzer {
 
   void function(const Node* fn, const QNSet& external) {
     const Cfg& g = *cfgs_.of(fn);
-    std::unordered_map<const CfgNode*, QNSet> in, out;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const CfgNode& n : g.nodes) {
-        QNSet defs_in = &n == g.entry ? external : QNSet{};
-        for (const CfgNode* p : n.prev) defs_in.insert(out[p].begin(), out[p].end());
-        QNSet defs_out;
-        if (const Scope* sc = act_.scope(n.ast)) {
-          // Every binding (assignment, nonlocal, global, import, def) defines a
-          // name except del; modifications and deletions kill earlier ones.
-          for (const auto& q : defs_in) {
-            if (!sc->modified.count(q) && !sc->deleted.count(q)) defs_out.insert(q);
-          }
-          for (const auto& q : sc->bound) {
-            if (!sc->deleted.count(q)) defs_out.insert(q);
-          }
-          for (const auto& q : sc->globals) {
-            if (!sc->deleted.count(q)) defs_out.insert(q);
-          }
-        } else {
-          defs_out = defs_in;
-        }
-        if (defs_out != out[&n] || defs_in != in[&n]) changed = true;
-        in[&n] = std::move(defs_in);
-        out[&n] = std::move(defs_out);
+    const size_t n = g.nodes.size();
+    auto id = [](const CfgNode* c) { return static_cast<size_t>(c->id - 1); };
+
+    SymbolIndex symbols;
+    symbols.add_all(external);
+    for (const CfgNode& c : g.nodes) {
+      if (const Scope* sc = act_.scope(c.ast)) {
+        symbols.add_all(sc->bound);
+        symbols.add_all(sc->globals);
+        symbols.add_all(sc->modified);
+        symbols.add_all(sc->deleted);
       }
     }
+    // Every binding (assignment, nonlocal, global, import, def) defines a name
+    // except del; modifications and deletions kill earlier definitions.
+    std::vector<BitSet> gen(n, BitSet(symbols.size())), kill(n, BitSet(symbols.size()));
+    std::vector<bool> has_scope(n, false);
+    for (const CfgNode& c : g.nodes) {
+      const Scope* sc = act_.scope(c.ast);
+      if (!sc) continue;
+      size_t k = id(&c);
+      has_scope[k] = true;
+      for (const auto* set : {&sc->bound, &sc->globals}) {
+        for (const auto& q : *set) {
+          if (!sc->deleted.count(q)) gen[k].set(symbols.find(q));
+        }
+      }
+      kill[k] = BitSet::of(sc->modified, symbols);
+      kill[k].unite(BitSet::of(sc->deleted, symbols));
+    }
+
+    BitSet entry_defs = BitSet::of(external, symbols);
+    std::vector<BitSet> out(n, BitSet(symbols.size()));
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const CfgNode& c : g.nodes) {
+        size_t k = id(&c);
+        BitSet defs = &c == g.entry ? entry_defs : BitSet(symbols.size());
+        for (const CfgNode* p : c.prev) defs.unite(out[id(p)]);
+        if (has_scope[k]) defs.transfer(gen[k], kill[k]);
+        if (defs != out[k]) {
+          changed = true;
+          out[k] = std::move(defs);
+        }
+      }
+    }
+
     for_each_statement(fn, [&](const Node* s) {
       switch (s->kind) {
         case NodeKind::If:
@@ -50,12 +71,12 @@ class ReachingDefinitionsAnalyzer {
         case NodeKind::For:
         case NodeKind::Try:
         case NodeKind::ExceptHandler: {
-          QNSet d;
+          BitSet d(symbols.size());
           auto it = g.stmt_prev.find(s);
           if (it != g.stmt_prev.end()) {
-            for (const CfgNode* p : it->second) d.insert(out[p].begin(), out[p].end());
+            for (const CfgNode* p : it->second) d.unite(out[id(p)]);
           }
-          out_.defined_in_[s] = std::move(d);
+          out_.defined_in_[s] = d.to_set(symbols);
           break;
         }
         default:
@@ -64,7 +85,7 @@ class ReachingDefinitionsAnalyzer {
     }, [&](const Node* nested) {
       // A nested function sees what reaches its definition, except the names
       // it assigns itself (those are its locals).
-      QNSet ext = out[g.find(nested)];
+      QNSet ext = out[id(g.find(nested))].to_set(symbols);
       if (const Scope* body = act_.body_scope(nested)) {
         for (const auto& q : body->modified) ext.erase(q);
       }

@@ -69,7 +69,7 @@ class DeepCopier : public AstMutator {
 
  protected:
   Ref mutate_node(const Ref& n) override { return copy(n); }
-  Refs mutate_statement(const Ref& n) override { return {copy(n)}; }
+  Stmts mutate_statement(const Ref& n) override { return copy(n); }
 };
 
 }  // namespace

@@ -23,7 +23,9 @@
 // rest, so node identity is a valid cache key for analyses.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -82,14 +84,28 @@ struct LoopOption {
   Ref value;
 };
 
+/// A set of node kinds as a bit mask (there are fewer than 64 kinds).
+using KindMask = uint64_t;
+constexpr KindMask kind_bit(NodeKind k) { return KindMask{1} << static_cast<unsigned>(k); }
+constexpr KindMask kinds(std::initializer_list<NodeKind> ks) {
+  KindMask m = 0;
+  for (NodeKind k : ks) m |= kind_bit(k);
+  return m;
+}
+
 struct Node {
   explicit Node(NodeKind k) : kind(k) {}
   virtual ~Node() = default;
-  Node(const Node&) = default;
+  // A copy is about to be changed, so it starts without the cached mask.
+  Node(const Node& o) : kind(o.kind), span(o.span) {}
   Node& operator=(const Node&) = delete;
 
   NodeKind kind;
   SourceSpan span;
+
+  /// The kinds of this node and everything below it (hidden fields included),
+  /// computed on first use. Lets a rewrite skip subtrees with nothing to rewrite.
+  KindMask kinds_below() const;
 
   template <class T>
   const T& as() const {
@@ -104,6 +120,10 @@ struct Node {
   bool is() const {
     return kind == T::kKind;
   }
+
+ private:
+  // 0 until computed; computing twice (from two threads) gives the same value.
+  mutable std::atomic<KindMask> kinds_below_{0};
 };
 
 #define AGC_FIELD_TYPE_ONE Ref

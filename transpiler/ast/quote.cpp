@@ -1,6 +1,5 @@
 #include "transpiler/ast/quote.h"
 
-#include <mutex>
 #include <unordered_map>
 
 #include "transpiler/ast/mutator.h"
@@ -36,18 +35,21 @@ std::string dedent(std::string_view text) {
   return out;
 }
 
-const Refs& parsed_template(std::string_view text) {
-  static std::mutex mu;
-  static std::unordered_map<std::string, std::pair<std::shared_ptr<SourceFile>, Refs>> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  std::string key(text);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second.second;
+/// The parsed template, keyed by the literal's address. Per thread, so no lock:
+/// each thread parses each template once.
+const Refs& parsed_template(const char* text) {
+  struct Entry {
+    std::shared_ptr<SourceFile> file;
+    Refs body;
+  };
+  thread_local std::unordered_map<const char*, Entry> cache;
+  auto it = cache.find(text);
+  if (it != cache.end()) return it->second.body;
   auto file = std::make_shared<SourceFile>("<template>", dedent(text));
   DiagnosticSink sink;
   Module m = frontend::parse_template(file, sink);
   AGC_CHECK(!sink.has_errors()) << "bad template:\n" << file->text() << sink.render_all();
-  return cache.emplace(key, std::make_pair(file, std::move(m.body))).first->second.second;
+  return cache.emplace(text, Entry{file, std::move(m.body)}).first->second.body;
 }
 
 /// Copies the template, substituting placeholders.
@@ -55,7 +57,14 @@ class Substituter : public AstMutator {
  public:
   Substituter(const Replacements& r, SourceSpan span) : r_(r), span_(span) {}
 
-  Refs statements(const Refs& body) { return mutate_block(body); }
+  Refs statements(const Refs& body) {
+    Refs out;
+    for (const auto& s : body) {
+      Stmts r = mutate_stmt(s);
+      out.insert(out.end(), r.begin(), r.end());
+    }
+    return out;
+  }
 
  protected:
   const Replacement* lookup(const std::string& id) const {
@@ -110,8 +119,9 @@ class Substituter : public AstMutator {
     return fresh(rebuild(n));
   }
 
-  Refs mutate_list(const Refs& items) override {
-    Refs out;
+  // Every template node is copied (to take the span), so lists always change.
+  bool rewrite_list(const Refs& items, Refs& out) override {
+    out.clear();
     for (const auto& c : items) {
       if (c) {
         if (const auto* nm = c->dyn<Name>()) {
@@ -124,10 +134,10 @@ class Substituter : public AstMutator {
       }
       out.push_back(c ? mutate(c) : c);
     }
-    return out;
+    return true;
   }
 
-  Refs mutate_statement(const Ref& s) override {
+  Stmts mutate_statement(const Ref& s) override {
     // A placeholder standing alone as a statement expands to statements.
     if (const auto* e = s->dyn<Expr>()) {
       if (const auto* nm = e->value->dyn<Name>()) {
@@ -135,15 +145,15 @@ class Substituter : public AstMutator {
           if (const auto* nodes = std::get_if<Refs>(&rep->value)) return *nodes;
           if (const auto* node = std::get_if<Ref>(&rep->value)) {
             if (!*node) return {};
-            if (is_stmt((*node)->kind)) return {*node};
+            if (is_stmt((*node)->kind)) return *node;
             auto wrapped = make<Expr>((*node)->span);
             wrapped->value = *node;
-            return {wrapped};
+            return wrapped;
           }
         }
       }
     }
-    return {fresh(rebuild(s))};
+    return fresh(rebuild(s));
   }
 
  private:
@@ -153,12 +163,12 @@ class Substituter : public AstMutator {
 
 }  // namespace
 
-Refs quote(std::string_view text, const Replacements& replacements, SourceSpan span) {
+Refs quote(const char* text, const Replacements& replacements, SourceSpan span) {
   Substituter s(replacements, span);
   return s.statements(parsed_template(text));
 }
 
-Ref quote_expr(std::string_view text, const Replacements& replacements, SourceSpan span) {
+Ref quote_expr(const char* text, const Replacements& replacements, SourceSpan span) {
   Refs body = quote(text, replacements, span);
   AGC_CHECK(body.size() == 1 && body[0]->is<Expr>()) << "expression template expected: " << text;
   return body[0]->as<Expr>().value;

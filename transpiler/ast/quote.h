@@ -11,7 +11,8 @@
 // enclosing list (statement block, tuple elements, call arguments). Replaced
 // expressions are copied and take the store/load context of the placeholder.
 // Nodes made from the template get `span`; substituted nodes keep their own.
-// Templates are parsed once and cached.
+// Templates are string literals: each is parsed once per thread and cached by
+// its address, so building from a template costs no parsing or hashing of text.
 #pragma once
 
 #include <map>
@@ -36,9 +37,9 @@ struct Replacement {
 
 using Replacements = std::map<std::string, Replacement, std::less<>>;
 
-/// The statements of `text` with placeholders substituted.
-Refs quote(std::string_view text, const Replacements& replacements, SourceSpan span);
-/// The single expression of `text` with placeholders substituted.
-Ref quote_expr(std::string_view text, const Replacements& replacements, SourceSpan span);
+/// The statements of the template `text` (a string literal) with placeholders substituted.
+Refs quote(const char* text, const Replacements& replacements, SourceSpan span);
+/// The single expression of the template `text` (a string literal) with placeholders substituted.
+Ref quote_expr(const char* text, const Replacements& replacements, SourceSpan span);
 
 }  // namespace agc::ast

@@ -44,6 +44,22 @@ void for_each_child(const Node& n, const std::function<void(const Ref&)>& fn) {
   }
 }
 
+KindMask Node::kinds_below() const {
+  KindMask m = kinds_below_.load(std::memory_order_relaxed);
+  if (m != 0) return m;
+  m = kind_bit(kind);
+  for_each_child(*this, [&m](const Ref& c) { m |= c->kinds_below(); });
+  // Hidden annotations are rewritten by some passes too.
+  if (const auto* f = dyn<For>()) {
+    if (f->extra_test) m |= f->extra_test->kinds_below();
+    for (const auto& o : f->loop_opts) m |= o.value->kinds_below();
+  } else if (const auto* w = dyn<While>()) {
+    for (const auto& o : w->loop_opts) m |= o.value->kinds_below();
+  }
+  kinds_below_.store(m, std::memory_order_relaxed);
+  return m;
+}
+
 // ---- AstVisitor
 void AstVisitor::visit(const Ref& n) {
   if (!n) return;
@@ -67,24 +83,46 @@ void AstVisitor::visit_children(const Node& n) {
 }
 
 // ---- AstMutator
-Refs AstMutator::mutate_block(const Refs& stmts) {
-  Refs out;
-  out.reserve(stmts.size());
-  for (const auto& s : stmts) {
-    Refs r = mutate_stmt(s);
+bool AstMutator::rewrite_block(const Refs& stmts, Refs& out) {
+  bool changed = false;
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    Stmts r = mutate_stmt(stmts[i]);
+    if (!changed) {
+      if (r.size() == 1 && r[0] == stmts[i]) continue;
+      changed = true;
+      out.assign(stmts.begin(), stmts.begin() + static_cast<long>(i));
+    }
     out.insert(out.end(), r.begin(), r.end());
   }
-  return out;
+  return changed;
+}
+
+bool AstMutator::rewrite_list(const Refs& items, Refs& out) {
+  bool changed = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    Ref r = mutate(items[i]);
+    if (!changed) {
+      if (r == items[i]) continue;
+      changed = true;
+      out.assign(items.begin(), items.begin() + static_cast<long>(i));
+    }
+    out.push_back(std::move(r));
+  }
+  return changed;
+}
+
+Refs AstMutator::mutate_block(const Refs& stmts) {
+  Refs out;
+  return rewrite_block(stmts, out) ? out : stmts;
 }
 
 Refs AstMutator::mutate_list(const Refs& items) {
   Refs out;
-  out.reserve(items.size());
-  for (const auto& c : items) out.push_back(mutate(c));
-  return out;
+  return rewrite_list(items, out) ? out : items;
 }
 
 Ref AstMutator::mutate_node(const Ref& n) {
+  if (!(n->kinds_below() & interest_)) return n;
   switch (n->kind) {
 #define AGC_STMT(Name, Fields) \
   case NodeKind::Name:         \
@@ -101,8 +139,9 @@ Ref AstMutator::mutate_node(const Ref& n) {
   return n;
 }
 
-Refs AstMutator::mutate_statement(const Ref& s) {
+Stmts AstMutator::mutate_statement(const Ref& s) {
   if (!s) return {};
+  if (!(s->kinds_below() & interest_)) return s;
   switch (s->kind) {
 #define AGC_STMT(Name, Fields) \
   case NodeKind::Name:         \
@@ -116,7 +155,7 @@ Refs AstMutator::mutate_statement(const Ref& s) {
 #undef AGC_EXPR
 #undef AGC_AUX
   }
-  return {s};
+  return s;
 }
 
 #define AGC_RB_SET(f, v)          \
@@ -126,9 +165,23 @@ Refs AstMutator::mutate_statement(const Ref& s) {
   }
 #define AGC_RB_ONE(f) { auto v = mutate(src.f); AGC_RB_SET(f, v) }
 #define AGC_RB_OPT(f) AGC_RB_ONE(f)
-#define AGC_RB_LIST(f) { auto v = mutate_list(src.f); AGC_RB_SET(f, v) }
+#define AGC_RB_LIST(f)                             \
+  {                                                \
+    Refs v;                                        \
+    if (rewrite_list(src.f, v)) {                  \
+      if (!copy) copy = clone(src);                \
+      copy->f = std::move(v);                      \
+    }                                              \
+  }
 #define AGC_RB_OPTLIST(f) AGC_RB_LIST(f)
-#define AGC_RB_STMTS(f) { auto v = mutate_block(src.f); AGC_RB_SET(f, v) }
+#define AGC_RB_STMTS(f)                            \
+  {                                                \
+    Refs v;                                        \
+    if (rewrite_block(src.f, v)) {                 \
+      if (!copy) copy = clone(src);                \
+      copy->f = std::move(v);                      \
+    }                                              \
+  }
 #define AGC_RB_HIDDEN(f)
 #define AGC_RB_STR(f)
 #define AGC_RB_STRS(f)

@@ -4,7 +4,11 @@
 
 namespace agc {
 
-std::string Namer::new_symbol(std::string_view root_in, const std::set<std::string>& reserved) {
+std::string Namer::new_symbol(std::string_view root, const std::set<std::string>& reserved) {
+  return new_symbol(root, Reserved([&](const std::string& name) { return reserved.count(name) > 0; }));
+}
+
+std::string Namer::new_symbol(std::string_view root_in, const Reserved& reserved) {
   std::string root(root_in);
   long n = 0;
   // Like AutoGraph: "x_3" continues numbering at 3 with root "x"; "retval_" keeps
@@ -20,7 +24,7 @@ std::string Namer::new_symbol(std::string_view root_in, const std::set<std::stri
     }
   }
   std::string name = root;
-  while (globals_.count(name) || reserved.count(name) || generated_.count(name)) {
+  while ((globals_ && globals_->count(name)) || generated_.count(name) || (reserved && reserved(name))) {
     ++n;
     name = fmt::format("{}_{}", root, n);
   }

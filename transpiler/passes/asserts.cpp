@@ -11,10 +11,10 @@ namespace {
 
 class AssertTransformer : public AstMutator {
  public:
-  explicit AssertTransformer(DiagnosticSink& sink) : sink_(sink) {}
+  explicit AssertTransformer(DiagnosticSink& sink) : AstMutator(kinds({NodeKind::Assert})), sink_(sink) {}
 
  protected:
-  Refs visit_Assert(const Ptr<Assert>& orig) override {
+  Stmts visit_Assert(const Ptr<Assert>& orig) override {
     auto n = rebuild(orig);
     Ref msg = n->msg;
     if (!msg) {

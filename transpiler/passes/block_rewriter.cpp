@@ -6,37 +6,47 @@ using namespace ast;
 
 namespace {
 
-Refs run(const Refs& stmts, size_t start, const std::function<Refs(const Ref&)>& visit,
-         const std::function<Placement(Refs)>& after) {
-  Refs out;
+/// Like AstMutator::rewrite_block: `out` is only built once something changed.
+bool run(const Refs& stmts, size_t start, const std::function<Stmts(const Ref&)>& visit,
+         const std::function<Placement(Stmts)>& after, Refs& out) {
+  bool changed = start > 0;
   for (size_t i = start; i < stmts.size(); ++i) {
-    Refs r = visit(stmts[i]);
-    if (r.empty()) continue;
-    Placement p = after(std::move(r));
+    Stmts r = visit(stmts[i]);
+    Placement p;
+    if (!r.empty()) p = after(std::move(r));
+    if (!changed) {
+      if (!p.into && p.nodes.size() == 1 && p.nodes[0] == stmts[i]) continue;
+      changed = true;
+      out.assign(stmts.begin() + static_cast<long>(start), stmts.begin() + static_cast<long>(i));
+    }
     if (!p.into) {
       out.insert(out.end(), p.nodes.begin(), p.nodes.end());
       continue;
     }
     // Everything after this statement moves into the chosen block of `into`.
-    Refs rest = run(stmts, i + 1, visit, after);
-    for (auto& n : p.nodes) {
-      if (n.get() != p.into) continue;
+    Refs rest;
+    run(stmts, i + 1, visit, after, rest);
+    for (const Ref& n : p.nodes) {
+      if (n.get() != p.into) {
+        out.push_back(n);
+        continue;
+      }
       auto c = clone(n->as<If>());
       Refs& dest = p.into_orelse ? c->orelse : c->body;
       dest.insert(dest.end(), rest.begin(), rest.end());
-      n = c;
+      out.push_back(c);
     }
-    out.insert(out.end(), p.nodes.begin(), p.nodes.end());
-    return out;
+    return true;
   }
-  return out;
+  return changed;
 }
 
 }  // namespace
 
-Refs visit_block(const Refs& stmts, const std::function<Refs(const Ref&)>& visit,
-                 const std::function<Placement(Refs)>& after) {
-  return run(stmts, 0, visit, after);
+Refs visit_block(const Refs& stmts, const std::function<Stmts(const Ref&)>& visit,
+                 const std::function<Placement(Stmts)>& after) {
+  Refs out;
+  return run(stmts, 0, visit, after, out) ? out : stmts;
 }
 
 }  // namespace agc::passes

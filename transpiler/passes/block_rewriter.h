@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "transpiler/ast/ast.h"
+#include "transpiler/ast/mutator.h"
 
 namespace agc::passes {
 
@@ -14,14 +15,15 @@ namespace agc::passes {
 /// optionally, an If among them whose body or orelse receives every following
 /// statement of the block.
 struct Placement {
-  ast::Refs nodes;
+  ast::Stmts nodes;
   const ast::Node* into = nullptr;  // an If in `nodes`, or null
   bool into_orelse = false;
 };
 
 /// Visits `stmts` in order; `visit` rewrites one statement, `after` (called only
-/// when `visit` produced something) places the result.
-ast::Refs visit_block(const ast::Refs& stmts, const std::function<ast::Refs(const ast::Ref&)>& visit,
-                      const std::function<Placement(ast::Refs)>& after);
+/// when `visit` produced something) places the result. Returns `stmts` itself
+/// (no copy) when nothing changed.
+ast::Refs visit_block(const ast::Refs& stmts, const std::function<ast::Stmts(const ast::Ref&)>& visit,
+                      const std::function<Placement(ast::Stmts)>& after);
 
 }  // namespace agc::passes

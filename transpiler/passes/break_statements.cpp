@@ -12,10 +12,12 @@ namespace {
 
 class BreakTransformer : public AstMutator {
  public:
-  BreakTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
+  // Every loop allocates a break_ name (as in AutoGraph), so loops are of interest.
+  BreakTransformer(PassContext& ctx, const analysis::Activity& activity)
+      : AstMutator(kinds({NodeKind::Break, NodeKind::While, NodeKind::For})), ctx_(ctx), activity_(activity) {}
 
  protected:
-  Refs visit_Break(const Ptr<Break>& n) override {
+  Stmts visit_Break(const Ptr<Break>& n) override {
     if (loops_.empty()) return {n};
     loops_.back().used = true;
     return quote(R"(
@@ -26,7 +28,7 @@ class BreakTransformer : public AstMutator {
   }
 
   // A function's body is not part of the loop around its definition.
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     auto saved = std::move(loops_);
     loops_.clear();
     Refs out = AstMutator::visit_FunctionDef(n);
@@ -34,7 +36,7 @@ class BreakTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_While(const Ptr<While>& n) override {
+  Stmts visit_While(const Ptr<While>& n) override {
     std::string var = new_var(n.get());
     Ref test = mutate(n->test);
     auto [body, used] = process_body(n->body, var);
@@ -60,7 +62,7 @@ class BreakTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_For(const Ptr<For>& n) override {
+  Stmts visit_For(const Ptr<For>& n) override {
     std::string var = new_var(n.get());
     Ref target = mutate(n->target);
     Ref iter = mutate(n->iter);
@@ -100,7 +102,7 @@ class BreakTransformer : public AstMutator {
 
   std::string new_var(const Node* loop) {
     const analysis::Scope* scope = activity_.body_scope(loop);
-    return ctx_.namer.new_symbol("break_", scope ? scope->reserved() : std::set<std::string>{});
+    return ctx_.namer.new_symbol("break_", analysis::reserved_by({scope}));
   }
 
   std::pair<Refs, bool> process_body(const Refs& body, const std::string& var) {

@@ -12,10 +12,10 @@ namespace {
 
 class CallTreeTransformer : public AstMutator {
  public:
-  explicit CallTreeTransformer(PassContext& ctx) : ctx_(ctx) {}
+  explicit CallTreeTransformer(PassContext& ctx) : AstMutator(kinds({NodeKind::Call})), ctx_(ctx) {}
 
  protected:
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     // Decorators and argument defaults belong to the enclosing scope.
     Refs decorators = mutate_list(n->decorator_list);
     const auto& a = n->args->as<Arguments>();
@@ -39,7 +39,7 @@ class CallTreeTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_With(const Ptr<With>& n) override {
+  Stmts visit_With(const Ptr<With>& n) override {
     // Context manager calls are not converted.
     Refs body = mutate_block(n->body);
     if (body == n->body) return {n};

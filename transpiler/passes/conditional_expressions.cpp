@@ -11,6 +11,9 @@ using namespace ast;
 namespace {
 
 class ConditionalExpressionTransformer : public AstMutator {
+ public:
+  ConditionalExpressionTransformer() : AstMutator(kinds({NodeKind::IfExp})) {}
+
  protected:
   Ref visit_IfExp(const Ptr<IfExp>& n) override {
     return quote_expr("ag__.if_exp(test, lambda: true_expr, lambda: false_expr, expr_repr)",

@@ -18,10 +18,12 @@ namespace {
 // stay unguarded and the first statement after them gets `if not continue_:`.
 class ContinueTransformer : public AstMutator {
  public:
-  ContinueTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
+  // Every loop allocates a continue_ name; blocks matter only when they hold a continue.
+  ContinueTransformer(PassContext& ctx, const analysis::Activity& activity)
+      : AstMutator(kinds({NodeKind::Continue, NodeKind::While, NodeKind::For})), ctx_(ctx), activity_(activity) {}
 
  protected:
-  Refs visit_Continue(const Ptr<Continue>& n) override {
+  Stmts visit_Continue(const Ptr<Continue>& n) override {
     if (loops_.empty()) return {n};
     loops_.back().used = true;
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
@@ -33,7 +35,7 @@ class ContinueTransformer : public AstMutator {
   }
 
   // A nested function's statements are not part of the enclosing loop.
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     auto saved_loops = std::move(loops_);
     auto saved_blocks = std::move(blocks_);
     loops_.clear();
@@ -44,7 +46,7 @@ class ContinueTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_While(const Ptr<While>& n) override {
+  Stmts visit_While(const Ptr<While>& n) override {
     Ref test = mutate(n->test);
     Refs body = loop_body(n.get(), n->body);
     // A continue in the else clause applies to the enclosing loop.
@@ -57,7 +59,7 @@ class ContinueTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_For(const Ptr<For>& n) override {
+  Stmts visit_For(const Ptr<For>& n) override {
     Ref target = mutate(n->target);
     Ref iter = mutate(n->iter);
     Refs body = loop_body(n.get(), n->body);
@@ -71,7 +73,7 @@ class ContinueTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_If(const Ptr<If>& n) override {
+  Stmts visit_If(const Ptr<If>& n) override {
     Ref test = mutate(n->test);
     Refs body = block(n->body, false), orelse = block(n->orelse, false);
     if (test == n->test && body == n->body && orelse == n->orelse) return {n};
@@ -82,7 +84,7 @@ class ContinueTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_With(const Ptr<With>& n) override {
+  Stmts visit_With(const Ptr<With>& n) override {
     Refs items = mutate_list(n->items);
     Refs body = block(n->body, false);
     if (items == n->items && body == n->body) return {n};
@@ -92,7 +94,7 @@ class ContinueTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_Try(const Ptr<Try>& n) override {
+  Stmts visit_Try(const Ptr<Try>& n) override {
     Refs body = block(n->body, false), orelse = block(n->orelse, false), finalbody = block(n->finalbody, false);
     Refs handlers = mutate_list(n->handlers);
     if (body == n->body && orelse == n->orelse && finalbody == n->finalbody && handlers == n->handlers) return {n};
@@ -127,7 +129,7 @@ class ContinueTransformer : public AstMutator {
 
   Refs loop_body(const Node* loop, const Refs& body) {
     const analysis::Scope* scope = activity_.body_scope(loop);
-    std::string var = ctx_.namer.new_symbol("continue_", scope ? scope->reserved() : std::set<std::string>{});
+    std::string var = ctx_.namer.new_symbol("continue_", analysis::reserved_by({scope}));
     loops_.push_back({var});
     Refs out = block(body, true);
     Loop done = loops_.back();
@@ -142,7 +144,7 @@ class ContinueTransformer : public AstMutator {
   Refs block(const Refs& stmts, bool is_loop) {
     blocks_.push_back({is_loop});
     Refs out = visit_block(stmts, [this](const Ref& s) { return mutate_stmt(s); },
-                           [this](Refs nodes) -> Placement {
+                           [this](Stmts nodes) -> Placement {
                              if (loops_.empty() || !loops_.back().used) return {std::move(nodes)};
                              Block& b = blocks_.back();
                              bool wrap = b.guard_current;
@@ -155,10 +157,10 @@ class ContinueTransformer : public AstMutator {
                                if not var_name:
                                  original_node
                              )",
-                                                {{"var_name", loops_.back().var}, {"original_node", nodes}},
+                                                {{"var_name", loops_.back().var}, {"original_node", Refs(nodes)}},
                                                 nodes.front()->span);
                              const Node* into = guard[0].get();
-                             return {std::move(guard), into, false};
+                             return {Stmts(std::move(guard)), into, false};
                            });
     blocks_.pop_back();
     return out;

@@ -27,10 +27,14 @@ class ControlFlowTransformer : public AstMutator {
  public:
   ControlFlowTransformer(PassContext& ctx, const analysis::Activity& activity, const analysis::Liveness& liveness,
                          const analysis::ReachingDefinitions& defs)
-      : ctx_(ctx), act_(activity), live_(liveness), defs_(defs) {}
+      : AstMutator(kinds({NodeKind::If, NodeKind::While, NodeKind::For})),
+        ctx_(ctx),
+        act_(activity),
+        live_(liveness),
+        defs_(defs) {}
 
  protected:
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     functions_.push_back(act_.body_scope(n.get()));
     Refs out = AstMutator::visit_FunctionDef(n);
     functions_.pop_back();
@@ -44,16 +48,15 @@ class ControlFlowTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_If(const Ptr<If>& orig) override {
+  Stmts visit_If(const Ptr<If>& orig) override {
     auto n = rebuild(orig);
     const analysis::Scope* body = act_.body_scope(orig.get());
     const analysis::Scope* orelse = act_.orelse_scope(orig.get());
     QNSet modified = body->bound;
-    modified.insert(orelse->bound.begin(), orelse->bound.end());
+    modified.insert_all(orelse->bound);
     BlockVars bv = block_vars(orig.get(), modified);
 
-    std::set<std::string> reserved = body->reserved();
-    reserved.insert(orelse->reserved().begin(), orelse->reserved().end());
+    auto reserved = analysis::reserved_by({body, orelse});
     std::string getter = ctx_.namer.new_symbol("get_state", reserved);
     std::string setter = ctx_.namer.new_symbol("set_state", reserved);
     Refs nonlocals = nonlocal_declarations(bv.vars, n->span);
@@ -90,11 +93,11 @@ class ControlFlowTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_While(const Ptr<While>& orig) override {
+  Stmts visit_While(const Ptr<While>& orig) override {
     auto n = rebuild(orig);
     const analysis::Scope* body = act_.body_scope(orig.get());
     BlockVars bv = block_vars(orig.get(), body->bound);
-    const std::set<std::string>& reserved = body->reserved();
+    auto reserved = analysis::reserved_by({body});
     std::string getter = ctx_.namer.new_symbol("get_state", reserved);
     std::string setter = ctx_.namer.new_symbol("set_state", reserved);
     Refs nonlocals = nonlocal_declarations(bv.vars, n->span);
@@ -125,15 +128,14 @@ class ControlFlowTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_For(const Ptr<For>& orig) override {
+  Stmts visit_For(const Ptr<For>& orig) override {
     auto n = rebuild(orig);
     const analysis::Scope* body = act_.body_scope(orig.get());
     const analysis::Scope* iterate = act_.iterate_scope(orig.get());
     QNSet modified = body->bound;
-    modified.insert(iterate->bound.begin(), iterate->bound.end());
+    modified.insert_all(iterate->bound);
     BlockVars bv = block_vars(orig.get(), modified);
-    std::set<std::string> reserved = body->reserved();
-    reserved.insert(iterate->reserved().begin(), iterate->reserved().end());
+    auto reserved = analysis::reserved_by({body, iterate});
     std::string getter = ctx_.namer.new_symbol("get_state", reserved);
     std::string setter = ctx_.namer.new_symbol("set_state", reserved);
     Refs nonlocals = nonlocal_declarations(bv.vars, n->span);
@@ -221,7 +223,9 @@ class ControlFlowTransformer : public AstMutator {
       (input_only ? inputs : outputs).push_back(s);
     }
     outputs.insert(outputs.end(), composite.begin(), composite.end());
-    std::sort(outputs.begin(), outputs.end());
+    // Outputs first, then inputs only; lexicographic within each (AutoGraph's order).
+    std::sort(outputs.begin(), outputs.end(), QN::ByName());
+    std::sort(inputs.begin(), inputs.end(), QN::ByName());
     bv.nouts = static_cast<int>(outputs.size());
     bv.vars = outputs;
     bv.vars.insert(bv.vars.end(), inputs.begin(), inputs.end());
@@ -294,7 +298,7 @@ class ControlFlowTransformer : public AstMutator {
   }
 
   static Refs undefined_assigns(std::vector<QN> undefined, SourceSpan span) {
-    std::sort(undefined.begin(), undefined.end());
+    std::sort(undefined.begin(), undefined.end(), QN::ByName());
     Refs out;
     for (const auto& s : undefined) {
       Refs a = quote("var = ag__.Undefined(symbol_name)",

@@ -18,22 +18,26 @@ const char* const kLoopOptionNames[] = {"parallel_iterations", "swap_memory", "m
 
 class DirectivesTransformer : public AstMutator {
  public:
-  DirectivesTransformer(PassContext& ctx, const analysis::Scope* fn_scope) : ctx_(ctx), fn_scope_(fn_scope) {}
+  // Statements are counted inside loops, so every statement kind that counts is of interest.
+  DirectivesTransformer(PassContext& ctx, const analysis::Scope* fn_scope)
+      : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Expr, NodeKind::Assign, NodeKind::AugAssign})),
+        ctx_(ctx),
+        fn_scope_(fn_scope) {}
 
  protected:
-  Refs visit_While(const Ptr<While>& n) override { return {loop(n)}; }
-  Refs visit_For(const Ptr<For>& n) override { return {loop(n)}; }
+  Stmts visit_While(const Ptr<While>& n) override { return {loop(n)}; }
+  Stmts visit_For(const Ptr<For>& n) override { return {loop(n)}; }
 
-  Refs visit_Assign(const Ptr<Assign>& n) override {
+  Stmts visit_Assign(const Ptr<Assign>& n) override {
     count_statement();
     return AstMutator::visit_Assign(n);
   }
-  Refs visit_AugAssign(const Ptr<AugAssign>& n) override {
+  Stmts visit_AugAssign(const Ptr<AugAssign>& n) override {
     count_statement();
     return AstMutator::visit_AugAssign(n);
   }
 
-  Refs visit_Expr(const Ptr<Expr>& n) override {
+  Stmts visit_Expr(const Ptr<Expr>& n) override {
     count_statement();
     const auto* call = n->value->dyn<Call>();
     if (!call || !is_set_loop_options(call->func)) return {rebuild(n)};

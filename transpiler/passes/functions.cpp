@@ -11,12 +11,21 @@ using namespace ast;
 Ref conversion_options_ast(const ConversionOptions& options, bool user_requested, SourceSpan span) {
   // AutoGraph formats the features as '({})'.format(', '.join(...)), so a single
   // feature prints without a tuple: optional_features=ag__.Feature.LISTS.
-  std::string features;
+  Refs features;
   for (const auto& f : options.optional_features) {
-    if (!features.empty()) features += ", ";
-    features += "ag__.Feature." + f;
+    auto feature = make<Attribute>(span);
+    feature->value = quote_expr("ag__.Feature", {}, span);
+    feature->attr = f;
+    features.push_back(feature);
   }
-  Ref features_ast = quote_expr("(" + features + ")", {}, span);
+  Ref features_ast;
+  if (features.size() == 1) {
+    features_ast = features[0];
+  } else {
+    auto t = make<Tuple>(span);
+    t->elts = std::move(features);
+    features_ast = t;
+  }
   return quote_expr(
       "ag__.ConversionOptions(recursive=True, user_requested=user_requested, optional_features=features, "
       "internal_convert_user_code=True)",
@@ -27,12 +36,13 @@ namespace {
 
 class FunctionTransformer : public AstMutator {
  public:
-  FunctionTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
+  FunctionTransformer(PassContext& ctx, const analysis::Activity& activity)
+      : AstMutator(kinds({NodeKind::FunctionDef, NodeKind::Lambda})), ctx_(ctx), activity_(activity) {}
 
  protected:
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     const analysis::Scope* scope = activity_.body_scope(n.get());
-    std::string context_name = ctx_.namer.new_symbol("fscope", scope ? scope->reserved() : std::set<std::string>{});
+    std::string context_name = ctx_.namer.new_symbol("fscope", analysis::reserved_by({scope}));
     ++depth_;
     auto f = clone(*rebuild(n));
     --depth_;

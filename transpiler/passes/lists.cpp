@@ -23,14 +23,15 @@ bool is_method_call(const Call& c, std::string_view method, size_t max_args) {
 
 class ListTransformer : public AstMutator {
  public:
-  ListTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
+  ListTransformer(PassContext& ctx, const analysis::Activity& activity)
+      : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Call})), ctx_(ctx), activity_(activity) {}
 
  protected:
-  Refs visit_While(const Ptr<While>& n) override { return in_loop([&] { return AstMutator::visit_While(n); }); }
-  Refs visit_For(const Ptr<For>& n) override { return in_loop([&] { return AstMutator::visit_For(n); }); }
+  Stmts visit_While(const Ptr<While>& n) override { return in_loop([&] { return AstMutator::visit_While(n); }); }
+  Stmts visit_For(const Ptr<For>& n) override { return in_loop([&] { return AstMutator::visit_For(n); }); }
 
   // A function defined in a loop runs when called, not as part of the loop.
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     int saved = loop_depth_;
     loop_depth_ = 0;
     Refs out = AstMutator::visit_FunctionDef(n);
@@ -38,7 +39,7 @@ class ListTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_Expr(const Ptr<Expr>& n) override {
+  Stmts visit_Expr(const Ptr<Expr>& n) override {
     if (loop_depth_ > 0) {
       if (const auto* c = n->value->dyn<Call>(); c && c->args.size() == 1 && is_method_call(*c, "append", 1)) {
         const auto& target = c->func->as<Attribute>().value;
@@ -50,16 +51,16 @@ class ListTransformer : public AstMutator {
   }
 
   // Every other simple statement may contain pop() calls, hoisted before it.
-  Refs visit_Assign(const Ptr<Assign>& n) override {
+  Stmts visit_Assign(const Ptr<Assign>& n) override {
     return with_pops([&] { return AstMutator::visit_Assign(n); });
   }
-  Refs visit_AugAssign(const Ptr<AugAssign>& n) override {
+  Stmts visit_AugAssign(const Ptr<AugAssign>& n) override {
     return with_pops([&] { return AstMutator::visit_AugAssign(n); });
   }
-  Refs visit_AnnAssign(const Ptr<AnnAssign>& n) override {
+  Stmts visit_AnnAssign(const Ptr<AnnAssign>& n) override {
     return with_pops([&] { return AstMutator::visit_AnnAssign(n); });
   }
-  Refs visit_Return(const Ptr<Return>& n) override {
+  Stmts visit_Return(const Ptr<Return>& n) override {
     return with_pops([&] { return AstMutator::visit_Return(n); });
   }
 
@@ -69,7 +70,7 @@ class ListTransformer : public AstMutator {
     const auto& target = c->func->as<Attribute>().value;
     auto qn = analysis::qn_of(target);
     const analysis::Scope* args = activity_.args_scope(n.get());
-    std::string var = ctx_.namer.new_symbol(qn->ssf(), args ? args->reserved() : std::set<std::string>{});
+    std::string var = ctx_.namer.new_symbol(qn->ssf(), analysis::reserved_by({args}));
     Ref element = c->args.empty() ? constant(ConstantValue::none(), n->span) : c->args[0];
     Refs pop = quote(R"(
       target, pop_var_name = ag__.list_pop(target, element, opts=ag__.ListPopOpts(element_dtype=None, element_shape=None))

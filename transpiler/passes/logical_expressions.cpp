@@ -11,15 +11,15 @@ namespace {
 
 class LogicalExpressionTransformer : public AstMutator {
  public:
-  explicit LogicalExpressionTransformer(bool equality) : equality_(equality) {}
+  explicit LogicalExpressionTransformer(bool equality)
+      : AstMutator(kinds({NodeKind::BoolOp, NodeKind::UnaryOp, NodeKind::Compare})), equality_(equality) {}
 
  protected:
   Ref visit_BoolOp(const Ptr<BoolOp>& orig) override {
     auto n = rebuild(orig);
-    const char* fn = n->op == BoolOpKind::And ? "ag__.and_" : "ag__.or_";
     // a and b and c → and_(lambda: a, lambda: and_(lambda: b, lambda: c))
     Ref right = n->values.back();
-    for (size_t i = n->values.size() - 1; i-- > 0;) right = binary(fn, n->values[i], right, n->span);
+    for (size_t i = n->values.size() - 1; i-- > 0;) right = binary(n->op, n->values[i], right, n->span);
     return right;
   }
 
@@ -47,15 +47,16 @@ class LogicalExpressionTransformer : public AstMutator {
         c->comparators = {right};
         cmp = c;
       }
-      tree = tree ? binary("ag__.and_", tree, cmp, n->span) : cmp;
+      tree = tree ? binary(BoolOpKind::And, tree, cmp, n->span) : cmp;
       left = right;
     }
     return tree;
   }
 
  private:
-  static Ref binary(const char* fn, const Ref& a, const Ref& b, SourceSpan span) {
-    return quote_expr(std::string(fn) + "(lambda: a, lambda: b)", {{"a", a}, {"b", b}}, span);
+  static Ref binary(BoolOpKind op, const Ref& a, const Ref& b, SourceSpan span) {
+    return quote_expr(op == BoolOpKind::And ? "ag__.and_(lambda: a, lambda: b)" : "ag__.or_(lambda: a, lambda: b)",
+                      {{"a", a}, {"b", b}}, span);
   }
 
   bool equality_;

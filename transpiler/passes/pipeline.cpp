@@ -169,9 +169,9 @@ std::vector<Entity> find_entities(const Module& m) {
   return out;
 }
 
-std::set<std::string> module_names(const Module& m) {
-  std::set<std::string> out;
-  collect_module_names(m.body, out);
+std::shared_ptr<const std::set<std::string>> module_names(const Module& m) {
+  auto out = std::make_shared<std::set<std::string>>();
+  collect_module_names(m.body, *out);
   return out;
 }
 
@@ -196,7 +196,8 @@ std::map<std::string, std::string> module_imports(const Module& m) {
   return out;
 }
 
-Ref convert_entity(const Ref& fn, const ConversionOptions& options, const std::set<std::string>& globals,
+Ref convert_entity(const Ref& fn, const ConversionOptions& options,
+                   const std::shared_ptr<const std::set<std::string>>& globals,
                    const std::map<std::string, std::string>& imports, DiagnosticSink& sink,
                    const PassObserver& observer) {
   Namer namer(globals);

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,13 +33,14 @@ struct Entity {
 std::vector<Entity> find_entities(const ast::Module& m);
 
 /// Names the module binds at top level (the namer's global namespace).
-std::set<std::string> module_names(const ast::Module& m);
+std::shared_ptr<const std::set<std::string>> module_names(const ast::Module& m);
 /// Module-level imports: local name → dotted module path.
 std::map<std::string, std::string> module_imports(const ast::Module& m);
 
 /// Converts one function into `tf__<name>`. Problems go to `sink`; returns null
 /// when any were reported.
-ast::Ref convert_entity(const ast::Ref& fn, const ConversionOptions& options, const std::set<std::string>& globals,
+ast::Ref convert_entity(const ast::Ref& fn, const ConversionOptions& options,
+                        const std::shared_ptr<const std::set<std::string>>& globals,
                         const std::map<std::string, std::string>& imports, DiagnosticSink& sink,
                         const PassObserver& observer = {});
 

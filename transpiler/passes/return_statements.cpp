@@ -16,13 +16,16 @@ namespace {
 /// Moves the statements after `if c: ...return` into the else branch (and vice
 /// versa), so neither branch falls through into code meant for the other.
 class ConditionalReturnRewriter : public AstMutator {
+ public:
+  ConditionalReturnRewriter() : AstMutator(kinds({NodeKind::Return})) {}
+
  protected:
-  Refs visit_Return(const Ptr<Return>& n) override {
+  Stmts visit_Return(const Ptr<Return>& n) override {
     if (!blocks_.empty()) blocks_.back() = true;
     return {n};
   }
 
-  Refs visit_While(const Ptr<While>& n) override {
+  Stmts visit_While(const Ptr<While>& n) override {
     Refs body = block(n->body).first, orelse = block(n->orelse).first;
     if (body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
@@ -31,7 +34,7 @@ class ConditionalReturnRewriter : public AstMutator {
     return {c};
   }
 
-  Refs visit_For(const Ptr<For>& n) override {
+  Stmts visit_For(const Ptr<For>& n) override {
     Refs body = block(n->body).first, orelse = block(n->orelse).first;
     if (body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
@@ -40,7 +43,7 @@ class ConditionalReturnRewriter : public AstMutator {
     return {c};
   }
 
-  Refs visit_With(const Ptr<With>& n) override {
+  Stmts visit_With(const Ptr<With>& n) override {
     auto [body, returns] = block(n->body);
     Ptr<With> out = n;
     if (body != n->body) {
@@ -52,7 +55,7 @@ class ConditionalReturnRewriter : public AstMutator {
     return {out};
   }
 
-  Refs visit_Try(const Ptr<Try>& n) override {
+  Stmts visit_Try(const Ptr<Try>& n) override {
     // Whether a try definitely returns is not decided: it may always raise.
     Refs body = block(n->body).first, orelse = block(n->orelse).first, finalbody = block(n->finalbody).first;
     Refs handlers = mutate_list(n->handlers);
@@ -73,7 +76,7 @@ class ConditionalReturnRewriter : public AstMutator {
     return c;
   }
 
-  Refs visit_If(const Ptr<If>& n) override {
+  Stmts visit_If(const Ptr<If>& n) override {
     auto [body, body_returns] = block(n->body);
     auto [orelse, orelse_returns] = block(n->orelse);
     Ptr<If> out = n;
@@ -89,7 +92,7 @@ class ConditionalReturnRewriter : public AstMutator {
     return {out};
   }
 
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     Refs body = block(n->body).first;
     if (body == n->body) return {n};
     auto c = clone(*n);
@@ -101,7 +104,7 @@ class ConditionalReturnRewriter : public AstMutator {
   std::pair<Refs, bool> block(const Refs& stmts) {
     blocks_.push_back(false);
     Refs out = visit_block(stmts, [this](const Ref& s) { return mutate_stmt(s); },
-                           [this](Refs nodes) -> Placement {
+                           [this](Stmts nodes) -> Placement {
                              Placement p{std::move(nodes)};
                              if (p.nodes.size() != 1) return p;
                              const Node* s = p.nodes[0].get();
@@ -127,10 +130,12 @@ class ConditionalReturnRewriter : public AstMutator {
 /// Replaces returns by the do_return/retval_ protocol.
 class ReturnStatementsTransformer : public AstMutator {
  public:
-  ReturnStatementsTransformer(PassContext& ctx, const analysis::Activity& activity) : ctx_(ctx), activity_(activity) {}
+  // Every function allocates do_return/retval_ names, so functions are of interest.
+  ReturnStatementsTransformer(PassContext& ctx, const analysis::Activity& activity)
+      : AstMutator(kinds({NodeKind::Return, NodeKind::FunctionDef})), ctx_(ctx), activity_(activity) {}
 
  protected:
-  Refs visit_Return(const Ptr<Return>& n) override {
+  Stmts visit_Return(const Ptr<Return>& n) override {
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
       it->return_used = true;
       it->create_guard_next = true;
@@ -149,7 +154,7 @@ class ReturnStatementsTransformer : public AstMutator {
                  {{"do_return_var_name", f.do_return}, {"retval_var_name", f.retval}, {"retval", value}}, n->span);
   }
 
-  Refs visit_While(const Ptr<While>& n) override {
+  Stmts visit_While(const Ptr<While>& n) override {
     Refs body = block(n->body, false);
     Ref test = n->test;
     if (!blocks_.empty() && blocks_.back().return_used) {
@@ -165,7 +170,7 @@ class ReturnStatementsTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_For(const Ptr<For>& n) override {
+  Stmts visit_For(const Ptr<For>& n) override {
     Refs body = block(n->body, false);
     Ref extra = n->extra_test;
     if (!blocks_.empty() && blocks_.back().return_used) {
@@ -183,7 +188,7 @@ class ReturnStatementsTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_With(const Ptr<With>& n) override {
+  Stmts visit_With(const Ptr<With>& n) override {
     Refs body = block(n->body, false);
     if (body == n->body) return {n};
     auto c = clone(*n);
@@ -191,7 +196,7 @@ class ReturnStatementsTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_Try(const Ptr<Try>& n) override {
+  Stmts visit_Try(const Ptr<Try>& n) override {
     Refs body = block(n->body, false), orelse = block(n->orelse, false), finalbody = block(n->finalbody, false);
     Refs handlers = mutate_list(n->handlers);
     if (body == n->body && orelse == n->orelse && finalbody == n->finalbody && handlers == n->handlers) return {n};
@@ -211,7 +216,7 @@ class ReturnStatementsTransformer : public AstMutator {
     return c;
   }
 
-  Refs visit_If(const Ptr<If>& n) override {
+  Stmts visit_If(const Ptr<If>& n) override {
     Refs body = block(n->body, false), orelse = block(n->orelse, false);
     if (body == n->body && orelse == n->orelse) return {n};
     auto c = clone(*n);
@@ -220,10 +225,9 @@ class ReturnStatementsTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     const analysis::Scope* scope = activity_.body_scope(n.get());
-    const std::set<std::string> none;
-    const auto& reserved = scope ? scope->reserved() : none;
+    auto reserved = analysis::reserved_by({scope});
     Function f;
     f.do_return = ctx_.namer.new_symbol("do_return", reserved);
     f.retval = ctx_.namer.new_symbol("retval_", reserved);
@@ -273,7 +277,7 @@ class ReturnStatementsTransformer : public AstMutator {
   Refs block(const Refs& stmts, bool is_function, bool* used = nullptr) {
     blocks_.push_back({is_function});
     Refs out = visit_block(stmts, [this](const Ref& s) { return mutate_stmt(s); },
-                           [this](Refs nodes) -> Placement {
+                           [this](Stmts nodes) -> Placement {
                              Block& b = blocks_.back();
                              if (!b.return_used) return {std::move(nodes)};
                              Placement p{std::move(nodes)};
@@ -284,7 +288,7 @@ class ReturnStatementsTransformer : public AstMutator {
                                    original_node
                                )",
                                                {{"do_return_var_name", functions_.back().do_return},
-                                                {"original_node", p.nodes}},
+                                                {"original_node", Refs(p.nodes)}},
                                                p.nodes.front()->span);
                                p.into = p.nodes[0].get();
                              }

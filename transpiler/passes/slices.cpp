@@ -11,20 +11,23 @@ using namespace ast;
 namespace {
 
 class SliceTransformer : public AstMutator {
+ public:
+  SliceTransformer() : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Assign})) {}
+
  protected:
-  Refs visit_While(const Ptr<While>& n) override {
+  Stmts visit_While(const Ptr<While>& n) override {
     ++loop_depth_;
     Refs out = AstMutator::visit_While(n);
     --loop_depth_;
     return out;
   }
-  Refs visit_For(const Ptr<For>& n) override {
+  Stmts visit_For(const Ptr<For>& n) override {
     ++loop_depth_;
     Refs out = AstMutator::visit_For(n);
     --loop_depth_;
     return out;
   }
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     int saved = loop_depth_;
     loop_depth_ = 0;
     Refs out = AstMutator::visit_FunctionDef(n);
@@ -32,7 +35,7 @@ class SliceTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_Assign(const Ptr<Assign>& n) override {
+  Stmts visit_Assign(const Ptr<Assign>& n) override {
     auto a = rebuild(n);
     if (loop_depth_ == 0 || a->targets.size() != 1) return {a};
     const auto* s = a->targets[0]->dyn<Subscript>();

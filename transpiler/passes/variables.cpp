@@ -10,6 +10,9 @@ using namespace ast;
 namespace {
 
 class VariableAccessTransformer : public AstMutator {
+ public:
+  VariableAccessTransformer() : AstMutator(kinds({NodeKind::Name, NodeKind::Delete, NodeKind::AugAssign})) {}
+
  protected:
   Ref visit_Name(const Ptr<Name>& n) override {
     if (!n->from_source || n->ctx != ExprContext::Load) return n;
@@ -18,7 +21,7 @@ class VariableAccessTransformer : public AstMutator {
 
   // Decorators of nested functions are outside AutoGraph's per-function analysis
   // and keep plain reads.
-  Refs visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     Ref args = mutate(n->args), returns = mutate(n->returns);
     Refs body = mutate_block(n->body);
     if (args == n->args && returns == n->returns && body == n->body) return {n};
@@ -29,7 +32,7 @@ class VariableAccessTransformer : public AstMutator {
     return {c};
   }
 
-  Refs visit_Delete(const Ptr<Delete>& orig) override {
+  Stmts visit_Delete(const Ptr<Delete>& orig) override {
     auto n = rebuild(orig);
     Refs out;
     Refs remaining;
@@ -52,7 +55,7 @@ class VariableAccessTransformer : public AstMutator {
     return out;
   }
 
-  Refs visit_AugAssign(const Ptr<AugAssign>& n) override {
+  Stmts visit_AugAssign(const Ptr<AugAssign>& n) override {
     if (!n->target->is<Name>()) return {rebuild(n)};
     // Like AutoGraph, the statement itself is kept as written.
     return quote(R"(

@@ -15,7 +15,7 @@ namespace {
 
 std::string names(const QNSet& s) {
   std::string out;
-  for (const auto& q : s) out += (out.empty() ? "" : " ") + q.str();
+  for (const auto& q : s.sorted_by_name()) out += (out.empty() ? "" : " ") + q.str();
   return out;
 }
 
@@ -51,7 +51,8 @@ TEST_CASE("activity: a nested function contributes only its free variables") {
   const Node* g = stmt(p->first(), 0);
   CHECK(names(act.function_scope(g)->read) == "a b c");
   CHECK(names(act.body_scope(p->first().get())->read) == "a g");
-  CHECK(act.body_scope(p->first().get())->reserved().count("g"));
+  CHECK(act.body_scope(p->first().get())->reserves("g"));
+  CHECK(!act.body_scope(p->first().get())->reserves("b"));
 }
 
 TEST_CASE("liveness: a variable read after a loop is live out of it; one reset first is not live in") {

@@ -21,7 +21,7 @@ class RenameX : public AstMutator {
 
 class DropPass : public AstMutator {
  protected:
-  Refs visit_Pass(const Ptr<Pass>&) override { return {}; }
+  Stmts visit_Pass(const Ptr<Pass>&) override { return {}; }
 };
 
 class CountNames : public AstVisitor {

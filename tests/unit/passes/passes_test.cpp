@@ -114,7 +114,7 @@ TEST_CASE("every node a pass creates carries a span from the user's file") {
 TEST_CASE("a generated statement points at the user statement it replaces") {
   auto p = testing::parse("def f(x):\n  y = 0\n  while x > 0:\n    x = x - 1\n  return x\n");
   DiagnosticSink sink;
-  Ref converted = passes::convert_entity(p->first(), {}, {}, {}, sink);
+  Ref converted = passes::convert_entity(p->first(), {}, nullptr, {}, sink);
   REQUIRE(converted);
   // Find ag__.while_stmt(...) and check it points at the while statement (line 3).
   struct Finder : AstVisitor {
@@ -185,7 +185,7 @@ TEST_CASE("conversion is deterministic: the same input gives byte-identical outp
 TEST_CASE("user names stay wrapped in ag__.ld and generated names never are") {
   auto p = testing::parse("def f(x):\n  while x > 0:\n    x = x - 1\n  return x\n");
   DiagnosticSink sink;
-  Ref converted = passes::convert_entity(p->first(), {}, {}, {}, sink);
+  Ref converted = passes::convert_entity(p->first(), {}, nullptr, {}, sink);
   std::string text = emit::to_source(converted);
   CHECK(text.find("ag__.ld(x)") != std::string::npos);
   CHECK(text.find("ag__.ld(do_return)") == std::string::npos);
@@ -207,7 +207,7 @@ TEST_CASE("unsupported constructs are reported for each occurrence at its line")
       "  return self.__hidden\n");
   REQUIRE(!p->sink.has_errors());
   DiagnosticSink sink;
-  CHECK(!passes::convert_entity(p->first(), {}, {}, {}, sink));
+  CHECK(!passes::convert_entity(p->first(), {}, nullptr, {}, sink));
   std::string e = sink.render_all();
   CHECK(e.find("t.py:2:3: error: for/else is not supported") != std::string::npos);
   CHECK(e.find("t.py:6:3: error: while/else is not supported") != std::string::npos);
@@ -224,7 +224,7 @@ TEST_CASE("set_loop_options outside a loop or after other statements is reported
       "    tf.autograph.experimental.set_loop_options(parallel_iterations=1)\n"
       "  return x\n");
   DiagnosticSink sink;
-  CHECK(!passes::convert_entity(p->body()[1], {}, {}, passes::module_imports(p->module), sink));
+  CHECK(!passes::convert_entity(p->body()[1], {}, nullptr, passes::module_imports(p->module), sink));
   std::string e = sink.render_all();
   CHECK(e.find("t.py:3:3: error: set_loop_options must be used inside a loop body") != std::string::npos);
   CHECK(e.find("t.py:6:5: error: set_loop_options must be the first statement in the loop block") !=
