@@ -1,0 +1,17 @@
+#!/bin/sh
+# Builds agc's benchmarks and runs every one of them, one at a time, printing
+# their output. Usage: bench/run.sh [BUILD_DIR]   (default: build)
+# Figures are only meaningful from a release build on an otherwise idle machine.
+set -eu
+
+cd "$(dirname "$0")/.."
+build=${1:-build}
+
+if [ ! -d "$build" ]; then
+  meson setup "$build" --buildtype=release
+fi
+meson compile -C "$build"
+
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# --benchmark runs only benchmark() entries; -v prints their output.
+meson test -C "$build" --benchmark --verbose --num-processes 1
