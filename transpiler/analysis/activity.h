@@ -6,6 +6,8 @@
 #pragma once
 
 #include <deque>
+#include <map>
+#include <tuple>
 #include <functional>
 #include <set>
 #include <string>
@@ -55,6 +57,14 @@ class Activity {
   /// ARGS_AND_BODY_SCOPE of a FunctionDef or Lambda (its isolated scope).
   const Scope* function_scope(const ast::Node* n) const { return find(function_, n); }
 
+  /// The body (or call-arguments) scope of the node `n` was rewritten from:
+  /// found by identity, else by kind and source span, which rewrites keep.
+  /// AutoGraph names generated symbols from the scopes of the code as first
+  /// analysed, so the canonicalizing passes ask the original analysis this way
+  /// instead of re-analysing every intermediate tree.
+  const Scope* original_body_scope(const ast::Node* n) const { return find_original(body_, n); }
+  const Scope* original_args_scope(const ast::Node* n) const { return find_original(args_, n); }
+
  private:
   friend class ActivityAnalyzer;
   using Map = std::unordered_map<const ast::Node*, const Scope*>;
@@ -62,8 +72,11 @@ class Activity {
     auto it = m.find(n);
     return it == m.end() ? nullptr : it->second;
   }
+  const Scope* find_original(const Map& m, const ast::Node* n) const;
   std::deque<Scope> scopes_;
   Map scope_, body_, orelse_, iterate_, args_, function_;
+  // (kind, begin, end) of the node of every entry in body_ and args_.
+  std::map<std::tuple<int, uint32_t, uint32_t>, const ast::Node*> by_span_;
 };
 
 /// Identifiers a set of QNs reserves against fresh names.

@@ -101,7 +101,7 @@ class BreakTransformer : public AstMutator {
   };
 
   std::string new_var(const Node* loop) {
-    const analysis::Scope* scope = activity_.body_scope(loop);
+    const analysis::Scope* scope = activity_.original_body_scope(loop);
     return ctx_.namer.new_symbol("break_", analysis::reserved_by({scope}));
   }
 
@@ -131,7 +131,7 @@ class BreakTransformer : public AstMutator {
 }  // namespace
 
 Ref convert_break_statements(const Ref& fn, PassContext& ctx) {
-  BreakTransformer t(ctx, ctx.analyses.get<analysis::Activity>(fn));
+  BreakTransformer t(ctx, ctx.naming(fn));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

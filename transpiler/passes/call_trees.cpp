@@ -2,7 +2,7 @@
 
 #include "transpiler/analysis/qual_names.h"
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/passes/ag_calls.h"
 
 namespace agc::passes {
 
@@ -59,12 +59,9 @@ class CallTreeTransformer : public AstMutator {
     if (full_name == "pdb.set_trace" || full_name == "ipdb.set_trace" || full_name == "breakpoint") return rebuilt;
     if (full_name == "print" && !ctx_.options.uses("BUILTIN_FUNCTIONS")) return rebuilt;
     const auto& c = rebuilt->as<Call>();
-    return quote_expr("ag__.converted_call(func, args, kwargs, function_ctx)",
-                      {{"func", c.func},
-                       {"args", args_tuple(c)},
-                       {"kwargs", kwargs_dict(c)},
-                       {"function_ctx", context}},
-                      n->span);
+    // ag__.converted_call(func, args, kwargs, function_ctx)
+    return ag_call("converted_call",
+                   {c.func, args_tuple(c), kwargs_dict(c), name(context, ExprContext::Load, n->span)}, n->span);
   }
 
  private:

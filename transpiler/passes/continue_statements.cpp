@@ -128,7 +128,7 @@ class ContinueTransformer : public AstMutator {
   };
 
   Refs loop_body(const Node* loop, const Refs& body) {
-    const analysis::Scope* scope = activity_.body_scope(loop);
+    const analysis::Scope* scope = activity_.original_body_scope(loop);
     std::string var = ctx_.namer.new_symbol("continue_", analysis::reserved_by({scope}));
     loops_.push_back({var});
     Refs out = block(body, true);
@@ -175,7 +175,7 @@ class ContinueTransformer : public AstMutator {
 }  // namespace
 
 Ref convert_continue_statements(const Ref& fn, PassContext& ctx) {
-  ContinueTransformer t(ctx, ctx.analyses.get<analysis::Activity>(fn));
+  ContinueTransformer t(ctx, ctx.naming(fn));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

@@ -125,8 +125,9 @@ class DirectivesTransformer : public AstMutator {
 }  // namespace
 
 Ref convert_directives(const Ref& fn, PassContext& ctx) {
-  const auto& activity = ctx.analyses.get<analysis::Activity>(fn);
-  DirectivesTransformer t(ctx, activity.function_scope(fn.get()));
+  // The names the function binds decide whether `tf` is the import.
+  const Ref& original = ctx.original ? ctx.original : fn;
+  DirectivesTransformer t(ctx, ctx.naming(fn).function_scope(original.get()));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

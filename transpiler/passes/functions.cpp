@@ -41,7 +41,7 @@ class FunctionTransformer : public AstMutator {
 
  protected:
   Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
-    const analysis::Scope* scope = activity_.body_scope(n.get());
+    const analysis::Scope* scope = activity_.original_body_scope(n.get());
     std::string context_name = ctx_.namer.new_symbol("fscope", analysis::reserved_by({scope}));
     ++depth_;
     auto f = clone(*rebuild(n));
@@ -92,7 +92,7 @@ class FunctionTransformer : public AstMutator {
 }  // namespace
 
 Ref convert_functions(const Ref& fn, PassContext& ctx) {
-  FunctionTransformer t(ctx, ctx.analyses.get<analysis::Activity>(fn));
+  FunctionTransformer t(ctx, ctx.naming(fn));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

@@ -69,7 +69,7 @@ class ListTransformer : public AstMutator {
     if (loop_depth_ == 0 || pops_ == nullptr || !is_method_call(*c, "pop", 1)) return c;
     const auto& target = c->func->as<Attribute>().value;
     auto qn = analysis::qn_of(target);
-    const analysis::Scope* args = activity_.args_scope(n.get());
+    const analysis::Scope* args = activity_.original_args_scope(n.get());
     std::string var = ctx_.namer.new_symbol(qn->ssf(), analysis::reserved_by({args}));
     Ref element = c->args.empty() ? constant(ConstantValue::none(), n->span) : c->args[0];
     Refs pop = quote(R"(
@@ -109,7 +109,7 @@ class ListTransformer : public AstMutator {
 }  // namespace
 
 Ref convert_lists(const Ref& fn, PassContext& ctx) {
-  ListTransformer t(ctx, ctx.analyses.get<analysis::Activity>(fn));
+  ListTransformer t(ctx, ctx.naming(fn));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

@@ -1,8 +1,14 @@
 #include "transpiler/passes/pass.h"
 
+#include "transpiler/analysis/activity.h"
+
 namespace agc::passes {
 
 using namespace ast;
+
+const analysis::Activity& PassContext::naming(const Ref& fn) {
+  return analyses.get<analysis::Activity>(original ? original : fn);
+}
 
 const std::vector<std::string>& supported_optional_features() {
   static const std::vector<std::string> features = {"ASSERT_STATEMENTS", "BUILTIN_FUNCTIONS", "EQUALITY_OPERATORS"};

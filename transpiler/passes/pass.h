@@ -15,6 +15,10 @@
 #include "transpiler/base/diagnostic.h"
 #include "transpiler/base/namer.h"
 
+namespace agc::analysis {
+class Activity;
+}
+
 namespace agc::passes {
 
 /// How to convert, mirroring AutoGraph's ConversionOptions plus agc's own choices.
@@ -39,6 +43,12 @@ struct PassContext {
   const ConversionOptions& options;
   /// Module-level imports: local name → dotted module path (`tf` → `tensorflow`).
   const std::map<std::string, std::string>& imports;
+  /// The function as it was before any pass, whose analysis names generated
+  /// symbols (see Activity::original_body_scope). Null means "the pass input".
+  ast::Ref original = nullptr;
+
+  /// Activity of the original function, for choosing fresh names.
+  const analysis::Activity& naming(const ast::Ref& fn);
 };
 
 using PassFn = ast::Ref (*)(const ast::Ref& fn, PassContext& ctx);

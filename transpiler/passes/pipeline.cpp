@@ -202,7 +202,7 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
                    const PassObserver& observer) {
   Namer namer(globals);
   analysis::AnalysisCache analyses;
-  PassContext ctx{sink, namer, analyses, options, imports};
+  PassContext ctx{sink, namer, analyses, options, imports, fn};
   size_t errors = sink.error_count();
   check_unsupported_features(fn, ctx);
   if (sink.error_count() > errors) return nullptr;

@@ -226,7 +226,7 @@ class ReturnStatementsTransformer : public AstMutator {
   }
 
   Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
-    const analysis::Scope* scope = activity_.body_scope(n.get());
+    const analysis::Scope* scope = activity_.original_body_scope(n.get());
     auto reserved = analysis::reserved_by({scope});
     Function f;
     f.do_return = ctx_.namer.new_symbol("do_return", reserved);
@@ -313,7 +313,7 @@ Ref convert_return_statements(const Ref& fn, PassContext& ctx) {
   ConditionalReturnRewriter rewriter;
   Refs r = rewriter.mutate_stmt(fn);
   AGC_CHECK(r.size() == 1);
-  ReturnStatementsTransformer t(ctx, ctx.analyses.get<analysis::Activity>(r[0]));
+  ReturnStatementsTransformer t(ctx, ctx.naming(r[0]));
   Refs out = t.mutate_stmt(r[0]);
   AGC_CHECK(out.size() == 1);
   return out[0];

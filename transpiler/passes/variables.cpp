@@ -2,6 +2,7 @@
 
 #include "transpiler/ast/mutator.h"
 #include "transpiler/ast/quote.h"
+#include "transpiler/passes/ag_calls.h"
 
 namespace agc::passes {
 
@@ -16,7 +17,7 @@ class VariableAccessTransformer : public AstMutator {
  protected:
   Ref visit_Name(const Ptr<Name>& n) override {
     if (!n->from_source || n->ctx != ExprContext::Load) return n;
-    return quote_expr("ag__.ld(var_)", {{"var_", n}}, n->span);
+    return ag_call("ld", {n}, n->span);  // ag__.ld(var_)
   }
 
   // Decorators of nested functions are outside AutoGraph's per-function analysis
