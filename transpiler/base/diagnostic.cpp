@@ -1,6 +1,8 @@
 #include "transpiler/base/diagnostic.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,6 +18,39 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
+/// One character of a source line as it will be shown: its bytes (or '?' for a
+/// byte that is not valid UTF-8 or a control character) and where it starts.
+struct Glyph {
+  uint32_t offset;
+  std::string text;
+};
+
+std::vector<Glyph> glyphs_of(std::string_view line, uint32_t base) {
+  std::vector<Glyph> out;
+  for (size_t i = 0; i < line.size();) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    bool valid = len > 0 && i + len <= line.size();
+    for (size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(line[i + k]) & 0xC0) == 0x80;
+    Glyph g{base + static_cast<uint32_t>(i), {}};
+    if (!valid) {
+      g.text = "?";
+      len = 1;
+    } else if (len == 1 && ((c < 0x20 && c != '\t') || c == 0x7f)) {
+      g.text = "?";
+    } else {
+      g.text = std::string(line.substr(i, len));
+    }
+    out.push_back(std::move(g));
+    i += len;
+  }
+  return out;
+}
+
+// Lines longer than this are shown as a window around the caret.
+constexpr size_t kMaxShownGlyphs = 120;
+constexpr size_t kContextGlyphs = 50;
+
 void render_one(const Diagnostic& d, std::string& out) {
   if (!d.span.known()) {
     out += fmt::format("agc: {}: {}\n", severity_name(d.severity), d.message);
@@ -25,30 +60,32 @@ void render_one(const Diagnostic& d, std::string& out) {
   auto pos = file.line_col(d.span.begin);
   out += fmt::format("{}:{}:{}: {}: {}\n", file.path(), pos.line, pos.col, severity_name(d.severity),
                      d.message);
-  std::string_view line = file.line_text(pos.line);
-  // Show the line as text: control characters (other than tab) would garble the
-  // terminal, so they print as '?'.
-  std::string shown;
-  for (unsigned char c : line) shown += (c < 0x20 && c != '\t') || c == 0x7f ? '?' : static_cast<char>(c);
+  uint32_t start = file.line_start(pos.line);
+  std::vector<Glyph> line = glyphs_of(file.line_text(pos.line), start);
+  uint32_t line_end = start + static_cast<uint32_t>(file.line_text(pos.line).size());
+  uint32_t end = std::min(d.span.end, line_end);
+  // The glyphs under the caret: [first, last).
+  size_t first = 0;
+  while (first < line.size() && line[first].offset < d.span.begin) ++first;
+  size_t last = first;
+  while (last < line.size() && line[last].offset < end) ++last;
+  size_t from = 0, to = line.size();
+  if (line.size() > kMaxShownGlyphs) {
+    from = first > kContextGlyphs ? first - kContextGlyphs : 0;
+    to = std::min(line.size(), from + kMaxShownGlyphs - 6);
+    last = std::min(last, to);
+  }
+  std::string shown = from > 0 ? "..." : "";
+  std::string caret = from > 0 ? "   " : "";
+  for (size_t i = from; i < to; ++i) {
+    shown += line[i].text;
+    if (i < first) caret += line[i].text == "\t" ? '\t' : ' ';
+  }
+  if (to < line.size()) shown += "...";
+  caret += '^';
+  if (last > first + 1) caret += std::string(last - first - 1, '~');
   out += shown;
   out += '\n';
-  // The caret line copies tabs so it lines up under tab-indented code.
-  uint32_t start = file.line_start(pos.line);
-  std::string caret;
-  uint32_t col = 1;
-  for (uint32_t i = start; i < d.span.begin && i < start + line.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(file.text()[i]);
-    if ((c & 0xC0) == 0x80) continue;
-    caret += c == '\t' ? '\t' : ' ';
-    ++col;
-  }
-  caret += '^';
-  uint32_t line_end = start + static_cast<uint32_t>(line.size());
-  uint32_t end = std::min(d.span.end, line_end);
-  if (end > d.span.begin) {
-    uint32_t width = count_code_points(std::string_view(file.text()).substr(d.span.begin, end - d.span.begin));
-    if (width > 1) caret += std::string(width - 1, '~');
-  }
   out += caret;
   out += '\n';
 }

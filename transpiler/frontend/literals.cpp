@@ -59,10 +59,11 @@ Decoded decode_escapes(std::string_view s, bool bytes) {
   Decoded d;
   std::string& out = d.value;
   out.reserve(s.size());
-  auto fail = [&](size_t at, std::string msg) {
+  auto fail = [&](size_t at, std::string msg, size_t len = 2) {
     if (d.error.empty()) {
       d.error = std::move(msg);
       d.error_at = at;
+      d.error_len = len;
     }
   };
   for (size_t i = 0; i < s.size(); ++i) {
@@ -154,7 +155,10 @@ Decoded decode_escapes(std::string_view s, bool bytes) {
       }
       case 'N':
         if (!bytes) {
-          fail(at, "\\N{...} escapes are not supported; write the character itself or use \\u");
+          size_t close = s.find('}', i);
+          size_t len = close != std::string_view::npos && i + 1 < s.size() && s[i + 1] == '{' ? close - at + 1 : 2;
+          fail(at, "\\N{...} escapes are not supported; write the character itself or a \\u escape", len);
+          i = at + len - 1;
           break;
         }
         [[fallthrough]];
@@ -205,7 +209,7 @@ NumberLiteral parse_number(std::string_view text) {
   }
   char last = t.back();
   if (last == 'l' || last == 'L') {
-    r.error = "Python 2 long literals (10L) are not valid Python 3; drop the 'L'";
+    r.error = "invalid decimal literal (Python 2's long suffix 'L' is not valid Python 3; drop it)";
     return r;
   }
   bool imaginary = last == 'j' || last == 'J';
@@ -224,7 +228,7 @@ NumberLiteral parse_number(std::string_view text) {
         case 'b': case 'B': base = 2; digits.remove_prefix(2); break;
         default:
           if (t.find_first_not_of('0') != std::string::npos) {
-            r.error = "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal";
+            r.error = "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers";
             return r;
           }
       }

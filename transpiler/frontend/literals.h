@@ -27,6 +27,7 @@ struct Decoded {
   std::string value;
   std::string error;
   size_t error_at = 0;
+  size_t error_len = 2;  // bytes of the bad escape
 };
 
 /// Applies Python's backslash escapes to the body of a non-raw literal.

@@ -42,6 +42,22 @@ bool Lowerer::has_token(TSNode n, std::string_view token) const {
   return false;
 }
 
+std::string Lowerer::identifier(TSNode n) {
+  static const char* keywords[] = {"False", "None",   "True",     "and",      "as",     "assert", "async",
+                                   "await", "break",  "class",    "continue", "def",    "del",    "elif",
+                                   "else",  "except", "finally",  "for",      "from",   "global", "if",
+                                   "import", "in",    "is",       "lambda",   "nonlocal", "not",  "or",
+                                   "pass",  "raise",  "return",   "try",      "while",  "with",   "yield"};
+  std::string id(text(n));
+  for (const char* k : keywords) {
+    if (id == k) {
+      error(n, fmt::format("invalid syntax: '{}' is a keyword and cannot be used as a name", id));
+      break;
+    }
+  }
+  return id;
+}
+
 void Lowerer::error(TSNode n, std::string message) { error(span(n), std::move(message)); }
 
 void Lowerer::error(SourceSpan s, std::string message) { sink_.error(s, std::move(message)); }
@@ -72,7 +88,14 @@ void Lowerer::block(TSNode n, Refs& out) {
 Refs Lowerer::body_of(TSNode block_node) {
   Refs out;
   if (!ts_node_is_null(block_node)) block(block_node, out);
-  if (out.empty()) out.push_back(make<Pass>(span(block_node)));  // only when lowering failed
+  if (out.empty()) {
+    // The tokenizer check reports a missing block first; this covers what it
+    // cannot see. A placeholder keeps lowering going.
+    if (ts_node_is_null(block_node) || code_children(block_node).empty()) {
+      error(ts_node_is_null(block_node) ? SourceSpan{} : span(block_node), "expected an indented block");
+    }
+    out.push_back(make<Pass>(ts_node_is_null(block_node) ? SourceSpan{} : span(block_node)));
+  }
   return out;
 }
 
@@ -143,7 +166,7 @@ void Lowerer::stmt(TSNode n, Refs& out) {
     case Sym::GlobalStatement:
     case Sym::NonlocalStatement: {
       std::vector<std::string> names;
-      for (TSNode c : code_children(n)) names.emplace_back(text(c));
+      for (TSNode c : code_children(n)) names.push_back(identifier(c));
       if (sym(n) == Sym::GlobalStatement) {
         auto g = make<Global>(sp);
         g->names = std::move(names);
@@ -196,10 +219,10 @@ void Lowerer::stmt(TSNode n, Refs& out) {
       error(n, "Python 2 print statement is not valid Python 3; call print(...)");
       return;
     case Sym::ExecStatement:
-      error(n, "Python 2 exec statement is not supported");
+      error(n, "the Python 2 exec statement is not valid Python 3");
       return;
     case Sym::TypeAliasStatement:
-      error(n, "type alias statements are not supported");
+      error(n, "type alias statements are not supported; assign the type to a name instead");
       return;
     default:
       error(n, fmt::format("unsupported statement '{}'", ts_node_type(n)));
@@ -339,7 +362,7 @@ Lowerer::Ref Lowerer::while_statement(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::for_statement(TSNode n) {
-  if (has_token(n, "async")) error(n, "async for loops are not supported");
+  if (has_token(n, "async")) error(n, "async for loops are not supported; use a plain for loop");
   auto node = make<For>(span(n));
   node->target = target(field(n, f_.left));
   node->iter = value(field(n, f_.right));
@@ -378,14 +401,14 @@ Lowerer::Ref Lowerer::try_statement(TSNode n) {
             id = ids.empty() ? id : ids[0];
           }
           if (sym(id) != Sym::Identifier) error(id, "an except clause can only bind a plain name");
-          h->name = std::string(text(id));
+          h->name = identifier(id);
         }
         h->body = body_of(block_node);
         node->handlers.push_back(h);
         break;
       }
       case Sym::ExceptGroupClause:
-        error(c, "except* (exception groups) is not supported");
+        error(c, "except* (exception groups) is not supported; catch the group with a plain except");
         break;
       case Sym::ElseClause:
         node->orelse = body_of(field(c, f_.body));
@@ -404,7 +427,7 @@ Lowerer::Ref Lowerer::try_statement(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::with_statement(TSNode n) {
-  if (has_token(n, "async")) error(n, "async with statements are not supported");
+  if (has_token(n, "async")) error(n, "async with statements are not supported; use a plain with statement");
   auto node = make<With>(span(n));
   for (TSNode c : code_children(n)) {
     if (sym(c) == Sym::WithClause) {
@@ -448,10 +471,10 @@ Lowerer::Ref Lowerer::decorated_definition(TSNode n) {
 Lowerer::Ref Lowerer::function_definition(TSNode n, Refs decorators, TSNode outer) {
   if (has_token(n, "async")) error(n, "async functions are not supported; agc converts synchronous functions only");
   TSNode tparams = field(n, f_.type_parameters);
-  if (!ts_node_is_null(tparams)) error(tparams, "type parameter lists are not supported");
+  if (!ts_node_is_null(tparams)) error(tparams, "type parameter lists are not supported; drop the [...] after the name");
   auto fn = make<FunctionDef>(span(outer));
   TSNode name_node = field(n, f_.name);
-  fn->name = std::string(text(name_node));
+  fn->name = identifier(name_node);
   fn->decorator_list = std::move(decorators);
   fn->args = arguments(field(n, f_.parameters), span(name_node));
   TSNode ret = field(n, f_.return_type);
@@ -467,9 +490,9 @@ Lowerer::Ref Lowerer::function_definition(TSNode n, Refs decorators, TSNode oute
 
 Lowerer::Ref Lowerer::class_definition(TSNode n, Refs decorators, TSNode outer) {
   TSNode tparams = field(n, f_.type_parameters);
-  if (!ts_node_is_null(tparams)) error(tparams, "type parameter lists are not supported");
+  if (!ts_node_is_null(tparams)) error(tparams, "type parameter lists are not supported; drop the [...] after the name");
   auto cls = make<ClassDef>(span(outer));
-  cls->name = std::string(text(field(n, f_.name)));
+  cls->name = identifier(field(n, f_.name));
   cls->decorator_list = std::move(decorators);
   TSNode supers = field(n, f_.superclasses);
   if (!ts_node_is_null(supers)) {
@@ -477,7 +500,7 @@ Lowerer::Ref Lowerer::class_definition(TSNode n, Refs decorators, TSNode outer) 
       switch (sym(a)) {
         case Sym::KeywordArgument: {
           auto k = make<Keyword>(span(a));
-          k->arg = std::string(text(field(a, f_.name)));
+          k->arg = identifier(field(a, f_.name));
           k->value = expr(field(a, f_.value));
           cls->keywords.push_back(k);
           break;
@@ -509,7 +532,7 @@ std::string Lowerer::dotted_name(TSNode n) {
   std::string out;
   for (TSNode c : code_children(n)) {
     if (!out.empty()) out += '.';
-    out += text(c);
+    out += identifier(c);
   }
   return out;
 }
@@ -518,7 +541,7 @@ Lowerer::Ref Lowerer::alias(TSNode n) {
   auto a = make<Alias>(span(n));
   if (sym(n) == Sym::AliasedImport) {
     a->name = dotted_name(field(n, f_.name));
-    a->asname = std::string(text(field(n, f_.alias)));
+    a->asname = identifier(field(n, f_.alias));
   } else {
     a->name = dotted_name(n);
   }

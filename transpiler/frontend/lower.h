@@ -18,4 +18,9 @@ ast::Refs lower_module(TSNode root, const SourceFile& file, DiagnosticSink& sink
 /// deeper input is reported instead of risking the stack in later recursive phases.
 inline constexpr int kMaxNestingDepth = 200;
 
+/// Deepest f-string nesting accepted. Past the four quote kinds, the printer
+/// (like astunparse) must escape each inner level inside the next, which doubles
+/// the printed text per level; 16 levels stay within a few kilobytes.
+inline constexpr int kMaxFStringNesting = 16;
+
 }  // namespace agc::frontend

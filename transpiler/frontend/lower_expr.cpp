@@ -48,9 +48,31 @@ Lowerer::Ref Lowerer::target(TSNode n, Ctx ctx) {
     default:
       break;
   }
-  error(n, fmt::format("cannot {} {}", ctx == Ctx::Del ? "delete" : "assign to",
-                       std::string_view(ts_node_type(n)) == "call" ? "a function call" : "this expression"));
+  error(n, fmt::format("cannot {} {}", ctx == Ctx::Del ? "delete" : "assign to", describe_expression(n)));
   return placeholder(n);
+}
+
+std::string Lowerer::describe_expression(TSNode n) const {
+  switch (sym(n)) {
+    case Sym::Call: return "function call";
+    case Sym::Integer:
+    case Sym::Float:
+    case Sym::String:
+    case Sym::ConcatenatedString: return "literal";
+    case Sym::True: return "True";
+    case Sym::False: return "False";
+    case Sym::None: return "None";
+    case Sym::ComparisonOperator: return "comparison";
+    case Sym::ConditionalExpression: return "conditional expression";
+    case Sym::Lambda: return "lambda";
+    case Sym::Dictionary: return "dict literal";
+    case Sym::Set: return "set display";
+    case Sym::ListComprehension:
+    case Sym::SetComprehension:
+    case Sym::DictionaryComprehension: return "comprehension";
+    case Sym::GeneratorExpression: return "generator expression";
+    default: return "expression";
+  }
 }
 
 Lowerer::Ref Lowerer::sequence(TSNode n, NodeKind kind, Ctx ctx) {
@@ -79,7 +101,7 @@ Lowerer::Ref Lowerer::expr_impl(TSNode n, Ctx ctx) {
   SourceSpan sp = span(n);
   switch (sym(n)) {
     case Sym::Identifier:
-      return name(std::string(text(n)), ctx, sp, /*from_source=*/true);
+      return name(identifier(n), ctx, sp, /*from_source=*/true);
     case Sym::Integer:
     case Sym::Float:
       return number(n);
@@ -97,7 +119,7 @@ Lowerer::Ref Lowerer::expr_impl(TSNode n, Ctx ctx) {
     case Sym::Attribute: {
       auto a = make<Attribute>(sp);
       a->value = expr(field(n, f_.object));
-      a->attr = std::string(text(field(n, f_.attribute)));
+      a->attr = identifier(field(n, f_.attribute));
       a->ctx = ctx;
       return a;
     }
@@ -276,7 +298,7 @@ Lowerer::Ref Lowerer::call(TSNode n) {
         auto k = make<Keyword>(span(a));
         TSNode kname = field(a, f_.name);
         if (sym(kname) != Sym::Identifier) error(kname, "keyword argument name must be an identifier");
-        k->arg = std::string(text(kname));
+        k->arg = identifier(kname);
         for (const auto& prev : c->keywords) {
           if (!k->arg.empty() && prev->as<Keyword>().arg == k->arg) {
             error(a, fmt::format("keyword argument repeated: {}", k->arg));
@@ -469,7 +491,7 @@ Lowerer::Ref Lowerer::arguments(TSNode params, SourceSpan at) {
       return;
     }
     auto arg = make<Arg>(span(name_node));
-    arg->arg = std::string(text(name_node));
+    arg->arg = identifier(name_node);
     if (!seen.insert(arg->arg).second) {
       error(name_node, fmt::format("duplicate argument '{}' in function definition", arg->arg));
     }
@@ -495,7 +517,7 @@ Lowerer::Ref Lowerer::arguments(TSNode params, SourceSpan at) {
       return;
     }
     auto arg = make<Arg>(span(kids[0]));
-    arg->arg = std::string(text(kids[0]));
+    arg->arg = identifier(kids[0]);
     if (!seen.insert(arg->arg).second) {
       error(kids[0], fmt::format("duplicate argument '{}' in function definition", arg->arg));
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "transpiler/frontend/literals.h"
+#include "transpiler/frontend/lower.h"
 #include "transpiler/frontend/lowerer.h"
 
 namespace agc::frontend {
@@ -58,7 +59,7 @@ std::string Lowerer::literal_segment(std::string_view raw_text, bool raw, bool b
   Decoded d = decode_escapes(t, bytes);
   if (!d.error.empty()) {
     uint32_t pos = at + static_cast<uint32_t>(std::min(d.error_at, raw_text.size()));
-    error(span(pos, pos + 2), d.error);
+    error(span(pos, pos + static_cast<uint32_t>(d.error_len)), d.error);
   }
   return d.value;
 }
@@ -97,6 +98,15 @@ void Lowerer::string_part(TSNode n, StringParts& parts) {
     return;
   }
   parts.any_fstring = true;
+  if (fstring_depth_ >= kMaxFStringNesting) {
+    error(start, fmt::format("f-strings nested more than {} levels deep are not supported", kMaxFStringNesting));
+    return;
+  }
+  ++fstring_depth_;
+  struct Leave {
+    int& d;
+    ~Leave() { --d; }
+  } leave{fstring_depth_};
   uint32_t cursor = body_begin;
   for (TSNode k : kids) {
     if (sym(k) != Sym::Interpolation) continue;

@@ -35,6 +35,9 @@ class Lowerer {
   TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
   std::vector<TSNode> field_children(TSNode n, TSFieldId id) const;
   bool has_token(TSNode n, std::string_view token) const;
+  /// The text of an identifier node; a Python keyword there is reported
+  /// (tree-sitter's recovery sometimes reads `continue` or `else` as a name).
+  std::string identifier(TSNode n);
   void error(TSNode n, std::string message);
   void error(SourceSpan s, std::string message);
   /// A stand-in for a construct that was reported, so lowering can continue.
@@ -74,6 +77,8 @@ class Lowerer {
   Ref expr_impl(TSNode n, Ctx ctx);
   /// An assignment/for/with/del target; rejects what cannot be assigned.
   Ref target(TSNode n, Ctx ctx = Ctx::Store);
+  /// What an expression is, as Python's "cannot assign to ..." messages say it.
+  std::string describe_expression(TSNode n) const;
   /// A right-hand side: expression lists become tuples.
   Ref value(TSNode n);
   Ref sequence(TSNode n, ast::NodeKind kind, Ctx ctx);
@@ -108,6 +113,7 @@ class Lowerer {
   bool depth_reported_ = false;
   // Statement context, for 'break' outside loop and friends.
   int loop_depth_ = 0;
+  int fstring_depth_ = 0;  // f-strings being lowered around the current node
   std::vector<bool> scope_is_function_;  // innermost last; empty at module level
 };
 

@@ -1,8 +1,13 @@
 #include "transpiler/frontend/parse.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "transpiler/frontend/lower.h"
+#include "transpiler/frontend/tokens.h"
+#include "transpiler/frontend/validate.h"
 #include "transpiler/frontend/ts_handle.h"
 
 namespace agc::frontend {
@@ -58,11 +63,116 @@ bool check_text(const SourceFile& file, DiagnosticSink& sink) {
 
 std::string describe_token(std::string_view t) {
   if (t.empty()) return "end of file";
-  std::string shown(t.substr(0, 40));
-  for (char& c : shown) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  // At most 40 bytes, cut before a UTF-8 continuation byte; line breaks and tabs
+  // read as spaces, other control bytes as escapes.
+  size_t n = std::min<size_t>(t.size(), 40);
+  while (n < t.size() && n > 0 && (static_cast<unsigned char>(t[n]) & 0xC0) == 0x80) --n;
+  std::string shown;
+  for (char c : t.substr(0, n)) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t') shown += ' ';
+    else if (u < 0x20 || u == 0x7f) shown += fmt::format("\\x{:02x}", u);
+    else shown += c;
   }
   return fmt::format("'{}'", shown);
+}
+
+/// The assignment operator of a line that tree-sitter could not parse, at
+/// bracket depth 0 outside strings: where it starts and whether it is augmented.
+struct AssignOp {
+  size_t lhs_end;  // offset in the line where the target ends
+  bool augmented;
+};
+
+std::optional<AssignOp> find_assignment(std::string_view line) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '#') break;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == '=' && depth == 0) {
+      if (i + 1 < line.size() && line[i + 1] == '=') {
+        ++i;
+        continue;
+      }
+      char p = i > 0 ? line[i - 1] : ' ';
+      if (p == '=' || p == '!' || p == ':') continue;
+      if (p == '<' || p == '>') {
+        // `<=`/`>=` compare; `<<=`/`>>=` assign.
+        if (i < 2 || line[i - 2] != p) continue;
+        return AssignOp{i - 2, true};
+      }
+      if (std::string_view("+-*/%@&|^").find(p) != std::string_view::npos) {
+        size_t start = i - 1;
+        if ((p == '*' || p == '/') && start > 0 && line[start - 1] == p) --start;
+        return AssignOp{start, true};
+      }
+      return AssignOp{i, false};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Python's message for assigning to something that is not a target
+/// (`f() = 1`, `1 = x`, `a + b += 3`), when that is why a line failed to parse.
+std::optional<Diagnostic> bad_assignment_target(const SourceFile& file, uint32_t line_no) {
+  std::string_view line = file.line_text(line_no);
+  auto op = find_assignment(line);
+  if (!op) return std::nullopt;
+  size_t begin = line.find_first_not_of(" \t");
+  size_t end = op->lhs_end;
+  while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
+  if (begin == std::string_view::npos || end <= begin) return std::nullopt;
+  std::string probe = "(" + std::string(line.substr(begin, end - begin)) + ")\n";
+  const Grammar& g = Grammar::get();
+  ParserHandle parser(ts_parser_new());
+  ts_parser_set_language(parser.get(), g.language());
+  TreeHandle tree(ts_parser_parse_string(parser.get(), nullptr, probe.data(), static_cast<uint32_t>(probe.size())));
+  if (!tree) return std::nullopt;
+  TSNode root = ts_tree_root_node(tree.get());
+  if (ts_node_has_error(root) || ts_node_named_child_count(root) != 1) return std::nullopt;
+  TSNode stmt = ts_node_named_child(root, 0);
+  if (ts_node_named_child_count(stmt) != 1) return std::nullopt;
+  TSNode paren = ts_node_named_child(stmt, 0);
+  if (g.sym(paren) != Sym::ParenthesizedExpression || ts_node_named_child_count(paren) != 1) return std::nullopt;
+  TSNode target = ts_node_named_child(paren, 0);
+  std::string what;
+  bool suggest_eq = false;
+  switch (g.sym(target)) {
+    case Sym::Call: what = "function call"; suggest_eq = true; break;
+    case Sym::Integer: case Sym::Float: case Sym::String: case Sym::ConcatenatedString:
+      what = "literal"; suggest_eq = true; break;
+    case Sym::BinaryOperator: case Sym::UnaryOperator: case Sym::BooleanOperator: case Sym::NotOperator:
+      what = "expression"; suggest_eq = true; break;
+    case Sym::True: what = "True"; break;
+    case Sym::False: what = "False"; break;
+    case Sym::None: what = "None"; break;
+    case Sym::ComparisonOperator: what = "comparison"; break;
+    case Sym::ConditionalExpression: what = "conditional expression"; break;
+    case Sym::Lambda: what = "lambda"; break;
+    case Sym::Dictionary: what = "dict literal"; break;
+    case Sym::Set: what = "set display"; break;
+    case Sym::ListComprehension: case Sym::SetComprehension: case Sym::DictionaryComprehension:
+      what = "comprehension"; break;
+    default: return std::nullopt;  // a valid target: the problem is elsewhere
+  }
+  std::string message =
+      op->augmented ? fmt::format("'{}' is an illegal expression for augmented assignment", what)
+                    : fmt::format("cannot assign to {}{}", what,
+                                  suggest_eq ? " here. Maybe you meant '==' instead of '='?" : "");
+  uint32_t start = file.line_start(line_no);
+  return Diagnostic{Severity::Error,
+                    {&file, start + static_cast<uint32_t>(begin), start + static_cast<uint32_t>(end)},
+                    std::move(message),
+                    {}};
 }
 
 /// Reports every ERROR and MISSING node. One diagnostic per ERROR subtree (its
@@ -100,7 +210,13 @@ void report_syntax_errors(TSNode root, const SourceFile& file, DiagnosticSink& s
         e = std::max(b, std::min(ts_node_end_byte(n), b + 1));
       }
       std::string_view tok = src.substr(b, e - b);
-      if (tok.empty()) {
+      if (auto bad = bad_assignment_target(file, file.line_col(b).line)) {
+        uint32_t line = file.line_col(b).line;
+        if (line != last_line) {
+          last_line = line;
+          sink.report(std::move(*bad));
+        }
+      } else if (tok.empty()) {
         report(b, b, "invalid syntax");
       } else if (tok == "(" || tok == "[" || tok == "{") {
         report(b, e, fmt::format("invalid syntax: '{}' was never closed", tok));
@@ -118,10 +234,9 @@ void report_syntax_errors(TSNode root, const SourceFile& file, DiagnosticSink& s
 
 namespace {
 
-ast::Module parse(std::shared_ptr<const SourceFile> file, DiagnosticSink& sink, bool check_context) {
+ast::Module parse_tree(std::shared_ptr<const SourceFile> file, DiagnosticSink& sink, bool check_context) {
   ast::Module m;
   m.file = file;
-  if (!check_text(*file, sink)) return m;
   const Grammar& g = Grammar::get();
   ParserHandle parser(ts_parser_new());
   ts_parser_set_language(parser.get(), g.language());
@@ -148,8 +263,29 @@ ast::Module parse(std::shared_ptr<const SourceFile> file, DiagnosticSink& sink, 
   }
   size_t errors_before = sink.error_count();
   m.body = lower_module(root, *file, sink, check_context);
+  if (check_context && sink.error_count() == errors_before) validate_module(m.body, sink);
   if (sink.error_count() > errors_before) m.body.clear();
   return m;
+}
+
+ast::Module parse(std::shared_ptr<const SourceFile> file, DiagnosticSink& sink, bool check_context) {
+  if (!check_text(*file, sink)) return ast::Module{file, {}};
+  TokenCheck tokens = check_context ? check_tokens(*file, sink) : TokenCheck::Clean;
+  if (tokens == TokenCheck::Clean) return parse_tree(std::move(file), sink, check_context);
+  if (tokens == TokenCheck::Structural) return ast::Module{file, {}};
+  // Token-local errors leave the structure intact: parse on for the file's other
+  // errors, dropping what the parser says about lines already reported.
+  DiagnosticSink later;
+  parse_tree(file, later, check_context);
+  std::vector<uint32_t> reported;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.span.file == file.get()) reported.push_back(file->line_col(d.span.begin).line);
+  }
+  for (const Diagnostic& d : later.diagnostics()) {
+    uint32_t line = file->line_col(d.span.begin).line;
+    if (std::find(reported.begin(), reported.end(), line) == reported.end()) sink.report(d);
+  }
+  return ast::Module{file, {}};
 }
 
 }  // namespace

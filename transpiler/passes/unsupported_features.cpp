@@ -10,6 +10,17 @@ using namespace ast;
 
 namespace {
 
+/// The `else` keyword introducing a loop's else block (the AST keeps no node
+/// for it): the last `else` before the block's first statement.
+SourceSpan else_keyword(const Node& loop, const Refs& orelse) {
+  const SourceSpan& first = orelse.front()->span;
+  if (!first.known()) return loop.span;
+  std::string_view text = first.file->text();
+  size_t at = text.rfind("else", first.begin);
+  if (at == std::string_view::npos || at < loop.span.begin) return loop.span;
+  return {first.file, static_cast<uint32_t>(at), static_cast<uint32_t>(at + 4)};
+}
+
 class Checker : public AstVisitor {
  public:
   explicit Checker(DiagnosticSink& sink) : sink_(sink) {}
@@ -17,13 +28,15 @@ class Checker : public AstVisitor {
  protected:
   void visit_For(const Ptr<For>& n) override {
     if (!n->orelse.empty()) {
-      sink_.error(n->span, "for/else is not supported by AutoGraph; set a flag in the loop and test it after");
+      sink_.error(else_keyword(*n, n->orelse),
+                  "for/else is not supported by AutoGraph; set a flag in the loop and test it after");
     }
     visit_children(*n);
   }
   void visit_While(const Ptr<While>& n) override {
     if (!n->orelse.empty()) {
-      sink_.error(n->span, "while/else is not supported by AutoGraph; set a flag in the loop and test it after");
+      sink_.error(else_keyword(*n, n->orelse),
+                  "while/else is not supported by AutoGraph; set a flag in the loop and test it after");
     }
     visit_children(*n);
   }

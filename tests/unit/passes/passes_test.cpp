@@ -209,8 +209,8 @@ TEST_CASE("unsupported constructs are reported for each occurrence at its line")
   DiagnosticSink sink;
   CHECK(!passes::convert_entity(p->first(), {}, nullptr, {}, sink));
   std::string e = sink.render_all();
-  CHECK(e.find("t.py:2:3: error: for/else is not supported") != std::string::npos);
-  CHECK(e.find("t.py:6:3: error: while/else is not supported") != std::string::npos);
+  CHECK(e.find("t.py:4:3: error: for/else is not supported") != std::string::npos);
+  CHECK(e.find("t.py:8:3: error: while/else is not supported") != std::string::npos);
   CHECK(e.find("t.py:10:10: error: mangled names are not supported") != std::string::npos);
 }
 
