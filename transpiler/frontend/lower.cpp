@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "transpiler/frontend/keywords.h"
 #include "transpiler/frontend/lowerer.h"
 
 namespace agc::frontend {
@@ -43,18 +44,8 @@ bool Lowerer::has_token(TSNode n, std::string_view token) const {
 }
 
 std::string Lowerer::identifier(TSNode n) {
-  static const char* keywords[] = {"False", "None",   "True",     "and",      "as",     "assert", "async",
-                                   "await", "break",  "class",    "continue", "def",    "del",    "elif",
-                                   "else",  "except", "finally",  "for",      "from",   "global", "if",
-                                   "import", "in",    "is",       "lambda",   "nonlocal", "not",  "or",
-                                   "pass",  "raise",  "return",   "try",      "while",  "with",   "yield"};
   std::string id(text(n));
-  for (const char* k : keywords) {
-    if (id == k) {
-      error(n, fmt::format("invalid syntax: '{}' is a keyword and cannot be used as a name", id));
-      break;
-    }
-  }
+  if (is_keyword(id)) error(n, fmt::format("invalid syntax: '{}' is a keyword and cannot be used as a name", id));
   return id;
 }
 

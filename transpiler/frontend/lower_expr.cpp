@@ -353,9 +353,7 @@ Lowerer::Ref Lowerer::boolean_operator(TSNode n) {
 Lowerer::Ref Lowerer::comparison(TSNode n) {
   auto c = make<Compare>(span(n));
   bool first = true;
-  uint32_t count = ts_node_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode k = ts_node_child(n, i);
+  for (TSNode k : children(n, /*named_only=*/false)) {
     if (ts_node_is_named(k)) {
       if (sym(k) == Sym::Comment) continue;
       if (first) c->left = expr(k);

@@ -225,8 +225,8 @@ void report_syntax_errors(TSNode root, const SourceFile& file, DiagnosticSink& s
       }
       continue;
     }
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = count; i-- > 0;) stack.push_back(ts_node_child(n, i));
+    auto kids = children(n, /*named_only=*/false);
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
   }
 }
 

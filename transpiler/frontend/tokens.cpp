@@ -1,12 +1,13 @@
 #include "transpiler/frontend/tokens.h"
 
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "transpiler/frontend/keywords.h"
 
 namespace agc::frontend {
 namespace {
@@ -30,18 +31,6 @@ const char* header_name(std::string_view word) {
   return nullptr;
 }
 
-bool is_keyword(std::string_view w) {
-  static const char* kws[] = {"False", "None",    "True",    "and",      "as",     "assert", "async",
-                              "await", "break",   "class",   "continue", "def",    "del",    "elif",
-                              "else",  "except",  "finally", "for",      "from",   "global", "if",
-                              "import", "in",     "is",      "lambda",   "nonlocal", "not",  "or",
-                              "pass",  "raise",   "return",  "try",      "while",  "with",   "yield"};
-  for (const char* k : kws) {
-    if (w == k) return true;
-  }
-  return false;
-}
-
 bool is_assignment(std::string_view tok) {
   return tok == "=" || (tok.size() >= 2 && tok.back() == '=' && tok != "==" && tok != "!=" && tok != "<=" &&
                         tok != ">=");
@@ -49,11 +38,11 @@ bool is_assignment(std::string_view tok) {
 
 // Operators after which a logical line cannot end.
 bool dangling_operator(std::string_view tok) {
-  static const char* ops[] = {"+",  "-",  "*",  "/",  "%",  "**",  "//",  "@",  "<<", ">>", "&",  "|",  "^",
+  static constexpr std::string_view ops[] = {"+",  "-",  "*",  "/",  "%",  "**",  "//",  "@",  "<<", ">>", "&",  "|",  "^",
                               "=",  "==", "!=", "<",  ">",  "<=",  ">=",  "+=", "-=", "*=", "/=", "%=", "**=",
                               "//=", "@=", "<<=", ">>=", "&=", "|=", "^=", "~",  ".",  "and", "or", "not", "in",
                               "is"};
-  for (const char* op : ops) {
+  for (std::string_view op : ops) {
     if (tok == op) return true;
   }
   return false;
@@ -367,13 +356,12 @@ class Tokenizer {
       return;
     }
     // Operators: take the longest of the usual multi-character ones.
-    static const char* ops[] = {"...", "**=", "//=", ">>=", "<<=", "!=", "==", "<=", ">=", "->", "**", "//", "<<",
+    static constexpr std::string_view ops[] = {"...", "**=", "//=", ">>=", "<<=", "!=", "==", "<=", ">=", "->", "**", "//", "<<",
                                 ">>",  ":=",  "+=",  "-=",  "*=",  "/=", "%=", "@=", "&=", "|=", "^="};
-    for (const char* op : ops) {
-      size_t len = std::strlen(op);
-      if (text_.compare(pos_, len, op) == 0) {
-        note_token(text_.substr(pos_, len), at, static_cast<uint32_t>(pos_ + len));
-        pos_ += len;
+    for (std::string_view op : ops) {
+      if (text_.compare(pos_, op.size(), op) == 0) {
+        note_token(text_.substr(pos_, op.size()), at, static_cast<uint32_t>(pos_ + op.size()));
+        pos_ += op.size();
         return;
       }
     }

@@ -123,27 +123,38 @@ const Grammar& Grammar::get() {
   return g;
 }
 
-std::vector<TSNode> children(TSNode n, bool named_only) {
+namespace {
+
+// One walk over the children with a cursor: ts_node_child(n, i) starts from the
+// first child on every call, which made long blocks quadratic.
+template <class Keep>
+std::vector<TSNode> collect_children(TSNode n, Keep keep) {
   std::vector<TSNode> out;
-  uint32_t count = named_only ? ts_node_named_child_count(n) : ts_node_child_count(n);
-  out.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    out.push_back(named_only ? ts_node_named_child(n, i) : ts_node_child(n, i));
+  out.reserve(ts_node_child_count(n));
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode k = ts_tree_cursor_current_node(&c);
+      if (keep(k)) out.push_back(k);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
   }
+  ts_tree_cursor_delete(&c);
   return out;
 }
 
+}  // namespace
+
+std::vector<TSNode> children(TSNode n, bool named_only) {
+  return collect_children(n, [named_only](TSNode k) { return !named_only || ts_node_is_named(k); });
+}
+
 std::vector<TSNode> code_children(TSNode n) {
-  std::vector<TSNode> out;
   const Grammar& g = Grammar::get();
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    Sym s = g.sym(c);
-    if (s == Sym::Comment || s == Sym::LineContinuation) continue;
-    out.push_back(c);
-  }
-  return out;
+  return collect_children(n, [&g](TSNode k) {
+    if (!ts_node_is_named(k)) return false;
+    Sym s = g.sym(k);
+    return s != Sym::Comment && s != Sym::LineContinuation;
+  });
 }
 
 }  // namespace agc::frontend
