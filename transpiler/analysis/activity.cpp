@@ -17,9 +17,19 @@ QNSet Scope::referenced() const {
 
 bool Scope::reserves(const std::string& name) const {
   for (const Scope* s = this; s; s = s->parent) {
-    for (const auto& q : s->read) {
-      if (q.reserves(name)) return true;
+    if (s->read.size() <= 32) {  // small scopes: a scan beats building a set
+      for (const auto& q : s->read) {
+        if (const std::string* piece = q.reserved_piece(); piece && *piece == name) return true;
+      }
+      continue;
     }
+    if (!s->reserved_built_) {
+      for (const auto& q : s->read) {
+        if (const std::string* piece = q.reserved_piece()) s->reserved_.insert(*piece);
+      }
+      s->reserved_built_ = true;
+    }
+    if (s->reserved_.count(name)) return true;
   }
   return false;
 }
@@ -36,7 +46,9 @@ Namer::Reserved reserved_by(std::initializer_list<const Scope*> scopes) {
 
 std::set<std::string> reserved_names(const QNSet& qns) {
   std::set<std::string> out;
-  for (const auto& q : qns) q.reserved_names(out);
+  for (const auto& q : qns) {
+    if (const std::string* piece = q.reserved_piece()) out.insert(*piece);
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <unordered_map>
 
 #include "transpiler/analysis/qual_names.h"
@@ -34,6 +35,12 @@ struct Scope {
   Namer::Reserved reserved() const {
     return [this](const std::string& name) { return reserves(name); };
   }
+
+ private:
+  // The names `read` reserves, built on the first reserves() call: a function
+  // with n loops asks n times about a scope reading O(n) names.
+  mutable std::unordered_set<std::string> reserved_;
+  mutable bool reserved_built_ = false;
 };
 
 /// The union of what several scopes reserve (null scopes are skipped).

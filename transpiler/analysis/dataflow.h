@@ -38,13 +38,10 @@ class BitSet {
  public:
   explicit BitSet(size_t bits = 0) : w_((bits + 63) / 64, 0) {}
   void set(int i) { w_[static_cast<size_t>(i) >> 6] |= uint64_t{1} << (i & 63); }
+  void reset(int i) { w_[static_cast<size_t>(i) >> 6] &= ~(uint64_t{1} << (i & 63)); }
   bool test(int i) const { return (w_[static_cast<size_t>(i) >> 6] >> (i & 63)) & 1; }
   void unite(const BitSet& o) {
     for (size_t k = 0; k < w_.size(); ++k) w_[k] |= o.w_[k];
-  }
-  /// this = gen | (this & ~kill)
-  void transfer(const BitSet& gen, const BitSet& kill) {
-    for (size_t k = 0; k < w_.size(); ++k) w_[k] = gen.w_[k] | (w_[k] & ~kill.w_[k]);
   }
   bool operator==(const BitSet& o) const { return w_ == o.w_; }
   bool operator!=(const BitSet& o) const { return w_ != o.w_; }
@@ -58,10 +55,13 @@ class BitSet {
     return b;
   }
   QNSet to_set(const SymbolIndex& idx) const {
-    QNSet out;
-    for (size_t i = 0; i < idx.size(); ++i) {
-      if (test(static_cast<int>(i))) out.insert(idx.at(i));
+    // Word by word: sets are sparse over a large function's symbols.
+    std::vector<QN> members;
+    for (size_t k = 0; k < w_.size(); ++k) {
+      for (uint64_t w = w_[k]; w; w &= w - 1) members.push_back(idx.at(k * 64 + static_cast<size_t>(__builtin_ctzll(w))));
     }
+    QNSet out;
+    out.insert(members.begin(), members.end());
     return out;
   }
 

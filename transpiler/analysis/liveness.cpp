@@ -49,23 +49,23 @@ class LivenessAnalyzer {
         if (const Scope* fs = act_.function_scope(fd)) symbols.add_all(fs->read);
       }
     }
-    std::vector<BitSet> gen(n, BitSet(symbols.size())), kill(n, BitSet(symbols.size()));
-    std::vector<bool> has_scope(n, false);
+    // gen and kill are a few names per node, so they are lists, not bit sets.
+    std::vector<std::vector<int>> gen(n), kill(n);
     for (const CfgNode& c : g.nodes) {
       const Scope* sc = act_.scope(c.ast);
       if (!sc) continue;
-      has_scope[id(&c)] = true;
-      BitSet& gn = gen[id(&c)];
-      gn = BitSet::of(sc->read, symbols);
+      std::vector<int>& gn = gen[id(&c)];
+      for (const auto& q : sc->read) gn.push_back(symbols.find(q));
       for (const Node* fd : fn_in[id(&c)]) {
         const Scope* fs = act_.function_scope(fd);
         if (!fs) continue;
         for (const auto& q : fs->read) {
-          if (!fs->bound.count(q)) gn.set(symbols.find(q));
+          if (!fs->bound.count(q)) gn.push_back(symbols.find(q));
         }
       }
-      kill[id(&c)] = BitSet::of(sc->modified, symbols);
-      kill[id(&c)].unite(BitSet::of(sc->deleted, symbols));
+      for (const auto* set : {&sc->modified, &sc->deleted}) {
+        for (const auto& q : *set) kill[id(&c)].push_back(symbols.find(q));
+      }
     }
 
     // Backward to a fixed point.
@@ -77,7 +77,8 @@ class LivenessAnalyzer {
         BitSet live_out(symbols.size());
         for (const CfgNode* s : it->next) live_out.unite(in[id(s)]);
         BitSet live_in = live_out;
-        if (has_scope[k]) live_in.transfer(gen[k], kill[k]);
+        for (int i : kill[k]) live_in.reset(i);
+        for (int i : gen[k]) live_in.set(i);
         if (live_in != in[k]) changed = true;
         in[k] = std::move(live_in);
         out[k] = std::move(live_out);

@@ -127,10 +127,10 @@ std::string QN::ssf() const {
   return node_->text;
 }
 
-void QN::reserved_names(std::set<std::string>& out) const {
+const std::string* QN::reserved_piece() const {
   // AutoGraph reserves the string pieces of a QN's `qn` tuple: the name of a
   // symbol, and the attribute of an attribute access.
-  if (node_->kind == Kind::Symbol || node_->kind == Kind::Attribute) out.insert(node_->piece);
+  return node_->kind == Kind::Symbol || node_->kind == Kind::Attribute ? &node_->piece : nullptr;
 }
 
 ast::Ref QN::ast(ast::ExprContext ctx, SourceSpan span) const {

@@ -41,10 +41,7 @@ class QN {
   std::string ssf() const;
   /// Names this QN reserves against fresh names (AutoGraph's `qn` pieces: a
   /// symbol's name, an attribute's attribute name).
-  void reserved_names(std::set<std::string>& out) const;
-  bool reserves(const std::string& name) const {
-    return (node_->kind == Kind::Symbol || node_->kind == Kind::Attribute) && node_->piece == name;
-  }
+  const std::string* reserved_piece() const;
   /// AST that reads (or stores to) this name; new nodes, not from source.
   ast::Ref ast(ast::ExprContext ctx, SourceSpan span) const;
 
@@ -90,9 +87,22 @@ class QNSet {
     v_.insert(it, q);
     return true;
   }
+  /// Large insertions sort once: element-wise inserts into the sorted vector
+  /// would shift it each time (quadratic for sets built from a bit set).
   template <class It>
   void insert(It first, It last) {
-    for (; first != last; ++first) insert(*first);
+    if (std::distance(first, last) <= 16) {
+      for (; first != last; ++first) insert(*first);
+      return;
+    }
+    auto mid = static_cast<std::ptrdiff_t>(v_.size());
+    for (; first != last; ++first) {
+      if (!std::binary_search(v_.begin(), v_.begin() + mid, *first)) v_.push_back(*first);
+    }
+    if (v_.size() == static_cast<size_t>(mid)) return;
+    std::sort(v_.begin() + mid, v_.end());
+    std::inplace_merge(v_.begin(), v_.begin() + mid, v_.end());
+    v_.erase(std::unique(v_.begin(), v_.end()), v_.end());
   }
   void insert_all(const QNSet& o) { insert(o.begin(), o.end()); }
   size_t count(const QN& q) const { return std::binary_search(v_.begin(), v_.end(), q) ? 1 : 0; }

@@ -20,7 +20,8 @@ class ReachingDefinitionsAnalyzer {
     const size_t n = g.nodes.size();
     auto id = [](const CfgNode* c) { return static_cast<size_t>(c->id - 1); };
 
-    SymbolIndex symbols;
+    auto index = std::make_shared<SymbolIndex>();
+    SymbolIndex& symbols = *index;
     symbols.add_all(external);
     for (const CfgNode& c : g.nodes) {
       if (const Scope* sc = act_.scope(c.ast)) {
@@ -32,20 +33,22 @@ class ReachingDefinitionsAnalyzer {
     }
     // Every binding (assignment, nonlocal, global, import, def) defines a name
     // except del; modifications and deletions kill earlier definitions.
-    std::vector<BitSet> gen(n, BitSet(symbols.size())), kill(n, BitSet(symbols.size()));
-    std::vector<bool> has_scope(n, false);
+    // gen and kill are a few names per node, so they are lists, not bit sets.
+    std::vector<std::vector<int>> gen(n), kill(n);
     for (const CfgNode& c : g.nodes) {
       const Scope* sc = act_.scope(c.ast);
       if (!sc) continue;
       size_t k = id(&c);
-      has_scope[k] = true;
       for (const auto* set : {&sc->bound, &sc->globals}) {
         for (const auto& q : *set) {
-          if (!sc->deleted.count(q)) gen[k].set(symbols.find(q));
+          if (!sc->deleted.count(q)) gen[k].push_back(symbols.find(q));
         }
       }
-      kill[k] = BitSet::of(sc->modified, symbols);
-      kill[k].unite(BitSet::of(sc->deleted, symbols));
+      for (const auto* set : {&sc->modified, &sc->deleted}) {
+        for (const auto& q : *set) {
+          if (int i = symbols.find(q); i >= 0) kill[k].push_back(i);
+        }
+      }
     }
 
     BitSet entry_defs = BitSet::of(external, symbols);
@@ -56,7 +59,8 @@ class ReachingDefinitionsAnalyzer {
         size_t k = id(&c);
         BitSet defs = &c == g.entry ? entry_defs : BitSet(symbols.size());
         for (const CfgNode* p : c.prev) defs.unite(out[id(p)]);
-        if (has_scope[k]) defs.transfer(gen[k], kill[k]);
+        for (int i : kill[k]) defs.reset(i);
+        for (int i : gen[k]) defs.set(i);
         if (defs != out[k]) {
           changed = true;
           out[k] = std::move(defs);
@@ -76,7 +80,7 @@ class ReachingDefinitionsAnalyzer {
           if (it != g.stmt_prev.end()) {
             for (const CfgNode* p : it->second) d.unite(out[id(p)]);
           }
-          out_.defined_in_[s] = d.to_set(symbols);
+          out_.defined_in_[s] = {index, std::move(d)};
           break;
         }
         default:

@@ -4,8 +4,10 @@
 // block are the ones AutoGraph initializes with ag__.Undefined.
 #pragma once
 
+#include <memory>
 #include <unordered_map>
 
+#include "transpiler/analysis/dataflow.h"
 #include "transpiler/analysis/qual_names.h"
 #include "transpiler/ast/ast.h"
 
@@ -17,16 +19,24 @@ class ReachingDefinitions {
  public:
   static ReachingDefinitions compute(const ast::Ref& root, AnalysisCache& cache);
 
-  /// Names with a definition that may reach the start of an If/While/For/Try.
-  const QNSet& defined_in(const ast::Node* stmt) const {
-    static const QNSet empty;
+  /// Whether a definition of `q` may reach the start of an If/While/For/Try.
+  bool defined_in(const ast::Node* stmt, const QN& q) const {
     auto it = defined_in_.find(stmt);
-    return it == defined_in_.end() ? empty : it->second;
+    if (it == defined_in_.end()) return false;
+    int i = it->second.symbols->find(q);
+    return i >= 0 && it->second.bits.test(i);
   }
 
  private:
   friend class ReachingDefinitionsAnalyzer;
-  std::unordered_map<const ast::Node*, QNSet> defined_in_;
+  // Bits over the function's symbols rather than a set per statement: in a
+  // function with n loops each one may see O(n) names defined, and sets made
+  // that quadratic in memory.
+  struct Defined {
+    std::shared_ptr<const SymbolIndex> symbols;
+    BitSet bits;
+  };
+  std::unordered_map<const ast::Node*, Defined> defined_in_;
 };
 
 }  // namespace agc::analysis

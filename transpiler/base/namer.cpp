@@ -23,10 +23,19 @@ std::string Namer::new_symbol(std::string_view root_in, const Reserved& reserved
       root = root.substr(0, us);
     }
   }
+  auto taken = [&](const std::string& name) {
+    return (globals_ && globals_->count(name)) || generated_.count(name) || (reserved && reserved(name));
+  };
   std::string name = root;
-  while ((globals_ && globals_->count(name)) || generated_.count(name) || (reserved && reserved(name))) {
-    ++n;
-    name = fmt::format("{}_{}", root, n);
+  if (taken(name)) {
+    long& first_unused = first_unused_.try_emplace(root, 1).first->second;
+    long k = std::max(n + 1, first_unused);
+    while (taken(name = fmt::format("{}_{}", root, k))) ++k;
+    if (k == first_unused) {
+      generated_.insert(name);
+      while (generated_.count(fmt::format("{}_{}", root, first_unused))) ++first_unused;
+      return name;
+    }
   }
   generated_.insert(name);
   return name;

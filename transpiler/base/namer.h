@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace agc {
 
@@ -32,7 +34,11 @@ class Namer {
 
  private:
   std::shared_ptr<const std::set<std::string>> globals_;
-  std::set<std::string> generated_;
+  std::unordered_set<std::string> generated_;
+  /// Per root, a k such that root_1 .. root_{k-1} were all handed out already:
+  /// the search starts there, so a function with n `if`s names them in O(n)
+  /// rather than probing if_body, if_body_1, ... afresh each time.
+  std::unordered_map<std::string, long> first_unused_;
 };
 
 }  // namespace agc

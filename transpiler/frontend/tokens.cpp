@@ -137,6 +137,9 @@ class Tokenizer {
       pending_header_ = false;
       if (col > top.col) {
         if (altcol <= top.altcol) error(first, first + 1, "inconsistent use of tabs and spaces in indentation");
+        if (indents_.size() >= static_cast<size_t>(kMaxIndentLevels)) {
+          error(first, first + 1, "too many levels of indentation");
+        }
         indents_.push_back({col, altcol, {}});
         return true;
       }

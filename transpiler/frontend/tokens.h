@@ -6,6 +6,7 @@
 #pragma once
 
 #include "transpiler/base/diagnostic.h"
+#include "transpiler/base/python_limits.h"
 
 namespace agc::frontend {
 

@@ -1,5 +1,7 @@
 #include "transpiler/passes/block_rewriter.h"
 
+#include "transpiler/base/diagnostic.h"
+
 namespace agc::passes {
 
 using namespace ast;
@@ -8,7 +10,7 @@ namespace {
 
 /// Like AstMutator::rewrite_block: `out` is only built once something changed.
 bool run(const Refs& stmts, size_t start, const std::function<Stmts(const Ref&)>& visit,
-         const std::function<Placement(Stmts)>& after, Refs& out) {
+         const std::function<Placement(Stmts)>& after, Refs& out, int guards = 0) {
   bool changed = start > 0;
   for (size_t i = start; i < stmts.size(); ++i) {
     Stmts r = visit(stmts[i]);
@@ -24,8 +26,14 @@ bool run(const Refs& stmts, size_t start, const std::function<Stmts(const Ref&)>
       continue;
     }
     // Everything after this statement moves into the chosen block of `into`.
+    if (i + 1 < stmts.size() && guards >= kMaxGuardNesting) {
+      throw DiagnosticError(stmts[i + 1]->span)
+          << "the code from here on would be nested more than " << kMaxGuardNesting
+          << " levels deep: each return or continue before it in this block wraps the rest of the block in "
+             "one more condition; split the block into smaller functions";
+    }
     Refs rest;
-    run(stmts, i + 1, visit, after, rest);
+    run(stmts, i + 1, visit, after, rest, guards + 1);
     for (const Ref& n : p.nodes) {
       if (n.get() != p.into) {
         out.push_back(n);

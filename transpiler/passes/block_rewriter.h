@@ -20,9 +20,13 @@ struct Placement {
   bool into_orelse = false;
 };
 
+/// Most guards one block may stack (CPython parses at most 100 indentation
+/// levels, so deeper output could not be read back anyway).
+inline constexpr int kMaxGuardNesting = 100;
+
 /// Visits `stmts` in order; `visit` rewrites one statement, `after` (called only
 /// when `visit` produced something) places the result. Returns `stmts` itself
-/// (no copy) when nothing changed.
+/// (no copy) when nothing changed. Throws DiagnosticError past kMaxGuardNesting.
 ast::Refs visit_block(const ast::Refs& stmts, const std::function<ast::Stmts(const ast::Ref&)>& visit,
                       const std::function<Placement(ast::Stmts)>& after);
 

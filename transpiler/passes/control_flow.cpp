@@ -197,7 +197,6 @@ class ControlFlowTransformer : public AstMutator {
   }
 
   BlockVars block_vars(const Node* stmt, const QNSet& modified) const {
-    const QNSet& defined_in = defs_.defined_in(stmt);
     const QNSet& live_in = live_.live_in(stmt);
     const QNSet& live_out = live_.live_out(stmt);
     const analysis::Scope& fn = function_scope();
@@ -230,7 +229,7 @@ class ControlFlowTransformer : public AstMutator {
     bv.vars = outputs;
     bv.vars.insert(bv.vars.end(), inputs.begin(), inputs.end());
     for (const auto& s : modified) {
-      if (s.is_composite() || defined_in.count(s) || fn.globals.count(s) || fn.nonlocals.count(s)) continue;
+      if (s.is_composite() || defs_.defined_in(stmt, s) || fn.globals.count(s) || fn.nonlocals.count(s)) continue;
       bv.undefined.push_back(s);
     }
     return bv;

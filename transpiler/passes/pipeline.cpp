@@ -1,9 +1,14 @@
 #include "transpiler/passes/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
+#include "transpiler/ast/visitor.h"
+#include "transpiler/base/python_limits.h"
 #include "transpiler/passes/asserts.h"
 #include "transpiler/passes/break_statements.h"
 #include "transpiler/passes/call_trees.h"
@@ -196,6 +201,27 @@ std::map<std::string, std::string> module_imports(const Module& m) {
   return out;
 }
 
+namespace {
+
+/// The most deeply nested statement under `n`: how many blocks deep it sits.
+struct Deepest {
+  int depth = 0;
+  const Node* stmt = nullptr;
+};
+Deepest deepest_statement(const Ref& n, int depth = 0) {
+  Deepest out{depth, n.get()};
+  for_each_child(*n, [&](const Ref& c) {
+    // `except` sits level with its `try`; expressions hold no statements.
+    bool handler = c->kind == NodeKind::ExceptHandler;
+    if (!handler && !is_stmt(c->kind)) return;
+    Deepest d = deepest_statement(c, handler ? depth : depth + 1);
+    if (d.depth > out.depth) out = d;
+  });
+  return out;
+}
+
+}  // namespace
+
 Ref convert_entity(const Ref& fn, const ConversionOptions& options,
                    const std::shared_ptr<const std::set<std::string>>& globals,
                    const std::map<std::string, std::string>& imports, DiagnosticSink& sink,
@@ -210,7 +236,13 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
   Ref cur = fn;
   for (const auto& p : pipeline(options)) {
     auto start = std::chrono::steady_clock::now();
-    Ref next = p.fn(cur, ctx);
+    Ref next;
+    try {
+      next = p.fn(cur, ctx);
+    } catch (const DiagnosticError& e) {
+      sink.report(e.diagnostic());
+      return nullptr;
+    }
     if (time_passes) {
       double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
       std::fprintf(stderr, "agc: pass %-24s %10.1f us  (%s)\n", p.name, us, fn->as<FunctionDef>().name.c_str());
@@ -218,6 +250,16 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
     if (sink.error_count() > errors) return nullptr;
     if (observer && next != cur) observer(p.name, next);
     cur = next;
+  }
+  // Conversion nests code (branches and loop bodies become functions, guards
+  // wrap what follows a return); output CPython could not read back is an error.
+  if (Deepest d = deepest_statement(cur); d.depth >= kMaxIndentLevels) {
+    const std::string& name = fn->as<FunctionDef>().name;
+    SourceSpan at = d.stmt->span.known() ? d.stmt->span : fn->span;
+    sink.error(at, fmt::format("converting '{}' nests this code {} blocks deep, past the {} Python accepts; split "
+                               "'{}' into smaller functions",
+                               name, d.depth, kMaxIndentLevels - 1, name));
+    return nullptr;
   }
   // The converted entity is named as AutoGraph names it.
   auto renamed = clone(cur->as<FunctionDef>());

@@ -145,3 +145,23 @@ TEST_CASE("pathological nesting is reported, not a stack overflow") {
   std::string e = errors_of(deep);
   CHECK(e.find("nested too deeply") != std::string::npos);
 }
+
+TEST_CASE("blocks nest at most 99 deep, as in CPython's tokenizer") {
+  auto nested_ifs = [](int n) {
+    std::string src;
+    for (int d = 0; d < n; ++d) src += std::string(static_cast<size_t>(d), ' ') + "if x:\n";
+    return src + std::string(static_cast<size_t>(n), ' ') + "pass\n";
+  };
+  CHECK(errors_of(nested_ifs(99)).find("too many levels of indentation") == std::string::npos);
+  CHECK(errors_of(nested_ifs(100)).find("t.py:101:101: error: too many levels of indentation") != std::string::npos);
+}
+
+TEST_CASE("f-strings nest at most 16 deep: past the quote kinds each level doubles the printed text") {
+  auto nested = [](int n) {
+    std::string s = "x";
+    for (int i = 0; i < n; ++i) s = "f'{" + s + "}'";
+    return "y = " + s + "\n";
+  };
+  CHECK(errors_of(nested(16)).empty());
+  CHECK(errors_of(nested(17)).find("f-strings nested more than 16 levels deep") != std::string::npos);
+}

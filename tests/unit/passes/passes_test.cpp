@@ -230,3 +230,38 @@ TEST_CASE("set_loop_options outside a loop or after other statements is reported
   CHECK(e.find("t.py:6:5: error: set_loop_options must be the first statement in the loop block") !=
         std::string::npos);
 }
+
+namespace {
+
+// `def f(x):` followed by `n` copies of `if x > i: return x`: each return
+// guards the rest of the block, so the output nests about one level per copy.
+std::string sequential_returns(int n) {
+  std::string src = "def f(x):\n";
+  for (int i = 0; i < n; ++i) src += "  if x > " + std::to_string(i) + ":\n    return x\n";
+  return src + "  return x\n";
+}
+
+}  // namespace
+
+TEST_CASE("converted code stays within the 99 nested blocks Python accepts") {
+  // 96 returns print 99 levels deep (checked against CPython's compile()).
+  auto ok = testing::parse(sequential_returns(96));
+  DiagnosticSink sink_ok;
+  CHECK(passes::convert_entity(ok->first(), {}, nullptr, {}, sink_ok));
+  CHECK(!sink_ok.has_errors());
+
+  auto deep = testing::parse(sequential_returns(97));
+  DiagnosticSink sink;
+  CHECK(!passes::convert_entity(deep->first(), {}, nullptr, {}, sink));
+  CHECK(sink.render_all().find("t.py:195:5: error: converting 'f' nests this code 100 blocks deep, past the 99 "
+                               "Python accepts") != std::string::npos);
+}
+
+TEST_CASE("a block cannot stack more than 100 return guards, and fails cleanly at 8000") {
+  auto p = testing::parse(sequential_returns(8000));
+  DiagnosticSink sink;
+  CHECK(!passes::convert_entity(p->first(), {}, nullptr, {}, sink));
+  std::string e = sink.render_all();
+  CHECK(e.find("t.py:204:3: error: the code from here on would be nested more than 100 levels deep") !=
+            std::string::npos);
+}
