@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "transpiler/base/big_stack.h"
 #include "transpiler/base/check.h"
 #include "transpiler/cli/commands.h"
 
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   std::string command = args[0];
   args.erase(args.begin());
   try {
-    if (command == "to-code") return agc::cli::run_to_code(args);
+    if (command == "to-code") return agc::run_on_big_stack([&] { return agc::cli::run_to_code(args); });
   } catch (const agc::InternalError& e) {
     std::fprintf(stderr, "agc: %s\n", e.what());
     return 3;

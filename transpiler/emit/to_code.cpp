@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "transpiler/base/big_stack.h"
 #include "transpiler/emit/python_printer.h"
 
 namespace agc::emit {
@@ -52,7 +53,7 @@ std::string to_code(const ast::Module& m, const ToCodeRequest& request, Diagnost
   };
   size_t threads = request.observer ? 1 : std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
   threads = std::min(threads, std::max<size_t>(1, entities.size() / 16));
-  std::vector<std::thread> pool;
+  std::vector<BigStackThread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
