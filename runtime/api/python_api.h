@@ -1,0 +1,41 @@
+// The calling convention of everything generated code calls by its Python
+// name: Python's builtins (ag::py, builtins.def) and the tf.* API
+// (ag::tf::api, tf_names.def). Each is a plain C++ function taking the call's
+// positional and keyword arguments and binding them as Python would (a
+// TypeError in Python's words for a missing or unexpected argument), so the
+// emitter resolves names at transpile time and emits direct calls:
+//
+//   tf.reduce_sum(x, axis=1)   ->  ag::tf::api::reduce_sum({x}, {{"axis", 1}})
+//   print('a', x, sep='')      ->  ag::py::print({"a", x}, {{"sep", ""}})
+//
+// Used as a value (`f = tf.tanh`), a function becomes a callable Value
+// through builtin_value().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/value/value.h"
+
+namespace ag {
+
+using PyFn = Value (*)(std::vector<Value> args, Kwargs kwargs);
+
+/// A callable Value named `python_name` ("tf.tanh", "print") that calls `fn`.
+Value builtin_value(const char* python_name, PyFn fn);
+
+namespace py {
+#define AG_BUILTIN(python_name, cpp_name) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#include "runtime/api/builtins.def"
+#undef AG_BUILTIN
+}  // namespace py
+
+namespace tf::api {
+#define AG_TF_FN(python_path, cpp_name) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_TF_VALUE(python_path, cpp_name) const Value& cpp_name();
+#include "runtime/api/tf_names.def"
+#undef AG_TF_FN
+#undef AG_TF_VALUE
+}  // namespace tf::api
+
+}  // namespace ag
