@@ -1,0 +1,585 @@
+// Statements as C++. Python control flow that is left after conversion (at
+// module level, or over Python values inside converted code) becomes C++
+// control flow on Python truthiness; nested defs become lambdas; try/except
+// becomes try/catch on the runtime's typed errors.
+#include <fmt/format.h>
+
+#include "transpiler/emit/cpp_emitter_impl.h"
+#include "transpiler/emit/cpp_text.h"
+#include "transpiler/emit/tf_api_table.h"
+
+namespace agc::emit::cpp {
+
+using namespace agc::ast;
+
+void Emitter::line(const std::string& text) {
+  // Multi-line text (a lambda's body) keeps its own relative indentation.
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view l(text.data() + start, end - start);
+    if (!l.empty()) out_.append(static_cast<size_t>(indent) * 2, ' ');
+    out_.append(l);
+    out_ += '\n';
+    start = end + 1;
+  }
+}
+
+void Emitter::at(const Node& s) {
+  int n = static_cast<int>(file_.line_col(s.span.begin).line);
+  if (n == last_line_) return;
+  last_line_ = n;
+  std::string_view src = file_.line_text(static_cast<uint32_t>(n));
+  size_t first = src.find_first_not_of(" \t");
+  src = first == std::string_view::npos ? std::string_view() : src.substr(first);
+  if (src.size() > 80) src = src.substr(0, 77);
+  std::string comment(src);
+  if (src.size() == 77) comment += "...";
+  // A comment ending in a backslash would continue onto the next line.
+  while (!comment.empty() && comment.back() == '\\') comment.pop_back();
+  line(fmt::format("ag_frame.at({});  // {}", n, comment));
+}
+
+void Emitter::error(const Node& n, const std::string& message) { sink_.error(n.span, message); }
+
+void Emitter::declare_locals(const Scope& scope, const std::set<std::string>& params) {
+  for (const std::string& l : scope.locals) {
+    if (params.count(l)) continue;
+    line(fmt::format("ag::Value {} = ag::autograph::Undefined({});", cpp_ident(l), cpp_string(l)));
+  }
+}
+
+std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
+  switch (target->kind) {
+    case NodeKind::Name: {
+      const std::string& id = target->as<Name>().id;
+      const Scope* s = nullptr;
+      for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+        if (it->locals.count(id) || it->kind == Scope::Kind::Module || it->globals.count(id)) {
+          s = &*it;
+          break;
+        }
+      }
+      if (!s) error(*target, fmt::format("internal: no scope binds '{}'", id));
+      return fmt::format("{} = {};", cpp_ident(id), rhs);
+    }
+    case NodeKind::Attribute: {
+      const Attribute& a = target->as<Attribute>();
+      return fmt::format("{}.setattr({}, {});", value(a.value), cpp_string(a.attr), rhs);
+    }
+    case NodeKind::Subscript: {
+      const Subscript& s = target->as<Subscript>();
+      if (s.slice->is<Slice>()) {
+        error(*target, "assigning to a slice is not supported yet");
+        return "";
+      }
+      return fmt::format("ag::setitem({}, {}, {});", value(s.value), value(s.slice), rhs);
+    }
+    case NodeKind::Tuple:
+    case NodeKind::List: {
+      const Refs& elts = target->is<Tuple>() ? target->as<Tuple>().elts : target->as<List>().elts;
+      for (const Ref& e : elts) {
+        if (e->is<Starred>()) {
+          error(*e, "starred assignment targets are not supported yet");
+          return "";
+        }
+      }
+      std::string tmp = fresh("unpacked");
+      std::string out = fmt::format("{{\n  std::vector<ag::Value> {} = ag::unpack({}, {});", tmp, rhs, elts.size());
+      for (size_t i = 0; i < elts.size(); ++i) {
+        std::string inner = assign_code(elts[i], fmt::format("{}[{}]", tmp, i));
+        // Nested unpacking spans lines: indent them inside the block.
+        std::string indented;
+        size_t start = 0;
+        while (start < inner.size()) {
+          size_t end = inner.find('\n', start);
+          if (end == std::string::npos) end = inner.size();
+          indented += "\n  " + inner.substr(start, end - start);
+          start = end + 1;
+        }
+        out += indented;
+      }
+      return out + "\n}";
+    }
+    default: error(*target, fmt::format("cannot assign to {}", kind_name(target->kind))); return "";
+  }
+}
+
+namespace {
+
+/// `with ag__.FunctionScope(name, 'fscope', ag__.ConversionOptions(...)) as fscope`.
+bool is_function_scope(const With& w) {
+  if (w.items.size() != 1) return false;
+  const WithItem& item = w.items[0]->as<WithItem>();
+  return ag_operator(item.context_expr) == "FunctionScope";
+}
+
+std::string conversion_options(const Ref& e) {
+  std::vector<std::string> fields;
+  if (auto* c = e ? e->dyn<Call>() : nullptr) {
+    for (const Ref& k : c->keywords) {
+      const Keyword& kw = k->as<Keyword>();
+      if (kw.arg == "optional_features") {
+        std::vector<std::string> feats;
+        // optional_features=(ag__.Feature.X, ...) or ()
+        if (auto* t = kw.value->dyn<Tuple>()) {
+          for (const Ref& f : t->elts) {
+            if (auto* a = f->dyn<Attribute>()) feats.push_back(cpp_string(a->attr));
+          }
+        }
+        std::string list;
+        for (size_t i = 0; i < feats.size(); ++i) list += (i ? ", " : "") + feats[i];
+        fields.push_back(".optional_features = {" + list + "}");
+        continue;
+      }
+      auto* v = kw.value->dyn<Constant>();
+      if (!v || v->value.kind != ConstantValue::Kind::Bool) continue;
+      fields.push_back(fmt::format(".{} = {}", kw.arg, v->value.boolean ? "true" : "false"));
+    }
+  }
+  std::string out;
+  for (size_t i = 0; i < fields.size(); ++i) out += (i ? ", " : "") + fields[i];
+  return "{" + out + "}";
+}
+
+/// The statements of a function body inside its FunctionScope `with`, if any.
+const Refs& effective_body(const Refs& body) {
+  if (body.size() == 1) {
+    if (auto* w = body[0]->dyn<With>(); w && is_function_scope(*w)) return w->body;
+  }
+  return body;
+}
+
+bool ends_in_return(const Refs& body) {
+  const Refs& b = effective_body(body);
+  return !b.empty() && b.back()->is<Return>();
+}
+
+}  // namespace
+
+void Emitter::block(const Refs& stmts) {
+  for (const Ref& s : stmts) stmt(s);
+}
+
+std::string Emitter::function_body(const FunctionDef& f, const std::vector<std::string>& params, bool own_frame,
+                                   const std::string& python_name) {
+  Scope scope;
+  scope.kind = Scope::Kind::Function;
+  ScopeNames names = scope_names(f.body);
+  scope.locals = names.bound;
+  scope.globals = names.globals;
+  for (const std::string& p : params) scope.locals.insert(p);
+  const Refs& body = effective_body(f.body);
+  scope.lambda_defs = lambda_defs(body);
+  for (const std::string& l : scope.lambda_defs) scope.locals.erase(l);
+  scope.has_fscope = &body != &f.body;
+  if (scope.has_fscope) scope.locals.erase("fscope");
+  if (!scopes.empty() && scopes.back().kind == Scope::Kind::Module) {
+    // A method's class and self, for super().
+    scope.class_name = pending_class_;
+    scope.self_name = pending_class_.empty() || params.empty() ? "" : params[0];
+  }
+  std::string saved = std::move(out_);
+  int saved_indent = indent;
+  int saved_line = last_line_;
+  out_.clear();
+  indent = saved_indent + 1;
+  scopes.push_back(std::move(scope));
+  if (own_frame) {
+    line(fmt::format("ag::Frame ag_frame(kFile, {});", cpp_string(python_name)));
+    last_line_ = -1;
+  }
+  std::set<std::string> param_set(params.begin(), params.end());
+  declare_locals(scopes.back(), param_set);
+  block(f.body);
+  if (!ends_in_return(f.body)) line("return ag::Value();");
+  scopes.pop_back();
+  std::string text = std::move(out_);
+  out_ = std::move(saved);
+  indent = saved_indent;
+  if (!own_frame) last_line_ = saved_line;
+  return text;
+}
+
+void Emitter::nested_def(const FunctionDef& f) {
+  Scope& scope = scopes.back();
+  scope.nested_defs[f.name] = &f;
+  const Arguments& a = f.args->as<Arguments>();
+  std::vector<std::string> params = param_names(a);
+  if (scope.lambda_defs.count(f.name)) {
+    std::vector<std::string> decl;
+    for (const std::string& p : params) decl.push_back("ag::Value " + cpp_ident(p));
+    std::string sig;
+    for (size_t i = 0; i < decl.size(); ++i) sig += (i ? ", " : "") + decl[i];
+    std::string body = function_body(f, params, false, f.name);
+    line(fmt::format("auto {} = [&]({}) -> ag::Value {{", cpp_ident(f.name), sig));
+    out_ += body;
+    line("};");
+    return;
+  }
+  // A Value: called by name with keywords, stored, returned or decorated.
+  std::string plist = params_list(a);
+  std::string body = function_body(f, params, true, f.name);
+  std::string unpack;
+  for (size_t i = 0; i < params.size(); ++i) {
+    unpack += fmt::format("  ag::Value {} = ag_args[{}];\n", cpp_ident(params[i]), i);
+  }
+  std::string fn = fmt::format("ag::make_function({}, {}, [&](const std::vector<ag::Value>& ag_args) -> ag::Value {{\n{}",
+                               cpp_string(f.name), plist, unpack);
+  auto [open, close] = decorators(f.decorator_list);
+  line(fmt::format("{} = {}{}", cpp_ident(f.name), open, fn));
+  out_ += body;
+  line("})" + close + ";");
+}
+
+std::pair<std::string, std::string> Emitter::decorators(const Refs& decorator_list) {
+  // @a @b def f: f = a(b(f)).
+  std::string open, close;
+  for (const Ref& d : decorator_list) {
+    std::string path;
+    auto entry = tf_path(d, path) ? find_tf_api(path) : std::nullopt;
+    if (entry && entry->kind == TfApiEntry::Kind::Function) {
+      open += fmt::format("ag::tf::api::{}({{", entry->cpp_name);
+    } else {
+      open += value(d) + "({";
+    }
+    close = "}, {})" + close;
+  }
+  return {open, close};
+}
+
+void Emitter::stmt(const Ref& s) {
+  switch (s->kind) {
+    case NodeKind::Expr: {
+      const Ref& v = s->as<Expr>().value;
+      if (auto* c = v->dyn<Constant>(); c && c->value.kind == ConstantValue::Kind::Str) return;  // docstring
+      at(*s);
+      line(expr(v) + ";");
+      return;
+    }
+    case NodeKind::Assign: {
+      at(*s);
+      const Assign& a = s->as<Assign>();
+      if (a.targets.size() == 1) {
+        line(assign_code(a.targets[0], expr(a.value)));
+        return;
+      }
+      std::string tmp = fresh("value");
+      line(fmt::format("ag::Value {} = {};", tmp, expr(a.value)));
+      for (const Ref& t : a.targets) line(assign_code(t, tmp));
+      return;
+    }
+    case NodeKind::AnnAssign: {
+      const AnnAssign& a = s->as<AnnAssign>();
+      if (!a.value) return;
+      at(*s);
+      line(assign_code(a.target, expr(a.value)));
+      return;
+    }
+    case NodeKind::AugAssign: {
+      at(*s);
+      const AugAssign& a = s->as<AugAssign>();
+      auto bin = make<BinOp>(s->span);
+      bin->left = with_context(a.target, ExprContext::Load);
+      bin->op = a.op;
+      bin->right = a.value;
+      if (a.target->is<Name>()) {
+        line(assign_code(a.target, expr(bin)));
+        return;
+      }
+      // obj.attr += v / obj[k] += v: obj and k evaluated once.
+      line("{");
+      ++indent;
+      if (auto* at_ = a.target->dyn<Attribute>()) {
+        std::string obj = fresh("obj");
+        line(fmt::format("ag::Value {} = {};", obj, value(at_->value)));
+        std::string cur = fmt::format("{}.getattr({})", obj, cpp_string(at_->attr));
+        line(fmt::format("{}.setattr({}, {});", obj, cpp_string(at_->attr), augmented(a.op, cur, a.value)));
+      } else if (auto* sub = a.target->dyn<Subscript>()) {
+        std::string obj = fresh("obj"), key = fresh("key");
+        line(fmt::format("ag::Value {} = {};", obj, value(sub->value)));
+        line(fmt::format("ag::Value {} = {};", key, value(sub->slice)));
+        std::string cur = fmt::format("ag::getitem({}, {})", obj, key);
+        line(fmt::format("ag::setitem({}, {}, {});", obj, key, augmented(a.op, cur, a.value)));
+      } else {
+        error(*s, "unsupported augmented assignment target");
+      }
+      --indent;
+      line("}");
+      return;
+    }
+    case NodeKind::Return: {
+      at(*s);
+      const Ref& v = s->as<Return>().value;
+      line(v ? "return " + value(v) + ";" : "return ag::Value();");
+      return;
+    }
+    case NodeKind::If: {
+      at(*s);
+      const If* i = &s->as<If>();
+      line(fmt::format("if ({}) {{", truthy(i->test)));
+      while (true) {
+        ++indent;
+        block(i->body);
+        --indent;
+        if (i->orelse.size() == 1 && i->orelse[0]->is<If>()) {
+          i = &i->orelse[0]->as<If>();
+          line(fmt::format("}} else if ({}) {{", truthy(i->test)));
+          continue;
+        }
+        if (!i->orelse.empty()) {
+          line("} else {");
+          ++indent;
+          block(i->orelse);
+          --indent;
+        }
+        break;
+      }
+      line("}");
+      return;
+    }
+    case NodeKind::While: {
+      at(*s);
+      const While& w = s->as<While>();
+      std::string broke = w.orelse.empty() ? "" : fresh("broke");
+      if (!broke.empty()) line(fmt::format("bool {} = false;", broke));
+      line(fmt::format("while ({}) {{", truthy(w.test)));
+      ++indent;
+      loop_break_flags_.push_back(broke);
+      block(w.body);
+      loop_break_flags_.pop_back();
+      --indent;
+      line("}");
+      if (!broke.empty()) {
+        line(fmt::format("if (!{}) {{", broke));
+        ++indent;
+        block(w.orelse);
+        --indent;
+        line("}");
+      }
+      return;
+    }
+    case NodeKind::For: {
+      at(*s);
+      const For& f = s->as<For>();
+      std::string broke = f.orelse.empty() ? "" : fresh("broke");
+      if (!broke.empty()) line(fmt::format("bool {} = false;", broke));
+      std::string item = fresh("item");
+      line(fmt::format("for (const ag::Value& {} : ag::iterate({})) {{", item, value(f.iter)));
+      ++indent;
+      line(assign_code(f.target, item));
+      loop_break_flags_.push_back(broke);
+      block(f.body);
+      loop_break_flags_.pop_back();
+      --indent;
+      line("}");
+      if (!broke.empty()) {
+        line(fmt::format("if (!{}) {{", broke));
+        ++indent;
+        block(f.orelse);
+        --indent;
+        line("}");
+      }
+      return;
+    }
+    case NodeKind::Break:
+      at(*s);
+      if (!loop_break_flags_.empty() && !loop_break_flags_.back().empty()) {
+        line(loop_break_flags_.back() + " = true;");
+      }
+      line("break;");
+      return;
+    case NodeKind::Continue: at(*s); line("continue;"); return;
+    case NodeKind::Pass: return;
+    case NodeKind::Global:
+    case NodeKind::Nonlocal: return;
+    case NodeKind::Import:
+    case NodeKind::ImportFrom: return;  // resolved at transpile time (cpp_module.cpp checks them)
+    case NodeKind::With: {
+      const With& w = s->as<With>();
+      if (is_function_scope(w)) {
+        const Call& c = w.items[0]->as<WithItem>().context_expr->as<Call>();
+        line(fmt::format("ag::autograph::FunctionScope fscope({}, {}, {});", c.args.size() > 0 ? expr(c.args[0]) : "\"\"",
+                         c.args.size() > 1 ? expr(c.args[1]) : "\"fscope\"",
+                         conversion_options(c.args.size() > 2 ? c.args[2] : nullptr)));
+        block(w.body);
+        return;
+      }
+      error(*s, "'with' statements are not supported yet (except the ones AutoGraph generates)");
+      return;
+    }
+    case NodeKind::Try: try_stmt(s->as<Try>(), *s); return;
+    case NodeKind::Raise: {
+      at(*s);
+      const Raise& r = s->as<Raise>();
+      if (!r.exc) {
+        if (handler_tracebacks_.empty()) {
+          error(*s, "a bare 'raise' is only supported inside an 'except' clause");
+          return;
+        }
+        if (!handler_tracebacks_.back().empty()) {
+          line(fmt::format("ag::restore_traceback(std::move({}));", handler_tracebacks_.back()));
+        }
+        line("throw;");
+        return;
+      }
+      line(fmt::format("ag::raise_value({});", value(r.exc)));
+      return;
+    }
+    case NodeKind::Assert: {
+      at(*s);
+      const Assert& a = s->as<Assert>();
+      std::string args = a.msg ? "{" + expr(a.msg) + "}" : "{}";
+      line(fmt::format("if (!{}) ag::raise_value(ag::make_exception(\"AssertionError\", {}));", truthy(a.test), args));
+      return;
+    }
+    case NodeKind::Delete: {
+      at(*s);
+      for (const Ref& t : s->as<Delete>().targets) {
+        if (auto* sub = t->dyn<Subscript>()) {
+          line(fmt::format("ag::delitem({}, {});", value(sub->value), value(sub->slice)));
+        } else if (auto* n = t->dyn<Name>()) {
+          line(fmt::format("{} = ag::autograph::Undefined({});", cpp_ident(n->id), cpp_string(n->id)));
+        } else {
+          error(*t, "only names and subscripts can be deleted");
+        }
+      }
+      return;
+    }
+    case NodeKind::FunctionDef:
+      at(*s);
+      nested_def(s->as<FunctionDef>());
+      return;
+    case NodeKind::ClassDef: error(*s, "classes are only supported at module level"); return;
+    default: error(*s, fmt::format("internal: unexpected {} statement", kind_name(s->kind))); return;
+  }
+}
+
+std::string Emitter::augmented(BinOpKind op, const std::string& current, const Ref& rhs) {
+  std::string r = expr(rhs);
+  switch (op) {
+    case BinOpKind::FloorDiv: return fmt::format("ag::floordiv({}, {})", current, r);
+    case BinOpKind::Pow: return fmt::format("ag::pow({}, {})", current, r);
+    case BinOpKind::MatMult: return fmt::format("ag::tf::api::matmul({{{}, {}}}, {{}})", current, r);
+    default: break;
+  }
+  static const char* kOps[] = {"+", "-", "*", "@", "/", "%", "**", "<<", ">>", "|", "^", "&", "//"};
+  return fmt::format("({} {} {})", current, kOps[static_cast<int>(op)], r);
+}
+
+void Emitter::try_stmt(const Try& t, const Node& s) {
+  at(s);
+  if (!t.orelse.empty()) {
+    error(s, "'else' after 'try' is not supported yet");
+    return;
+  }
+  bool has_finally = !t.finalbody.empty();
+  if (has_finally) {
+    // finally: runs on leaving the block, normally or by an exception.
+    line("{");
+    ++indent;
+    std::string saved = std::move(out_);
+    out_.clear();
+    int saved_indent = indent;
+    indent = 1;
+    block(t.finalbody);
+    std::string fin = std::move(out_);
+    out_ = std::move(saved);
+    indent = saved_indent;
+    line("ag::Finally ag_finally([&] {");
+    out_ += fin;
+    line("});");
+  }
+  if (t.handlers.empty()) {
+    block(t.body);
+  } else {
+    line("try {");
+    ++indent;
+    block(t.body);
+    --indent;
+    // One catch of ag::Error tries the handlers in order, as Python does; an
+    // unmatched error propagates unchanged.
+    bool catch_all = false;
+    for (const Ref& h : t.handlers) catch_all = catch_all || !h->as<ExceptHandler>().type;
+    bool only_bare = t.handlers.size() == 1 && catch_all;
+    if (only_bare) {
+      // `except: ...; raise` (AutoGraph's return handling): anything, C++ errors included.
+      const ExceptHandler& h = t.handlers[0]->as<ExceptHandler>();
+      line("} catch (...) {");
+      ++indent;
+      handler_tracebacks_.push_back("");
+      block(h.body);
+      handler_tracebacks_.pop_back();
+      --indent;
+      line("}");
+    } else {
+      line("} catch (const ag::Error& ag_error) {");
+      ++indent;
+      std::string tb = fresh("traceback");
+      line(fmt::format("std::vector<ag::TracebackEntry> {} = ag::take_traceback();", tb));
+      bool first = true;
+      bool exhaustive = false;
+      for (const Ref& hr : t.handlers) {
+        const ExceptHandler& h = hr->as<ExceptHandler>();
+        std::string test = handler_test(h);
+        if (test.empty() && h.type) continue;  // error reported
+        if (!h.type || test == "true") {
+          line(first ? "{" : "} else {");
+          exhaustive = true;
+        } else {
+          line(fmt::format("{}if ({}) {{", first ? "" : "} else ", test));
+        }
+        first = false;
+        ++indent;
+        if (!h.name.empty()) line(assign_code(name(h.name, ExprContext::Store, hr->span), "ag::exception_value(ag_error)"));
+        handler_tracebacks_.push_back(tb);
+        block(h.body);
+        handler_tracebacks_.pop_back();
+        --indent;
+        if (exhaustive) break;
+      }
+      if (!exhaustive) {
+        line("} else {");
+        line(fmt::format("  ag::restore_traceback(std::move({}));", tb));
+        line("  throw;");
+      }
+      line("}");
+      --indent;
+      line("}");
+    }
+  }
+  if (has_finally) {
+    --indent;
+    line("}");
+  }
+}
+
+std::string Emitter::handler_test(const ExceptHandler& h) {
+  if (!h.type) return "true";
+  Refs types;
+  if (auto* t = h.type->dyn<Tuple>()) {
+    types = t->elts;
+  } else {
+    types = {h.type};
+  }
+  std::string out;
+  for (const Ref& ty : types) {
+    const char* cpp = nullptr;
+    std::string path;
+    if (tf_path(ty, path)) {
+      cpp = find_exception_type(path, true);
+    } else if (auto* n = ty->dyn<Name>(); n && !scope_of(n->id) && !module_globals_.count(n->id)) {
+      cpp = find_exception_type(n->id, false);
+    }
+    if (!cpp) {
+      error(*ty, "except clauses must name a built-in exception class or a tf.errors class");
+      return "";
+    }
+    if (std::string_view(cpp) == "ag::Error") return "true";
+    out += fmt::format("{}dynamic_cast<const {}*>(&ag_error)", out.empty() ? "" : " || ", cpp);
+  }
+  return out;
+}
+
+}  // namespace agc::emit::cpp

@@ -1,0 +1,128 @@
+#include "transpiler/emit/tf_api_table.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <span>
+
+namespace agc::emit {
+namespace {
+
+struct TfName {
+  const char* path;
+  TfApiEntry entry;
+};
+
+constexpr TfName kTfNames[] = {
+#define AG_TF_FN(python_path, cpp_name) {#python_path, {TfApiEntry::Kind::Function, #cpp_name}},
+#define AG_TF_VALUE(python_path, cpp_name) {#python_path, {TfApiEntry::Kind::Value, #cpp_name}},
+#include "runtime/api/tf_names.def"
+#undef AG_TF_FN
+#undef AG_TF_VALUE
+};
+
+struct Builtin {
+  const char* python_name;
+  const char* cpp_name;
+};
+
+constexpr Builtin kBuiltins[] = {
+#define AG_BUILTIN(python_name, cpp_name) {#python_name, #cpp_name},
+#include "runtime/api/builtins.def"
+#undef AG_BUILTIN
+};
+
+// Python's exception classes and TF's tf.errors classes, as runtime/core/error.h
+// defines them. Exception/BaseException catch every ag::Error.
+constexpr Builtin kExceptions[] = {
+    {"BaseException", "ag::Error"},       {"Exception", "ag::Error"},
+    {"ValueError", "ag::ValueError"},     {"TypeError", "ag::TypeError"},
+    {"IndexError", "ag::IndexError"},     {"KeyError", "ag::KeyError"},
+    {"ZeroDivisionError", "ag::ZeroDivisionError"},
+    {"OverflowError", "ag::OverflowError"},
+    {"AttributeError", "ag::AttributeError"},
+    {"NameError", "ag::NameError"},       {"UnboundLocalError", "ag::UnboundLocalError"},
+    {"AssertionError", "ag::AssertionError"},
+    {"NotImplementedError", "ag::NotImplementedError"},
+};
+constexpr Builtin kTfErrors[] = {
+    {"errors.InvalidArgumentError", "ag::InvalidArgumentError"},
+    {"errors.FailedPreconditionError", "ag::FailedPreconditionError"},
+    {"errors.OutOfRangeError", "ag::OutOfRangeError"},
+    {"errors.UnimplementedError", "ag::UnimplementedError"},
+    {"errors.InternalError", "ag::InternalError"},
+    {"errors.ResourceExhaustedError", "ag::ResourceExhaustedError"},
+    {"errors.NotFoundError", "ag::NotFoundError"},
+    {"errors.OperatorNotAllowedInGraphError", "ag::OperatorNotAllowedInGraphError"},
+};
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::optional<TfApiEntry> find_tf_api(std::string_view path) {
+  for (const TfName& n : kTfNames) {
+    if (path == n.path) return n.entry;
+  }
+  return std::nullopt;
+}
+
+bool is_tf_namespace(std::string_view path) {
+  for (const TfName& n : kTfNames) {
+    std::string_view p = n.path;
+    if (p.size() > path.size() && p.substr(0, path.size()) == path && p[path.size()] == '.') return true;
+  }
+  for (const Builtin& e : kTfErrors) {
+    std::string_view p = e.python_name;
+    if (p.size() > path.size() && p.substr(0, path.size()) == path && p[path.size()] == '.') return true;
+  }
+  return false;
+}
+
+std::string closest_tf_api(std::string_view path) {
+  // The last component is what users mistype most ("reduce_summ"); compare
+  // whole paths and also the last components alone.
+  auto last = [](std::string_view p) {
+    size_t dot = p.rfind('.');
+    return dot == std::string_view::npos ? p : p.substr(dot + 1);
+  };
+  std::string best;
+  size_t best_d = 3;  // at most two edits away
+  for (const TfName& n : kTfNames) {
+    size_t d = std::min(edit_distance(path, n.path), edit_distance(last(path), last(n.path)) + 1);
+    if (d < best_d) {
+      best_d = d;
+      best = n.path;
+    }
+  }
+  return best;
+}
+
+const char* find_builtin(std::string_view name) {
+  for (const Builtin& b : kBuiltins) {
+    if (name == b.python_name) return b.cpp_name;
+  }
+  return nullptr;
+}
+
+const char* find_exception_type(std::string_view name, bool tf_path) {
+  for (const Builtin& e : tf_path ? std::span<const Builtin>(kTfErrors) : std::span<const Builtin>(kExceptions)) {
+    if (name == e.python_name) return e.cpp_name;
+  }
+  return nullptr;
+}
+
+}  // namespace agc::emit

@@ -1,0 +1,37 @@
+// What the C++ emitter knows about names it does not define: the tf.* API and
+// Python's builtins (both from the runtime's X-macro lists, so the transpiler
+// and libagrt cannot disagree), and the exception classes `raise`/`except`
+// map to C++ types. A name outside these is a diagnostic at the user's line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agc::emit {
+
+struct TfApiEntry {
+  enum class Kind { Function, Value };
+  Kind kind;
+  /// The C++ name in ag::tf::api.
+  const char* cpp_name;
+};
+
+/// A tf.* path ("reduce_sum", "math.reduce_sum", "keras.layers.Dense"), or nullopt.
+std::optional<TfApiEntry> find_tf_api(std::string_view path);
+/// True when `path` is a prefix of some tf.* path ("keras", "keras.layers").
+bool is_tf_namespace(std::string_view path);
+/// The closest known tf.* path to `path`, for "did you mean" notes ("" if none is close).
+std::string closest_tf_api(std::string_view path);
+
+/// A Python builtin's C++ name in ag::py ("int" -> "int_"), or nullptr.
+const char* find_builtin(std::string_view name);
+
+/// The C++ type of a Python exception class name as `except` names it
+/// ("ValueError", "Exception", "tf.errors.InvalidArgumentError" as the
+/// dotted path after the module alias, e.g. "errors.InvalidArgumentError"),
+/// or nullptr. `tf_path` selects the tf.errors table.
+const char* find_exception_type(std::string_view name, bool tf_path);
+
+}  // namespace agc::emit
