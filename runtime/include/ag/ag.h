@@ -1,11 +1,21 @@
 // The one header generated C++ includes: agc's runtime as the converted code
-// uses it (Python values, the tf.* API, tf.function and AutoGraph's
-// operators). It never includes Eigen, so a model compiles quickly.
+// uses it (Python values and builtins, the tf.* API, tf.function and
+// AutoGraph's operators, classes, exceptions, the program's main). It never
+// includes Eigen, so a model compiles quickly.
 #pragma once
 
+#include "runtime/api/program.h"
+#include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
+#include "runtime/api/traceback.h"
 #include "runtime/autograph/autograph.h"
+#include "runtime/core/finally.h"
 #include "runtime/core/variable.h"
 #include "runtime/function/function.h"
+#include "runtime/function/function_value.h"
 #include "runtime/function/tensor_spec.h"
+#include "runtime/value/convert.h"
+#include "runtime/value/exception_value.h"
+#include "runtime/value/object_model.h"
+#include "runtime/value/unpack.h"
 #include "runtime/value/value.h"
