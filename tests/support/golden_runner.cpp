@@ -4,6 +4,8 @@
 //   golden_runner to_code DIR     to-code output of each case's module
 //   golden_runner passes DIR      DIR/<pass>.txt: that one pass alone, per function
 //   golden_runner errors DIR      rendered diagnostics (file named input.py)
+//   golden_runner cpp DIR         the C++ emitter's output (header, then source)
+//   golden_runner cpp_errors DIR  the C++ emitter's diagnostics
 //   golden_runner samples GOLDEN_DIR SAMPLES_DIR
 //                                 to-code of SAMPLES_DIR/<x>.py vs GOLDEN_DIR/<x>.out, byte for byte
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "transpiler/analysis/analysis_cache.h"
 #include "transpiler/ast/visitor.h"
 #include "transpiler/base/check.h"
+#include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/emit/python_printer.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
@@ -72,6 +75,18 @@ std::string run_to_code(const std::string& source, const emit::ToCodeRequest& re
   if (!sink.has_errors()) out = emit::to_code(m, request, sink);
   had_errors = sink.has_errors();
   return had_errors ? sink.render_all() : out;
+}
+
+/// The C++ emitter's output for `source` (module "input"), or its diagnostics.
+std::string run_emit_cpp(const std::string& source, const emit::ToCodeRequest& request, bool& had_errors) {
+  auto file = std::make_shared<SourceFile>("input.py", source);
+  DiagnosticSink sink;
+  ast::Module m = frontend::parse_module(file, sink);
+  emit::CppOutput out;
+  if (!sink.has_errors()) out = emit::emit_cpp(m, "input", request.options, false, sink);
+  had_errors = sink.has_errors();
+  if (had_errors) return sink.render_all();
+  return out.header + "// ---- input.cpp\n" + out.source;
 }
 
 /// Hidden loop annotations (extra tests, set_loop_options), which the printer
@@ -163,6 +178,9 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
         had_errors = true;
       } else if (mode == "passes") {
         actual = run_pass(path.stem().string(), c.input, request, had_errors);
+      } else if (mode == "cpp" || mode == "cpp_errors") {
+        actual = run_emit_cpp(c.input, request, had_errors);
+        if (mode == "cpp_errors" && !had_errors) actual = "(no errors)";
       } else {
         actual = run_to_code(c.input, request, had_errors);
         if (mode == "errors" && !had_errors) actual = "(no errors)";
@@ -174,7 +192,8 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
         expected = agc::testing::canonicalize_set_order(expected);
       }
       if (actual == expected) continue;
-      bool may_bless = !c.from_tf && (mode == "errors" || actual.find("error:") == std::string::npos);
+      bool errors_mode = mode == "errors" || mode == "cpp_errors";
+      bool may_bless = !c.from_tf && (errors_mode || actual.find("error:") == std::string::npos);
       if (bless() && may_bless) {
         c.expected = actual;
         changed = true;
@@ -227,13 +246,16 @@ int run_samples(const fs::path& golden_dir, const fs::path& samples_dir) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fputs("usage: golden_runner to_code|passes|errors DIR | samples GOLDEN_DIR SAMPLES_DIR\n", stderr);
+    std::fputs("usage: golden_runner to_code|passes|errors|cpp|cpp_errors DIR | samples GOLDEN_DIR SAMPLES_DIR\n",
+               stderr);
     return 2;
   }
   std::string mode = argv[1];
   try {
     if (mode == "samples" && argc == 4) return run_samples(argv[2], argv[3]);
-    if (mode == "to_code" || mode == "passes" || mode == "errors") return run_corpus(mode, argv[2]);
+    if (mode == "to_code" || mode == "passes" || mode == "errors" || mode == "cpp" || mode == "cpp_errors") {
+      return run_corpus(mode, argv[2]);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "golden_runner: %s\n", e.what());
     return 1;

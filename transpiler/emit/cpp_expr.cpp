@@ -315,7 +315,7 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
     if (auto* t = c.args[1]->dyn<Tuple>()) {
       positional = t->elts;
     } else {
-      error(*c.args[1], "internal: converted_call without an argument tuple");
+      error(*c.args[1], "unpacking arguments with * in a call is not supported yet; pass them one by one");
     }
     Refs keywords;
     if (!converted_kwargs(c.args[2], keywords)) {
@@ -466,7 +466,10 @@ std::string Emitter::subscript(const Subscript& s) {
   if (auto* sl = s.slice->dyn<Slice>()) return fmt::format("ag::getslice({}, {})", v, slice_spec(*sl));
   if (auto* t = s.slice->dyn<Tuple>()) {
     bool parts_needed = false;
-    for (const Ref& e : t->elts) parts_needed = parts_needed || e->is<Slice>() || check_ellipsis(e);
+    for (const Ref& e : t->elts) {
+      if (check_ellipsis(e)) return "ag::Value()";
+      parts_needed = parts_needed || e->is<Slice>();
+    }
     if (parts_needed) {
       std::vector<std::string> parts;
       for (const Ref& e : t->elts) {
@@ -492,8 +495,13 @@ std::string Emitter::fstring(const JoinedStr& j) {
     if (f.conversion == 's') v = fmt::format("ag::Value(ag::str({}))", v);
     std::string spec = "\"\"";
     if (f.format_spec) {
-      // The spec is itself an f-string ({x:{width}}): its text.
-      spec = fmt::format("ag::str({})", expr(f.format_spec));
+      // The spec is itself an f-string: a literal, or computed ({x:{width}}).
+      const JoinedStr* js = f.format_spec->dyn<JoinedStr>();
+      if (js && js->values.size() == 1 && js->values[0]->is<Constant>()) {
+        spec = cpp_string(js->values[0]->as<Constant>().value.text);
+      } else {
+        spec = fmt::format("ag::str({})", expr(f.format_spec));
+      }
     }
     parts.push_back(fmt::format("ag::format({}, {})", v, spec));
   }
@@ -520,19 +528,21 @@ std::string Emitter::comprehension(const Ref& elt, const Ref& key, const Refs& g
   scopes.push_back(scope);
   for (const std::string& l : scopes.back().locals) out += "  ag::Value " + cpp_ident(l) + ";\n";
   std::string close;
+  std::string pad = "  ";
   for (size_t i = 0; i < generators.size(); ++i) {
     const Comprehension& g = generators[i]->as<Comprehension>();
     std::string item = fresh("item");
     std::string iter = i == 0 ? first_iter : value(g.iter);
-    out += fmt::format("  for (const ag::Value& {} : ag::iterate({})) {{\n", item, iter);
-    out += "  " + assign_code(g.target, item) + "\n";
-    for (const Ref& cond : g.ifs) out += fmt::format("  if (!{}) continue;\n", truthy(cond));
-    close += "  }\n";
+    out += fmt::format("{}for (const ag::Value& {} : ag::iterate({})) {{\n", pad, item, iter);
+    pad += "  ";
+    out += pad + assign_code(g.target, item) + "\n";
+    for (const Ref& cond : g.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
+    close = pad.substr(2) + "}\n" + close;
   }
   if (key) {
-    out += fmt::format("  ag::setitem(ag_result, {}, {});\n", value(key), value(elt));
+    out += fmt::format("{}ag::setitem(ag_result, {}, {});\n", pad, value(key), value(elt));
   } else {
-    out += fmt::format("  ag_result.items().push_back({});\n", value(elt));
+    out += fmt::format("{}ag_result.items().push_back({});\n", pad, value(elt));
   }
   out += close + "  return ag_result;\n}()";
   scopes.pop_back();

@@ -482,7 +482,7 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     std::string saved = std::move(out_);
     out_.clear();
     int saved_indent = indent;
-    indent = 1;
+    indent = saved_indent + 1;
     block(t.finalbody);
     std::string fin = std::move(out_);
     out_ = std::move(saved);
