@@ -439,15 +439,17 @@ std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
       }
     }
   }
-  if (!shape_invariants.empty()) fields.push_back(".shape_invariants = " + shape_invariants);
-  if (!maximum_iterations.empty()) fields.push_back(".maximum_iterations = " + maximum_iterations);
-  if (!iterate_names.empty()) fields.push_back(".iterate_names = " + iterate_names);
+  // Set field by field: GCC warns about the fields a designated initializer omits.
+  if (!shape_invariants.empty()) fields.push_back("o.shape_invariants = " + shape_invariants + ";");
+  if (!maximum_iterations.empty()) fields.push_back("o.maximum_iterations = " + maximum_iterations + ";");
+  if (!iterate_names.empty()) fields.push_back("o.iterate_names = " + iterate_names + ";");
   if (!lists.empty()) {
     std::vector<std::string> names;
     for (const std::string& l : lists) names.push_back(cpp_string(l));
-    fields.push_back(".list_symbols = {" + join(names) + "}");
+    fields.push_back("o.list_symbols = {" + join(names) + "};");
   }
-  return "{" + join(fields) + "}";
+  if (fields.empty()) return "{}";
+  return "[&] { ag::autograph::LoopOptions o; " + join(fields, " ") + " return o; }()";
 }
 
 std::string Emitter::subscript(const Subscript& s) {
@@ -578,7 +580,7 @@ std::string Emitter::params_list(const Arguments& a) {
     if (i >= first_default) {
       out.push_back(fmt::format("{{{}, {}}}", cpp_string(name), value(a.defaults[i - first_default])));
     } else {
-      out.push_back(fmt::format("{{{}}}", cpp_string(name)));
+      out.push_back(fmt::format("{{{}, {{}}}}", cpp_string(name)));
     }
   }
   return "{" + join(out) + "}";
