@@ -16,6 +16,8 @@
 // user's files and lines, traceback.h) and exits 1.
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +37,34 @@ struct ModuleInfo {
   std::vector<std::pair<const char*, Value*>> globals;
 };
 
+/// Exit status: 0 when the module ran (errors raised by FUNC calls are
+/// outcomes); 1 when an exception escaped module-level code (traceback on
+/// stderr) or the arguments are wrong (FUNC not a global of the module, an
+/// ARGS_JSON that does not parse, --results not writable); 2 on a malformed
+/// command line (an unknown option, --results without a file name).
+/// Without --results each call's outcome is printed to stdout right after
+/// the output of that call, as `print(FUNC(*args, **kwargs))` would print it;
+/// an error as `ValueError: message` (the last line of Python's traceback).
 int program_main(int argc, char** argv, const ModuleInfo& module);
+
+/// One call's arguments, from an ARGS_JSON.
+struct CallArguments {
+  std::vector<Value> args;
+  Kwargs kwargs;
+};
+/// Parses and converts an ARGS_JSON. ValueError saying what is wrong (the
+/// JSON error and its offset, a tensor's bad dtype, ...).
+CallArguments parse_call_arguments(std::string_view args_json);
+/// A value as JSON, as the `result` of a --results line: None null, bools,
+/// ints, floats (repr digits; NaN/Infinity as Python's json writes them), str,
+/// lists and tuples as arrays, dicts as objects (keys as json.dumps converts
+/// them), tensors and variables as {"tensor": nested, "dtype": name, "shape":
+/// [dims]} with float32 elements in the shortest digits that read back as the
+/// same float32. TypeError (json.dumps' words) for other kinds.
+std::string value_to_json(const Value& v);
+/// The --results lines: {"result": <value_to_json>} and
+/// {"error": {"type": "ValueError", "message": "..."}}.
+std::string result_line(const Value& v);
+std::string error_line(const std::string& type_name, const std::string& message);
 
 }  // namespace ag

@@ -1,0 +1,410 @@
+#include "runtime/api/program.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <new>
+#include <optional>
+#include <string>
+
+#include "runtime/api/json.h"
+#include "runtime/api/tf_api.h"
+#include "runtime/api/traceback.h"
+#include "runtime/core/tensor.h"
+#include "runtime/core/variable.h"
+#include "runtime/value/variable_value.h"
+
+namespace ag {
+
+namespace {
+
+// ---- ARGS_JSON -> Values.
+
+Value to_value(const json::Json& j);
+
+// {"tensor": nested, "dtype": "float32"}: tf.constant(nested, dtype).
+Value tensor_from_json(const json::Object& o) {
+  const json::Json* elements = nullptr;
+  const json::Json* dtype_name = nullptr;
+  for (const auto& [key, v] : o) {
+    if (key == "tensor") elements = &v;
+    else if (key == "dtype") dtype_name = &v;
+    else throw ValueError("a tensor object has only \"tensor\" and \"dtype\" members, not \"" + key + "\"");
+  }
+  std::optional<DType> dtype;
+  if (dtype_name != nullptr) {
+    DType d;
+    if (!dtype_name->is_string()) throw ValueError("a tensor's \"dtype\" must be a string such as \"float32\"");
+    if (!dtype_from_name(dtype_name->as_string(), d) || d == DType::Variant) {
+      throw ValueError("unknown dtype \"" + dtype_name->as_string() + "\" (float32, float64, int32, int64, bool, string, ...)");
+    }
+    dtype = d;
+  }
+  return tf::constant(to_value(*elements), dtype);
+}
+
+Value to_value(const json::Json& j) {
+  if (j.is_null()) return Value();
+  if (j.is_bool()) return Value(j.as_bool());
+  if (j.is_int()) return Value(static_cast<long long>(j.as_int()));
+  if (j.is_float()) return Value(j.as_float());
+  if (j.is_string()) return Value(j.as_string());
+  if (j.is_array()) {
+    std::vector<Value> items;
+    for (const json::Json& item : j.as_array()) items.push_back(to_value(item));
+    return Value::list(std::move(items));
+  }
+  const json::Object& o = j.as_object();
+  for (const auto& member : o) {
+    if (member.first == "tensor") return tensor_from_json(o);
+  }
+  std::vector<std::pair<Value, Value>> entries;
+  for (const auto& [key, v] : o) entries.emplace_back(Value(key), to_value(v));
+  return Value::dict(std::move(entries));
+}
+
+// ---- Values -> JSON.
+
+constexpr int kMaxNesting = 1000;
+
+// The float32 as the double with the shortest decimal digits that read back
+// as the same float32 (0.1f -> 0.1, not 0.10000000149011612).
+double shortest_float32(float f) {
+  if (!std::isfinite(f)) return static_cast<double>(f);
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf - 1, f);
+  if (ec != std::errc()) return static_cast<double>(f);
+  *end = '\0';
+  return std::strtod(buf, nullptr);
+}
+
+json::Json tensor_elements(const Tensor& t, int axis, int64_t& index) {
+  if (axis == t.rank()) {
+    int64_t i = index++;
+    return dispatch_dtype(t.dtype(), [&]<class T>() -> json::Json {
+      const T& x = t.data<T>()[i];
+      if constexpr (std::is_same_v<T, float>) return json::Json(shortest_float32(x));
+      else if constexpr (std::is_same_v<T, bfloat16>) return json::Json(shortest_float32(static_cast<float>(x)));
+      else if constexpr (std::is_same_v<T, double>) return json::Json(x);
+      else if constexpr (std::is_same_v<T, bool>) return json::Json(x);
+      else if constexpr (std::is_same_v<T, std::string>) return json::Json(x);
+      else return json::Json(static_cast<int64_t>(x));
+    });
+  }
+  json::Array items;
+  int64_t n = t.shape().dim(axis);
+  items.reserve(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) items.push_back(tensor_elements(t, axis + 1, index));
+  return json::Json(std::move(items));
+}
+
+json::Json tensor_json(const Tensor& t) {
+  int64_t index = 0;
+  json::Array shape;
+  for (int a = 0; a < t.rank(); ++a) shape.push_back(json::Json(static_cast<int64_t>(t.shape().dim(a))));
+  return json::Json(json::Object{{"tensor", tensor_elements(t, 0, index)},
+                                 {"dtype", json::Json(dtype_name(t.dtype()))},
+                                 {"shape", json::Json(std::move(shape))}});
+}
+
+json::Json to_json(const Value& v, int depth);
+
+// A dict key as json.dumps converts it.
+std::string key_string(const Value& k) {
+  switch (k.kind()) {
+    case Kind::Str: return k.as_str();
+    case Kind::Bool: return k.as_bool() ? "true" : "false";
+    case Kind::None: return "null";
+    case Kind::Int: return std::to_string(k.as_int());
+    case Kind::Float: return json::write(json::Json(k.as_float()));
+    default: throw TypeError("keys must be str, int, float, bool or None, not " + k.type_name());
+  }
+}
+
+json::Json to_json(const Value& v, int depth) {
+  if (depth > kMaxNesting) throw ValueError("Circular reference detected");
+  switch (v.kind()) {
+    case Kind::None: return json::Json(nullptr);
+    case Kind::Bool: return json::Json(v.as_bool());
+    case Kind::Int: return json::Json(v.as_int());
+    case Kind::Float: return json::Json(v.as_float());
+    case Kind::Str: return json::Json(v.as_str());
+    case Kind::List:
+    case Kind::Tuple: {
+      json::Array items;
+      for (const Value& item : v.items()) items.push_back(to_json(item, depth + 1));
+      return json::Json(std::move(items));
+    }
+    case Kind::Dict: {
+      json::Object members;
+      for (const auto& [key, item] : v.as_dict().entries) members.emplace_back(key_string(key), to_json(item, depth + 1));
+      return json::Json(std::move(members));
+    }
+    case Kind::Tensor: {
+      const TensorHandle& h = v.as_tensor();
+      if (h.symbolic()) throw TypeError("Object of type SymbolicTensor is not JSON serializable");
+      if (h.value().dtype() == DType::Variant) throw TypeError("Object of type variant tensor is not JSON serializable");
+      return tensor_json(h.value());
+    }
+    case Kind::Variable: return tensor_json(v.as_variable()->read());
+    default: throw TypeError("Object of type " + v.type_name() + " is not JSON serializable");
+  }
+}
+
+// ---- The program.
+
+const ModuleInfo* g_module = nullptr;
+
+const char* source_of(const char* file) {
+  if (g_module != nullptr && g_module->file != nullptr && std::strcmp(file, g_module->file) == 0) return g_module->source;
+  return nullptr;
+}
+
+// TensorFlow's canonical errors print with their module in a traceback, as
+// Python prints any exception class defined outside builtins.
+std::string qualified_type_name(const char* type_name) {
+  static const char* const kTfErrors[] = {"InvalidArgumentError",  "FailedPreconditionError", "OutOfRangeError",
+                                          "UnimplementedError",    "InternalError",           "ResourceExhaustedError",
+                                          "NotFoundError",         "OperatorNotAllowedInGraphError"};
+  for (const char* e : kTfErrors) {
+    if (std::strcmp(type_name, e) == 0) return std::string("tensorflow.python.framework.errors_impl.") + type_name;
+  }
+  return type_name;
+}
+
+void flush_all() {
+  std::cout.flush();
+  std::fflush(stdout);
+  std::cerr.flush();
+  std::fflush(stderr);
+}
+
+struct Outcome {
+  bool ok = false;
+  Value result;
+  std::string type_name;
+  std::string message;
+};
+
+// Runs `f`, turning what it raises into an outcome (type and message).
+template <class F>
+Outcome capture(F&& f) {
+  Outcome out;
+  try {
+    out.result = f();
+    out.ok = true;
+  } catch (const Error& e) {
+    out.type_name = e.type_name();
+    out.message = e.what();
+  } catch (const std::bad_alloc&) {
+    out.type_name = "MemoryError";
+  } catch (const std::exception& e) {
+    // Not an error the runtime raises on purpose: say so rather than pass it off as Python's.
+    out.type_name = "SystemError";
+    out.message = std::string("internal error in the agc runtime: ") + e.what();
+  }
+  return out;
+}
+
+std::string program_name(int argc, char** argv, const ModuleInfo& module) {
+  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') {
+    const char* slash = std::strrchr(argv[0], '/');
+    return slash ? slash + 1 : argv[0];
+  }
+  return module.name;
+}
+
+void print_usage(std::FILE* to, const std::string& prog, const ModuleInfo& module) {
+  std::fprintf(to,
+               "usage: %s                                  run %s\n"
+               "       %s FUNC ARGS_JSON... [--results FILE]  then call FUNC once per ARGS_JSON\n"
+               "\n"
+               "ARGS_JSON: a JSON array of positional arguments, or {\"args\": [...], \"kwargs\": {...}};\n"
+               "a tensor is {\"tensor\": [[1, 2], [3, 4]], \"dtype\": \"float32\"} (dtype optional).\n"
+               "--results FILE writes one JSON line per call: {\"result\": ...} or\n"
+               "{\"error\": {\"type\": ..., \"message\": ...}}; without it outcomes are printed.\n",
+               prog.c_str(), module.file, prog.c_str());
+}
+
+}  // namespace
+
+CallArguments parse_call_arguments(std::string_view args_json) {
+  json::Json j;
+  try {
+    j = json::parse(args_json);
+  } catch (const json::JsonError& e) {
+    throw ValueError(std::string("not valid JSON: ") + e.what());
+  }
+  CallArguments call;
+  const json::Json* args = nullptr;
+  const json::Json* kwargs = nullptr;
+  if (j.is_array()) {
+    args = &j;
+  } else if (j.is_object()) {
+    for (const auto& [key, v] : j.as_object()) {
+      if (key == "args") args = &v;
+      else if (key == "kwargs") kwargs = &v;
+      else throw ValueError("an arguments object has only \"args\" and \"kwargs\" members, not \"" + key + "\"");
+    }
+    if (args != nullptr && !args->is_array()) throw ValueError("\"args\" must be a JSON array, not " + std::string(args->kind_name()));
+    if (kwargs != nullptr && !kwargs->is_object()) {
+      throw ValueError("\"kwargs\" must be a JSON object, not " + std::string(kwargs->kind_name()));
+    }
+  } else {
+    throw ValueError(std::string("expected a JSON array of arguments or {\"args\": [...], \"kwargs\": {...}}, not ") +
+                     j.kind_name());
+  }
+  if (args != nullptr) {
+    for (const json::Json& a : args->as_array()) call.args.push_back(to_value(a));
+  }
+  if (kwargs != nullptr) {
+    for (const auto& [key, v] : kwargs->as_object()) {
+      for (const auto& seen : call.kwargs) {
+        if (seen.first == key) throw ValueError("keyword argument \"" + key + "\" given twice");
+      }
+      call.kwargs.emplace_back(key, to_value(v));
+    }
+  }
+  return call;
+}
+
+std::string value_to_json(const Value& v) { return json::write(to_json(v, 0)); }
+
+std::string result_line(const Value& v) { return json::write(json::Json(json::Object{{"result", to_json(v, 0)}})); }
+
+std::string error_line(const std::string& type_name, const std::string& message) {
+  return json::write(json::Json(json::Object{
+      {"error", json::Json(json::Object{{"type", json::Json(type_name)}, {"message", json::Json(message)}})}}));
+}
+
+int program_main(int argc, char** argv, const ModuleInfo& module) {
+  g_module = &module;
+  const std::string prog = program_name(argc, argv, module);
+  auto fail = [&](int status, const std::string& message) {
+    flush_all();
+    std::fprintf(stderr, "%s: error: %s\n", prog.c_str(), message.c_str());
+    std::fflush(stderr);
+    return status;
+  };
+
+  // The command line: FUNC, ARGS_JSON..., --results FILE anywhere after FUNC.
+  std::string func;
+  std::vector<std::string> arg_texts;
+  std::string results_path;
+  bool have_results = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      print_usage(stdout, prog, module);
+      return 0;
+    }
+    if (a == "--results") {
+      if (i + 1 >= argc) return fail(2, "--results needs a FILE");
+      results_path = argv[++i];
+      have_results = true;
+    } else if (a.rfind("--results=", 0) == 0) {
+      results_path = a.substr(10);
+      have_results = true;
+    } else if (a.size() > 1 && a[0] == '-' && func.empty()) {
+      return fail(2, "unknown option '" + a + "' (run '" + prog + " --help' for usage)");
+    } else if (a.rfind("--", 0) == 0) {
+      return fail(2, "unknown option '" + a + "' (run '" + prog + " --help' for usage)");
+    } else if (func.empty()) {
+      func = a;
+    } else {
+      arg_texts.push_back(a);
+    }
+  }
+  if (have_results && results_path.empty()) return fail(2, "--results needs a FILE");
+  if (have_results && func.empty()) return fail(2, "--results needs a FUNC to call");
+
+  Value* target = nullptr;
+  if (!func.empty()) {
+    for (const auto& [name, slot] : module.globals) {
+      if (func == name) target = slot;
+    }
+    if (target == nullptr) {
+      std::string names;
+      for (const auto& g : module.globals) names += std::string(names.empty() ? "" : ", ") + g.first;
+      return fail(1, "'" + func + "' is not a module-level name of " + module.file +
+                         (names.empty() ? std::string(" (it defines none)") : " (it defines: " + names + ")"));
+    }
+  }
+
+  // Every ARGS_JSON is checked before the module runs, so a typo costs no run.
+  std::vector<CallArguments> calls;
+  for (size_t k = 0; k < arg_texts.size(); ++k) {
+    Outcome parsed = capture([&] {
+      calls.push_back(parse_call_arguments(arg_texts[k]));
+      return Value();
+    });
+    if (!parsed.ok) {
+      return fail(1, "ARGS_JSON " + std::to_string(k + 1) + " ('" + arg_texts[k] + "'): " +
+                         (parsed.message.empty() ? parsed.type_name : parsed.message));
+    }
+  }
+
+  std::FILE* results = nullptr;
+  if (have_results) {
+    results = std::fopen(results_path.c_str(), "w");
+    if (results == nullptr) return fail(1, "cannot write '" + results_path + "': " + std::strerror(errno));
+  }
+
+  // The module's own code; an exception escaping it is the program's end.
+  take_traceback();
+  Outcome ran = capture([&] {
+    module.run();
+    return Value();
+  });
+  flush_all();
+  if (!ran.ok) {
+    std::vector<TracebackEntry> tb = take_traceback();
+    std::string text = format_traceback(tb, qualified_type_name(ran.type_name.c_str()), ran.message, source_of);
+    std::fputs(text.c_str(), stderr);
+    std::fflush(stderr);
+    if (results != nullptr) std::fclose(results);
+    return 1;
+  }
+
+  for (CallArguments& call : calls) {
+    Outcome out = capture([&] { return (*target)(std::move(call.args), std::move(call.kwargs)); });
+    take_traceback();  // an outcome, not the program's end: the next error starts afresh
+    std::string line;
+    if (out.ok && results != nullptr) {
+      // A result json.dumps would refuse is an outcome too (TypeError in its words).
+      Outcome written = capture([&] {
+        line = result_line(out.result);
+        return Value();
+      });
+      if (!written.ok) line = error_line(written.type_name, written.message);
+    } else if (results != nullptr) {
+      line = error_line(out.type_name, out.message);
+    }
+    flush_all();
+    if (results != nullptr) {
+      line += '\n';
+      std::fputs(line.c_str(), results);
+      std::fflush(results);
+    } else {
+      Outcome printed = capture([&] {
+        line = out.ok ? str(out.result) : out.type_name + (out.message.empty() ? "" : ": " + out.message);
+        return Value();
+      });
+      if (!printed.ok) line = printed.type_name + (printed.message.empty() ? "" : ": " + printed.message);
+      line += '\n';
+      std::fputs(line.c_str(), stdout);
+      std::fflush(stdout);
+    }
+  }
+  flush_all();
+  if (results != nullptr && std::fclose(results) != 0) {
+    return fail(1, "cannot write '" + results_path + "': " + std::strerror(errno));
+  }
+  return 0;
+}
+
+}  // namespace ag
