@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Part of the test suite (scripts/test.sh runs it after `meson test`): the
-# runtime's unit tests under AddressSanitizer + LeakSanitizer +
-# UndefinedBehaviorSanitizer, and its multi-threaded tests under
-# ThreadSanitizer. Any sanitizer report fails the run.
+# runtime's unit tests (meson suite `runtime`) under AddressSanitizer +
+# LeakSanitizer + UndefinedBehaviorSanitizer, and its multi-threaded tests
+# under ThreadSanitizer. Any sanitizer report fails the run.
 #
 #   scripts/sanitize.sh [address] [thread]     (default: both)
 #
 # Each sanitizer has its own build directory (build-asan, build-tsan; or
-# AGC_ASAN_BUILD_DIR, AGC_TSAN_BUILD_DIR), set up once at -O1 with line tables
-# only (-g1: symbolized stacks, cheap to compile), in which only the tested
-# targets are built: the rest of the project costs build time and tests nothing
-# here. The transpiler is left out for that reason (its fuzz test would add
-# the whole transpiler build); by hand:
+# AGC_ASAN_BUILD_DIR, AGC_TSAN_BUILD_DIR), set up once with line tables only
+# (-g1: symbolized stacks, cheap to compile), in which only the tested targets
+# are built: the rest of the project costs build time and tests nothing here.
+# The transpiler is left out for that reason (its fuzz test would add the whole
+# transpiler build); by hand:
 #   meson setup B -Dsanitize=address && ninja -C B && meson test -C B
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,17 +19,16 @@ cd "$(dirname "$0")/.."
 ASAN_BUILD_DIR=${AGC_ASAN_BUILD_DIR:-build-asan}
 TSAN_BUILD_DIR=${AGC_TSAN_BUILD_DIR:-build-tsan}
 
-# Every runtime area's unit tests.
-ASAN_TESTS=(core ops graph value exec function autograph)
-
 # The tests that run the runtime from several threads at once, as
-# "area:doctest test-case name". The rest of those binaries is single-threaded,
-# which TSan cannot check, so it is not run (ASan runs it).
+# "test binary under tests/unit:doctest test-case name". The rest of the
+# runtime's tests is single-threaded, which TSan cannot check, so it is neither
+# built nor run here (ASan runs it); unit_*_threads binaries hold only the
+# files with multi-threaded tests (tests/unit/*/meson.build).
 TSAN_TESTS=(
-  "function:many threads calling one Function trace each signature once"
-  "exec:one plan run by 8 threads at once"
-  "exec:nested While with captures through two levels"
-  "core:concurrent reads and assignments are atomic"
+  "function/unit_function_threads:many threads calling one Function trace each signature once"
+  "exec/unit_exec:one plan run by 8 threads at once"
+  "exec/unit_exec:nested While with captures through two levels"
+  "core/unit_core_threads:concurrent reads and assignments are atomic"
 )
 
 log() { printf 'sanitize: %s\n' "$*" >&2; }
@@ -52,12 +51,12 @@ setup() {
   fi
 }
 
-# build DIR AREA...: build the unit test binaries of AREAs (and what they link).
+# build DIR BINARY...: build test binaries (paths under tests/unit) and what they link.
 build() {
   local dir=$1
   shift
   local targets=()
-  for area in "$@"; do targets+=("tests/unit/$area/unit_$area"); done
+  for binary in "$@"; do targets+=("tests/unit/$binary"); done
   ninja -C "$dir" "${targets[@]}" >/dev/null || ninja -C "$dir" "${targets[@]}"
 }
 
@@ -81,21 +80,27 @@ run() {
 
 run_address() {
   setup "$ASAN_BUILD_DIR" address
-  build "$ASAN_BUILD_DIR" "${ASAN_TESTS[@]}"
   # detect_stack_use_after_return catches references into dead frames (a
   # dangling span into a temporary, say); halt_on_error makes every report fatal.
   export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  for area in "${ASAN_TESTS[@]}"; do
-    run "asan+ubsan unit-$area" "$ASAN_BUILD_DIR/tests/unit/$area/unit_$area"
-  done
+  # Every test in suite `runtime` (meson builds only what those tests need);
+  # -t 20: a 30 s test timeout becomes 10 min, for the slow -O0 instrumented code.
+  local out
+  if ! out=$(meson test -C "$ASAN_BUILD_DIR" --suite runtime --print-errorlogs --num-processes 2 -t 20 2>&1); then
+    printf '%s\n' "$out" >&2
+    log "FAIL asan+ubsan suite runtime"
+    failures=$((failures + 1))
+  else
+    grep -E '^ *[0-9]+/[0-9]+ ' <<<"$out" | sed 's/^/sanitize: asan+ubsan /' >&2
+  fi
 }
 
 run_thread() {
-  local areas=() entry
-  for entry in "${TSAN_TESTS[@]}"; do areas+=("${entry%%:*}"); done
+  local binaries=() entry
+  for entry in "${TSAN_TESTS[@]}"; do binaries+=("${entry%%:*}"); done
   setup "$TSAN_BUILD_DIR" thread
-  build "$TSAN_BUILD_DIR" $(printf '%s\n' "${areas[@]}" | sort -u)
+  build "$TSAN_BUILD_DIR" $(printf '%s\n' "${binaries[@]}" | sort -u)
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
   # GCC 12's TSan cannot map its shadow memory when the kernel randomizes mmap
   # with more than 28 bits (some newer kernels); there, run without ASLR.
@@ -104,9 +109,9 @@ run_thread() {
     no_aslr=(setarch "$(uname -m)" -R)
   fi
   for entry in "${TSAN_TESTS[@]}"; do
-    local area=${entry%%:*} name=${entry#*:}
+    local binary=${entry%%:*} name=${entry#*:}
     # doctest filters treat , as a separator and * ? [ ] as wildcards.
-    run "tsan unit-$area \"$name\"" "${no_aslr[@]}" "$TSAN_BUILD_DIR/tests/unit/$area/unit_$area" "--test-case=$name"
+    run "tsan ${binary#*/} \"$name\"" "${no_aslr[@]}" "$TSAN_BUILD_DIR/tests/unit/$binary" "--test-case=$name"
   done
 }
 
