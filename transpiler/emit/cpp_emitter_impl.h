@@ -35,6 +35,13 @@ std::vector<std::string> param_names(const ast::Arguments& args);
 /// callable ag::Values.
 std::set<std::string> lambda_defs(const ast::Refs& body);
 
+/// `parts` joined by `sep`.
+std::string join(const std::vector<std::string>& parts, const char* sep = ", ");
+/// `ag__.ld(x)` -> x; anything else unchanged.
+const ast::Ref& unwrap_ld(const ast::Ref& e);
+/// `super()`, or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.
+bool is_super_call(const ast::Ref& e);
+
 /// `op` for a call `ag__.op(...)`, else "".
 std::string ag_operator(const ast::Ref& e);
 

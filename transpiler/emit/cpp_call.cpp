@@ -1,0 +1,306 @@
+// Calls as C++, resolved at transpile time: tf.* names to ag::tf::api
+// functions, builtins to ag::py, exception classes to exception values,
+// super() to ag::super_getattr, nested defs emitted as lambdas to direct C++
+// calls, and AutoGraph's ag__.* operators to ag::autograph (with the nested
+// defs they receive adapted to the operators' C++ signatures).
+#include <fmt/format.h>
+
+#include "transpiler/emit/cpp_emitter_impl.h"
+#include "transpiler/emit/cpp_text.h"
+#include "transpiler/emit/tf_api_table.h"
+
+namespace agc::emit::cpp {
+
+using namespace agc::ast;
+
+namespace {
+
+/// The keyword arguments of converted_call's third argument: None,
+/// `dict(a=1)` or `{'a': 1}`.
+bool converted_kwargs(const Ref& e, Refs& out) {
+  if (auto* c = e->dyn<Constant>()) return c->value.kind == ConstantValue::Kind::None;
+  if (auto* call = e->dyn<Call>()) {
+    auto* f = call->func->dyn<Name>();
+    if (!f || f->id != "dict" || !call->args.empty()) return false;
+    out = call->keywords;
+    return true;
+  }
+  if (auto* d = e->dyn<Dict>()) {
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
+      if (!k || k->value.kind != ConstantValue::Kind::Str) return false;
+      auto kw = make<Keyword>(d->keys[i]->span);
+      kw->arg = k->value.text;
+      kw->value = d->values[i];
+      out.push_back(kw);
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// A call of `func` with `args` / `keywords`, resolved at transpile time.
+std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& args, const Refs& keywords) {
+  const Ref& func = unwrap_ld(func_in);
+  std::string path;
+  if (tf_path(func, path)) {
+    if (auto entry = find_tf_api(path)) {
+      if (entry->kind == TfApiEntry::Kind::Function) {
+        return fmt::format("ag::tf::api::{}({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+      }
+      return fmt::format("ag::tf::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+    }
+    return tf_unknown(*func, path);
+  }
+  if (auto* n = func->dyn<Name>()) {
+    const Scope* s = scope_of(n->id);
+    if (s && s->lambda_defs.count(n->id) && keywords.empty()) {
+      std::vector<std::string> parts;
+      for (const Ref& a : args) parts.push_back(value(a));
+      return fmt::format("{}({})", cpp_ident(n->id), join(parts));
+    }
+    bool global_or_builtin = !s && !module_globals_.count(n->id);
+    if (global_or_builtin) {
+      if (const char* b = find_builtin(n->id)) {
+        return fmt::format("ag::py::{}({}, {})", b, arg_list(args), kwarg_list(keywords));
+      }
+      if (find_exception_type(n->id, false)) {
+        if (!keywords.empty()) error(at_node, fmt::format("{}() takes no keyword arguments", n->id));
+        return fmt::format("ag::make_exception(\"{}\", {})", n->id, arg_list(args));
+      }
+    }
+  }
+  if (auto* a = func->dyn<Attribute>(); a && is_super_call(a->value)) {
+    return fmt::format("{}({}, {})", super_attr(at_node, a->attr), arg_list(args), kwarg_list(keywords));
+  }
+  return fmt::format("{}({}, {})", value(func), arg_list(args), kwarg_list(keywords));
+}
+
+std::string Emitter::super_attr(const Node& at_node, const std::string& attr) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    if (!it->class_name.empty()) {
+      return fmt::format("ag::super_getattr({}, {}, {})", cpp_ident(it->class_name), cpp_ident(it->self_name),
+                         cpp_string(attr));
+    }
+  }
+  error(at_node, "super() is only supported inside a method of a module-level class");
+  return "ag::Value()";
+}
+
+std::string Emitter::tf_unknown(const Node& n, const std::string& path) {
+  std::string msg = fmt::format("'tf.{}' is not supported by agc", path);
+  std::string near = closest_tf_api(path);
+  if (!near.empty()) msg += fmt::format(" (did you mean 'tf.{}'?)", near);
+  error(n, msg);
+  return "ag::Value()";
+}
+
+/// A C++ callable for the function named by `e` (a nested def or any Value)
+/// taking `params` ("" or "ag::Value itr").
+std::string Emitter::callable_ref(const Ref& e, int nparams) {
+  const Ref& f = unwrap_ld(e);
+  if (auto* n = f->dyn<Name>()) {
+    const Scope* s = scope_of(n->id);
+    if (s && s->lambda_defs.count(n->id)) return cpp_ident(n->id);
+  }
+  if (auto* c = f->dyn<Constant>(); c && c->value.kind == ConstantValue::Kind::None) return "{}";
+  std::string v = value(f);
+  if (nparams == 0) return fmt::format("[&]() -> ag::Value {{ return {}({{}}, {{}}); }}", v);
+  return fmt::format("[&](const ag::Value& ag_a) -> ag::Value {{ return {}({{ag_a}}, {{}}); }}", v);
+}
+
+std::string Emitter::ag_call(const Call& c, const std::string& op) {
+  auto arg = [&](size_t i) -> const Ref& {
+    static const Ref kNone = nullptr;
+    return i < c.args.size() ? c.args[i] : kNone;
+  };
+  auto need = [&](size_t n) {
+    if (c.args.size() < n) {
+      error(c, fmt::format("internal: ag__.{} with {} arguments", op, c.args.size()));
+      return false;
+    }
+    return true;
+  };
+  // `lambda: x` as the C++ thunk of and_/or_/if_exp/ldu.
+  auto thunk = [&](const Ref& e) {
+    if (auto* l = e->dyn<Lambda>()) {
+      return fmt::format("[&]() -> ag::Value {{ return {}; }}", expr(l->body));
+    }
+    return callable_ref(e, 0);
+  };
+  auto names_list = [&](const Ref& e) {
+    std::vector<std::string> names;
+    if (auto* t = e->dyn<Tuple>()) {
+      for (const Ref& x : t->elts) {
+        if (auto* k = x->dyn<Constant>()) names.push_back(cpp_string(k->value.text));
+      }
+    }
+    return "{" + join(names) + "}";
+  };
+  auto get_state = [&](const Ref& e) {
+    return fmt::format("[&] {{ return ag::iterate({}()); }}", callable_ref(e, 0));
+  };
+  auto set_state = [&](const Ref& e) {
+    const Ref& f = unwrap_ld(e);
+    std::string fn = callable_ref(f, 1);
+    return fmt::format("[&](const std::vector<ag::Value>& ag_vars) {{ {}(ag::Value::tuple(ag_vars)); }}", fn);
+  };
+
+  if (op == "ld") {
+    if (!need(1)) return "";
+    const Ref& x = c.args[0];
+    if (auto* n = x->dyn<Name>(); n && (scope_of(n->id) || module_globals_.count(n->id))) {
+      return fmt::format("ag::autograph::ld({})", name_load(*n));
+    }
+    return expr(x);
+  }
+  if (op == "ldu") {
+    if (!need(2)) return "";
+    return fmt::format("ag::autograph::ldu({}, {})", thunk(c.args[0]), expr(c.args[1]));
+  }
+  if (op == "converted_call") {
+    if (!need(3)) return "";
+    Refs positional;
+    if (auto* t = c.args[1]->dyn<Tuple>()) {
+      positional = t->elts;
+    } else {
+      error(*c.args[1], "unpacking arguments with * in a call is not supported yet; pass them one by one");
+    }
+    Refs keywords;
+    if (!converted_kwargs(c.args[2], keywords)) {
+      error(*c.args[2], "unpacking keyword arguments with ** in a call is not supported yet; pass them by name");
+    }
+    return call(c, c.args[0], positional, keywords);
+  }
+  if (op == "if_stmt") {
+    if (!need(7)) return "";
+    return fmt::format("ag::autograph::if_stmt({}, {}, {}, {}, {}, {}, {})", value(arg(0)), callable_ref(arg(1), 0),
+                       callable_ref(arg(2), 0), get_state(arg(3)), set_state(arg(4)), names_list(arg(5)), expr(arg(6)));
+  }
+  if (op == "while_stmt" || op == "for_stmt") {
+    bool is_for = op == "for_stmt";
+    size_t base = is_for ? 2 : 1;
+    if (!need(base + 4)) return "";
+    const Ref& body = arg(base);
+    std::string opts = loop_options(c.args.size() > base + 4 ? arg(base + 4) : nullptr, body);
+    if (is_for) {
+      return fmt::format("ag::autograph::for_stmt({}, {}, {}, {}, {}, {}, {})", value(arg(0)), callable_ref(arg(1), 0),
+                         callable_ref(body, 1), get_state(arg(base + 1)), set_state(arg(base + 2)),
+                         names_list(arg(base + 3)), opts);
+    }
+    return fmt::format("ag::autograph::while_stmt({}, {}, {}, {}, {}, {})", callable_ref(arg(0), 0),
+                       callable_ref(body, 0), get_state(arg(base + 1)), set_state(arg(base + 2)),
+                       names_list(arg(base + 3)), opts);
+  }
+  if (op == "if_exp") {
+    if (!need(3)) return "";
+    return fmt::format("ag::autograph::if_exp({}, {}, {}, {})", value(arg(0)), thunk(arg(1)), thunk(arg(2)),
+                       c.args.size() > 3 ? expr(arg(3)) : "\"\"");
+  }
+  if (op == "and_" || op == "or_") {
+    if (!need(2)) return "";
+    // ag__.and_(lambda: a, lambda: b, lambda: c) nests to the right.
+    std::string out = thunk(c.args.back());
+    for (size_t i = c.args.size() - 1; i-- > 0;) {
+      if (i + 1 == c.args.size() - 1) {
+        out = fmt::format("ag::autograph::{}({}, {})", op, thunk(c.args[i]), out);
+      } else {
+        out = fmt::format("ag::autograph::{}({}, [&]() -> ag::Value {{ return {}; }})", op, thunk(c.args[i]), out);
+      }
+    }
+    return out;
+  }
+  if (op == "not_") {
+    if (!need(1)) return "";
+    return fmt::format("ag::autograph::not_({})", value(arg(0)));
+  }
+  if (op == "Undefined") {
+    if (!need(1)) return "";
+    return fmt::format("ag::autograph::Undefined({})", expr(arg(0)));
+  }
+  if (op == "UndefinedReturnValue") return "ag::autograph::UndefinedReturnValue()";
+  if (op == "list_append") {
+    if (!need(2)) return "";
+    return fmt::format("ag::autograph::list_append({}, {})", value(arg(0)), value(arg(1)));
+  }
+  if (op == "list_pop") {
+    if (!need(1)) return "";
+    std::string i = c.args.size() > 1 ? value(arg(1)) : "ag::Value()";
+    return fmt::format("[&] {{ auto [ag_list, ag_item] = ag::autograph::list_pop({}, {}); "
+                       "return ag::Value::tuple({{ag_list, ag_item}}); }}()",
+                       value(arg(0)), i);
+  }
+  if (op == "list_stack") {
+    if (!need(1)) return "";
+    return fmt::format("ag::autograph::list_stack({})", value(arg(0)));
+  }
+  if (op == "autograph_artifact") {
+    if (!need(1)) return "";
+    return expr(arg(0));
+  }
+  error(c, fmt::format("the AutoGraph operator ag__.{} is not supported by the C++ emitter yet", op));
+  return "ag::Value()";
+}
+
+std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
+  std::vector<std::string> fields;
+  std::string shape_invariants, maximum_iterations, iterate_names;
+  if (opts) {
+    auto* d = opts->dyn<Dict>();
+    if (!d) {
+      error(*opts, "internal: loop options are not a dict");
+    } else {
+      for (size_t i = 0; i < d->keys.size(); ++i) {
+        auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
+        if (!k) continue;
+        const std::string& key = k->value.text;
+        const Ref& v = d->values[i];
+        if (key == "iterate_names") {
+          iterate_names = expr(v);
+        } else if (key == "maximum_iterations") {
+          maximum_iterations = fmt::format("ag::Value({}).as_int()", expr(v));
+        } else if (key == "shape_invariants") {
+          std::vector<std::string> pairs;
+          auto* items = v->dyn<List>();
+          const Refs* elts = items ? &items->elts : v->is<Tuple>() ? &v->as<Tuple>().elts : nullptr;
+          for (const Ref& p : elts ? *elts : Refs{}) {
+            auto* t = p->dyn<Tuple>();
+            if (!t || t->elts.size() != 2 || !unwrap_ld(t->elts[0])->is<Name>()) {
+              error(*p, "shape_invariants entries must be (variable, shape) pairs naming a loop variable");
+              continue;
+            }
+            pairs.push_back(fmt::format("{{{}, ag::shape_from_value({})}}",
+                                        cpp_string(unwrap_ld(t->elts[0])->as<Name>().id), value(t->elts[1])));
+          }
+          shape_invariants = "{" + join(pairs) + "}";
+        }
+        // parallel_iterations / swap_memory: accepted and ignored, as on CPU.
+      }
+    }
+  }
+  std::set<std::string> lists;
+  if (auto* n = unwrap_ld(body)->dyn<Name>()) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto f = it->nested_defs.find(n->id);
+      if (f != it->nested_defs.end()) {
+        lists = list_symbols(f->second->body);
+        break;
+      }
+    }
+  }
+  // Set field by field: GCC warns about the fields a designated initializer omits.
+  if (!shape_invariants.empty()) fields.push_back("o.shape_invariants = " + shape_invariants + ";");
+  if (!maximum_iterations.empty()) fields.push_back("o.maximum_iterations = " + maximum_iterations + ";");
+  if (!iterate_names.empty()) fields.push_back("o.iterate_names = " + iterate_names + ";");
+  if (!lists.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& l : lists) names.push_back(cpp_string(l));
+    fields.push_back("o.list_symbols = {" + join(names) + "};");
+  }
+  if (fields.empty()) return "{}";
+  return "[&] { ag::autograph::LoopOptions o; " + join(fields, " ") + " return o; }()";
+}
+
+}  // namespace agc::emit::cpp
