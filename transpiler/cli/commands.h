@@ -5,9 +5,29 @@
 #include <string>
 #include <vector>
 
+#include "transpiler/emit/cpp_emitter.h"
+#include "transpiler/passes/pass.h"
+
 namespace agc::cli {
 
 int run_to_code(const std::vector<std::string>& args);
+int run_emit_cpp(const std::vector<std::string>& args);
+int run_build(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
+
+/// The module name of a Python file: its file name without directories and
+/// without ".py" ("models/mnist.py" -> "mnist").
+std::string module_stem(const std::string& path);
+/// Reads, parses, converts and emits FILE.py as C++. Diagnostics go to
+/// stderr (file:line:col: error: ...); false then.
+bool generate_cpp(const std::string& path, const passes::ConversionOptions& options, bool library,
+                  emit::CppOutput& out);
+/// The conversion options shared by to-code, emit-cpp, build and run
+/// (--autograph-compat, --optional-features=LIST). True when `arg` is one of
+/// them; `error` is set when it is one but malformed.
+bool parse_conversion_option(const std::string& arg, passes::ConversionOptions& options, std::string& error);
+/// The help text of those options.
+extern const char* const kConversionOptionsHelp;
 
 /// Reads a whole file; on failure prints `agc: error: ...` and returns false.
 bool read_source_file(const std::string& path, std::string& out);

@@ -19,6 +19,12 @@ const char* kUsage =
     "commands:\n"
     "  to-code FILE.py     print the AutoGraph-converted code of the file's functions,\n"
     "                      exactly as tf.autograph.to_code shows it\n"
+    "  emit-cpp FILE.py -o DIR\n"
+    "                      write the file as C++ (DIR/<stem>.h and DIR/<stem>.cpp)\n"
+    "  build FILE.py -o OUT [--lib]\n"
+    "                      compile it into a program (or a static library)\n"
+    "  run FILE.py [FUNC ARGS_JSON... [--results OUT.jsonl]]\n"
+    "                      build (cached) and run it, then call FUNC on each ARGS_JSON\n"
     "\n"
     "Run 'agc <command> --help' for the options of a command.\n";
 
@@ -38,6 +44,9 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "to-code") return agc::run_on_big_stack([&] { return agc::cli::run_to_code(args); });
+    if (command == "emit-cpp") return agc::run_on_big_stack([&] { return agc::cli::run_emit_cpp(args); });
+    if (command == "build") return agc::run_on_big_stack([&] { return agc::cli::run_build(args); });
+    if (command == "run") return agc::run_on_big_stack([&] { return agc::cli::run_run(args); });
   } catch (const agc::InternalError& e) {
     std::fprintf(stderr, "agc: %s\n", e.what());
     return 3;

@@ -1,0 +1,86 @@
+// agc build: FILE.py to a program (module-level code is main) or, with --lib,
+// a static library and its header.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "transpiler/cli/commands.h"
+#include "transpiler/cli/toolchain.h"
+
+namespace agc::cli {
+
+namespace {
+
+const char* kHelp =
+    "usage: agc build FILE.py -o OUT [options]\n"
+    "\n"
+    "Compiles FILE.py with the system C++ compiler ($CXX, else c++; -O2 -std=c++20)\n"
+    "and links agc's runtime (libagrt.a) into the program OUT, whose main runs the\n"
+    "module-level code. 'OUT FUNC ARGS_JSON...' also calls FUNC (see 'agc run --help').\n"
+    "With --lib, OUT is a static library holding the module, and <stem>.h (its\n"
+    "functions for a C++ app) is written beside it; link the app with OUT, libagrt.a\n"
+    "and -pthread.\n"
+    "\n"
+    "The runtime is the one agc was built with; AGC_RUNTIME_DIR=DIR uses DIR/include\n"
+    "and DIR/lib/libagrt.a instead.\n"
+    "\n"
+    "options:\n"
+    "  -o OUT                     the program or library to write (required)\n"
+    "  --lib                      a static library and header instead of a program\n"
+    "  --verbose                  show the compiler's command and output\n";
+
+}  // namespace
+
+int run_build(const std::vector<std::string>& args) {
+  auto usage_error = [](const std::string& msg) {
+    std::fprintf(stderr, "agc build: error: %s\n(run 'agc build --help' for usage)\n", msg.c_str());
+    return 2;
+  };
+  std::string path, output;
+  bool library = false, verbose = false;
+  passes::ConversionOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string error;
+    if (a == "-h" || a == "--help") {
+      std::printf("%s%s  -h, --help                 show this help\n", kHelp, kConversionOptionsHelp);
+      return 0;
+    } else if (a == "-o") {
+      if (i + 1 >= args.size()) return usage_error("-o needs a file name");
+      output = args[++i];
+    } else if (a == "--lib") {
+      library = true;
+    } else if (a == "--verbose" || a == "-v") {
+      verbose = true;
+    } else if (parse_conversion_option(a, options, error)) {
+      if (!error.empty()) return usage_error(error);
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("unknown option '" + a + "'");
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      return usage_error("more than one input file ('" + path + "' and '" + a + "')");
+    }
+  }
+  if (path.empty()) return usage_error("missing FILE.py");
+  if (output.empty()) return usage_error("missing -o OUT");
+  RuntimeLocation rt = find_runtime();
+  emit::CppOutput out;
+  if (!generate_cpp(path, options, library, out)) return 1;
+  if (!rt.problem.empty()) {
+    std::fprintf(stderr, "agc: error: %s\n", rt.problem.c_str());
+    return 1;
+  }
+  size_t slash = output.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "." : output.substr(0, slash == 0 ? 1 : slash);
+  if (!make_dirs(dir)) {
+    std::fprintf(stderr, "agc: error: cannot create '%s': %s\n", dir.c_str(), std::strerror(errno));
+    return 1;
+  }
+  CompileRequest request{module_stem(path), out.header, out.source, output, library, verbose};
+  if (!compile(request, rt)) return 1;
+  if (library && !write_file(dir + "/" + request.stem + ".h", out.header)) return 1;
+  return 0;
+}
+
+}  // namespace agc::cli

@@ -1,0 +1,140 @@
+// agc run: builds FILE.py into the cache (keyed by the content of what would
+// be compiled) and execs it, so its output and exit status are the program's.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "agc_config.h"
+#include "transpiler/cli/commands.h"
+#include "transpiler/cli/toolchain.h"
+
+namespace agc::cli {
+
+namespace {
+
+const char* kHelp =
+    "usage: agc run [options] FILE.py [FUNC ARGS_JSON... [--results OUT.jsonl]]\n"
+    "\n"
+    "Builds FILE.py (as 'agc build' does; cached, see below) and runs its\n"
+    "module-level code, printing what Python + TensorFlow would print.\n"
+    "\n"
+    "With FUNC (a module-level function, @tf.function, or object with __call__),\n"
+    "then calls FUNC once per ARGS_JSON, in order, in the same process (so tracing\n"
+    "and the tf.function cache behave as in one Python session). An ARGS_JSON is a\n"
+    "JSON array of positional arguments or {\"args\": [...], \"kwargs\": {...}};\n"
+    "3 is an int and 3.0 a float; a tensor is {\"tensor\": [[1, 2]], \"dtype\": \"float32\"}\n"
+    "(dtype optional, inferred as tf.constant does).\n"
+    "Each call's outcome is printed after its output as print() shows it (an\n"
+    "error as 'ValueError: message'), or with --results written to OUT.jsonl, one\n"
+    "line per call: {\"result\": ...} (tensors as {\"tensor\", \"dtype\", \"shape\"}) or\n"
+    "{\"error\": {\"type\": \"ValueError\", \"message\": \"...\"}}.\n"
+    "\n"
+    "Exit status: the program's: 0 when it ran (errors raised by FUNC are outcomes),\n"
+    "1 when an exception escaped module-level code (a Python traceback on stderr) or\n"
+    "FUNC / an ARGS_JSON is wrong; agc's own: 1 when FILE.py does not transpile or\n"
+    "compile, 2 on bad usage. Everything after FILE.py goes to the program.\n"
+    "\n"
+    "Cache: $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else ~/.cache/agc; one\n"
+    "directory per hash of the generated C++, the compiler command and libagrt.a's\n"
+    "identity (path, size, mtime). Delete it at will.\n"
+    "\n"
+    "options (before FILE.py):\n"
+    "  --verbose                  show the compiler's command and output, and\n"
+    "                             whether the program came from the cache\n";
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args) {
+  auto usage_error = [](const std::string& msg) {
+    std::fprintf(stderr, "agc run: error: %s\n(run 'agc run --help' for usage)\n", msg.c_str());
+    return 2;
+  };
+  std::string path;
+  bool verbose = false;
+  passes::ConversionOptions options;
+  size_t i = 0;
+  for (; i < args.size() && path.empty(); ++i) {
+    const std::string& a = args[i];
+    std::string error;
+    if (a == "-h" || a == "--help") {
+      std::printf("%s%s  -h, --help                 show this help\n", kHelp, kConversionOptionsHelp);
+      return 0;
+    } else if (a == "--verbose" || a == "-v") {
+      verbose = true;
+    } else if (parse_conversion_option(a, options, error)) {
+      if (!error.empty()) return usage_error(error);
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("unknown option '" + a + "' (options go before FILE.py)");
+    } else {
+      path = a;
+    }
+  }
+  if (path.empty()) return usage_error("missing FILE.py");
+  std::vector<std::string> program_args(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+
+  emit::CppOutput out;
+  if (!generate_cpp(path, options, /*library=*/false, out)) return 1;
+  RuntimeLocation rt = find_runtime();
+  if (!rt.problem.empty()) {
+    std::fprintf(stderr, "agc: error: %s\n", rt.problem.c_str());
+    return 1;
+  }
+
+  // Everything that decides the program's bytes names its cache entry.
+  std::string stem = module_stem(path);
+  std::vector<std::string> cmd = compiler_command(rt);
+  for (const auto& l : link_libraries(rt)) cmd.push_back(l);
+  std::string key = ContentHash()
+                        .add(AGC_VERSION)
+                        .add(stem)
+                        .add(out.header)
+                        .add(out.source)
+                        .add(shell_quote(cmd))
+                        .add(file_identity(rt.library))
+                        .hex();
+  std::string entry = cache_dir() + "/" + key;
+  std::string program = entry + "/" + stem;
+  if (exists(program)) {
+    if (verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
+  } else {
+    if (!make_dirs(entry)) {
+      std::fprintf(stderr, "agc: error: cannot create the cache directory '%s': %s\n", entry.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    // Build beside the final name and rename, so a concurrent `agc run` of the
+    // same file never executes a half-written program.
+    std::string partial = program + ".partial." + std::to_string(getpid());
+    CompileRequest request{stem, out.header, out.source, partial, false, verbose};
+    if (!compile(request, rt)) {
+      std::remove(partial.c_str());
+      return 1;
+    }
+    if (std::rename(partial.c_str(), program.c_str()) != 0) {
+      std::fprintf(stderr, "agc: error: cannot move the program into the cache '%s': %s\n", program.c_str(),
+                   std::strerror(errno));
+      std::remove(partial.c_str());
+      return 1;
+    }
+  }
+
+  std::vector<char*> argv;
+  argv.push_back(stem.data());
+  for (auto& a : program_args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  execv(program.c_str(), argv.data());
+  std::fprintf(stderr, "agc: error: cannot run '%s': %s\n", program.c_str(), std::strerror(errno));
+  return 1;
+}
+
+}  // namespace agc::cli

@@ -1,0 +1,283 @@
+#include "transpiler/cli/toolchain.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "agc_config.h"
+
+extern char** environ;
+
+namespace agc::cli {
+
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+}  // namespace
+
+RuntimeLocation find_runtime() {
+  RuntimeLocation rt;
+  std::string dir = env("AGC_RUNTIME_DIR");
+  if (!dir.empty()) {
+    rt.include_dirs = {dir + "/include"};
+    rt.library = dir + "/lib/libagrt.a";
+  } else {
+    rt.include_dirs = {AGC_SOURCE_DIR, std::string(AGC_SOURCE_DIR) + "/runtime/include"};
+    rt.library = AGC_RUNTIME_LIBRARY;
+  }
+  bool have_header = false;
+  for (const auto& inc : rt.include_dirs) have_header = have_header || exists(inc + "/ag/ag.h");
+  const char* where = dir.empty() ? "the agc build" : "AGC_RUNTIME_DIR";
+  if (!have_header) {
+    rt.problem = std::string("the runtime's headers (ag/ag.h) are not in ") + where + " (looked in " +
+                 rt.include_dirs.back() + ")";
+  } else if (!exists(rt.library)) {
+    rt.problem = "the runtime library " + rt.library + " does not exist" +
+                 (dir.empty() ? std::string(" (build it: ninja -C ") + AGC_BUILD_DIR + " runtime/libagrt.a)"
+                              : std::string(" (AGC_RUNTIME_DIR must hold include/ and lib/libagrt.a)"));
+  }
+  return rt;
+}
+
+std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
+  std::vector<std::string> cmd;
+  std::string cxx = env("CXX");
+  size_t i = 0;
+  while (i < cxx.size()) {
+    size_t j = cxx.find(' ', i);
+    if (j == std::string::npos) j = cxx.size();
+    if (j > i) cmd.push_back(cxx.substr(i, j - i));
+    i = j + 1;
+  }
+  if (cmd.empty()) cmd.push_back("c++");
+  cmd.push_back("-O2");
+  cmd.push_back("-std=c++20");
+  for (const auto& inc : rt.include_dirs) cmd.push_back("-I" + inc);
+  return cmd;
+}
+
+std::vector<std::string> link_libraries(const RuntimeLocation& rt) {
+  // libagrt needs only the C++ standard library and threads (its meson
+  // dependencies: Eigen is header-only and stays inside the library).
+  return {rt.library, "-pthread"};
+}
+
+std::string shell_quote(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+./:,@%") == std::string::npos;
+    if (plain) {
+      out += a;
+      continue;
+    }
+    out += '\'';
+    for (char c : a) {
+      if (c == '\'') out += "'\\''";
+      else out += c;
+    }
+    out += '\'';
+  }
+  return out;
+}
+
+ToolResult run_tool(const std::vector<std::string>& argv) {
+  ToolResult r;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    r.output = std::string("cannot create a pipe: ") + std::strerror(errno) + "\n";
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  pid_t pid = 0;
+  int err = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (err != 0) {
+    close(fds[0]);
+    r.output = "cannot run '" + argv[0] + "': " + std::strerror(err) + "\n";
+    return r;
+  }
+  char buf[8192];
+  for (;;) {
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n > 0) {
+      r.output.append(buf, static_cast<size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool make_dirs(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) {
+    errno = ec.value();
+    return false;
+  }
+  return true;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "agc: error: cannot write '%s': %s\n", path.c_str(), std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// A temporary directory removed when this goes out of scope.
+class WorkDir {
+ public:
+  WorkDir() {
+    std::string base = env("TMPDIR");
+    if (base.empty()) base = "/tmp";
+    std::string tmpl = base + "/agc-build-XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (mkdtemp(buf.data()) != nullptr) path_ = buf.data();
+  }
+  ~WorkDir() {
+    if (path_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs one step; prints it with --verbose, and its output with --verbose or on failure.
+bool step(const std::vector<std::string>& argv, bool verbose, const char* what) {
+  if (verbose) std::fprintf(stderr, "agc: %s\n", shell_quote(argv).c_str());
+  ToolResult r = run_tool(argv);
+  if (r.status == 0) {
+    if (verbose) std::fputs(r.output.c_str(), stderr);
+    return true;
+  }
+  std::fputs(r.output.c_str(), stderr);
+  if (!r.output.empty() && r.output.back() != '\n') std::fputc('\n', stderr);
+  std::fprintf(stderr, "agc: error: %s failed%s: %s\n", what,
+               r.status > 0 ? (" (exit status " + std::to_string(r.status) + ")").c_str() : "",
+               shell_quote(argv).c_str());
+  return false;
+}
+
+}  // namespace
+
+bool compile(const CompileRequest& request, const RuntimeLocation& rt) {
+  WorkDir work;
+  if (work.path().empty()) {
+    std::fprintf(stderr, "agc: error: cannot create a build directory: %s\n", std::strerror(errno));
+    return false;
+  }
+  std::string cpp = work.path() + "/" + request.stem + ".cpp";
+  if (!write_file(work.path() + "/" + request.stem + ".h", request.header) || !write_file(cpp, request.source)) {
+    return false;
+  }
+  std::vector<std::string> cmd = compiler_command(rt);
+  cmd.push_back("-I" + work.path());
+  if (!request.library) {
+    cmd.insert(cmd.end(), {"-o", request.output, cpp});
+    for (const auto& l : link_libraries(rt)) cmd.push_back(l);
+    return step(cmd, request.verbose, "the C++ compiler");
+  }
+  std::string obj = work.path() + "/" + request.stem + ".o";
+  cmd.insert(cmd.end(), {"-c", "-o", obj, cpp});
+  if (!step(cmd, request.verbose, "the C++ compiler")) return false;
+  std::remove(request.output.c_str());  // `ar r` would add to an old archive
+  std::string ar = env("AR");
+  return step({ar.empty() ? "ar" : ar, "rcs", request.output, obj}, request.verbose, "ar");
+}
+
+ContentHash& ContentHash::add(const std::string& bytes) {
+  // Two independent 64-bit FNV-1a lanes; the length goes in too, so that
+  // ("ab", "c") and ("a", "bc") differ.
+  auto mix = [&](unsigned char c) {
+    a_ = (a_ ^ c) * 0x100000001b3ull;
+    b_ = (b_ ^ c) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
+  };
+  for (unsigned char c : bytes) mix(c);
+  uint64_t n = bytes.size();
+  for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(n >> (8 * i)));
+  return *this;
+}
+
+std::string ContentHash::hex() const {
+  // Final avalanche so that nearby inputs give unrelated names.
+  auto fmix = [](uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+  };
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(fmix(a_)),
+                static_cast<unsigned long long>(fmix(b_ ^ a_)));
+  return buf;
+}
+
+std::string cache_dir() {
+  std::string d = env("AGC_CACHE_DIR");
+  if (!d.empty()) return d;
+  d = env("XDG_CACHE_HOME");
+  if (!d.empty()) return d + "/agc";
+  d = env("HOME");
+  if (!d.empty()) return d + "/.cache/agc";
+  return "/tmp/agc-cache-" + std::to_string(getuid());
+}
+
+std::string file_identity(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return {};
+  return path + "\n" + std::to_string(st.st_size) + "\n" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+}  // namespace agc::cli

@@ -1,0 +1,76 @@
+// How agc turns generated C++ into a program or a library: where the runtime
+// is (its headers and libagrt.a), the system C++ compiler's command line,
+// running it, and the content-addressed cache `agc run` keeps its programs in.
+// Nothing here knows about Python; build/run/emit-cpp hand it C++ text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace agc::cli {
+
+/// The runtime a generated program compiles and links against.
+///   default: the source tree and build dir agc was built from (configured by
+///            meson into agc_config.h);
+///   AGC_RUNTIME_DIR=DIR: an installed runtime, DIR/include (holding ag/ag.h
+///            and runtime/...) and DIR/lib/libagrt.a.
+struct RuntimeLocation {
+  std::vector<std::string> include_dirs;
+  std::string library;  // libagrt.a
+  /// Why the runtime is unusable (empty when it is): a missing header or library.
+  std::string problem;
+};
+RuntimeLocation find_runtime();
+
+/// The compiler and its flags: $CXX (split on spaces, so "ccache g++" works)
+/// or `c++`, at -O2 -std=c++20 with the runtime's include dirs.
+std::vector<std::string> compiler_command(const RuntimeLocation& rt);
+/// What a program links after its object: libagrt.a and its dependencies.
+std::vector<std::string> link_libraries(const RuntimeLocation& rt);
+
+struct ToolResult {
+  int status = -1;     // the exit status; -1 when it could not run or was killed
+  std::string output;  // stdout and stderr, interleaved
+};
+/// Runs argv[0] (searched in PATH) with its output captured.
+ToolResult run_tool(const std::vector<std::string>& argv);
+/// The command as a shell would show it (for --verbose and error messages).
+std::string shell_quote(const std::vector<std::string>& argv);
+
+struct CompileRequest {
+  std::string stem;      // file names in the work dir: <stem>.h, <stem>.cpp
+  std::string header;    // the generated header and source
+  std::string source;
+  std::string output;    // the program, or the static library when `library`
+  bool library = false;
+  bool verbose = false;  // print the commands and the compiler's output
+};
+/// Writes the sources to a fresh directory under $TMPDIR, compiles and links
+/// (or archives with `ar`), removes the directory. On failure prints the
+/// compiler's output and `agc: error: ...` to stderr and returns false.
+bool compile(const CompileRequest& request, const RuntimeLocation& rt);
+
+/// A 128-bit content hash as 32 hex digits (not cryptographic: it names cache
+/// entries, and everything that goes into it is the user's own).
+class ContentHash {
+ public:
+  ContentHash& add(const std::string& bytes);
+  std::string hex() const;
+
+ private:
+  uint64_t a_ = 0xcbf29ce484222325ull, b_ = 0x84222325cbf29ce4ull;
+};
+
+/// $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else $HOME/.cache/agc.
+std::string cache_dir();
+/// The identity of a file for a cache key: its path, size and mtime (ns);
+/// empty when it does not exist.
+std::string file_identity(const std::string& path);
+
+/// mkdir -p; false with errno set on failure.
+bool make_dirs(const std::string& path);
+/// Writes `text` to `path`; on failure prints `agc: error: cannot write ...`.
+bool write_file(const std::string& path, const std::string& text);
+
+}  // namespace agc::cli
