@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -209,6 +210,65 @@ bool step(const std::vector<std::string>& argv, bool verbose, const char* what) 
 
 }  // namespace
 
+namespace {
+
+bool is_header_file(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".h" || ext == ".def" || ext == ".inc";
+}
+
+// The identity (path, size, mtime) of every runtime header ag/ag.h can reach,
+// so that a precompiled header is rebuilt whenever one of them changes (GCC
+// does not check that itself).
+std::string runtime_headers_identity(const RuntimeLocation& rt) {
+  std::string id;
+  for (const auto& inc : rt.include_dirs) {
+    for (const char* sub : {"ag", "runtime"}) {
+      std::error_code ec;
+      std::filesystem::recursive_directory_iterator it(inc + "/" + sub, ec), end;
+      std::vector<std::string> files;
+      for (; !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec) && is_header_file(it->path())) files.push_back(file_identity(it->path().string()));
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) id += f + "\n";
+    }
+  }
+  return id;
+}
+
+// A precompiled ag/ag.h, built once per compiler, flags and runtime headers
+// under the cache dir: parsing ag.h is most of a small model's compile time.
+// GCC only (it finds <name>.gch beside a header given with -include); empty
+// when unavailable, and then the compile simply goes without.
+std::string precompiled_header(const std::vector<std::string>& cmd, const RuntimeLocation& rt, bool verbose) {
+  if (!env("AGC_NO_PCH").empty()) return {};
+  std::vector<std::string> version_cmd = {cmd[0], "--version"};
+  ToolResult version = run_tool(version_cmd);
+  if (version.status != 0 || version.output.find("Free Software Foundation") == std::string::npos) return {};
+  std::string key =
+      ContentHash().add(AGC_VERSION).add(shell_quote(cmd)).add(version.output).add(runtime_headers_identity(rt)).hex();
+  std::string dir = cache_dir() + "/pch/" + key;
+  std::string header = dir + "/ag_pch.h";
+  std::string gch = header + ".gch";
+  if (file_identity(gch).empty()) {
+    if (!make_dirs(dir) || !write_file(header, "#include <ag/ag.h>\n")) return {};
+    std::string partial = gch + ".partial." + std::to_string(getpid());
+    std::vector<std::string> pch_cmd = cmd;
+    pch_cmd.insert(pch_cmd.end(), {"-x", "c++-header", header, "-o", partial});
+    if (verbose) std::fprintf(stderr, "agc: %s\n", shell_quote(pch_cmd).c_str());
+    ToolResult r = run_tool(pch_cmd);
+    if (r.status != 0 || std::rename(partial.c_str(), gch.c_str()) != 0) {
+      if (verbose) std::fprintf(stderr, "%sagc: no precompiled header (it did not build)\n", r.output.c_str());
+      std::remove(partial.c_str());
+      return {};
+    }
+  }
+  return header;
+}
+
+}  // namespace
+
 bool compile(const CompileRequest& request, const RuntimeLocation& rt) {
   WorkDir work;
   if (work.path().empty()) {
@@ -220,6 +280,8 @@ bool compile(const CompileRequest& request, const RuntimeLocation& rt) {
     return false;
   }
   std::vector<std::string> cmd = compiler_command(rt);
+  std::string pch = precompiled_header(cmd, rt, request.verbose);
+  if (!pch.empty()) cmd.insert(cmd.end(), {"-include", pch});
   cmd.push_back("-I" + work.path());
   if (!request.library) {
     cmd.insert(cmd.end(), {"-o", request.output, cpp});

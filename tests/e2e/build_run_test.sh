@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# End-to-end checks of agc emit-cpp / build / run: the files emit-cpp writes, a
+# built program and library, run's cache (a second run does not recompile),
+# the --results JSONL lines, printed outcomes, tracebacks and exit statuses.
+# Part 1 needs no compiler; part 2 tests run's cache, exec and --results with a
+# stand-in compiler that "compiles" anything into a program built here from
+# tests/e2e/handwritten/boom.cpp, so agc's own behaviour is checked apart from
+# the emitter's; part 3 compiles Python files for real.
+# usage: build_run_test.sh AGC SOURCE_ROOT LIBAGRT
+set -u
+AGC=$1
+ROOT=$2
+LIB=$3
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export AGC_CACHE_DIR="$TMP/cache"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect STATUS CMD...: runs CMD, checks its exit status, keeps stdout/stderr.
+expect() {
+  local want=$1; shift
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 600 "$TMP/err"))"
+}
+# same FILE TEXT: FILE holds exactly TEXT (printf-style escapes allowed).
+same() {
+  printf "$2" >"$TMP/want"
+  cmp -s "$1" "$TMP/want" || fail "$3: got [$(cat "$1")], wanted [$(cat "$TMP/want")]"
+}
+
+cat >"$TMP/calc.py" <<'PY'
+import tensorflow as tf
+
+
+def add(a, b):
+    return a + b
+
+
+def fail(x):
+    raise ValueError('bad ' + str(x))
+
+
+print('hello', add(1, 2))
+PY
+
+cat >"$TMP/boom.py" <<'PY'
+def inner(x):
+    raise ValueError('boom ' + str(x))
+
+
+def outer(x):
+    return inner(x)
+
+
+print('before')
+outer(7)
+print('after')
+PY
+
+printf 'def f(x):\n    return x +\n' >"$TMP/bad.py"
+
+# ---- usage
+expect 0 "$AGC" --help
+for c in emit-cpp build run; do
+  grep -q "$c" "$TMP/out" || fail "--help does not list $c"
+  expect 0 "$AGC" "$c" --help
+done
+expect 2 "$AGC" emit-cpp "$TMP/calc.py"
+expect 2 "$AGC" build "$TMP/calc.py"
+expect 2 "$AGC" run
+expect 2 "$AGC" run --bogus "$TMP/calc.py"
+
+# ---- emit-cpp: both files, main() only without --lib
+expect 0 "$AGC" emit-cpp "$TMP/calc.py" -o "$TMP/gen/sub"
+[ -s "$TMP/gen/sub/calc.h" ] || fail "emit-cpp did not write calc.h"
+[ -s "$TMP/gen/sub/calc.cpp" ] || fail "emit-cpp did not write calc.cpp"
+[ -s "$TMP/out" ] && fail "emit-cpp printed on success: $(head -c 200 "$TMP/out")"
+grep -q '#include <ag/ag.h>' "$TMP/gen/sub/calc.h" || fail "calc.h does not include <ag/ag.h>"
+grep -q '#include "calc.h"' "$TMP/gen/sub/calc.cpp" || fail "calc.cpp does not include its header"
+grep -q 'int main' "$TMP/gen/sub/calc.cpp" || fail "calc.cpp has no main()"
+grep -qi 'eigen' "$TMP/gen/sub/calc.cpp" "$TMP/gen/sub/calc.h" && fail "generated code mentions Eigen"
+expect 0 "$AGC" emit-cpp --lib "$TMP/calc.py" -o "$TMP/genlib"
+grep -q 'int main' "$TMP/genlib/calc.cpp" && fail "emit-cpp --lib wrote a main()"
+expect 1 "$AGC" emit-cpp "$TMP/bad.py" -o "$TMP/genbad"
+head -n 1 "$TMP/err" | grep -qE "^$TMP/bad.py:2:[0-9]+: error: " || fail "emit-cpp diagnostic: $(head -n 1 "$TMP/err")"
+[ -e "$TMP/genbad/bad.cpp" ] && fail "emit-cpp wrote output for a file with errors"
+
+# ---- part 2: run's cache, exec and outcomes through a stand-in compiler
+${CXX:-c++} -O0 -std=c++20 -I"$ROOT" -I"$ROOT/runtime/include" -o "$TMP/boom_prog" "$ROOT/tests/e2e/handwritten/boom.cpp" "$LIB" -pthread \
+  || { echo "FAIL: boom.cpp does not compile"; exit 1; }
+cat >"$TMP/fakecxx" <<SH
+#!/usr/bin/env bash
+out=""; prev=""
+for a in "\$@"; do [ "\$prev" = "-o" ] && out=\$a; prev=\$a; done
+echo compiled >>"$TMP/fakecxx.log"
+cp "$TMP/boom_prog" "\$out"
+SH
+chmod +x "$TMP/fakecxx"
+(
+  export CXX="$TMP/fakecxx" AGC_CACHE_DIR="$TMP/fakecache" AGC_NO_PCH=1
+  expect 1 "$AGC" run "$TMP/boom.py"
+  same "$TMP/out" 'before\n' "stand-in: program output"
+  grep -q '^ValueError: boom 7$' "$TMP/err" || fail "stand-in: the program's traceback is not on stderr: $(head -c 300 "$TMP/err")"
+  export BOOM_SKIP=1
+  expect 0 "$AGC" run "$TMP/boom.py"
+  [ "$(wc -l <"$TMP/fakecxx.log")" -eq 1 ] || fail "stand-in: a second run of the same file compiled again"
+  expect 0 "$AGC" run --verbose "$TMP/boom.py" outer '[1]' '[{"tensor": [2.5]}]' --results "$TMP/fr.jsonl"
+  grep -q "^agc: cached: " "$TMP/err" || fail "stand-in: --verbose does not say the program came from the cache"
+  same "$TMP/out" 'before\n' "stand-in: output with --results"
+  same "$TMP/fr.jsonl" '{"error": {"type": "ValueError", "message": "boom 1"}}\n{"error": {"type": "ValueError", "message": "boom tf.Tensor([2.5], shape=(1,), dtype=float32)"}}\n' "stand-in: --results lines"
+  expect 1 "$AGC" run "$TMP/boom.py" nope '[1]'
+  grep -q "'nope' is not a module-level name" "$TMP/err" || fail "stand-in: unknown FUNC: $(head -c 300 "$TMP/err")"
+  [ "$(wc -l <"$TMP/fakecxx.log")" -eq 1 ] || fail "stand-in: runs with arguments compiled again"
+  # Another source is another cache entry.
+  printf '\n# changed\n' >>"$TMP/boom.py"
+  expect 0 "$AGC" run "$TMP/boom.py"
+  [ "$(wc -l <"$TMP/fakecxx.log")" -eq 2 ] || fail "stand-in: a changed file did not recompile"
+  exit $failures
+) || failures=$((failures + $?))
+
+# ---- part 3: real compiles
+# ---- build: a program; a library and its header
+expect 0 "$AGC" build "$TMP/calc.py" -o "$TMP/calc"
+[ -s "$TMP/out" ] || [ -s "$TMP/err" ] && fail "build printed on success: $(head -c 300 "$TMP/out" "$TMP/err")"
+[ -x "$TMP/calc" ] || fail "build did not make an executable"
+expect 0 "$TMP/calc"
+same "$TMP/out" 'hello 3\n' "built program output"
+expect 0 "$AGC" build "$TMP/calc.py" -o "$TMP/lib/libcalc.a" --lib
+[ -s "$TMP/lib/libcalc.a" ] || fail "build --lib made no library"
+[ -s "$TMP/lib/calc.h" ] || fail "build --lib wrote no header beside the library"
+expect 1 "$AGC" build "$TMP/bad.py" -o "$TMP/bad"
+[ -e "$TMP/bad" ] && fail "build made a program from a file with errors"
+# A compiler that fails: exit 1, its output and the command on stderr.
+CXX=false expect 1 "$AGC" build "$TMP/calc.py" -o "$TMP/calc2"
+grep -q "agc: error: the C++ compiler failed" "$TMP/err" || fail "compiler failure message: $(head -c 300 "$TMP/err")"
+# --verbose shows the compiler command.
+expect 0 "$AGC" build --verbose "$TMP/calc.py" -o "$TMP/calc3"
+grep -q -- "-std=c++20" "$TMP/err" || fail "build --verbose does not show the compiler command"
+
+# ---- run: compiles once into the cache, then reuses it
+expect 0 "$AGC" run "$TMP/calc.py"
+same "$TMP/out" 'hello 3\n' "run output"
+[ -s "$TMP/err" ] && fail "run printed on stderr: $(head -c 300 "$TMP/err")"
+progs=("$AGC_CACHE_DIR"/*/calc)
+[ "${#progs[@]}" -eq 1 ] && [ -x "${progs[0]}" ] || fail "run did not leave one program in the cache: ${progs[*]}"
+before=$(stat -c %Y.%y "${progs[0]}")
+sleep 1
+expect 0 "$AGC" run --verbose "$TMP/calc.py"
+grep -q "agc: cached" "$TMP/err" || fail "second run was not served from the cache: $(head -c 300 "$TMP/err")"
+grep -q -- "-std=c++20" "$TMP/err" && fail "second run recompiled"
+[ "$(stat -c %Y.%y "${progs[0]}")" = "$before" ] || fail "second run rewrote the cached program"
+same "$TMP/out" 'hello 3\n' "cached run output"
+
+# ---- FUNC ARGS_JSON: outcomes printed, or JSONL with --results
+expect 0 "$AGC" run "$TMP/calc.py" add '[1, 2]' '[{"tensor": [1.5, 2]}, 1]' '["a", 1]'
+same "$TMP/out" 'hello 3\n3\ntf.Tensor([2.5 3. ], shape=(2,), dtype=float32)\nTypeError: can only concatenate str (not "int") to str\n' "printed outcomes"
+expect 0 "$AGC" run "$TMP/calc.py" add '[1, 2.5]' '{"args": [{"tensor": [[1, 2]], "dtype": "float32"}], "kwargs": {"b": 0.5}}' \
+  '[[1], [2]]' --results "$TMP/r.jsonl"
+same "$TMP/out" 'hello 3\n' "output with --results"
+same "$TMP/r.jsonl" '{"result": 3.5}\n{"result": {"tensor": [[1.5, 2.5]], "dtype": "float32", "shape": [1, 2]}}\n{"result": [1, 2]}\n' "results JSONL"
+expect 0 "$AGC" run "$TMP/calc.py" fail '[3]' '["x"]' --results "$TMP/r.jsonl"
+same "$TMP/r.jsonl" '{"error": {"type": "ValueError", "message": "bad 3"}}\n{"error": {"type": "ValueError", "message": "bad x"}}\n' "error JSONL"
+expect 1 "$AGC" run "$TMP/calc.py" nope '[1]'
+grep -q "'nope' is not a module-level name" "$TMP/err" || fail "unknown FUNC message: $(head -c 300 "$TMP/err")"
+[ -s "$TMP/out" ] && fail "unknown FUNC: the module ran anyway"
+expect 1 "$AGC" run "$TMP/calc.py" add '[1,'
+grep -q "ARGS_JSON 1 ('\[1,'): not valid JSON" "$TMP/err" || fail "bad ARGS_JSON message: $(head -c 300 "$TMP/err")"
+
+# ---- exit statuses: a transpile diagnostic, an exception escaping the module
+expect 1 "$AGC" run "$TMP/bad.py"
+head -n 1 "$TMP/err" | grep -qE "^$TMP/bad.py:2:[0-9]+: error: " || fail "run diagnostic: $(head -n 1 "$TMP/err")"
+expect 1 "$AGC" run "$TMP/boom.py"
+same "$TMP/out" 'before\n' "output before the exception"
+same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/boom.py\", line 10, in <module>\n    outer(7)\n  File \"$TMP/boom.py\", line 6, in outer\n    return inner(x)\n  File \"$TMP/boom.py\", line 2, in inner\n    raise ValueError('boom ' + str(x))\nValueError: boom 7\n" "traceback"
+# 2>&1 keeps program order.
+"$AGC" run "$TMP/boom.py" >"$TMP/both" 2>&1
+head -n 2 "$TMP/both" | tr '\n' '|' | grep -q '^before|Traceback' || fail "2>&1 order: $(head -c 200 "$TMP/both")"
+
+# ---- how long a cached `agc run` takes to start (a figure, never an assertion)
+expect 0 "$AGC" run "$TMP/calc.py"
+start=$(date +%s%N)
+for _ in 1 2 3 4 5 6 7 8 9 10; do "$AGC" run "$TMP/calc.py" >/dev/null; done
+end=$(date +%s%N)
+echo "cached agc run (trivial program, incl. the program's own run): $(( (end - start) / 10000000 )) ms each, load $(cut -d' ' -f1 /proc/loadavg)"
+
+echo "ok"
+exit $((failures > 0))
