@@ -24,7 +24,10 @@
 // Target (the runtime issue): <= 10 ms per call (TorchScript ~730 ms, Eigen
 // kernels ~6 ms). Figures are printed, never asserted; counts are checked.
 //
-//   bench_fizzbuzz [--repeats N] [--dump]   (--dump prints the traced graph)
+//   bench_fizzbuzz [--repeats N] [--dump] [--only function|eigen|plain]
+// --dump prints the traced graph; --only times just that loop (for
+// `perf stat -e cycles:u` A/B runs: cycles per call are the difference
+// between two repeat counts divided by their difference).
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <algorithm>
@@ -216,10 +219,13 @@ bool check(const char* what, const Counts& got, const Counts& want) {
 int main(int argc, char** argv) {
   int repeats = 5;
   bool dump = false;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (std::strcmp(argv[i], "--dump") == 0) dump = true;
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[i + 1];
   }
+  auto timed = [&](const char* what) { return only.empty() || only == what; };
   const Counts want = expected(kLimit);
   std::printf("fizzbuzz over tf.range(1, %d): expected fizz=%lld buzz=%lld fizzbuzz=%lld other=%lld\n", kLimit + 1,
               static_cast<long long>(want.fizz), static_cast<long long>(want.buzz),
@@ -243,11 +249,15 @@ int main(int argc, char** argv) {
   // Interleaved repeats, so that load from other processes touches each alike.
   double fn_ms = std::numeric_limits<double>::infinity(), eigen_ms = fn_ms, plain_ms = fn_ms;
   for (int r = 0; r < repeats; ++r) {
-    fn_ms = std::min(fn_ms, best_ms(1, [&] { g_sink = g_sink + counts_of(f({})).fizz; }));
-    eigen_ms = std::min(eigen_ms, best_ms(1, [&] { g_sink = g_sink + eigen_fizzbuzz(g_limit).fizz; }));
-    plain_ms = std::min(plain_ms, best_ms(1, [&] {
-                          for (int k = 0; k < 10; ++k) g_sink = g_sink + plain_fizzbuzz(g_limit).fizz;
-                        }) / 10);
+    if (timed("function")) fn_ms = std::min(fn_ms, best_ms(1, [&] { g_sink = g_sink + counts_of(f({})).fizz; }));
+    if (timed("eigen")) {
+      eigen_ms = std::min(eigen_ms, best_ms(1, [&] { g_sink = g_sink + eigen_fizzbuzz(g_limit).fizz; }));
+    }
+    if (timed("plain")) {
+      plain_ms = std::min(plain_ms, best_ms(1, [&] {
+                            for (int k = 0; k < 10; ++k) g_sink = g_sink + plain_fizzbuzz(g_limit).fizz;
+                          }) / 10);
+    }
   }
   std::printf("first call (trace + optimize + compile + run): %8.2f ms\n",
               std::chrono::duration<double, std::milli>(t1 - t0).count());

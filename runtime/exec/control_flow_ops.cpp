@@ -3,13 +3,15 @@
 // kernel factories compile the subgraphs to plans once. The While kernel keeps
 // the loop variables in the body plan's argument slots and rotates them with
 // the body's output slots after each iteration, so a loop whose shapes are
-// stable allocates nothing per iteration.
+// stable allocates nothing per iteration. A loop over scalars whose cond and
+// body are scalar ops runs as one ScalarProgram instead (scalar_while.h).
 #include <memory>
 #include <string>
 
 #include "runtime/core/error.h"
 #include "runtime/exec/fused_elementwise.h"
 #include "runtime/exec/plan.h"
+#include "runtime/exec/scalar_while.h"
 #include "runtime/exec/subgraph_context.h"
 #include "runtime/graph/graph.h"
 #include "runtime/ops/registry.h"
@@ -173,6 +175,7 @@ Kernel if_kernel(const KernelSpec& s) {
 
 Kernel while_kernel(const KernelSpec& s) {
   auto subs = subgraphs_of(s.op);
+  if (Kernel scalar = scalar_while_kernel(*subs[0], *subs[1], num_args(*subs[1]), s)) return scalar;
   auto cond_p = std::make_shared<const Plan>(compile_plan(*subs[0]));
   auto body_p = std::make_shared<const Plan>(compile_plan(*subs[1]));
   const size_t n = num_args(*subs[1]);
