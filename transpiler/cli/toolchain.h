@@ -14,7 +14,10 @@ namespace agc::cli {
 ///   default: the source tree and build dir agc was built from (configured by
 ///            meson into agc_config.h);
 ///   AGC_RUNTIME_DIR=DIR: an installed runtime, DIR/include (holding ag/ag.h
-///            and runtime/...) and DIR/lib/libagrt.a.
+///            and runtime/...) and DIR/lib/libagrt.a. Meson makes libagrt.a a
+///            thin archive whose members are paths relative to its build dir,
+///            so a copy or symlink of it elsewhere does not link: install a
+///            full archive (ar rcs DIR/lib/libagrt.a BUILD/runtime/libagrt.a.p/*.o).
 struct RuntimeLocation {
   std::vector<std::string> include_dirs;
   std::string library;  // libagrt.a
