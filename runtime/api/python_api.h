@@ -9,7 +9,13 @@
 //   print('a', x, sep='')      ->  ag::py::print({"a", x}, {{"sep", ""}})
 //
 // Used as a value (`f = tf.tanh`), a function becomes a callable Value
-// through builtin_value().
+// through builtin_value(); the builtin types so made (int, float, str, list,
+// tuple, dict, bool) and tf.Tensor/Variable/TensorArray/TensorSpec are what
+// isinstance() recognises as classes.
+//
+// Departures from Python, by design: range() is a list (a tensor argument
+// makes it tf.range, as AutoGraph's range_ does), and map/filter/zip/
+// enumerate/reversed return lists, not lazy iterators (builtins_seq.cpp).
 #pragma once
 
 #include <string>
@@ -21,7 +27,8 @@ namespace ag {
 
 using PyFn = Value (*)(std::vector<Value> args, Kwargs kwargs);
 
-/// A callable Value named `python_name` ("tf.tanh", "print") that calls `fn`.
+/// A callable Value named `python_name` ("tf.tanh", "print") that calls `fn`;
+/// interned per `fn` (the same value every time), so `is` and isinstance work.
 Value builtin_value(const char* python_name, PyFn fn);
 
 namespace py {

@@ -130,4 +130,20 @@ Value cast(const Value& x, DType dtype) {
   return Value(apply1("Cast", t, "Cast", Attrs{{"SrcT", t.dtype()}, {"DstT", dtype}, {"Truncate", false}}));
 }
 
+Value sign(const Value& x) { return unary("Sign", x, "Sign"); }
+Value rsqrt(const Value& x) { return unary("Rsqrt", x, "Rsqrt"); }
+Value log1p(const Value& x) { return unary("Log1p", x, "Log1p"); }
+Value sin(const Value& x) { return unary("Sin", x, "Sin"); }
+Value cos(const Value& x) { return unary("Cos", x, "Cos"); }
+Value round(const Value& x) {
+  // math_ops.round: integers are already round.
+  TensorHandle t = to_tensor(x);
+  if (is_integer(t.dtype())) return Value(t);
+  return Value(apply1("Round", t, "Round"));
+}
+Value floor(const Value& x) { return unary("Floor", x, "Floor"); }
+Value ceil(const Value& x) { return unary("Ceil", x, "Ceil"); }
+Value relu(const Value& x) { return unary("Relu", x, "Relu"); }
+Value softplus(const Value& x) { return unary("Softplus", x, "Softplus"); }
+
 }  // namespace ag::tf

@@ -57,6 +57,17 @@ Value logical_not(const Value& x);
 Value where(const Value& cond, const Value& x = Value(), const Value& y = Value());
 /// tf.cast: x itself when it is a tensor of `dtype` already.
 Value cast(const Value& x, DType dtype);
+Value sign(const Value& x);
+Value rsqrt(const Value& x);
+Value log1p(const Value& x);
+Value sin(const Value& x);
+Value cos(const Value& x);
+/// tf.round: half to even; integers as they are.
+Value round(const Value& x);
+Value floor(const Value& x);
+Value ceil(const Value& x);
+Value relu(const Value& x);
+Value softplus(const Value& x);
 
 // ---- Shapes, arrays, reductions (tf_api_array.cpp).
 Value reshape(const Value& x, const Value& shape);
@@ -94,6 +105,51 @@ Value identity(const Value& x);
 /// runs on every call of a traced function); Python values inline via str().
 void print(const std::vector<Value>& inputs, std::string_view sep = " ", std::string_view end = "\n",
            int64_t summarize = 3, std::string_view output_stream = "stderr");
+
+// ---- Indexing and layout (tf_api_indexing.cpp).
+Value expand_dims(const Value& x, const Value& axis);
+/// axis None: every dim of size 1; else an int or a list of ints.
+Value squeeze(const Value& x, const Value& axis = Value());
+/// tf.split(value, num_or_size_splits, axis, num): a list of tensors; an int
+/// splits evenly (Split), a list gives the sizes (SplitV, one may be -1).
+Value split(const Value& value, const Value& num_or_size_splits, const Value& axis = Value(0),
+            const Value& num = Value());
+Value tile(const Value& x, const Value& multiples);
+/// mode "CONSTANT" only (REFLECT/SYMMETRIC: UnimplementedError); PadV2 when
+/// constant_values is not 0.
+Value pad(const Value& x, const Value& paddings, const std::string& mode = "CONSTANT",
+          const Value& constant_values = Value(0));
+/// axis None: batch_dims (0 by default), as TF's.
+Value gather(const Value& params, const Value& indices, const Value& axis = Value(), int64_t batch_dims = 0);
+Value gather_nd(const Value& params, const Value& indices);
+/// on/off values default to 1/0 of `dtype` (float32 unless given or implied by them).
+Value one_hot(const Value& indices, const Value& depth, const Value& on_value = Value(), const Value& off_value = Value(),
+              int64_t axis = -1, OptDType dtype = std::nullopt);
+Value cumsum(const Value& x, const Value& axis = Value(0), bool exclusive = false, bool reverse = false);
+Value argmin(const Value& x, const Value& axis = Value(), DType output_type = DType::Int64);
+
+// ---- Neural-network ops (tf_api_nn.cpp).
+/// axis None or -1: the last; another axis is moved last and back (as TF's).
+Value softmax(const Value& logits, const Value& axis = Value());
+Value log_softmax(const Value& logits, const Value& axis = Value());
+/// strides/dilations: an int, or 1, 2 or 4 ints, as TF's conv2d takes them;
+/// padding "SAME"/"VALID" or explicit [[0,0],[t,b],[l,r],[0,0]] pads.
+Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
+             const std::string& data_format = "NHWC", const Value& dilations = Value());
+Value bias_add(const Value& value, const Value& bias, const std::string& data_format = "NHWC");
+Value max_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
+                 const std::string& data_format = "NHWC");
+Value avg_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
+                 const std::string& data_format = "NHWC");
+
+// ---- Strings (tf_api_strings.cpp).
+Value as_string(const Value& x, int64_t precision = -1, bool scientific = false, bool shortest = false,
+                int64_t width = -1, const std::string& fill = "");
+Value string_to_number(const Value& x, DType out_type = DType::Float32);
+/// unit "BYTE" or "UTF8_CHAR".
+Value string_length(const Value& x, const std::string& unit = "BYTE");
+/// tf.strings.join(inputs, separator): elementwise, scalars broadcast.
+Value string_join(const Value& inputs, const std::string& separator = "");
 
 // ---- Random numbers (tf_api_random.cpp): TF's seed rules over Philox.
 /// tf.random.set_seed(seed) (None clears it).

@@ -2,6 +2,7 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"
+#include "runtime/value/variable_value.h"
 
 namespace ag::tf {
 namespace {
@@ -255,6 +256,10 @@ void print(const std::vector<Value>& inputs, std::string_view sep, std::string_v
     if (inputs[i].is_tensor()) {
       tmpl += "{}";
       tensors.push_back(inputs[i].as_tensor());
+    } else if (inputs[i].is_variable()) {
+      // A variable prints its value, as TF's does.
+      tmpl += "{}";
+      tensors.push_back(variable_value::read(inputs[i]));
     } else {
       tmpl += str(inputs[i]);
     }

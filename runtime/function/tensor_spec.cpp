@@ -1,5 +1,7 @@
 #include "runtime/function/tensor_spec.h"
 
+#include "runtime/value/dtype_value.h"
+
 
 
 namespace ag {
@@ -13,7 +15,7 @@ Value make_tensor_spec(const Shape& shape, DType dtype, const std::string& name)
   } else {
     spec.setattr("shape", Value());
   }
-  spec.setattr("dtype", Value(std::string(dtype_name(dtype))));
+  spec.setattr("dtype", dtype_value(dtype));
   spec.setattr("name", name.empty() ? Value() : Value(name));
   return spec;
 }
@@ -21,9 +23,7 @@ Value make_tensor_spec(const Shape& shape, DType dtype, const std::string& name)
 std::optional<TensorSpec> tensor_spec_of(const Value& v) {
   if (!v.is_object() || v.as_object().class_name != "TensorSpec") return std::nullopt;
   TensorSpec spec;
-  if (!dtype_from_name(v.getattr("dtype").as_str(), spec.dtype)) {
-    throw TypeError("TensorSpec has an unknown dtype '" + v.getattr("dtype").as_str() + "'");
-  }
+  spec.dtype = require_dtype(v.getattr("dtype"));
   Value shape = v.getattr("shape");
   if (shape.is_none()) {
     spec.shape = Shape::unknown_rank();

@@ -8,6 +8,7 @@
 #include "runtime/core/tensor_list.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 
 namespace ag::tensor_array {
 namespace {
@@ -307,7 +308,7 @@ Value getattr(const Value& v, std::string_view name) {
   if (name == "unstack") return method("unstack", [arg](const Value& t, const std::vector<Value>& a) { return unstack(t, arg(a, 0, "value")); });
   if (name == "size") return method("size", [](const Value& t, const std::vector<Value>&) { return size(t); });
   if (name == "identity") return method("identity", [](const Value& t, const std::vector<Value>&) { return identity(t); });
-  if (name == "dtype") return Value("tf." + dtype_repr(ta.dtype));
+  if (name == "dtype") return dtype_value(ta.dtype);
   if (name == "dynamic_size") return Value(ta.dynamic_size);
   if (name == "flow") return ta.graph() ? Value(*ta.flow) : Value(Tensor::scalar<int32_t>(0));
   if (name == "element_shape") return shape_to_value(ta.element_shape);

@@ -1,6 +1,7 @@
 #include "runtime/value/value.h"
 
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
 
@@ -173,7 +174,7 @@ Value Value::getattr(std::string_view name) const {
   if (std::optional<Value> m = builtin_method(*this, name)) return *m;
   if (is_tensor()) {
     const TensorHandle& t = as_tensor();
-    if (name == "dtype") return Value(std::string("tf.") + dtype_name(t.dtype()));
+    if (name == "dtype") return dtype_value(t.dtype());
     if (name == "name" && t.symbolic()) return Value(t.output().name());
     Shape s = t.shape();
     if (name == "ndim" && s.rank_known()) return Value(static_cast<int64_t>(s.rank()));

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "runtime/core/tensor_format.h"
+#include "runtime/value/dtype_value.h"
 #include "runtime/value/value.h"
 #include "runtime/value/variable_value.h"
 
@@ -123,6 +124,7 @@ std::string float_repr(double d) {
 }
 
 std::string repr(const Value& v) {
+  if (const char* dtype = dtype_value_name(v)) return std::string("<dtype: '") + dtype + "'>";
   switch (v.kind()) {
     case Kind::Str: return str_repr(v.as_str());
     case Kind::Tensor: return tensor_text(v.as_tensor(), true);
@@ -145,6 +147,7 @@ std::string repr(const Value& v) {
 }
 
 std::string str(const Value& v) {
+  if (const char* dtype = dtype_value_name(v)) return std::string("<dtype: '") + dtype + "'>";
   switch (v.kind()) {
     case Kind::None: return "None";
     case Kind::Bool: return v.as_bool() ? "True" : "False";

@@ -9,6 +9,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 
 namespace ag::variable_value {
 namespace {
@@ -87,7 +88,7 @@ Value getattr(const Value& v, std::string_view name) {
       return Value(read(v));
     });
   }
-  if (name == "dtype") return Value("tf." + dtype_repr(var.dtype()));
+  if (name == "dtype") return dtype_value(var.dtype());
   if (name == "name") return Value(var.name() + ":0");
   if (name == "trainable") return Value(true);
   if (name == "shape") return shape_to_value(var.shape());

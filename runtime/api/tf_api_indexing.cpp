@@ -1,0 +1,116 @@
+// tf.* functions on indexing and layout: expand_dims, squeeze, split, tile,
+// pad, gather, gather_nd, one_hot, cumsum, argmin. Node name hints as TF's.
+#include "runtime/api/tf_api.h"
+#include "runtime/value/convert.h"
+
+namespace ag::tf {
+namespace {
+
+TensorHandle apply(const char* op, std::vector<TensorHandle> in, std::string_view name, const Attrs& attrs = {}) {
+  return apply_op1(op, in, attrs, name);
+}
+
+// An index argument: a tensor as it is, else ints as an int32 tensor.
+TensorHandle index_tensor(const Value& v) {
+  if (v.is_tensor()) return v.as_tensor();
+  return to_tensor(v, DType::Int32);
+}
+
+std::vector<int64_t> int_list(const Value& v) {
+  std::vector<int64_t> out;
+  if (v.is_int() || v.is_bool()) {
+    out.push_back(v.as_int());
+    return out;
+  }
+  for (const Value& x : iterate(v)) out.push_back(x.as_int());
+  return out;
+}
+
+}  // namespace
+
+Value expand_dims(const Value& x, const Value& axis) {
+  if (axis.is_none()) throw ValueError("Must specify an axis argument to tf.expand_dims()");
+  return Value(apply("ExpandDims", {to_tensor(x), index_tensor(axis)}, "ExpandDims"));
+}
+
+Value squeeze(const Value& x, const Value& axis) {
+  Attrs attrs;
+  if (!axis.is_none()) attrs.set("squeeze_dims", int_list(axis));
+  return Value(apply("Squeeze", {to_tensor(x)}, "Squeeze", attrs));
+}
+
+Value split(const Value& value, const Value& num_or_size_splits, const Value& axis, const Value& num) {
+  TensorHandle t = to_tensor(value);
+  std::vector<TensorHandle> pieces;
+  if (num_or_size_splits.is_int()) {
+    TensorHandle in[2] = {index_tensor(axis), t};
+    pieces = apply_op("Split", in, Attrs{{"num_split", num_or_size_splits.as_int()}}, "split");
+  } else {
+    TensorHandle sizes = index_tensor(num_or_size_splits);
+    Attrs attrs;
+    if (!num.is_none()) attrs.set("num_split", num.as_int());
+    TensorHandle in[3] = {t, sizes, index_tensor(axis)};
+    pieces = apply_op("SplitV", in, attrs, "split");
+  }
+  std::vector<Value> out;
+  for (TensorHandle& p : pieces) out.emplace_back(std::move(p));
+  return Value::list(std::move(out));
+}
+
+Value tile(const Value& x, const Value& multiples) {
+  return Value(apply("Tile", {to_tensor(x), index_tensor(multiples)}, "Tile"));
+}
+
+Value pad(const Value& x, const Value& paddings, const std::string& mode, const Value& constant_values) {
+  std::string m;
+  for (char c : mode) m += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (m == "REFLECT" || m == "SYMMETRIC") throw UnimplementedError("tf.pad mode '" + mode + "' is not supported");
+  if (m != "CONSTANT") {
+    throw ValueError("Value of argument `mode` expected to be one of \"CONSTANT\", \"REFLECT\", or \"SYMMETRIC\". "
+                     "Received `mode` = " + mode);
+  }
+  TensorHandle t = to_tensor(x);
+  TensorHandle p = index_tensor(paddings);
+  bool zero = !constant_values.is_tensor() && constant_values.is_number() && constant_values.as_float() == 0.0;
+  if (zero) return Value(apply("Pad", {t, p}, "Pad"));
+  return Value(apply("PadV2", {t, p, to_tensor(constant_values, t.dtype())}, "Pad"));
+}
+
+Value gather(const Value& params, const Value& indices, const Value& axis, int64_t batch_dims) {
+  Value ax = axis.is_none() ? Value(batch_dims) : axis;
+  return Value(apply("GatherV2", {to_tensor(params), index_tensor(indices), index_tensor(ax)}, "GatherV2",
+                     Attrs{{"batch_dims", batch_dims}}));
+}
+
+Value gather_nd(const Value& params, const Value& indices) {
+  return Value(apply("GatherNd", {to_tensor(params), index_tensor(indices)}, "GatherNd"));
+}
+
+Value one_hot(const Value& indices, const Value& depth, const Value& on_value, const Value& off_value, int64_t axis,
+              OptDType dtype) {
+  // array_ops.one_hot: the dtype from `dtype`, else from on/off values, else float32.
+  DType dt = DType::Float32;
+  if (dtype) {
+    dt = *dtype;
+  } else if (!on_value.is_none()) {
+    dt = to_tensor(on_value).dtype();
+  } else if (!off_value.is_none()) {
+    dt = to_tensor(off_value).dtype();
+  }
+  TensorHandle on = on_value.is_none() ? to_tensor(Value(1), dt) : to_tensor(on_value, dt);
+  TensorHandle off = off_value.is_none() ? to_tensor(Value(0), dt) : to_tensor(off_value, dt);
+  return Value(apply("OneHot", {index_tensor(indices), index_tensor(depth), on, off}, "one_hot",
+                     Attrs{{"axis", axis}}));
+}
+
+Value cumsum(const Value& x, const Value& axis, bool exclusive, bool reverse) {
+  return Value(apply("Cumsum", {to_tensor(x), index_tensor(axis)}, "Cumsum",
+                     Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
+}
+
+Value argmin(const Value& x, const Value& axis, DType output_type) {
+  TensorHandle a = axis.is_none() ? TensorHandle(Tensor::scalar<int32_t>(0)) : index_tensor(axis);
+  return Value(apply("ArgMin", {to_tensor(x), a}, "ArgMin", Attrs{{"output_type", output_type}}));
+}
+
+}  // namespace ag::tf
