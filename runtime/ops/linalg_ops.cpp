@@ -1,5 +1,8 @@
-// Linear algebra ops: MatMul and BatchMatMulV2 (TF's math_ops.cc signatures).
-// Both multiply through kernels::gemm, the one GEMM interface.
+// Linear algebra ops: MatMul and BatchMatMulV2 (TF's math_ops.cc signatures),
+// and agc's FusedMatMul (what the optimizer makes of MatMul + AddV2 + Tanh
+// chains). All multiply through kernels::gemm, the one GEMM interface.
+#include <Eigen/Core>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -31,20 +34,16 @@ void check_types(const InferContext& c) {
 
 bool known(int64_t d) { return d != kUnknownDim; }
 
-// MatMul: a:T, b:T -> product:T; attrs transpose_a, transpose_b.
-std::vector<TensorSpec> infer_matmul(const InferContext& c) {
-  check_types(c);
-  const Shape& a = c.inputs[0].shape;
-  const Shape& b = c.inputs[1].shape;
+/// The [m, n] shape of op(a)·op(b), or InvalidArgumentError as TF words it.
+Shape matmul_shape(const Shape& a, const Shape& b, bool ta, bool tb) {
+  const Shape* in[2] = {&a, &b};
   for (int i = 0; i < 2; ++i) {
-    const Shape& s = c.inputs[static_cast<size_t>(i)].shape;
+    const Shape& s = *in[i];
     if (s.rank_known() && s.rank() != 2) {
       throw InvalidArgumentError("In[" + std::to_string(i) + "] is not a matrix. Instead it has shape " +
                                  s.debug_string());
     }
   }
-  bool ta = c.attrs.get_or<bool>("transpose_a", false);
-  bool tb = c.attrs.get_or<bool>("transpose_b", false);
   int64_t ak = a.rank_known() ? a.dim(ta ? 0 : 1) : kUnknownDim;
   int64_t bk = b.rank_known() ? b.dim(tb ? 1 : 0) : kUnknownDim;
   if (known(ak) && known(bk) && ak != bk) {
@@ -53,7 +52,15 @@ std::vector<TensorSpec> infer_matmul(const InferContext& c) {
   }
   int64_t m = a.rank_known() ? a.dim(ta ? 1 : 0) : kUnknownDim;
   int64_t n = b.rank_known() ? b.dim(tb ? 0 : 1) : kUnknownDim;
-  return {{c.inputs[0].dtype, Shape{m, n}}};
+  return Shape{m, n};
+}
+
+// MatMul: a:T, b:T -> product:T; attrs transpose_a, transpose_b.
+std::vector<TensorSpec> infer_matmul(const InferContext& c) {
+  check_types(c);
+  return {{c.inputs[0].dtype, matmul_shape(c.inputs[0].shape, c.inputs[1].shape,
+                                           c.attrs.get_or<bool>("transpose_a", false),
+                                           c.attrs.get_or<bool>("transpose_b", false))}};
 }
 
 // One broadcast batch dim (numpy rules; unknowns stay unknown unless the other side decides).
@@ -167,13 +174,129 @@ Kernel batch_matmul_kernel(bool ax, bool ay) {
     double flops = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(kk);
     if (batches > 1 && kernels::threads_for(flops * static_cast<double>(batches)) > 1 &&
         kernels::threads_for(flops) == 1) {
-      // Many small products: one thread per half of the batch.
-      kernels::parallel_for(batches, 2, [&](int64_t b0, int64_t b1) {
+      // Many small products: both threads take runs of the batch from a shared
+      // counter (more runs than threads, so a descheduled thread holds up little).
+      kernels::parallel_for(batches, static_cast<int>(std::min<int64_t>(batches, 8)), [&](int64_t b0, int64_t b1) {
         for (int64_t bi = b0; bi < b1; ++bi) one(bi, 1);
       });
     } else {
       for (int64_t bi = 0; bi < batches; ++bi) one(bi, 2);
     }
+  };
+}
+
+// ---- FusedMatMul: act(op(a)·op(b) [+ op(c)·op(d)] [+ bias]), float32/float64.
+// Inputs a, b, then c, d when attr products = 2, then bias ([n]) when attr
+// bias; attrs transpose_a..transpose_d, activation ("" or Tanh, Sigmoid,
+// Relu). The second product accumulates into the first's result (a GEMM
+// with beta = 1) and the bias and activation run while the result is in
+// cache: no temporaries, one pass. Made by fuse_matmul
+// (runtime/graph/optimize/fuse_matmul.cpp); its results are those of the ops
+// it replaces up to rounding (the sum's order within the GEMM may differ).
+
+struct FusedMatMulAttrs {
+  bool trans[4] = {false, false, false, false};
+  int64_t products = 1;
+  bool bias = false;
+  std::string activation;
+
+  explicit FusedMatMulAttrs(const Attrs& a)
+      : trans{a.get_or<bool>("transpose_a", false), a.get_or<bool>("transpose_b", false),
+              a.get_or<bool>("transpose_c", false), a.get_or<bool>("transpose_d", false)},
+        products(a.get_or<int64_t>("products", 1)),
+        bias(a.get_or<bool>("bias", false)),
+        activation(a.get_or<std::string>("activation", "")) {
+    if (products != 1 && products != 2) {
+      throw InvalidArgumentError("FusedMatMul: products must be 1 or 2, got " + std::to_string(products));
+    }
+    if (!activation.empty() && activation != "Tanh" && activation != "Sigmoid" && activation != "Relu") {
+      throw InvalidArgumentError("FusedMatMul: unknown activation '" + activation + "'");
+    }
+  }
+  size_t num_inputs() const { return static_cast<size_t>(products * 2 + (bias ? 1 : 0)); }
+};
+
+std::vector<TensorSpec> infer_fused_matmul(const InferContext& c) {
+  FusedMatMulAttrs f(c.attrs);
+  if (c.inputs.size() != f.num_inputs()) {
+    throw InvalidArgumentError("FusedMatMul expects " + std::to_string(f.num_inputs()) + " inputs, got " +
+                               std::to_string(c.inputs.size()));
+  }
+  const DType t = c.inputs[0].dtype;
+  if (t != DType::Float32 && t != DType::Float64) {
+    throw InvalidArgumentError(std::string("Value for attr 'T' of ") + dtype_tf_string(t) +
+                               " is not in the list of allowed values: float, double");
+  }
+  for (size_t i = 1; i < c.inputs.size(); ++i) {
+    if (c.inputs[i].dtype != t) {
+      throw InvalidArgumentError("cannot compute FusedMatMul as input #" + std::to_string(i) +
+                                 "(zero-based) was expected to be a " + dtype_tf_string(t) + " tensor but is a " +
+                                 dtype_tf_string(c.inputs[i].dtype) + " tensor");
+    }
+  }
+  Shape out = matmul_shape(c.inputs[0].shape, c.inputs[1].shape, f.trans[0], f.trans[1]);
+  if (f.products == 2) {
+    Shape second = matmul_shape(c.inputs[2].shape, c.inputs[3].shape, f.trans[2], f.trans[3]);
+    if (!out.is_compatible_with(second)) {
+      throw InvalidArgumentError("Incompatible shapes: " + out.debug_string() + " vs. " + second.debug_string());
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (!known(out.dim(i))) out.set_dim(i, second.dim(i));
+    }
+  }
+  if (f.bias) {
+    const Shape& b = c.inputs.back().shape;
+    if (b.rank_known() && (b.rank() != 1 || (known(b.dim(0)) && known(out.dim(1)) && b.dim(0) != out.dim(1)))) {
+      throw InvalidArgumentError("FusedMatMul: bias must be a vector of the product's width " +
+                                 out.debug_string() + ", got " + b.debug_string());
+    }
+  }
+  return {{t, out}};
+}
+
+template <class T>
+Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
+  return [f](KernelContext& k) {
+    auto product_dims = [&](size_t i, int64_t& m, int64_t& kk, int64_t& n) {
+      const Tensor& a = k.input(i);
+      const Tensor& b = k.input(i + 1);
+      matmul_shape(a.shape(), b.shape(), f.trans[i], f.trans[i + 1]);  // checks ranks and the inner dim
+      m = a.shape().dim(f.trans[i] ? 1 : 0);
+      kk = a.shape().dim(f.trans[i] ? 0 : 1);
+      n = b.shape().dim(f.trans[i + 1] ? 0 : 1);
+    };
+    int64_t m, kk, n;
+    product_dims(0, m, kk, n);
+    const Shape out_shape{m, n};
+    int64_t m2 = 0, k2 = 0, n2 = 0;
+    if (f.products == 2) {
+      product_dims(2, m2, k2, n2);
+      if (m2 != m || n2 != n) {
+        throw InvalidArgumentError("Incompatible shapes: " + out_shape.debug_string() + " vs. " +
+                                   Shape{m2, n2}.debug_string());
+      }
+    }
+    const Tensor* bias = f.bias ? &k.input(f.num_inputs() - 1) : nullptr;
+    if (bias != nullptr && !(bias->shape() == Shape{n})) {
+      throw InvalidArgumentError("FusedMatMul: bias must be a vector of the product's width " +
+                                 out_shape.debug_string() + ", got " + bias->shape().debug_string());
+    }
+    Tensor& out = k.allocate_output(0, dtype_of<T>(), out_shape);
+    T* o = out.data<T>();
+    auto ld = [&](size_t i) { return k.input(i).shape().dim(1); };
+    kernels::gemm(k.input(0).data<T>(), k.input(1).data<T>(), o, m, n, kk, ld(0), ld(1), n, f.trans[0], f.trans[1]);
+    if (f.products == 2) {
+      kernels::gemm_add(k.input(2).data<T>(), k.input(3).data<T>(), o, m, n, k2, ld(2), ld(3), n, f.trans[2],
+                        f.trans[3]);
+    }
+    if (m == 0 || n == 0) return;
+    using Rows = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+    Rows r(o, m, n);
+    if (bias != nullptr) r.rowwise() += Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(bias->data<T>(), n);
+    // The same Eigen expressions as the Tanh, Sigmoid and Relu kernels.
+    if (f.activation == "Tanh") r = r.tanh();
+    else if (f.activation == "Sigmoid") r = r.logistic();
+    else if (f.activation == "Relu") r = r.unaryExpr([](T x) { return x > 0 || x != x ? x : T(0); });
   };
 }
 
@@ -209,6 +332,13 @@ void register_linalg_ops(OpRegistry& reg) {
   reg.op("BatchMatMulV2").inputs(2).infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeBatchMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("adj_x", false),
                                             s.attrs.get_or<bool>("adj_y", false));
+  });
+  // FusedMatMul(a, b[, c, d][, bias]) -> T; see fused_matmul_kernel.
+  reg.op("FusedMatMul").inputs(2, 5).infer(infer_fused_matmul).cpu([](const KernelSpec& s) -> Kernel {
+    FusedMatMulAttrs f(s.attrs);
+    if (s.inputs[0].dtype == DType::Float64) return fused_matmul_kernel<double>(f);
+    if (s.inputs[0].dtype == DType::Float32) return fused_matmul_kernel<float>(f);
+    throw InternalError("FusedMatMul kernel for an unchecked dtype");
   });
 }
 

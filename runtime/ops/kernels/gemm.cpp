@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -64,50 +65,78 @@ using ConstMap = Eigen::Map<const RowMat<T>, 0, Eigen::OuterStride<>>;
 template <class T>
 using MutMap = Eigen::Map<RowMat<T>, 0, Eigen::OuterStride<>>;
 
-// One single-threaded product over rows [0, m) of C.
+// One single-threaded product over rows [0, m) of C: C = op(A)·op(B), or
+// C += op(A)·op(B) when `add` (Eigen then accumulates into C, no temporary).
 template <class T>
 void gemm_serial(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
-                 bool ta, bool tb) {
+                 bool ta, bool tb, bool add) {
   MutMap<T> C(c, m, n, Eigen::OuterStride<>(ldc));
   if (k == 0) {
-    C.setZero();
+    if (!add) C.setZero();
     return;
   }
   ConstMap<T> A(a, ta ? k : m, ta ? m : k, Eigen::OuterStride<>(lda));
   ConstMap<T> B(b, tb ? n : k, tb ? k : n, Eigen::OuterStride<>(ldb));
+  auto assign = [&](auto&& product) {
+    if (add) C.noalias() += product;
+    else C.noalias() = product;
+  };
   if (m == 1 && !ta) {
     // Vector-matrix: Eigen's GEMV path.
-    if (tb) C.row(0).noalias() = A.row(0) * B.transpose();
-    else C.row(0).noalias() = A.row(0) * B;
+    auto row = C.row(0);
+    auto product = [&](auto&& p) {
+      if (add) row.noalias() += p;
+      else row.noalias() = p;
+    };
+    if (tb) product(A.row(0) * B.transpose());
+    else product(A.row(0) * B);
     return;
   }
-  if (!ta && !tb) C.noalias() = A * B;
-  else if (!ta && tb) C.noalias() = A * B.transpose();
-  else if (ta && !tb) C.noalias() = A.transpose() * B;
-  else C.noalias() = A.transpose() * B.transpose();
+  if (!ta && !tb) assign(A * B);
+  else if (!ta && tb) assign(A * B.transpose());
+  else if (ta && !tb) assign(A.transpose() * B);
+  else assign(A.transpose() * B.transpose());
 }
+
+// The smallest side of a block of C in a threaded product: smaller blocks
+// make Eigen's kernel less efficient.
+constexpr int64_t kMinBlockSide = 32;
+// Blocks per thread: a thread that the OS deschedules then holds up one small
+// block while the other takes the rest from parallel_for's shared counter.
+constexpr int kBlocksPerThread = 4;
 
 template <class T>
 void gemm_impl(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
-               bool ta, bool tb, int threads) {
+               bool ta, bool tb, int threads, bool add = false) {
   if (m == 0 || n == 0) return;
-  int parts = std::min(threads, threads_for(static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k)));
-  if (parts <= 1) {
-    gemm_serial(a, b, c, m, n, k, lda, ldb, ldc, ta, tb);
+  const int use =
+      std::min(threads, threads_for(static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k)));
+  // A grid of independent blocks of C, halving the longer side of a block
+  // while it stays >= kMinBlockSide: square-ish blocks, so that the panels of
+  // op(A) and op(B) each block packs again add up to little.
+  int64_t row_parts = 1, col_parts = 1;
+  while (row_parts * col_parts < int64_t{use} * kBlocksPerThread) {
+    const int64_t rows = m / row_parts, cols = n / col_parts;
+    if (rows >= cols && rows >= 2 * kMinBlockSide) row_parts *= 2;
+    else if (cols >= 2 * kMinBlockSide) col_parts *= 2;
+    else if (rows >= 2 * kMinBlockSide) row_parts *= 2;
+    else break;
+  }
+  const int64_t blocks = row_parts * col_parts;
+  if (use <= 1 || blocks <= 1) {
+    gemm_serial(a, b, c, m, n, k, lda, ldb, ldc, ta, tb, add);
     return;
   }
-  // Two independent halves of C: by rows when there are enough, else by columns.
-  if (m >= n) {
-    parallel_for(m, 2, [&](int64_t r0, int64_t r1) {
+  parallel_for(blocks, static_cast<int>(blocks), [&](int64_t first, int64_t last) {
+    for (int64_t block = first; block < last; ++block) {
+      const int64_t rp = block / col_parts, cp = block % col_parts;
+      const int64_t r0 = m * rp / row_parts, r1 = m * (rp + 1) / row_parts;
+      const int64_t c0 = n * cp / col_parts, c1 = n * (cp + 1) / col_parts;
       const T* a0 = ta ? a + r0 : a + r0 * lda;
-      gemm_serial(a0, b, c + r0 * ldc, r1 - r0, n, k, lda, ldb, ldc, ta, tb);
-    });
-  } else {
-    parallel_for(n, 2, [&](int64_t c0, int64_t c1) {
       const T* b0 = tb ? b + c0 * ldb : b + c0;
-      gemm_serial(a, b0, c + c0, m, c1 - c0, k, lda, ldb, ldc, ta, tb);
-    });
-  }
+      gemm_serial(a0, b0, c + r0 * ldc + c0, r1 - r0, c1 - c0, k, lda, ldb, ldc, ta, tb, add);
+    }
+  });
 }
 
 }  // namespace
@@ -121,34 +150,38 @@ void parallel_for(int64_t n, int parts, const std::function<void(int64_t, int64_
     return;
   }
   parts = static_cast<int>(std::min<int64_t>(parts, n));
+  // Both threads take parts from one counter until none is left, and the
+  // caller returns once every part is done: it never waits for the worker to
+  // start. A worker scheduled late finds the counter past the end and touches
+  // only this shared state (hence the shared_ptr); it reads `body` only for a
+  // part it took, i.e. while the caller still waits.
   struct Shared {
     std::atomic<int> next{0};
+    int done = 0;  // under mu
     std::mutex mu;
     std::condition_variable cv;
-    bool worker_done = false;
     std::exception_ptr error;
-  } s;
-  auto run = [&] {
+  };
+  auto shared = std::make_shared<Shared>();
+  const std::function<void(int64_t, int64_t)>* fn = &body;
+  auto run = [n, parts, fn](Shared& s) {
     for (int p; (p = s.next.fetch_add(1)) < parts;) {
-      int64_t begin = n * p / parts, end = n * (p + 1) / parts;
+      std::exception_ptr error;
       try {
-        body(begin, end);
+        (*fn)(n * p / parts, n * (p + 1) / parts);
       } catch (...) {
-        std::lock_guard<std::mutex> l(s.mu);
-        if (!s.error) s.error = std::current_exception();
+        error = std::current_exception();
       }
+      std::lock_guard<std::mutex> l(s.mu);
+      if (error && !s.error) s.error = error;
+      if (++s.done == parts) s.cv.notify_one();
     }
   };
-  Worker::get().post([&] {
-    run();
-    std::lock_guard<std::mutex> l(s.mu);
-    s.worker_done = true;
-    s.cv.notify_one();
-  });
-  run();
-  std::unique_lock<std::mutex> l(s.mu);
-  s.cv.wait(l, [&] { return s.worker_done; });
-  if (s.error) std::rethrow_exception(s.error);
+  Worker::get().post([shared, run] { run(*shared); });
+  run(*shared);
+  std::unique_lock<std::mutex> l(shared->mu);
+  shared->cv.wait(l, [&] { return shared->done == parts; });
+  if (shared->error) std::rethrow_exception(shared->error);
 }
 
 void gemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
@@ -158,6 +191,14 @@ void gemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_
 void gemm(const double* a, const double* b, double* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
           int64_t ldc, bool ta, bool tb, int threads) {
   gemm_impl(a, b, c, m, n, k, lda, ldb, ldc, ta, tb, threads);
+}
+void gemm_add(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+              int64_t ldc, bool ta, bool tb, int threads) {
+  gemm_impl(a, b, c, m, n, k, lda, ldb, ldc, ta, tb, threads, true);
+}
+void gemm_add(const double* a, const double* b, double* c, int64_t m, int64_t n, int64_t k, int64_t lda,
+              int64_t ldb, int64_t ldc, bool ta, bool tb, int threads) {
+  gemm_impl(a, b, c, m, n, k, lda, ldb, ldc, ta, tb, threads, true);
 }
 // Integers multiply as unsigned: the same bits as two's complement, with
 // wrap-around instead of signed overflow (undefined behaviour).

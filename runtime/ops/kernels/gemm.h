@@ -1,6 +1,6 @@
 // The one matrix-multiply interface every op uses (MatMul, BatchMatMulV2,
 // Conv2D's im2col), so a faster backend can replace Eigen's in one place; and
-// the two-way split big kernels use to run on 2 threads.
+// the parallel_for big kernels use to run on 2 threads.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +27,19 @@ void gemm(const int64_t* a, const int64_t* b, int64_t* c, int64_t m, int64_t n, 
 void gemm(const bfloat16* a, const bfloat16* b, bfloat16* c, int64_t m, int64_t n, int64_t k, int64_t lda,
           int64_t ldb, int64_t ldc, bool trans_a, bool trans_b, int threads = 2);
 
+/// C += op(A) · op(B), as gemm() but accumulating into C (a GEMM with
+/// beta = 1): FusedMatMul's second product, with no temporary.
+void gemm_add(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+              int64_t ldc, bool trans_a, bool trans_b, int threads = 2);
+void gemm_add(const double* a, const double* b, double* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+              int64_t ldc, bool trans_a, bool trans_b, int threads = 2);
+
 /// Runs body(begin, end) over [0, n) split in `parts` contiguous ranges (at
 /// most 2 at once: the caller's thread and one pooled worker), returning when
-/// all are done. parts <= 1 or n <= 1 runs body(0, n) inline. The first
-/// exception a part throws is rethrown here.
+/// all are done. The threads take ranges from a shared counter, so with more
+/// parts than threads a thread the OS deschedules delays only the part it
+/// holds. parts <= 1 or n <= 1 runs body(0, n) inline. The first exception a
+/// part throws is rethrown here.
 void parallel_for(int64_t n, int parts, const std::function<void(int64_t begin, int64_t end)>& body);
 
 /// How many threads a kernel doing `flops` multiply-adds should use (1 or 2).

@@ -1,17 +1,21 @@
 // Sweep cases for linalg_ops.cpp: MatMul and BatchMatMulV2 against a naive
 // triple loop over random shapes (zero-size included), transposes, broadcast
-// batch dims and dtypes; error texts.
+// batch dims and dtypes; FusedMatMul against the chain of ops fuse_matmul
+// replaces; error texts.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "runtime/exec/plan.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/optimize/fuse_matmul.h"
 #include "runtime/ops/eager.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
 
-AG_SWEEP_COVERS("MatMul", "BatchMatMulV2");
+AG_SWEEP_COVERS("MatMul", "BatchMatMulV2", "FusedMatMul");
 
 namespace {
 
@@ -187,4 +191,93 @@ TEST_CASE("MatMul and BatchMatMulV2 errors and shape rules") {
   const OpDef& mm = OpRegistry::global().get("MatMul");
   TensorSpec mspecs[2] = {{DType::Float32, Shape{-1, 4}}, {DType::Float32, Shape::unknown_rank()}};
   CHECK(infer_outputs(mm, mspecs, Attrs{}, none)[0].shape.str() == "(None, None)");
+}
+
+TEST_CASE("FusedMatMul computes what the MatMul, AddV2/BiasAdd and activation chain it replaces computed") {
+  const char* activations[] = {"", "Tanh", "Sigmoid", "Relu"};
+  for (int trial = 0; trial < 60; ++trial) {
+    const DType dt = trial % 2 ? DType::Float64 : DType::Float32;
+    const bool big = trial < 2;  // products big enough for the 2-thread path
+    const int64_t m = big ? 300 : rnd(0, 6), n = big ? 170 : rnd(0, 6), k = big ? 130 : rnd(0, 6),
+                  k2 = big ? 90 : rnd(0, 6);
+    const bool ta = sweep::rng()() % 2, tb = sweep::rng()() % 2, tc = sweep::rng()() % 2, td = sweep::rng()() % 2;
+    const bool two = sweep::rng()() % 2;
+    const int bias = static_cast<int>(sweep::rng()() % 3);  // none, AddV2, BiasAdd
+    const char* act = activations[sweep::rng()() % 4];
+    std::vector<Tensor> args{sweep::random_tensor(dt, ta ? Shape{k, m} : Shape{m, k}),
+                             sweep::random_tensor(dt, tb ? Shape{n, k} : Shape{k, n}),
+                             sweep::random_tensor(dt, tc ? Shape{k2, m} : Shape{m, k2}),
+                             sweep::random_tensor(dt, td ? Shape{n, k2} : Shape{k2, n}),
+                             sweep::random_tensor(dt, Shape{n})};
+    auto build = [&](Graph& g) {
+      std::vector<Output> in;
+      const char* names[] = {"a", "b", "c", "d", "bias"};
+      for (size_t i = 0; i < args.size(); ++i) in.push_back(g.placeholder({dt, args[i].shape()}, names[i]));
+      Output y = g.add_node("MatMul", {in[0], in[1]}, Attrs{{"transpose_a", ta}, {"transpose_b", tb}})->output();
+      if (two) {
+        Output y2 = g.add_node("MatMul", {in[2], in[3]}, Attrs{{"transpose_a", tc}, {"transpose_b", td}})->output();
+        y = g.add_node("AddV2", {y2, y})->output();
+      }
+      if (bias == 1) y = g.add_node("AddV2", {in[4], y})->output();
+      if (bias == 2) y = g.add_node("BiasAdd", {y, in[4]})->output();
+      if (*act) y = g.add_node(act, {y})->output();
+      g.outputs() = {y};
+    };
+    Graph plain("plain"), fused("fused");
+    build(plain);
+    build(fused);
+    fuse_matmul(fused);
+    int fused_nodes = 0;
+    for (const auto& node : fused.nodes()) fused_nodes += node->op->name == "FusedMatMul";
+    const bool fusable = two || bias != 0 || *act;
+    std::string what = std::string("FusedMatMul ") + dtype_name(dt) + " " + std::to_string(m) + "x" +
+                       std::to_string(k) + "x" + std::to_string(n) + (two ? " +product" : "") +
+                       (bias ? " +bias" : "") + " " + act;
+    CHECK_MESSAGE(fused_nodes == (fusable ? 1 : 0), what);
+    CHECK_MESSAGE(fused.nodes().size() == args.size() + 1, what);  // the placeholders and one node
+    sweep::expect_close(compile_plan(fused).run(args)[0], compile_plan(plain).run(args)[0], what,
+                        dt == DType::Float32 ? 1e-5 : 1e-12, 1e-5);
+  }
+}
+
+TEST_CASE("fuse_matmul leaves products whose result is also used elsewhere") {
+  Graph g("shared");
+  Output a = g.placeholder({DType::Float32, Shape{2, 3}}, "a");
+  Output b = g.placeholder({DType::Float32, Shape{3, 2}}, "b");
+  Output y = g.add_node("MatMul", {a, b})->output();
+  Output t = g.add_node("Tanh", {y})->output();
+  g.outputs() = {t, y};
+  fuse_matmul(g);
+  for (const auto& node : g.nodes()) CHECK(node->op->name != "FusedMatMul");
+}
+
+TEST_CASE("FusedMatMul errors and shape rules") {
+  Tensor a = sweep::random_tensor(DType::Float32, Shape{2, 3});
+  Tensor b = sweep::random_tensor(DType::Float32, Shape{3, 4});
+  Tensor c = sweep::random_tensor(DType::Float32, Shape{3, 5});
+  Tensor d = sweep::random_tensor(DType::Float32, Shape{5, 4});
+  std::vector<Tensor> mismatched{a, b, c, d};
+  CHECK_THROWS_WITH_AS(run_op1("FusedMatMul", mismatched, Attrs{{"products", int64_t{2}}}),
+                       "Incompatible shapes: [2,4] vs. [3,4]", InvalidArgumentError);
+  Tensor bias = sweep::random_tensor(DType::Float32, Shape{3});
+  std::vector<Tensor> bad_bias{a, b, bias};
+  CHECK_THROWS_AS(run_op1("FusedMatMul", bad_bias, Attrs{{"bias", true}}), InvalidArgumentError);
+  std::vector<Tensor> too_few{a, b};
+  CHECK_THROWS_WITH_AS(run_op1("FusedMatMul", too_few, Attrs{{"bias", true}}), "FusedMatMul expects 3 inputs, got 2",
+                       InvalidArgumentError);
+  Tensor i = sweep::random_tensor(DType::Int32, Shape{2, 3});
+  std::vector<Tensor> ints{i, i};
+  CHECK_THROWS_AS(run_op1("FusedMatMul", ints, Attrs{{"transpose_b", true}}), InvalidArgumentError);
+  std::vector<Tensor> bad_inner{a, a};
+  CHECK_THROWS_WITH_AS(run_op1("FusedMatMul", bad_inner), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
+                       InvalidArgumentError);
+  std::vector<Tensor> ok{a, b};
+  CHECK_THROWS_AS(run_op1("FusedMatMul", ok, Attrs{{"activation", std::string("Elu")}}), InvalidArgumentError);
+  const OpDef& fm = OpRegistry::global().get("FusedMatMul");
+  TensorSpec specs[4] = {{DType::Float32, Shape{-1, 3}},
+                         {DType::Float32, Shape{3, -1}},
+                         {DType::Float32, Shape{7, 5}},
+                         {DType::Float32, Shape::unknown_rank()}};
+  const Tensor* none[4] = {nullptr, nullptr, nullptr, nullptr};
+  CHECK(infer_outputs(fm, specs, Attrs{{"products", int64_t{2}}}, none)[0].shape.str() == "(7, None)");
 }
