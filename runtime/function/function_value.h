@@ -2,11 +2,18 @@
 // without input_signature= / reduce_retracing=) applied to a user function
 // gives a Function value: calling it calls the ag::Function; its attributes
 // are get_concrete_function, pretty_printed_concrete_signatures,
-// experimental_get_tracing_count and python_function, as in TF. Accessed
-// through an instance (a @tf.function method), it binds self like a method.
+// experimental_get_tracing_count, python_function and __name__, as in TF.
+// Accessed through an instance (a @tf.function method), it binds self like a
+// method: the bound Function passes the instance as the first argument, so
+// traces are keyed by the instance's identity (TraceType), as TF's are.
 // get_concrete_function returns a ConcreteFunction value: callable, with
 // structured_input_signature, structured_outputs, graph, and str() as the
 // seeds print it ("ConcreteFunction double(a)\n  Args: ...").
+//
+// Representation: a user function is a Callable (Kind::Callable, type
+// "function") whose CallableObj::user holds its UserFunction; the others are
+// objects of native classes (runtime/value/object_model.h): "Function",
+// "ConcreteFunction", "FuncGraph", "GraphDef", "NodeDef", "Operation".
 #pragma once
 
 #include <memory>
@@ -18,6 +25,16 @@
 
 namespace ag {
 
+/// A Python function: what make_function keeps (CallableObj::user).
+struct UserFunction {
+  std::string name;
+  /// "Count.__init__" once its class is made: Python's argument errors name it so.
+  std::string qualname;
+  std::vector<Param> params;
+  /// Called with one value per parameter, after Python's binding.
+  Body body;
+};
+
 /// A user function as a Python value: `params` in order with their default
 /// values (evaluated when the `def` ran), `body` called with one value per
 /// parameter after Python's binding. tf.function() reads the parameters back.
@@ -28,5 +45,14 @@ const std::vector<Param>* function_params(const Value& callable);
 
 Value function_value(std::shared_ptr<Function> fn);
 Value concrete_function_value(std::shared_ptr<ConcreteFunction> cf);
+
+/// The ag::Function of a Function value, or nullptr.
+std::shared_ptr<Function> function_of(const Value& v);
+/// The ConcreteFunction of a ConcreteFunction value, or nullptr.
+std::shared_ptr<ConcreteFunction> concrete_function_of(const Value& v);
+
+/// A tf.Graph value over `graph` (kept alive by `owner`): as_graph_def(),
+/// get_operations(), name.
+Value graph_value(std::shared_ptr<const void> owner, const Graph* graph);
 
 }  // namespace ag

@@ -2,9 +2,17 @@
 // str() is the message and whose class name is the error's type_name();
 // `raise ValueError('msg')` constructs one and raise_value() throws the
 // matching ag::Error subclass, so a C++ catch clause of that type catches it.
+//
+// Exception classes are classes of the object model (runtime/value/
+// object_model.h) in Python's hierarchy (BaseException > Exception >
+// LookupError > KeyError, ..., and TF's OpError > InvalidArgumentError, ...),
+// so a user's `class MyError(ValueError)` works: raising it throws an
+// ag::ValueError whose type_name() is "MyError", and catching it gives back
+// the very object raised.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runtime/core/error.h"
 #include "runtime/value/value.h"
@@ -18,7 +26,14 @@ Value exception_value(const Error& e);
 /// the args tuple's).
 Value make_exception(const std::string& type_name, std::vector<Value> args);
 /// `raise v`: throws the ag::Error subclass named by v's class (TypeError
-/// "exceptions must derive from BaseException" for other values).
+/// "exceptions must derive from BaseException" for other values). A class
+/// raised (`raise ValueError`) is instantiated with no arguments first.
 [[noreturn]] void raise_value(const Value& v);
+
+/// The exception class named `type_name` ("ValueError", "InvalidArgumentError";
+/// an unknown name is made a subclass of Exception).
+const Value& exception_class(const std::string& type_name);
+/// isinstance(v, BaseException).
+bool is_exception(const Value& v);
 
 }  // namespace ag

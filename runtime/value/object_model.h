@@ -4,12 +4,29 @@
 // and the protocols the seeds rely on: __init__ when a class is called,
 // __call__ when an instance is, __str__/__repr__ for print, super().
 //
-// A class is an object of class "type"; an instance is an object whose
-// ObjectObj::cls is its class. tf.Module and the Keras layers are classes
-// made the same way (runtime/api/tf_module.cpp, runtime/api/keras_layers.cpp).
+// A class is an object of class "type" (ObjectObj::class_name "type") whose
+// attrs are the class body's bindings and whose native state is a ClassInfo
+// (name, bases); an instance is an object whose ObjectObj::cls is its class.
+// tf.Module and the Keras layers are classes made the same way
+// (runtime/api/tf_module.cpp, runtime/api/keras_layers.cpp); so are the
+// runtime's own kinds of object (tf.function values, graphs, exceptions),
+// whose methods are callables taking self first, as a user's are.
+//
+// Lookup order (the method resolution order, MRO): the class, then each base
+// depth first, left to right, a class reached twice counted at its first
+// visit. This equals Python's C3 order for single inheritance and for the
+// diamond-free hierarchies the seeds use; it differs from C3 only for diamonds.
+//
+// Binding: a callable found on the class (a user function, or a native method)
+// is bound to the instance (self prepended); an object found on the class
+// whose class defines __get__ (a tf.function value, a property) is asked for
+// its binding: __get__(attr, instance, cls). Attributes of the instance
+// itself are never bound, as in Python.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,19 +34,65 @@
 
 namespace ag {
 
+/// The runtime-side state of an object implemented natively (ObjectObj::native).
+struct NativeState {
+  virtual ~NativeState() = default;
+};
+
+/// A class's own layout: its name and bases (its attrs are the ObjectObj's).
+struct ClassInfo : NativeState {
+  std::string name;
+  std::vector<Value> bases;
+};
+
 /// A `class name(bases): ...` statement: `attrs` are the class body's
 /// bindings in order (methods are callables taking self first; a method
 /// decorated with @tf.function is a Function value). Calling the class makes
 /// an instance and calls __init__ (TypeError in Python's words when the
-/// arguments do not fit it).
+/// arguments do not fit it). User functions among `attrs` are renamed
+/// "name.attr" in their messages, as Python's qualified names read.
 Value make_class(std::string name, std::vector<Value> bases, std::vector<std::pair<std::string, Value>> attrs);
 
 bool is_class(const Value& v);
 /// isinstance(v, cls) for classes made by make_class (bases included).
 bool is_instance(const Value& v, const Value& cls);
+/// issubclass(sub, cls).
+bool is_subclass(const Value& sub, const Value& cls);
+/// The class's name ("Count").
+const std::string& class_name(const Value& cls);
+/// The MRO of `cls` (cls first), as described above.
+std::vector<Value> mro(const Value& cls);
 
 /// super().attr inside a method of `cls` whose self is `self`: the attribute
 /// looked up from the next class in cls's method resolution order, bound to self.
 Value super_getattr(const Value& cls, const Value& self, std::string_view name);
+
+/// A read-only property: reading the attribute through an instance calls
+/// `getter(instance)` (Python's property(fget)).
+Value make_property(Value getter);
+
+/// `callable` bound to `self`: calling it calls callable(self, *args).
+Value bind_method(const Value& callable, const Value& self);
+
+/// The native state of `v` as a T, or nullptr when v holds no T.
+template <class T>
+T* native_state(const Value& v) {
+  if (!v.is_object()) return nullptr;
+  return dynamic_cast<T*>(v.as_object().native.get());
+}
+
+// ---- The object paths of Value's attribute access, calls and text
+// (value.cpp and value_str.cpp call these for Kind::Object).
+
+/// getattr on an object: its own attributes, then its class's (bound), then
+/// __getattr__. nullopt when absent (the caller raises AttributeError); a
+/// class raises "type object 'C' has no attribute 'x'" itself.
+std::optional<Value> object_getattr(const Value& obj, std::string_view name);
+bool object_hasattr(const Value& obj, std::string_view name);
+/// Calling an object: a class constructs, an instance calls __call__.
+Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs);
+/// str()/repr() of an object: __str__/__repr__ when its class defines them,
+/// else Python's defaults ("<__main__.Count object at 0x...>", "<class '__main__.Count'>").
+std::string object_text(const Value& obj, bool as_repr);
 
 }  // namespace ag

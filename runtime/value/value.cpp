@@ -1,6 +1,7 @@
 #include "runtime/value/value.h"
 
 #include "runtime/value/convert.h"
+#include "runtime/value/object_model.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
@@ -27,15 +28,15 @@ Value Value::dict(std::vector<std::pair<Value, Value>> items) {
   return v;
 }
 
-Value Value::callable(std::string name, CallFn fn) {
+Value Value::callable(std::string name, CallFn fn, std::shared_ptr<UserFunction> user) {
   Value v;
-  v.v_ = std::make_shared<CallableObj>(CallableObj{std::move(name), std::move(fn)});
+  v.v_ = std::make_shared<CallableObj>(CallableObj{std::move(name), std::move(fn), std::move(user)});
   return v;
 }
 
 Value Value::object(std::string class_name) {
   Value v;
-  v.v_ = std::make_shared<ObjectObj>(ObjectObj{std::move(class_name), {}});
+  v.v_ = std::make_shared<ObjectObj>(ObjectObj{std::move(class_name), {}, Value(), nullptr});
   return v;
 }
 
@@ -165,9 +166,7 @@ bool Value::is(const Value& o) const {
 
 Value Value::getattr(std::string_view name) const {
   if (is_object()) {
-    for (auto& [k, v] : as_object().attrs) {
-      if (k == name) return v;
-    }
+    if (std::optional<Value> v = object_getattr(*this, name)) return *v;
   }
   if (is_tensor_array()) return tensor_array::getattr(*this, name);
   if (is_variable()) return variable_value::getattr(*this, name);
@@ -198,13 +197,11 @@ void Value::setattr(std::string_view name, Value v) const {
 
 bool Value::hasattr(std::string_view name) const {
   if (!is_object()) return false;
-  for (auto& [k, x] : as_object().attrs) {
-    if (k == name) return true;
-  }
-  return false;
+  return object_hasattr(*this, name);
 }
 
 Value Value::operator()(std::vector<Value> args, Kwargs kwargs) const {
+  if (is_object()) return object_call(*this, std::move(args), std::move(kwargs));
   const CallableObj& c = as_callable();
   return c.fn(std::move(args), std::move(kwargs));
 }

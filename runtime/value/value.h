@@ -44,6 +44,8 @@ struct CallableObj;
 struct ObjectObj;
 struct TensorArrayObj;  // runtime/value/tensor_array.h
 class Variable;         // runtime/core/variable.h; operations in runtime/value/variable_value.h
+struct UserFunction;    // runtime/function/function_value.h
+struct NativeState;     // runtime/value/object_model.h
 
 /// A slice `start:stop:step`; each part may be None.
 struct SliceSpec;
@@ -71,7 +73,8 @@ class Value {
   static Value tuple(std::vector<Value> items = {});
   /// A new dict; later duplicates of a key replace earlier ones, as in `{...}`.
   static Value dict(std::vector<std::pair<Value, Value>> items = {});
-  static Value callable(std::string name, CallFn fn);
+  /// `user`: set for a Python function (runtime/function/function_value.h).
+  static Value callable(std::string name, CallFn fn, std::shared_ptr<UserFunction> user = nullptr);
   /// A new object of class `class_name` with no attributes.
   static Value object(std::string class_name);
   /// A tf.TensorArray (make one with tensor_array::create()).
@@ -173,11 +176,23 @@ struct DictObj {
 struct CallableObj {
   std::string name;
   CallFn fn;
+  /// A user function's parameters and body (make_function in runtime/
+  /// function/function_value.h), null for other callables: tf.function and
+  /// method binding read them.
+  std::shared_ptr<UserFunction> user = nullptr;
 };
 
+/// An object: an instance of a class (runtime/value/object_model.h), a class
+/// itself (class_name "type"), or one of the runtime's plain objects.
 struct ObjectObj {
   std::string class_name;
   std::vector<std::pair<std::string, Value>> attrs;
+  /// The object's class; None for the runtime's plain objects (TensorSpec,
+  /// Undefined), whose attributes are their own only.
+  Value cls = Value();
+  /// The state of objects the runtime implements natively (a class's layout,
+  /// a tf.function, a graph, an exception): their class's methods reach it.
+  std::shared_ptr<NativeState> native = nullptr;
 };
 
 // ---- Python operators (value_ops.cpp). A tensor operand makes each a TF op.

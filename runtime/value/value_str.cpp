@@ -9,6 +9,7 @@
 
 #include "runtime/core/tensor_format.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/object_model.h"
 #include "runtime/value/value.h"
 #include "runtime/value/variable_value.h"
 
@@ -142,6 +143,7 @@ std::string repr(const Value& v) {
       }
       return out + "}";
     }
+    case Kind::Object: return object_text(v, true);
     default: return str(v);
   }
 }
@@ -156,8 +158,7 @@ std::string str(const Value& v) {
     case Kind::Str: return v.as_str();
     case Kind::Tensor: return tensor_text(v.as_tensor(), false);
     case Kind::Callable: return "<function " + v.as_callable().name + " at " + address(&v.as_callable()) + ">";
-    case Kind::Object:
-      return "<__main__." + v.as_object().class_name + " object at " + address(&v.as_object()) + ">";
+    case Kind::Object: return object_text(v, false);
     case Kind::TensorArray:
       return "<tensorflow.python.ops.tensor_array_ops.TensorArray object at " + address(&v.as_tensor_array()) + ">";
     case Kind::Variable: return variable_value::repr(v);

@@ -1,0 +1,434 @@
+// Function, ConcreteFunction and graph values: objects of native classes
+// (runtime/value/object_model.h) whose methods reach the ag::Function /
+// ConcreteFunction / Graph through the object's native state.
+#include "runtime/function/function_value.h"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+#include "runtime/api/python_api.h"
+#include "runtime/function/tensor_spec.h"
+#include "runtime/value/object_model.h"
+
+namespace ag {
+namespace {
+
+std::string address(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+/// A native method: `fn(self, args, kwargs)`.
+template <class F>
+std::pair<std::string, Value> method(const char* name, F fn) {
+  return {name, Value::callable(name, [fn](std::vector<Value> args, Kwargs kwargs) -> Value {
+            Value self = args.at(0);
+            args.erase(args.begin());
+            return fn(self, std::move(args), std::move(kwargs));
+          })};
+}
+
+/// A read-only property: `fn(self)`.
+template <class F>
+std::pair<std::string, Value> property(const char* name, F fn) {
+  return {name, make_property(Value::callable(name, [fn](std::vector<Value> args, Kwargs) -> Value {
+            return fn(args.at(0));
+          }))};
+}
+
+void no_arguments(const char* name, const std::vector<Value>& args, const Kwargs& kwargs) {
+  if (!args.empty() || !kwargs.empty()) {
+    throw TypeError(std::string(name) + "() takes 1 positional argument but " +
+                    std::to_string(args.size() + kwargs.size() + 1) + " were given");
+  }
+}
+
+Value native_object(const Value& cls, std::shared_ptr<NativeState> state) {
+  Value v = Value::object(class_name(cls));
+  v.as_object().cls = cls;
+  v.as_object().native = std::move(state);
+  return v;
+}
+
+// ---- Graphs: tf.Graph with as_graph_def() and get_operations().
+
+struct GraphState : NativeState {
+  std::shared_ptr<const void> owner;
+  const Graph* graph = nullptr;
+};
+
+struct OperationState : NativeState {
+  std::shared_ptr<const void> owner;
+  const Node* node = nullptr;
+};
+
+/// A node input as a NodeDef lists it: "add" for output 0, "split:1", "^a" for control.
+std::string input_name(const Output& o) {
+  return o.index == 0 ? o.node->name : o.node->name + ":" + std::to_string(o.index);
+}
+
+std::vector<Value> node_inputs(const Node& n) {
+  std::vector<Value> inputs;
+  for (const Output& o : n.inputs) inputs.emplace_back(input_name(o));
+  for (const Node* c : n.control_inputs) inputs.emplace_back("^" + c->name);
+  return inputs;
+}
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+const Value& node_def_class() {
+  static const Value cls = make_class(
+      "NodeDef", {},
+      {method("__str__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         // Protobuf text format, the fields agc records.
+         std::string s = "name: " + quoted(str(self.getattr("name"))) + "\nop: " + quoted(str(self.getattr("op"))) + "\n";
+         for (const Value& in : iterate(self.getattr("input"))) s += "input: " + quoted(str(in)) + "\n";
+         return Value(s);
+       })});
+  return cls;
+}
+
+Value node_def(const Node& n) {
+  Value v = Value::object("NodeDef");
+  v.as_object().cls = node_def_class();
+  v.setattr("name", Value(n.name));
+  v.setattr("op", Value(n.op->name));
+  v.setattr("input", Value::list(node_inputs(n)));
+  v.setattr("device", Value(""));
+  return v;
+}
+
+const Value& graph_def_class() {
+  static const Value cls = make_class(
+      "GraphDef", {},
+      {method("__str__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         std::string s;
+         for (const Value& n : iterate(self.getattr("node"))) {
+           std::string body = str(n), indented;
+           size_t start = 0;
+           while (start < body.size()) {
+             size_t end = body.find('\n', start);
+             if (end == std::string::npos) end = body.size();
+             indented += "  " + body.substr(start, end - start) + "\n";
+             start = end + 1;
+           }
+           s += "node {\n" + indented + "}\n";
+         }
+         return Value(s);
+       })});
+  return cls;
+}
+
+const Value& operation_class() {
+  static const Value cls = make_class(
+      "Operation", {},
+      {property("name", [](const Value& self) { return Value(native_state<OperationState>(self)->node->name); }),
+       property("type", [](const Value& self) { return Value(native_state<OperationState>(self)->node->op->name); }),
+       property("node_def", [](const Value& self) { return node_def(*native_state<OperationState>(self)->node); }),
+       method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         const Node& n = *native_state<OperationState>(self)->node;
+         return Value("<tf.Operation '" + n.name + "' type=" + n.op->name + ">");
+       })});
+  return cls;
+}
+
+const Value& graph_class() {
+  static const Value cls = make_class(
+      "FuncGraph", {},
+      {method("as_graph_def",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                no_arguments("as_graph_def", args, kwargs);
+                std::vector<Value> nodes;
+                for (const auto& n : native_state<GraphState>(self)->graph->nodes()) nodes.push_back(node_def(*n));
+                Value def = Value::object("GraphDef");
+                def.as_object().cls = graph_def_class();
+                def.setattr("node", Value::list(std::move(nodes)));
+                return def;
+              }),
+       method("get_operations",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                no_arguments("get_operations", args, kwargs);
+                const GraphState& g = *native_state<GraphState>(self);
+                std::vector<Value> ops;
+                for (const auto& n : g.graph->nodes()) {
+                  auto st = std::make_shared<OperationState>();
+                  st->owner = g.owner;
+                  st->node = n.get();
+                  ops.push_back(native_object(operation_class(), std::move(st)));
+                }
+                return Value::list(std::move(ops));
+              }),
+       property("name", [](const Value& self) { return Value(native_state<GraphState>(self)->graph->name()); }),
+       method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         return Value("<tensorflow.python.framework.func_graph.FuncGraph object at " +
+                      address(native_state<GraphState>(self)->graph) + ">");
+       })});
+  return cls;
+}
+
+// ---- ConcreteFunction values.
+
+struct ConcreteState : NativeState {
+  std::shared_ptr<ConcreteFunction> cf;
+  /// The parameters' names (structured_input_signature names its specs after them).
+  std::vector<std::string> param_names;
+};
+
+Value signature_value(const TraceType& t, const std::string& name) {
+  switch (t.kind()) {
+    case TraceType::Kind::Tensor: return make_tensor_spec(t.spec().shape, t.spec().dtype, name);
+    case TraceType::Kind::List:
+    case TraceType::Kind::Tuple: {
+      std::vector<Value> items;
+      for (size_t i = 0; i < t.children().size(); ++i) {
+        items.push_back(signature_value(t.children()[i], name + "_" + std::to_string(i)));
+      }
+      return t.kind() == TraceType::Kind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    case TraceType::Kind::Dict: return Value::dict();  // agc: the keys are not kept by the trace type
+    default: return t.literal();
+  }
+}
+
+const Value& concrete_function_class() {
+  static const Value cls = make_class(
+      "ConcreteFunction", {},
+      {method("__call__",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                return (*native_state<ConcreteState>(self)->cf)(std::move(args), std::move(kwargs));
+              }),
+       method("__str__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         return Value(native_state<ConcreteState>(self)->cf->str());
+       }),
+       method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         const ConcreteFunction& cf = *native_state<ConcreteState>(self)->cf;
+         std::string summary = cf.signature_summary();
+         return Value("<ConcreteFunction " + summary.substr(0, summary.find('\n')) + " at " + address(&cf) + ">");
+       }),
+       property("structured_input_signature",
+                [](const Value& self) {
+                  const ConcreteState& st = *native_state<ConcreteState>(self);
+                  std::vector<Value> args;
+                  const std::vector<TraceType>& types = st.cf->input_types();
+                  for (size_t i = 0; i < types.size(); ++i) {
+                    args.push_back(signature_value(types[i], i < st.param_names.size() ? st.param_names[i] : ""));
+                  }
+                  return Value::tuple({Value::tuple(std::move(args)), Value::dict()});
+                }),
+       property("structured_outputs",
+                [](const Value& self) { return native_state<ConcreteState>(self)->cf->structured_outputs(); }),
+       property("graph",
+                [](const Value& self) {
+                  const auto& cf = native_state<ConcreteState>(self)->cf;
+                  return graph_value(cf, &cf->graph());
+                }),
+       property("name", [](const Value& self) { return Value(native_state<ConcreteState>(self)->cf->inference_name()); })});
+  return cls;
+}
+
+Value concrete_value(std::shared_ptr<ConcreteFunction> cf, const std::vector<Param>& params) {
+  auto st = std::make_shared<ConcreteState>();
+  st->cf = std::move(cf);
+  for (const Param& p : params) st->param_names.push_back(p.name);
+  return native_object(concrete_function_class(), std::move(st));
+}
+
+// ---- Function values.
+
+struct FunctionState : NativeState {
+  std::shared_ptr<Function> fn;
+  std::string name;
+  std::vector<Param> params;
+  Body body;
+  FunctionOptions options;
+  /// The Python function (Function.python_function).
+  Value python_function;
+  /// A method's Function per instance (TF's bound methods: each instance
+  /// traces on its own, so each may create its variables on its first call).
+  /// The instances are kept alive with their traces (agc keeps no weak refs).
+  std::mutex mu;
+  std::map<const void*, std::pair<Value, Value>> bound;
+};
+
+Value make_function_value(std::string name, std::vector<Param> params, Body body, FunctionOptions options,
+                          Value python_function);
+
+const void* identity_of(const Value& v) {
+  if (v.is_object()) return &v.as_object();
+  if (v.is_callable()) return &v.as_callable();
+  return nullptr;
+}
+
+const Value& function_class() {
+  static const Value cls = make_class(
+      "Function", {},
+      {method("__call__",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                return (*native_state<FunctionState>(self)->fn)(std::move(args), std::move(kwargs));
+              }),
+       method("__get__",
+              [](const Value& self, std::vector<Value> args, Kwargs) -> Value {
+                // __get__(instance, owner): the Function of `instance`'s method.
+                Value instance = args.empty() ? Value() : args[0];
+                const void* id = identity_of(instance);
+                if (id == nullptr) return self;
+                FunctionState& st = *native_state<FunctionState>(self);
+                std::lock_guard<std::mutex> lock(st.mu);
+                auto it = st.bound.find(id);
+                if (it != st.bound.end()) return it->second.second;
+                if (st.params.empty()) throw TypeError(st.name + "() takes 0 positional arguments but 1 was given");
+                std::vector<Param> params(st.params.begin() + 1, st.params.end());
+                Body body = [b = st.body, instance](const std::vector<Value>& a) {
+                  std::vector<Value> all;
+                  all.reserve(a.size() + 1);
+                  all.push_back(instance);
+                  all.insert(all.end(), a.begin(), a.end());
+                  return b(all);
+                };
+                Value python = st.python_function.is_callable() ? bind_method(st.python_function, instance)
+                                                                : st.python_function;
+                Value fv = make_function_value(st.name, std::move(params), std::move(body), st.options, python);
+                st.bound.emplace(id, std::make_pair(instance, fv));
+                return fv;
+              }),
+       method("get_concrete_function",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                const FunctionState& st = *native_state<FunctionState>(self);
+                return concrete_value(st.fn->get_concrete_function(std::move(args), std::move(kwargs)), st.params);
+              }),
+       method("pretty_printed_concrete_signatures",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                no_arguments("pretty_printed_concrete_signatures", args, kwargs);
+                return Value(native_state<FunctionState>(self)->fn->pretty_printed_concrete_signatures());
+              }),
+       method("experimental_get_tracing_count",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                no_arguments("experimental_get_tracing_count", args, kwargs);
+                return Value(native_state<FunctionState>(self)->fn->tracing_count());
+              }),
+       property("python_function", [](const Value& self) { return native_state<FunctionState>(self)->python_function; }),
+       property("__name__", [](const Value& self) { return Value(native_state<FunctionState>(self)->name); }),
+       property("input_signature",
+                [](const Value& self) {
+                  const auto& sig = native_state<FunctionState>(self)->options.input_signature;
+                  return sig ? Value::tuple(*sig) : Value();
+                }),
+       method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
+         return Value("<tensorflow.python.eager.polymorphic_function.polymorphic_function.Function object at " +
+                      address(native_state<FunctionState>(self)) + ">");
+       })});
+  return cls;
+}
+
+Value make_function_value(std::string name, std::vector<Param> params, Body body, FunctionOptions options,
+                          Value python_function) {
+  auto st = std::make_shared<FunctionState>();
+  st->fn = std::make_shared<Function>(name, params, body, options);
+  st->name = std::move(name);
+  st->params = std::move(params);
+  st->body = std::move(body);
+  st->options = std::move(options);
+  st->python_function = std::move(python_function);
+  return native_object(function_class(), std::move(st));
+}
+
+/// tf.function(func, options): a Function value over a Python function.
+Value wrap(const Value& func, const FunctionOptions& options) {
+  if (const FunctionState* st = native_state<FunctionState>(func)) {
+    return make_function_value(st->name, st->params, st->body, options, st->python_function);
+  }
+  if (!func.is_callable() || !func.as_callable().user) {
+    throw TypeError("agc: tf.function applies to a Python function defined in the program; got '" +
+                    func.type_name() + "' object");
+  }
+  const UserFunction& u = *func.as_callable().user;
+  return make_function_value(u.name, u.params, u.body, options, func);
+}
+
+}  // namespace
+
+Value make_function(std::string name, std::vector<Param> params, Body body) {
+  auto u = std::make_shared<UserFunction>();
+  u->qualname = name;
+  u->name = std::move(name);
+  u->params = std::move(params);
+  u->body = std::move(body);
+  std::string callable_name = u->name;
+  CallFn call = [u](std::vector<Value> args, Kwargs kwargs) -> Value {
+    return u->body(bind_arguments(u->qualname, u->params, std::move(args), std::move(kwargs)));
+  };
+  return Value::callable(std::move(callable_name), std::move(call), std::move(u));
+}
+
+const std::vector<Param>* function_params(const Value& callable) {
+  if (!callable.is_callable() || !callable.as_callable().user) return nullptr;
+  return &callable.as_callable().user->params;
+}
+
+Value function_value(std::shared_ptr<Function> fn) {
+  auto st = std::make_shared<FunctionState>();
+  st->name = fn->name();
+  st->fn = std::move(fn);
+  return native_object(function_class(), std::move(st));
+}
+
+Value concrete_function_value(std::shared_ptr<ConcreteFunction> cf) { return concrete_value(std::move(cf), {}); }
+
+std::shared_ptr<Function> function_of(const Value& v) {
+  const FunctionState* st = native_state<FunctionState>(v);
+  return st ? st->fn : nullptr;
+}
+
+std::shared_ptr<ConcreteFunction> concrete_function_of(const Value& v) {
+  const ConcreteState* st = native_state<ConcreteState>(v);
+  return st ? st->cf : nullptr;
+}
+
+Value graph_value(std::shared_ptr<const void> owner, const Graph* graph) {
+  auto st = std::make_shared<GraphState>();
+  st->owner = std::move(owner);
+  st->graph = graph;
+  return native_object(graph_class(), std::move(st));
+}
+
+namespace tf::api {
+
+Value function(std::vector<Value> args, Kwargs kwargs) {
+  static const std::vector<Param> params = {
+      {"func", Value()},
+      {"input_signature", Value()},
+      {"autograph", Value(true)},
+      {"jit_compile", Value()},
+      {"reduce_retracing", Value(false)},
+      {"experimental_implements", Value()},
+      {"experimental_autograph_options", Value()},
+      {"experimental_attributes", Value()},
+      {"experimental_relax_shapes", Value()},
+      {"experimental_compile", Value()},
+      {"experimental_follow_type_hints", Value()},
+  };
+  std::vector<Value> a = bind_arguments("function", params, std::move(args), std::move(kwargs));
+  FunctionOptions options;
+  if (!a[1].is_none()) {
+    if (!a[1].is_list() && !a[1].is_tuple()) {
+      throw TypeError("input_signature must be either a tuple or a list, got " + a[1].type_name() + ".");
+    }
+    options.input_signature = a[1].items();
+  }
+  options.reduce_retracing = truthy(a[4]) || (!a[8].is_none() && truthy(a[8]));
+  if (a[0].is_none()) {
+    return Value::callable("decorator", [options](std::vector<Value> fargs, Kwargs fkwargs) -> Value {
+      if (fargs.size() != 1 || !fkwargs.empty()) {
+        throw TypeError("decorator() takes 1 positional argument but " + std::to_string(fargs.size()) + " were given");
+      }
+      return wrap(fargs[0], options);
+    });
+  }
+  return wrap(a[0], options);
+}
+
+}  // namespace tf::api
+
+}  // namespace ag

@@ -1,0 +1,258 @@
+#include "runtime/value/object_model.h"
+
+#include <cstdio>
+
+#include "runtime/function/function_value.h"
+#include "runtime/function/tensor_spec.h"
+
+namespace ag {
+namespace {
+
+const ClassInfo* class_info(const Value& v) {
+  if (!v.is_object()) return nullptr;
+  const ObjectObj& o = v.as_object();
+  if (o.class_name != "type") return nullptr;
+  return dynamic_cast<const ClassInfo*>(o.native.get());
+}
+
+const ClassInfo& checked_class(const Value& v) {
+  if (const ClassInfo* c = class_info(v)) return *c;
+  throw TypeError("'" + v.type_name() + "' object is not a class");
+}
+
+void collect_mro(const Value& cls, std::vector<Value>& out) {
+  for (const Value& seen : out) {
+    if (seen.is(cls)) return;
+  }
+  out.push_back(cls);
+  for (const Value& base : checked_class(cls).bases) collect_mro(base, out);
+}
+
+const Value* own_attr(const ObjectObj& o, std::string_view name) {
+  for (const auto& [k, v] : o.attrs) {
+    if (k == name) return &v;
+  }
+  return nullptr;
+}
+
+/// The attribute `name` on the classes of `order` from position `start`.
+std::optional<Value> lookup_in(const std::vector<Value>& order, size_t start, std::string_view name) {
+  for (size_t i = start; i < order.size(); ++i) {
+    if (const Value* v = own_attr(order[i].as_object(), name)) return *v;
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> class_lookup(const Value& cls, std::string_view name) {
+  // The common case first: the class's own attribute, without building the MRO.
+  if (const Value* v = own_attr(cls.as_object(), name)) return *v;
+  return lookup_in(mro(cls), 1, name);
+}
+
+/// A class attribute as seen through `self`: functions bound, descriptors asked.
+Value bind_to(const Value& attr, const Value& self, const Value& cls) {
+  if (attr.is_callable()) return bind_method(attr, self);
+  if (attr.is_object() && !attr.as_object().cls.is_none()) {
+    if (std::optional<Value> get = class_lookup(attr.as_object().cls, "__get__")) {
+      return (*get)({attr, self, cls}, {});
+    }
+  }
+  return attr;
+}
+
+std::string address(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+struct PropertyState : NativeState {
+  Value getter;
+};
+
+}  // namespace
+
+Value make_class(std::string name, std::vector<Value> bases, std::vector<std::pair<std::string, Value>> attrs) {
+  for (const Value& b : bases) {
+    if (!is_class(b)) {
+      throw TypeError("class " + name + " cannot derive from a '" + b.type_name() + "' value (bases must be classes)");
+    }
+  }
+  for (auto& [attr_name, v] : attrs) {
+    if (v.is_callable() && v.as_callable().user) v.as_callable().user->qualname = name + "." + attr_name;
+  }
+  Value cls = Value::object("type");
+  ObjectObj& o = cls.as_object();
+  o.attrs = std::move(attrs);
+  auto info = std::make_shared<ClassInfo>();
+  info->name = std::move(name);
+  info->bases = std::move(bases);
+  o.native = std::move(info);
+  return cls;
+}
+
+bool is_class(const Value& v) { return class_info(v) != nullptr; }
+
+const std::string& class_name(const Value& cls) { return checked_class(cls).name; }
+
+std::vector<Value> mro(const Value& cls) {
+  std::vector<Value> out;
+  collect_mro(cls, out);
+  return out;
+}
+
+bool is_subclass(const Value& sub, const Value& cls) {
+  if (!is_class(sub)) return false;
+  for (const Value& c : mro(sub)) {
+    if (c.is(cls)) return true;
+  }
+  return false;
+}
+
+bool is_instance(const Value& v, const Value& cls) {
+  return v.is_object() && !v.as_object().cls.is_none() && is_subclass(v.as_object().cls, cls);
+}
+
+Value super_getattr(const Value& cls, const Value& self, std::string_view name) {
+  const Value& self_cls = is_class(self) ? self : self.as_object().cls;
+  std::vector<Value> order = self_cls.is_none() ? std::vector<Value>{} : mro(self_cls);
+  size_t start = order.size();
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i].is(cls)) start = i + 1;
+  }
+  if (std::optional<Value> v = lookup_in(order, start, name)) return bind_to(*v, self, self_cls);
+  throw AttributeError("'super' object has no attribute '" + std::string(name) + "'");
+}
+
+Value make_property(Value getter) {
+  static const Value property_class = make_class(
+      "property", {},
+      {{"__get__", Value::callable("__get__", [](std::vector<Value> args, Kwargs) -> Value {
+          // __get__(prop, instance, owner): the property itself through the class.
+          if (args.size() < 2 || args[1].is_none()) return args.at(0);
+          return native_state<PropertyState>(args[0])->getter({args[1]}, {});
+        })}});
+  Value p = Value::object("property");
+  p.as_object().cls = property_class;
+  auto st = std::make_shared<PropertyState>();
+  st->getter = std::move(getter);
+  p.as_object().native = std::move(st);
+  return p;
+}
+
+Value bind_method(const Value& callable, const Value& self) {
+  const CallableObj& c = callable.as_callable();
+  std::shared_ptr<UserFunction> user;
+  if (c.user && !c.user->params.empty()) {
+    // tf.function(obj.method) reads the parameters after self.
+    user = std::make_shared<UserFunction>();
+    user->name = c.user->name;
+    user->qualname = c.user->qualname;
+    user->params.assign(c.user->params.begin() + 1, c.user->params.end());
+    user->body = [body = c.user->body, self](const std::vector<Value>& args) {
+      std::vector<Value> all;
+      all.reserve(args.size() + 1);
+      all.push_back(self);
+      all.insert(all.end(), args.begin(), args.end());
+      return body(all);
+    };
+  }
+  // Arguments are bound by the function itself (self included), so its
+  // TypeErrors count self as Python's do.
+  return Value::callable(
+      c.name,
+      [callable, self](std::vector<Value> args, Kwargs kwargs) -> Value {
+        args.insert(args.begin(), self);
+        return callable.as_callable().fn(std::move(args), std::move(kwargs));
+      },
+      std::move(user));
+}
+
+std::optional<Value> object_getattr(const Value& obj, std::string_view name) {
+  const ObjectObj& o = obj.as_object();
+  if (const Value* v = own_attr(o, name)) return *v;
+  if (const ClassInfo* info = class_info(obj)) {
+    if (std::optional<Value> v = lookup_in(mro(obj), 1, name)) return v;
+    if (name == "__name__" || name == "__qualname__") return Value(info->name);
+    if (name == "__bases__") return Value::tuple(info->bases);
+    if (name == "__mro__") return Value::tuple(mro(obj));
+    throw AttributeError("type object '" + info->name + "' has no attribute '" + std::string(name) + "'");
+  }
+  if (o.cls.is_none()) return std::nullopt;
+  if (std::optional<Value> v = class_lookup(o.cls, name)) return bind_to(*v, obj, o.cls);
+  if (name == "__class__") return o.cls;
+  if (std::optional<Value> ga = class_lookup(o.cls, "__getattr__")) {
+    return bind_to(*ga, obj, o.cls)({Value(name)}, {});
+  }
+  return std::nullopt;
+}
+
+bool object_hasattr(const Value& obj, std::string_view name) {
+  const ObjectObj& o = obj.as_object();
+  if (own_attr(o, name)) return true;
+  if (is_class(obj)) return lookup_in(mro(obj), 1, name).has_value() || name == "__name__";
+  if (o.cls.is_none()) return false;
+  if (class_lookup(o.cls, name) || name == "__class__") return true;
+  if (class_lookup(o.cls, "__getattr__")) {
+    try {
+      (void)object_getattr(obj, name);
+      return true;
+    } catch (const AttributeError&) {
+      return false;
+    }
+  }
+  return false;
+}
+
+Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs) {
+  if (const ClassInfo* info = class_info(obj)) {
+    if (std::optional<Value> make = class_lookup(obj, "__agc_new__")) {
+      // Natively made instances (exceptions, layers): the class builds them.
+      Value inst = (*make)({obj}, {});
+      if (std::optional<Value> init = class_lookup(obj, "__init__")) {
+        bind_to(*init, inst, obj)(std::move(args), std::move(kwargs));
+      }
+      return inst;
+    }
+    Value inst = Value::object(info->name);
+    inst.as_object().cls = obj;
+    std::optional<Value> init = class_lookup(obj, "__init__");
+    if (!init) {
+      if (!args.empty() || !kwargs.empty()) throw TypeError(info->name + "() takes no arguments");
+      return inst;
+    }
+    Value r = bind_to(*init, inst, obj)(std::move(args), std::move(kwargs));
+    if (!r.is_none()) throw TypeError("__init__() should return None, not '" + r.type_name() + "'");
+    return inst;
+  }
+  const ObjectObj& o = obj.as_object();
+  if (!o.cls.is_none()) {
+    if (std::optional<Value> call = class_lookup(o.cls, "__call__")) {
+      return bind_to(*call, obj, o.cls)(std::move(args), std::move(kwargs));
+    }
+  }
+  throw TypeError("'" + obj.type_name() + "' object is not callable");
+}
+
+std::string object_text(const Value& obj, bool as_repr) {
+  const ObjectObj& o = obj.as_object();
+  if (const ClassInfo* info = class_info(obj)) return "<class '__main__." + info->name + "'>";
+  if (!o.cls.is_none()) {
+    std::optional<Value> m;
+    if (!as_repr) m = class_lookup(o.cls, "__str__");
+    if (!m) m = class_lookup(o.cls, "__repr__");
+    if (m) {
+      Value s = bind_to(*m, obj, o.cls)({}, {});
+      if (!s.is_str()) {
+        throw TypeError(std::string(as_repr || !class_lookup(o.cls, "__str__") ? "__repr__" : "__str__") +
+                        " returned non-string (type " + s.type_name() + ")");
+      }
+      return s.as_str();
+    }
+  } else if (std::optional<TensorSpec> spec = tensor_spec_of(obj)) {
+    return tensor_spec_repr(*spec, tensor_spec_name(obj));
+  }
+  return "<__main__." + o.class_name + " object at " + address(&o) + ">";
+}
+
+}  // namespace ag
