@@ -1,4 +1,5 @@
 import tensorflow as tf
+# xfail: seed 000 shows TF 2.3's wording ('tf.function-decorated function tried to create variables on non-first call.'); agc gives newer TF's, which 001_07 checks
 # Seed 000 (tf.function guide, Spanish), "Variables": a Function that creates
 # a tf.Variable on every call is a ValueError.
 
