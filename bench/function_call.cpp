@@ -3,7 +3,8 @@
 // the same trace's concrete function, the prepared AddV2 kernel alone, and a
 // hand-written Eigen 2x2 add. Prints ns per call and the ratios.
 //
-// usage: bench_function_call [--calls N]
+// usage: bench_function_call [--calls N] [--only function|concrete|kernel|eigen]
+// (--only times one loop, for `perf stat` per call of that loop alone.)
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -37,9 +38,13 @@ double ns_per_call(long calls, F&& f) {
 
 int main(int argc, char** argv) {
   long calls = 200000;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--calls") == 0 && i + 1 < argc) calls = std::stol(argv[++i]);
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
   }
+  // A loop not selected by --only reports 0 and is not run.
+  auto timed = [&](const char* name, auto&& f) { return only.empty() || only == name ? ns_per_call(calls, f) : 0.0; };
   using namespace ag;
   Function add("add", {{"a", {}}, {"b", {}}}, [](const std::vector<Value>& a) { return a[0] + a[1]; });
   Tensor xt = Tensor::from_vector<float>({2, 2}, {1, 2, 3, 4});
@@ -47,11 +52,11 @@ int main(int argc, char** argv) {
   add({x, y});  // trace
   auto concrete = add.get_concrete_function({x, y});
 
-  double function_ns = ns_per_call(calls, [&] {
+  double function_ns = timed("function", [&] {
     Value r = add({x, y});
     asm volatile("" : : "r"(&r) : "memory");
   });
-  double concrete_ns = ns_per_call(calls, [&] {
+  double concrete_ns = timed("concrete", [&] {
     Value r = concrete->call_bound({x, y});
     asm volatile("" : : "r"(&r) : "memory");
   });
@@ -64,7 +69,7 @@ int main(int argc, char** argv) {
   Kernel kernel = op.cpu(KernelSpec{"AddV2", ins, outs, attrs});
   const Tensor* args[] = {&xt, &xt};
   Tensor out[1];
-  double kernel_ns = ns_per_call(calls, [&] {
+  double kernel_ns = timed("kernel", [&] {
     KernelContext k{args, out};
     kernel(k);
   });
@@ -72,7 +77,7 @@ int main(int argc, char** argv) {
   Eigen::Matrix2f a, b, c;
   a << 1, 2, 3, 4;
   b = a;
-  double eigen_ns = ns_per_call(calls, [&] {
+  double eigen_ns = timed("eigen", [&] {
     c.noalias() = a + b;
     asm volatile("" : : "r"(c.data()) : "memory");
   });

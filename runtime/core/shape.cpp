@@ -1,5 +1,7 @@
 #include "runtime/core/shape.h"
 
+#include <cstring>
+
 #include "runtime/core/error.h"
 
 namespace ag {
@@ -18,11 +20,41 @@ Shape::Shape(std::initializer_list<int64_t> dims) : Shape(std::span<const int64_
 
 Shape::Shape(std::span<const int64_t> dims) {
   check_rank(dims.size());
-  rank_ = static_cast<int>(dims.size());
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] < kUnknownDim) throw InvalidArgumentError("Dimension " + std::to_string(dims[i]) + " must be >= 0");
-    dims_[i] = dims[i];
+  for (int64_t d : dims) {
+    if (d < kUnknownDim) throw InvalidArgumentError("Dimension " + std::to_string(d) + " must be >= 0");
   }
+  rank_ = static_cast<int32_t>(dims.size());
+  if (on_heap()) {
+    copy_to_heap(dims.data());
+  } else if (!dims.empty()) {  // (an empty span's data() may be null)
+    std::memcpy(inline_, dims.data(), dims.size() * sizeof(int64_t));
+  }
+}
+
+void Shape::copy_to_heap(const int64_t* dims) {
+  auto* d = new int64_t[static_cast<size_t>(rank_)];
+  std::memcpy(d, dims, static_cast<size_t>(rank_) * sizeof(int64_t));
+  heap_ = d;
+}
+
+void Shape::assign_slow(const Shape& o) {
+  if (this == &o) return;
+  if (!o.on_heap()) {
+    delete[] heap_;  // on_heap(): the only way here with `o` inline
+    rank_ = o.rank_;
+    std::memcpy(inline_, o.inline_, sizeof inline_);
+    return;
+  }
+  if (rank_ == o.rank_) {  // same heap size: reuse the array
+    std::memcpy(heap_, o.heap_, static_cast<size_t>(rank_) * sizeof(int64_t));
+    return;
+  }
+  // Allocate before releasing, so a failed allocation leaves *this intact.
+  auto* d = new int64_t[static_cast<size_t>(o.rank_)];
+  std::memcpy(d, o.heap_, static_cast<size_t>(o.rank_) * sizeof(int64_t));
+  if (on_heap()) delete[] heap_;
+  heap_ = d;
+  rank_ = o.rank_;
 }
 
 Shape Shape::unknown_rank() {
@@ -32,25 +64,25 @@ Shape Shape::unknown_rank() {
 }
 
 Shape Shape::unknown_dims(int rank) {
-  Shape s;
   check_rank(static_cast<size_t>(rank));
+  Shape s;
   s.rank_ = rank;
-  for (int i = 0; i < rank; ++i) s.dims_[static_cast<size_t>(i)] = kUnknownDim;
+  if (s.on_heap()) s.heap_ = new int64_t[static_cast<size_t>(rank)];
+  for (int i = 0; i < rank; ++i) s.set_dim(i, kUnknownDim);
   return s;
 }
 
 bool Shape::fully_defined() const {
   if (rank_ < 0) return false;
-  for (int i = 0; i < rank_; ++i) {
-    if (dims_[static_cast<size_t>(i)] < 0) return false;
+  for (int64_t d : dims()) {
+    if (d < 0) return false;
   }
   return true;
 }
 
 int64_t Shape::num_elements() const {
   int64_t n = 1;
-  for (int i = 0; i < rank_; ++i) {
-    int64_t d = dims_[static_cast<size_t>(i)];
+  for (int64_t d : dims()) {
     if (d < 0) throw InvalidArgumentError("Shape " + debug_string() + " is not fully defined");
     if (__builtin_mul_overflow(n, d, &n)) {
       throw InvalidArgumentError("Encountered overflow when multiplying shape dimensions of " + debug_string());
@@ -60,8 +92,20 @@ int64_t Shape::num_elements() const {
 }
 
 void Shape::push_back(int64_t d) {
+  if (rank_ < 0) throw InternalError("push_back on a shape of unknown rank");
   check_rank(static_cast<size_t>(rank_ + 1));
-  dims_[static_cast<size_t>(rank_++)] = d;
+  if (rank_ == kInlineRank) {  // spill the inline dims to the heap
+    auto* h = new int64_t[kInlineRank + 1];
+    std::memcpy(h, inline_, sizeof inline_);
+    heap_ = h;
+  } else if (on_heap()) {
+    auto* h = new int64_t[static_cast<size_t>(rank_ + 1)];
+    std::memcpy(h, heap_, static_cast<size_t>(rank_) * sizeof(int64_t));
+    delete[] heap_;
+    heap_ = h;
+  }
+  ++rank_;
+  set_dim(rank_ - 1, d);
 }
 
 Shape Shape::with_dim(int i, int64_t d) const {

@@ -4,59 +4,18 @@
 
 namespace ag {
 
+// One cache line on the usual 64-bit ABIs (Shape's tail padding holds dtype_ and defined_).
+static_assert(sizeof(void*) != 8 || sizeof(Tensor) <= 72, "a Tensor should stay small: it is copied on every call");
+
 bool Tensor::stored_inline() const { return count_ <= 1 && !has_object_elements(dtype_); }
 
-Tensor::Tensor(DType dtype, const Shape& shape) : dtype_(dtype), defined_(true), shape_(shape) {
+Tensor::Tensor(DType dtype, const Shape& shape) : shape_(shape), dtype_(dtype), defined_(true) {
   if (!shape.fully_defined()) {
     throw InvalidArgumentError("Cannot create a tensor of shape " + shape.debug_string() +
                                ": every dimension must be known");
   }
   count_ = shape.num_elements();
   if (!stored_inline()) buf_ = Buffer::allocate(dtype, count_);
-}
-
-Tensor::Tensor(const Tensor& o)
-    : dtype_(o.dtype_), defined_(o.defined_), shape_(o.shape_), count_(o.count_), buf_(o.buf_) {
-  if (buf_) buf_->retain();
-  std::memcpy(inline_, o.inline_, sizeof inline_);
-}
-
-Tensor::Tensor(Tensor&& o) noexcept
-    : dtype_(o.dtype_), defined_(o.defined_), shape_(o.shape_), count_(o.count_), buf_(o.buf_) {
-  std::memcpy(inline_, o.inline_, sizeof inline_);
-  o.buf_ = nullptr;
-  o.defined_ = false;
-}
-
-void Tensor::take_fields(const Tensor& o) {
-  dtype_ = o.dtype_;
-  defined_ = o.defined_;
-  shape_ = o.shape_;
-  count_ = o.count_;
-  buf_ = o.buf_;
-  std::memcpy(inline_, o.inline_, sizeof inline_);
-}
-
-Tensor& Tensor::operator=(const Tensor& o) {
-  if (this == &o) return *this;
-  if (o.buf_) o.buf_->retain();
-  drop();
-  take_fields(o);
-  return *this;
-}
-
-Tensor& Tensor::operator=(Tensor&& o) noexcept {
-  if (this == &o) return *this;
-  drop();
-  take_fields(o);
-  o.buf_ = nullptr;
-  o.defined_ = false;
-  return *this;
-}
-
-void Tensor::drop() {
-  if (buf_) buf_->release();
-  buf_ = nullptr;
 }
 
 Tensor Tensor::zeros(DType dtype, const Shape& shape) {

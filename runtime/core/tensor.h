@@ -24,10 +24,35 @@ class Tensor {
   Tensor() = default;
   /// Elements uninitialized for numeric dtypes, empty for strings.
   Tensor(DType dtype, const Shape& shape);
-  Tensor(const Tensor& o);
-  Tensor(Tensor&& o) noexcept;
-  Tensor& operator=(const Tensor& o);
-  Tensor& operator=(Tensor&& o) noexcept;
+  // Copies and moves are inline: the call path makes several per call.
+  Tensor(const Tensor& o)
+      : shape_(o.shape_), dtype_(o.dtype_), defined_(o.defined_), count_(o.count_), buf_(o.buf_) {
+    if (buf_) buf_->retain();
+    std::memcpy(inline_, o.inline_, sizeof inline_);
+  }
+  Tensor(Tensor&& o) noexcept
+      : shape_(std::move(o.shape_)), dtype_(o.dtype_), defined_(o.defined_), count_(o.count_), buf_(o.buf_) {
+    std::memcpy(inline_, o.inline_, sizeof inline_);
+    o.buf_ = nullptr;
+    o.defined_ = false;
+  }
+  Tensor& operator=(const Tensor& o) {
+    if (this == &o) return *this;
+    if (o.buf_) o.buf_->retain();
+    drop();
+    shape_ = o.shape_;
+    take_scalar_fields(o);
+    return *this;
+  }
+  Tensor& operator=(Tensor&& o) noexcept {
+    if (this == &o) return *this;
+    drop();
+    shape_ = std::move(o.shape_);
+    take_scalar_fields(o);
+    o.buf_ = nullptr;
+    o.defined_ = false;
+    return *this;
+  }
   ~Tensor() { drop(); }
 
   /// A scalar of type T.
@@ -87,7 +112,7 @@ class Tensor {
   friend void swap(Tensor& a, Tensor& b) noexcept {
     std::swap(a.dtype_, b.dtype_);
     std::swap(a.defined_, b.defined_);
-    std::swap(a.shape_, b.shape_);
+    swap(a.shape_, b.shape_);
     std::swap(a.count_, b.count_);
     std::swap(a.buf_, b.buf_);
     std::swap(a.inline_, b.inline_);
@@ -100,13 +125,24 @@ class Tensor {
 
  private:
   bool stored_inline() const;
-  void drop();
-  /// Copies every field of `o` (the buffer pointer without retaining it).
-  void take_fields(const Tensor& o);
+  void drop() {
+    if (buf_) buf_->release();
+    buf_ = nullptr;
+  }
+  /// Copies every field of `o` but the shape (the buffer pointer without retaining it).
+  void take_scalar_fields(const Tensor& o) {
+    dtype_ = o.dtype_;
+    defined_ = o.defined_;
+    count_ = o.count_;
+    buf_ = o.buf_;
+    std::memcpy(inline_, o.inline_, sizeof inline_);
+  }
 
+  // The shape first, so dtype_ and defined_ fill its tail padding (it may
+  // overlap them: Shape never writes past its fields) and a Tensor is 64 bytes.
+  [[no_unique_address]] Shape shape_;
   DType dtype_ = DType::Float32;
   bool defined_ = false;
-  Shape shape_;
   int64_t count_ = 0;
   Buffer* buf_ = nullptr;
   alignas(8) unsigned char inline_[8]{};

@@ -2,6 +2,7 @@
 // returned is cached in an atomic for the common single-threaded case), the
 // argument checks, and the instruction loop.
 #include <string>
+#include <utility>
 
 #include "runtime/core/error.h"
 #include "runtime/exec/plan.h"
@@ -11,14 +12,66 @@ namespace ag {
 struct Plan::Pool {
   std::atomic<RunState*> cached{nullptr};
   std::mutex mu;
+  bool retired = false;                          // guarded by mu: the plan is gone
   std::vector<RunState*> free;                   // guarded by mu
   std::vector<std::unique_ptr<RunState>> owned;  // guarded by mu
+
+  /// The plan is being destroyed: free every state now (a thread cache may
+  /// still hold a pointer to one, but never dereferences it: its pool is
+  /// never again a live plan's, since the cache keeps this Pool alive).
+  void retire() {
+    std::lock_guard<std::mutex> lock(mu);
+    retired = true;
+    cached.store(nullptr, std::memory_order_relaxed);
+    free.clear();
+    owned.clear();
+  }
+  /// A state back on the shared free list, unless the plan is gone.
+  void put(RunState* s) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!retired) free.push_back(s);
+  }
 };
 
-Plan::Plan() : pool_(std::make_unique<Pool>()) {}
-Plan::~Plan() = default;
+/// One state per thread, of the plan this thread returned a state to last.
+struct Plan::ThreadCache {
+  std::shared_ptr<Pool> pool;
+  RunState* state = nullptr;  // a state of `pool` not in use, or null
+  ~ThreadCache() {
+    if (state != nullptr) pool->put(state);  // the thread ends: others may use it
+  }
+};
+
+Plan::ThreadCache& Plan::thread_cache() {
+  static thread_local ThreadCache cache;
+  return cache;
+}
+
+Plan::Plan() : pool_(std::make_shared<Pool>()) {}
+Plan::~Plan() {
+  if (pool_) pool_->retire();
+}
 Plan::Plan(Plan&&) noexcept = default;
-Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&& o) noexcept {
+  if (this == &o) return *this;
+  if (pool_) pool_->retire();  // this plan's instructions go: so do its states
+  instrs_ = std::move(o.instrs_);
+  input_slots_ = std::move(o.input_slots_);
+  arg_slots_ = std::move(o.arg_slots_);
+  arg_readers_begin_ = std::move(o.arg_readers_begin_);
+  arg_readers_ = std::move(o.arg_readers_);
+  output_arg_ = std::move(o.output_arg_);
+  output_slots_ = std::move(o.output_slots_);
+  arg_specs_ = std::move(o.arg_specs_);
+  output_specs_ = std::move(o.output_specs_);
+  constants_ = std::move(o.constants_);
+  instr_names_ = std::move(o.instr_names_);
+  computed_ = std::move(o.computed_);
+  swappable_ = std::move(o.swappable_);
+  num_slots_ = o.num_slots_;
+  pool_ = std::move(o.pool_);
+  return *this;
+}
 
 std::unique_ptr<RunState> Plan::make_state() const {
   auto s = std::make_unique<RunState>();
@@ -30,6 +83,8 @@ std::unique_ptr<RunState> Plan::make_state() const {
 }
 
 RunState* Plan::acquire() const {
+  ThreadCache& tc = thread_cache();
+  if (tc.state != nullptr && tc.pool.get() == pool_.get()) return std::exchange(tc.state, nullptr);
   if (RunState* s = pool_->cached.exchange(nullptr, std::memory_order_acquire)) return s;
   std::lock_guard<std::mutex> lock(pool_->mu);
   if (!pool_->free.empty()) {
@@ -42,6 +97,14 @@ RunState* Plan::acquire() const {
 }
 
 void Plan::give_back(RunState* s) const {
+  ThreadCache& tc = thread_cache();
+  if (tc.state == nullptr) {
+    // Switching the cache to this plan costs two reference counts, once;
+    // a thread alternating plans keeps the inner one cached (see acquire).
+    if (tc.pool.get() != pool_.get()) tc.pool = pool_;
+    tc.state = s;
+    return;
+  }
   RunState* expected = nullptr;
   if (pool_->cached.compare_exchange_strong(expected, s, std::memory_order_release)) return;
   std::lock_guard<std::mutex> lock(pool_->mu);

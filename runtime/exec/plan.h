@@ -12,7 +12,9 @@
 // intermediates are not returned to the OS on every call). A slot whose value
 // is dead (its last consumer ran) is handed to a later node's output of the
 // same type, so buffers are also reused within a run (as ggml-alloc does).
-// Each concurrent run borrows its own RunState from the plan's pool.
+// Each concurrent run borrows its own RunState from the plan's pool; each
+// thread keeps the last state it returned in a thread-local cache, so a
+// thread calling one plan over and over touches no atomic to borrow it.
 #pragma once
 
 #include <atomic>
@@ -114,6 +116,8 @@ class Plan {
   friend Plan compile_plan(const Graph& g);
   friend class StateLease;
   struct Pool;
+  struct ThreadCache;
+  static ThreadCache& thread_cache();
 
   RunState* acquire() const;
   void give_back(RunState* s) const;
@@ -136,7 +140,9 @@ class Plan {
   std::vector<bool> computed_;                          // per slot
   std::vector<bool> swappable_;                         // per output: computed, not returned twice
   uint32_t num_slots_ = 0;
-  std::unique_ptr<Pool> pool_;
+  // Shared with the threads' caches, which may outlive the plan (a cache
+  // holding a retired pool never uses it again: see Pool::retire).
+  std::shared_ptr<Pool> pool_;
 };
 
 /// Compiles `g`: prepares every node's kernel once (If/While compile their

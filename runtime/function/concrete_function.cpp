@@ -174,7 +174,7 @@ void collect_tensors(const TraceType& t, const Value& given, std::vector<const T
 
 }  // namespace
 
-bool ConcreteFunction::matches_exactly(const std::vector<Value>& args) const {
+bool ConcreteFunction::matches_exactly(std::span<const Value> args) const {
   if (args.size() != types_.size()) return false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!matches(types_[i], args[i])) return false;
@@ -189,7 +189,7 @@ Value ConcreteFunction::call_bound(const std::vector<Value>& args) const {
   return run_plan(tensors, true);
 }
 
-Value ConcreteFunction::call_matched(const std::vector<Value>& args) const {
+Value ConcreteFunction::call_matched(std::span<const Value> args) const {
   // The usual few tensors need no heap array.
   constexpr size_t kInline = 8;
   if (plan_.num_args() <= kInline && types_.size() <= kInline) {

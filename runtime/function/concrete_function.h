@@ -19,7 +19,7 @@ namespace ag {
 /// A parameter of a Python function: its name and default value, if any.
 struct Param {
   std::string name;
-  std::optional<Value> default_value;
+  std::optional<Value> default_value = std::nullopt;
 };
 
 class ConcreteFunction {
@@ -33,9 +33,9 @@ class ConcreteFunction {
   Value call_bound(const std::vector<Value>& args) const;
   /// True when `args` (one per parameter) have exactly the traced types: the
   /// cheap check of a Function's call fast path (it allocates nothing).
-  bool matches_exactly(const std::vector<Value>& args) const;
+  bool matches_exactly(std::span<const Value> args) const;
   /// call_bound for arguments matches_exactly accepted: no checks repeated.
-  Value call_matched(const std::vector<Value>& args) const;
+  Value call_matched(std::span<const Value> args) const;
   /// Calls as Python would, binding `args`/`kwargs` to the parameters.
   Value operator()(std::vector<Value> args, Kwargs kwargs = {}) const;
 

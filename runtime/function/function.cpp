@@ -137,14 +137,27 @@ std::vector<Value> Function::apply_input_signature_specs(const std::vector<Value
   return *options_.input_signature;
 }
 
+ConcreteFunction* Function::fast_path_trace(std::span<const Value> args) {
+  if (args.size() != params_.size() || options_.input_signature || functions_run_eagerly()) return nullptr;
+  ConcreteFunction* last = last_.load(std::memory_order_acquire);
+  if (last == nullptr || !last->matches_exactly(args)) return nullptr;
+  // Counted for the retracing detector; a relaxed load and store, not a
+  // read-modify-write, since the count is advisory (a lost update between
+  // racing threads only delays a warning about retracing).
+  fast_calls_.store(fast_calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  return last;
+}
+
+Value Function::operator()(std::initializer_list<Value> args) {
+  std::span<const Value> view(args.begin(), args.size());
+  if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
+  return (*this)(std::vector<Value>(args));
+}
+
 Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
   // Fast path: positional arguments of exactly the last trace's types.
-  if (kwargs.empty() && args.size() == params_.size() && !options_.input_signature && !functions_run_eagerly()) {
-    ConcreteFunction* last = last_.load(std::memory_order_acquire);
-    if (last != nullptr && last->matches_exactly(args)) {
-      fast_calls_.fetch_add(1, std::memory_order_relaxed);
-      return last->call_matched(args);
-    }
+  if (kwargs.empty()) {
+    if (ConcreteFunction* last = fast_path_trace(args)) return last->call_matched(args);
   }
   std::vector<Value> bound = bind_arguments(name_, params_, std::move(args), std::move(kwargs));
   if (functions_run_eagerly()) return body_(bound);

@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,6 +36,8 @@ class Function {
 
   /// Calls as Python would: bind, look up or trace, run.
   Value operator()(std::vector<Value> args = {}, Kwargs kwargs = {});
+  /// Positional arguments only (`f({x, y})`): a cache hit builds no vector.
+  Value operator()(std::initializer_list<Value> args);
   /// The trace for these arguments (TensorSpec values allowed), tracing if needed.
   std::shared_ptr<ConcreteFunction> get_concrete_function(std::vector<Value> args = {}, Kwargs kwargs = {});
   /// Every trace's signature_summary(), in trace order, separated by blank lines.
@@ -44,6 +48,9 @@ class Function {
   const std::string& name() const { return name_; }
 
  private:
+  /// The last trace, when it takes exactly these positional arguments (no
+  /// kwargs, no input_signature, not running eagerly); else null.
+  ConcreteFunction* fast_path_trace(std::span<const Value> args);
   std::shared_ptr<ConcreteFunction> lookup_or_trace(const std::vector<Value>& args);
   std::shared_ptr<ConcreteFunction> trace(const std::vector<Value>& args, const std::vector<TraceType>& types);
   /// One trace of the body into a new graph (not cached).

@@ -50,3 +50,47 @@ TEST_CASE("zero-size tensors and zeros") {
   Tensor b = Tensor::zeros(DType::Bool, {2});
   CHECK(b.data<bool>()[0] == false);
 }
+
+TEST_CASE("tensors keep scalars inline and shapes of rank past the inline dims intact") {
+  // A Tensor is copied on every call: it stays one cache line on 64-bit ABIs.
+  static_assert(sizeof(void*) != 8 || sizeof(Tensor) <= 72);
+  Tensor s = Tensor::scalar<double>(2.5);
+  CHECK(s.owns_storage_uniquely());
+  CHECK(s.dtype() == DType::Float64);  // the dtype shares the Shape's padding
+  Tensor s2;
+  s2 = s;
+  CHECK(s2.dtype() == DType::Float64);
+  CHECK(s2.defined());
+  CHECK(s2.scalar_value<double>() == 2.5);
+
+  Tensor v5 = Tensor::zeros(DType::Int32, Shape{1, 2, 1, 2, 3});
+  Tensor v8 = Tensor::zeros(DType::Int8, Shape{1, 1, 1, 1, 1, 1, 2, 2});
+  Tensor four = Tensor::zeros(DType::Bool, Shape{2, 2, 1, 1});
+  for (const Tensor* src : {&v5, &v8, &four, &s}) {
+    Tensor copy = *src;
+    CHECK(copy.shape() == src->shape());
+    CHECK(copy.dtype() == src->dtype());
+    Tensor target = v8;
+    target = *src;
+    CHECK(target.shape() == src->shape());
+    CHECK(target.dtype() == src->dtype());
+    CHECK(target.num_elements() == src->num_elements());
+    Tensor moved = std::move(copy);
+    CHECK(moved.shape() == src->shape());
+    CHECK(moved.dtype() == src->dtype());
+    Tensor target2 = s;
+    target2 = std::move(moved);
+    CHECK(target2.shape() == src->shape());
+    CHECK(target2.dtype() == src->dtype());
+    Tensor a = *src, b = four;
+    swap(a, b);
+    CHECK(a.shape() == four.shape());
+    CHECK(a.dtype() == DType::Bool);
+    CHECK(b.shape() == src->shape());
+    CHECK(b.dtype() == src->dtype());
+  }
+  Tensor r = v5.reshaped({3, 2, 2, 1, 1, 1});
+  CHECK(r.rank() == 6);
+  CHECK(r.shares_storage_with(v5));
+  CHECK(r.clone().shape() == r.shape());
+}

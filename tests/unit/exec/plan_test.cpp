@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -182,6 +184,67 @@ TEST_CASE("one plan run by 8 threads at once") {
   }
   for (auto& th : threads) th.join();
   CHECK(failures.load() == 0);
+}
+
+namespace {
+
+/// x * x + c for a [4] float x: a plan to run many times.
+Plan square_plus(Graph& g, float c) {
+  Output x = g.placeholder({DType::Float32, Shape{4}}, "x");
+  g.outputs() = {add(g, "TAdd", {add(g, "TMul", {x, x}), g.constant(Tensor::scalar<float>(c))})};
+  return compile_plan(g);
+}
+
+float first_of(const Plan& p, float v) {
+  return p.run(std::vector<Tensor>{Tensor::from_vector<float>({4}, std::vector<float>(4, v))})[0].data<float>()[0];
+}
+
+}  // namespace
+
+// Each thread caches the last run state it returned; these cases exercise the
+// cache across plans that alternate, die, are replaced, and across threads
+// that end (ASan checks no freed state is used).
+TEST_CASE("the per-thread run-state cache across alternating, destroyed and replaced plans") {
+  Graph ga("a"), gb("b");
+  Plan a = square_plus(ga, 1.f);
+  Plan b = square_plus(gb, 2.f);
+  for (int i = 0; i < 5; ++i) {
+    CHECK(first_of(a, 3.f) == 10.f);
+    CHECK(first_of(b, 3.f) == 11.f);
+    CHECK(first_of(b, 2.f) == 6.f);
+  }
+  {
+    Graph gt("t");
+    std::optional<Plan> temp(square_plus(gt, 5.f));
+    CHECK(first_of(*temp, 1.f) == 6.f);  // this thread now caches temp's state
+    temp.reset();
+    Graph gu("u");
+    temp.emplace(square_plus(gu, 7.f));  // likely at the same address
+    CHECK(first_of(*temp, 1.f) == 8.f);
+    CHECK(first_of(*temp, 2.f) == 11.f);
+  }
+  Graph gc("c");
+  CHECK(first_of(a, 1.f) == 2.f);
+  a = square_plus(gc, 3.f);  // move-assigned while this thread caches a's state
+  CHECK(first_of(a, 1.f) == 4.f);
+  // Threads that end hand their cached state back; one that outlives the plan drops it.
+  for (int t = 0; t < 4; ++t) {
+    std::thread([&] { CHECK(first_of(b, 1.f) == 3.f); }).join();
+  }
+  CHECK(first_of(b, 4.f) == 18.f);
+  Graph gd("d");
+  std::optional<Plan> dying(square_plus(gd, 0.f));
+  std::atomic<int> step{0};
+  std::thread holder([&] {
+    bool ok = first_of(*dying, 2.f) == 4.f;  // caches dying's state in this thread
+    step = 1;
+    while (step.load() != 2) std::this_thread::yield();
+    CHECK(ok);
+  });  // ends after the plan is gone
+  while (step.load() != 1) std::this_thread::yield();
+  dying.reset();
+  step = 2;
+  holder.join();
 }
 
 TEST_CASE("a kernel's error leaves the plan usable") {
