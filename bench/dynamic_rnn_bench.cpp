@@ -56,6 +56,7 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/autograph/autograph.h"
 #include "runtime/function/function.h"
+#include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/printer.h"
 #include "runtime/value/tensor_array.h"
 
@@ -293,10 +294,16 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  std::map<std::string, int> ops;
+  std::map<std::string, int> ops, optimized_ops;
   count_ops(f.get_concrete_function(args)->graph(), ops);
   std::printf("traced graph (all levels):");
   for (const auto& [op, n] : ops) std::printf(" %s x%d", op.c_str(), n);
+  // What runs: the graph as ag::Function optimizes it before compiling.
+  std::shared_ptr<Graph> optimized = f.get_concrete_function(args)->graph().clone();
+  optimize(*optimized);
+  count_ops(*optimized, optimized_ops);
+  std::printf("\noptimized graph (all levels):");
+  for (const auto& [op, n] : optimized_ops) std::printf(" %s x%d", op.c_str(), n);
   std::printf("\n");
   if (dump) std::printf("%s\n", dump_graph(f.get_concrete_function(args)->graph()).c_str());
 

@@ -1,6 +1,7 @@
 #include "runtime/graph/optimize/optimize.h"
 
 #include "runtime/graph/graph.h"
+#include "runtime/graph/optimize/fuse_matmul.h"
 
 namespace ag {
 namespace {
@@ -25,6 +26,7 @@ void fuse(Graph& g) {
   }
   prune(g);  // a fused run executes all of its ops: dead ones (which might fail) go first
   fuse_scalar(g);
+  fuse_matmul(g);  // before elementwise fusion takes the Adds and the activation
   fuse_elementwise(g);
   prune(g);
 }
