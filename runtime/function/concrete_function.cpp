@@ -230,7 +230,26 @@ Value ConcreteFunction::operator()(std::vector<Value> args, Kwargs kwargs) const
     TraceType::Kind k = types_[i].kind();
     if (k == TraceType::Kind::Literal || k == TraceType::Kind::Identity) params[i].default_value = args_[i];
   }
-  return call_bound(bind_arguments(name_, params, std::move(args), std::move(kwargs)));
+  std::vector<Value> given = args;
+  bool keywords = !kwargs.empty();
+  try {
+    return call_bound(bind_arguments(name_, params, std::move(args), std::move(kwargs)));
+  } catch (const TypeError&) {
+    // TF's flat signature: positional arguments for the tensor parameters
+    // alone, the Python ones keeping their traced values (TF falls back to it
+    // when the structured call does not bind).
+    std::vector<size_t> tensor_params;
+    for (size_t i = 0; i < params_.size(); ++i) {
+      TraceType::Kind k = types_[i].kind();
+      if (k != TraceType::Kind::Literal && k != TraceType::Kind::Identity) tensor_params.push_back(i);
+    }
+    bool flat = !keywords && tensor_params.size() < params_.size() && given.size() == tensor_params.size();
+    for (const Value& v : given) flat = flat && v.is_tensor();
+    if (!flat) throw;
+    std::vector<Value> bound = args_;
+    for (size_t k = 0; k < tensor_params.size(); ++k) bound[tensor_params[k]] = given[k];
+    return call_bound(bound);
+  }
 }
 
 std::string ConcreteFunction::structured_input_signature() const {

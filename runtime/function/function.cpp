@@ -62,7 +62,32 @@ Value placeholders_for(Graph& g, const Value& v, const TraceType& type, const st
 
 /// The traced result with each tensor made a graph output through an Identity
 /// node (TF's "Identity", "Identity_1", ...).
-Value outputs_of(Graph& g, const Value& result) {
+/// TF converts what a traced body returns to tensors (func_graph's
+/// convert_to_tensor over the structure): Python numbers, bools and strs in
+/// it become constants; None, tensors and other values stay as they are.
+Value python_leaves_as_tensors(const Value& v) {
+  switch (v.kind()) {
+    case Kind::Bool:
+    case Kind::Int:
+    case Kind::Float:
+    case Kind::Str: return Value(to_tensor(v));
+    case Kind::List:
+    case Kind::Tuple: {
+      std::vector<Value> items;
+      for (const Value& x : v.items()) items.push_back(python_leaves_as_tensors(x));
+      return v.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    case Kind::Dict: {
+      std::vector<std::pair<Value, Value>> entries;
+      for (const auto& [k, x] : v.as_dict().entries) entries.emplace_back(k, python_leaves_as_tensors(x));
+      return Value::dict(std::move(entries));
+    }
+    default: return v;
+  }
+}
+
+Value outputs_of(Graph& g, const Value& result_in) {
+  Value result = python_leaves_as_tensors(result_in);
   return map_tensors(result, [&](const Value& v) {
     const TensorHandle& h = v.as_tensor();
     Output src = h.symbolic() ? g.capture(h.output()) : g.constant(h.value());
@@ -149,12 +174,18 @@ ConcreteFunction* Function::fast_path_trace(std::span<const Value> args) {
 }
 
 Value Function::operator()(std::initializer_list<Value> args) {
+  if (current_graph()) return (*this)(std::vector<Value>(args));
   std::span<const Value> view(args.begin(), args.size());
   if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
   return (*this)(std::vector<Value>(args));
 }
 
 Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
+  // Called while another function is being traced (a Function calling a
+  // Function, or itself recursively on Python values): the body is traced
+  // inline into that graph. TF traces it as a nested function and calls it;
+  // the results are the same, and no lock is held across the nested trace.
+  if (current_graph()) return body_(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
   // Fast path: positional arguments of exactly the last trace's types.
   if (kwargs.empty()) {
     if (ConcreteFunction* last = fast_path_trace(args)) return last->call_matched(args);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <thread>
 
+#include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
 #include "runtime/function/tensor_spec.h"
 
@@ -218,4 +219,29 @@ TEST_CASE("many threads calling one Function trace each signature once") {
   for (auto& th : threads) th.join();
   CHECK(traces.load() == 2);
   CHECK(wrong.load() == 0);
+}
+
+TEST_CASE("a Function called while another is traced runs inline, so it may recurse on Python values") {
+  // @tf.function def recursive_fn(n): return recursive_fn(n - 1) if n > 0 else 1
+  std::shared_ptr<Function> fn;
+  fn = std::make_shared<Function>("recursive_fn", std::vector<Param>{{"n", {}}}, [&](const std::vector<Value>& a) {
+    return a[0].as_int() > 0 ? (*fn)({a[0] - Value(1)}) : Value(1);
+  });
+  CHECK(str((*fn)({Value(5)})) == "tf.Tensor(1, shape=(), dtype=int32)");
+  CHECK(fn->tracing_count() == 1);
+  // A tensor argument of the outer trace reaches the inner body as a symbolic tensor.
+  Function inner("inner", {{"x", {}}}, [](const std::vector<Value>& a) { return a[0] * Value(2); });
+  Function outer("outer", {{"x", {}}}, [&](const std::vector<Value>& a) { return inner({a[0]}) + Value(1); });
+  CHECK(str(outer({tf::constant(Value(3))})) == "tf.Tensor(7, shape=(), dtype=int32)");
+}
+
+TEST_CASE("a concrete function takes its tensor arguments alone when its Python ones are bound") {
+  // evaluate(model, x) traced with an object: called with x only (TF's flat signature).
+  Value model = Value::object("SimpleModel");
+  model.setattr("weight", Value(2.0));
+  Function f("evaluate", {{"model", {}}, {"x", {}}},
+             [](const std::vector<Value>& a) { return a[0].getattr("weight") * a[1]; });
+  auto traced = f.get_concrete_function({model, tf::constant(Value(10.0f))});
+  CHECK(str((*traced)({tf::constant(Value(10.0f))}, {})) == "tf.Tensor(20.0, shape=(), dtype=float32)");
+  CHECK_THROWS_AS((*traced)({Value(1), Value(2), Value(3)}, {}), TypeError);
 }
