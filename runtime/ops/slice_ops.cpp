@@ -173,7 +173,19 @@ void register_slice_ops(OpRegistry& reg) {
           const Shape& bs = c.inputs[1].shape;
           if (!bs.rank_known() || bs.dim(0) < 0) return one(t, Shape::unknown_rank());
           std::vector<int64_t> zeros(static_cast<size_t>(bs.dim(0)), 0), ones(zeros.size(), 1);
-          return one(t, plan_slice(Shape::unknown_dims(in.rank()), zeros, zeros, ones, read_masks(c.attrs)).out);
+          SliceMasks masks = read_masks(c.attrs);
+          Shape out = plan_slice(Shape::unknown_dims(in.rank()), zeros, zeros, ones, masks).out;
+          // Without an ellipsis or new axes, the dims after the subscripts are
+          // taken whole and keep their sizes (x[t] of a [T, B, F] tensor is
+          // [B, F]), as TF's shape function infers them.
+          int64_t k = bs.dim(0);
+          if (masks.ellipsis == 0 && masks.new_axis == 0 && k <= in.rank() && out.rank_known()) {
+            int64_t trailing = in.rank() - k;
+            for (int64_t i = 0; i < trailing; ++i) {
+              out.set_dim(static_cast<int>(out.rank() - trailing + i), in.dim(static_cast<int>(k + i)));
+            }
+          }
+          return one(t, out);
         }
         SlicePlan p = plan_slice(in, array::int_values(*c.constant(1)), array::int_values(*c.constant(2)),
                                  array::int_values(*c.constant(3)), read_masks(c.attrs));

@@ -165,4 +165,9 @@ TEST_CASE("tensor indexing is StridedSlice") {
   CHECK(node_of(r)->op->name == "StridedSlice");
   CHECK(node_of(r)->inputs[1].node->op->name == "Pack");
   CHECK(r.as_tensor().shape() == Shape{});
+  // x[t] with a tensor t: the dims after the subscript keep their sizes, as
+  // TF infers them (a dynamic_rnn's x[t] @ w needs [batch, features] known).
+  Value x(g.placeholder({DType::Float32, Shape{100, 32, 256}}, "x"));
+  CHECK(getitem(x, i).as_tensor().shape() == (Shape{32, 256}));
+  CHECK(getitem(x, {SliceSpec{}, i}).as_tensor().shape() == (Shape{-1, 256}));
 }
