@@ -15,14 +15,6 @@
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
 
-// isinstance() of user classes needs the object model (object_model.cpp),
-// which lands separately: weak references let libagrt link without it and
-// fall back to "not a class" until it does.
-namespace ag {
-bool is_class(const Value& v) __attribute__((weak));
-bool is_instance(const Value& v, const Value& cls) __attribute__((weak));
-}  // namespace ag
-
 namespace ag {
 
 Value builtin_value(const char* python_name, PyFn fn) {
@@ -157,7 +149,7 @@ bool is_instance_of(const Value& v, const Value& cls) {
     if (cls.is(tf::api::TensorArray())) return v.is_tensor_array();
     if (cls.is(tf::api::TensorSpec())) return v.is_object() && v.as_object().class_name == "TensorSpec";
   }
-  if (ag::is_class != nullptr && ag::is_instance != nullptr && ag::is_class(cls)) return ag::is_instance(v, cls);
+  if (is_class(cls)) return is_instance(v, cls);
   throw TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union");
 }
 
@@ -351,7 +343,7 @@ Value callable(std::vector<Value> args, Kwargs kwargs) {
   const Value& v = args[0];
   if (v.is_callable()) return Value(true);
   if (v.is_object()) {
-    if (ag::is_class != nullptr && ag::is_class(v)) return Value(true);
+    if (is_class(v)) return Value(true);
     try {
       (void)v.getattr("__call__");
       return Value(true);

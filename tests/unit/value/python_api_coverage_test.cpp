@@ -8,16 +8,6 @@
 #include "runtime/api/python_api.h"
 #include "tests/unit/value/support.h"
 
-// The last section of tf_names.def (tf.function, tf.Module, Keras layers) is
-// implemented with the object model: weak here so this test links without it
-// and names what is missing.
-namespace ag::tf::api {
-Value function(std::vector<Value> args, Kwargs kwargs) __attribute__((weak));
-const Value& Module() __attribute__((weak));
-const Value& keras_layers_Dense() __attribute__((weak));
-const Value& keras_layers_Conv2D() __attribute__((weak));
-}  // namespace ag::tf::api
-
 using namespace ag;
 
 namespace {
@@ -75,10 +65,6 @@ bool python_error(const std::string& t) {
 TEST_CASE("every builtin and tf.* function rejects an unknown keyword argument") {
   Value junk = Value::object("Junk");
   for (const Entry& e : functions()) {
-    if (e.fn == nullptr) {
-      MESSAGE(e.name << " is not linked yet");
-      continue;
-    }
     std::string t = error_type([&] { e.fn({junk}, {{"__bogus__", 1}}); });
     INFO(e.name << " raised " << t);
     CHECK(python_error(t));
@@ -90,7 +76,7 @@ TEST_CASE("every tf.* function rejects arguments of the wrong type") {
   for (const Entry& e : functions()) {
     // print-like functions print any value; the Python builtins are covered
     // one by one in builtins_test.cpp.
-    if (e.fn == nullptr || e.name.rfind("tf.", 0) != 0 || e.name == "tf.print") continue;
+    if (e.name.rfind("tf.", 0) != 0 || e.name == "tf.print") continue;
     std::string t = error_type([&] { e.fn({junk, junk}, {}); });
     INFO(e.name << " raised " << t);
     CHECK(python_error(t));
@@ -99,10 +85,6 @@ TEST_CASE("every tf.* function rejects arguments of the wrong type") {
 
 TEST_CASE("every tf.* value exists; the class values reject wrong arguments") {
   for (const ValueEntry& e : values()) {
-    if (e.get == nullptr) {
-      MESSAGE(e.name << " is not linked yet");
-      continue;
-    }
     const Value& v = e.get();
     if (!v.is_callable()) continue;
     std::string t = error_type([&] { v({}, {{"__bogus__", 1}}); });
