@@ -113,6 +113,9 @@ class Emitter {
   void nested_def(const ast::FunctionDef& f);
   /// The text around a function value that applies `decorator_list` to it.
   std::pair<std::string, std::string> decorators(const ast::Refs& decorator_list);
+  /// A C++ loop: `head` (ending in `{`), then `first` (the target's assignment)
+  /// and the body; a Python `else` runs after it unless a `break` left it.
+  void loop(const ast::Refs& body, const ast::Refs& orelse, const std::string& head, const std::string& first);
   std::string augmented(ast::BinOpKind op, const std::string& current, const ast::Ref& rhs);
   void try_stmt(const ast::Try& t, const ast::Node& s);
   std::string handler_test(const ast::ExceptHandler& h);

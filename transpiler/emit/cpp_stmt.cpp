@@ -342,45 +342,15 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::While: {
       at(*s);
       const While& w = s->as<While>();
-      std::string broke = w.orelse.empty() ? "" : fresh("broke");
-      if (!broke.empty()) line(fmt::format("bool {} = false;", broke));
-      line(fmt::format("while ({}) {{", truthy(w.test)));
-      ++indent;
-      loop_break_flags_.push_back(broke);
-      block(w.body);
-      loop_break_flags_.pop_back();
-      --indent;
-      line("}");
-      if (!broke.empty()) {
-        line(fmt::format("if (!{}) {{", broke));
-        ++indent;
-        block(w.orelse);
-        --indent;
-        line("}");
-      }
+      loop(w.body, w.orelse, fmt::format("while ({}) {{", truthy(w.test)), "");
       return;
     }
     case NodeKind::For: {
       at(*s);
       const For& f = s->as<For>();
-      std::string broke = f.orelse.empty() ? "" : fresh("broke");
-      if (!broke.empty()) line(fmt::format("bool {} = false;", broke));
       std::string item = fresh("item");
-      line(fmt::format("for (const ag::Value& {} : ag::iterate({})) {{", item, value(f.iter)));
-      ++indent;
-      line(assign_code(f.target, item));
-      loop_break_flags_.push_back(broke);
-      block(f.body);
-      loop_break_flags_.pop_back();
-      --indent;
-      line("}");
-      if (!broke.empty()) {
-        line(fmt::format("if (!{}) {{", broke));
-        ++indent;
-        block(f.orelse);
-        --indent;
-        line("}");
-      }
+      loop(f.body, f.orelse, fmt::format("for (const ag::Value& {} : ag::iterate({})) {{", item, value(f.iter)),
+           assign_code(f.target, item));
       return;
     }
     case NodeKind::Break:
@@ -454,6 +424,26 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::ClassDef: error(*s, "classes are only supported at module level"); return;
     default: error(*s, fmt::format("internal: unexpected {} statement", kind_name(s->kind))); return;
   }
+}
+
+void Emitter::loop(const Refs& body, const Refs& orelse, const std::string& head, const std::string& first) {
+  // Python's loop `else` runs unless a `break` left the loop: a flag it sets.
+  std::string broke = orelse.empty() ? "" : fresh("broke");
+  if (!broke.empty()) line(fmt::format("bool {} = false;", broke));
+  line(head);
+  ++indent;
+  if (!first.empty()) line(first);
+  loop_break_flags_.push_back(broke);
+  block(body);
+  loop_break_flags_.pop_back();
+  --indent;
+  line("}");
+  if (broke.empty()) return;
+  line(fmt::format("if (!{}) {{", broke));
+  ++indent;
+  block(orelse);
+  --indent;
+  line("}");
 }
 
 std::string Emitter::augmented(BinOpKind op, const std::string& current, const Ref& rhs) {
