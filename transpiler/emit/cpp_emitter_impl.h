@@ -55,7 +55,6 @@ struct Scope {
   std::set<std::string> locals;         // ag::Value variables of this C++ scope
   std::set<std::string> lambda_defs;    // nested defs emitted as C++ lambdas
   std::set<std::string> globals;        // declared `global`
-  bool has_fscope = false;              // inside `with ag__.FunctionScope(...) as fscope`
   /// Nested defs seen so far, by name (a loop's body, for its list_symbols).
   std::map<std::string, const ast::FunctionDef*> nested_defs;
   std::string class_name;               // for a method: its class (for super())
@@ -64,7 +63,7 @@ struct Scope {
 
 class Emitter {
  public:
-  Emitter(const SourceFile& file, std::string stem, DiagnosticSink& sink) : file_(file), stem_(std::move(stem)), sink_(sink) {}
+  Emitter(const SourceFile& file, DiagnosticSink& sink) : file_(file), sink_(sink) {}
 
   void set_module(std::set<std::string> globals, std::map<std::string, std::string> imports) {
     module_globals_ = std::move(globals);
@@ -137,7 +136,6 @@ class Emitter {
   const Scope* scope_of(const std::string& name) const;
 
   const SourceFile& file_;
-  std::string stem_;
   DiagnosticSink& sink_;
   std::set<std::string> module_globals_;
   std::map<std::string, std::string> imports_;

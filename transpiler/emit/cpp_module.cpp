@@ -58,7 +58,7 @@ struct ModuleEmitter {
   std::set<std::string> value_globals;
 
   ModuleEmitter(const Module& mod, const std::string& s, DiagnosticSink& sk)
-      : m(mod), stem(s), ns(cpp_namespace(s)), sink(sk), em(*mod.file, s, sk) {}
+      : m(mod), stem(s), ns(cpp_namespace(s)), sink(sk), em(*mod.file, sk) {}
 
   static std::string method_cpp_name(const std::string& cls, const std::string& fn) {
     return "tf__" + cls + "_" + fn;

@@ -173,8 +173,8 @@ std::string Emitter::function_body(const FunctionDef& f, const std::vector<std::
   const Refs& body = effective_body(f.body);
   scope.lambda_defs = lambda_defs(body);
   for (const std::string& l : scope.lambda_defs) scope.locals.erase(l);
-  scope.has_fscope = &body != &f.body;
-  if (scope.has_fscope) scope.locals.erase("fscope");
+  // Inside `with ag__.FunctionScope(...) as fscope`, fscope is a C++ FunctionScope, not a Value.
+  if (&body != &f.body) scope.locals.erase("fscope");
   if (!scopes.empty() && scopes.back().kind == Scope::Kind::Module) {
     // A method's class and self, for super().
     scope.class_name = pending_class_;

@@ -80,18 +80,6 @@ std::optional<TfApiEntry> find_tf_api(std::string_view path) {
   return std::nullopt;
 }
 
-bool is_tf_namespace(std::string_view path) {
-  for (const TfName& n : kTfNames) {
-    std::string_view p = n.path;
-    if (p.size() > path.size() && p.substr(0, path.size()) == path && p[path.size()] == '.') return true;
-  }
-  for (const Builtin& e : kTfErrors) {
-    std::string_view p = e.python_name;
-    if (p.size() > path.size() && p.substr(0, path.size()) == path && p[path.size()] == '.') return true;
-  }
-  return false;
-}
-
 std::string closest_tf_api(std::string_view path) {
   // The last component is what users mistype most ("reduce_summ"); compare
   // whole paths and also the last components alone.

@@ -20,8 +20,6 @@ struct TfApiEntry {
 
 /// A tf.* path ("reduce_sum", "math.reduce_sum", "keras.layers.Dense"), or nullopt.
 std::optional<TfApiEntry> find_tf_api(std::string_view path);
-/// True when `path` is a prefix of some tf.* path ("keras", "keras.layers").
-bool is_tf_namespace(std::string_view path);
 /// The closest known tf.* path to `path`, for "did you mean" notes ("" if none is close).
 std::string closest_tf_api(std::string_view path);
 
