@@ -1,5 +1,6 @@
 // tf.* functions on shapes and arrays, reductions, tf.range, tf.print.
 #include "runtime/api/tf_api.h"
+#include "runtime/api/tf_api_common.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
@@ -7,19 +8,7 @@
 namespace ag::tf {
 namespace {
 
-TensorHandle apply(const char* op, std::vector<TensorHandle> in, std::string_view name, const Attrs& attrs = {}) {
-  return apply_op1(op, in, attrs, name);
-}
-
-TensorHandle int32_vector(const std::vector<int32_t>& v) {
-  return TensorHandle(Tensor::from_vector<int32_t>({static_cast<int64_t>(v.size())}, v));
-}
-
-// A shape or axis argument: a tensor as it is, else ints as an int32 tensor.
-TensorHandle index_tensor(const Value& v) {
-  if (v.is_tensor()) return v.as_tensor();
-  return to_tensor(v, DType::Int32);
-}
+using namespace common;
 
 // The reduction axes: every axis when None (a constant when the rank is
 // known, else range(rank(x)) as TF builds it).
@@ -27,7 +16,7 @@ TensorHandle reduction_axes(const TensorHandle& x, const Value& axis) {
   if (!axis.is_none()) return index_tensor(axis);
   Shape s = x.shape();
   if (s.rank_known()) {
-    std::vector<int32_t> all(static_cast<size_t>(s.rank()));
+    std::vector<int64_t> all(static_cast<size_t>(s.rank()));
     for (int i = 0; i < s.rank(); ++i) all[static_cast<size_t>(i)] = i;
     return int32_vector(all);
   }
@@ -122,7 +111,7 @@ Value transpose(const Value& x, const Value& perm) {
   if (perm.is_none()) {
     Shape s = t.shape();
     if (!s.rank_known()) throw UnimplementedError("tf.transpose without perm needs a tensor of known rank");
-    std::vector<int32_t> rev(static_cast<size_t>(s.rank()));
+    std::vector<int64_t> rev(static_cast<size_t>(s.rank()));
     for (int i = 0; i < s.rank(); ++i) rev[static_cast<size_t>(i)] = s.rank() - 1 - i;
     p = int32_vector(rev);
   }

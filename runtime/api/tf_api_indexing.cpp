@@ -1,20 +1,13 @@
 // tf.* functions on indexing and layout: expand_dims, squeeze, split, tile,
 // pad, gather, gather_nd, one_hot, cumsum, argmin. Node name hints as TF's.
 #include "runtime/api/tf_api.h"
+#include "runtime/api/tf_api_common.h"
 #include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {
 
-TensorHandle apply(const char* op, std::vector<TensorHandle> in, std::string_view name, const Attrs& attrs = {}) {
-  return apply_op1(op, in, attrs, name);
-}
-
-// An index argument: a tensor as it is, else ints as an int32 tensor.
-TensorHandle index_tensor(const Value& v) {
-  if (v.is_tensor()) return v.as_tensor();
-  return to_tensor(v, DType::Int32);
-}
+using namespace common;
 
 std::vector<int64_t> int_list(const Value& v) {
   std::vector<int64_t> out;

@@ -7,19 +7,13 @@
 #include <vector>
 
 #include "runtime/api/tf_api.h"
+#include "runtime/api/tf_api_common.h"
 #include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {
 
-TensorHandle apply(const char* op, std::vector<TensorHandle> in, const std::string& name, const Attrs& attrs = {}) {
-  return apply_op1(op, in, attrs, name);
-}
-
-TensorHandle int32_vector(const std::vector<int64_t>& v) {
-  std::vector<int32_t> w(v.begin(), v.end());
-  return TensorHandle(Tensor::from_vector<int32_t>({static_cast<int64_t>(w.size())}, w));
-}
+using namespace common;
 
 bool is_identity(const std::vector<int64_t>& perm) {
   for (size_t i = 0; i < perm.size(); ++i) {
@@ -97,7 +91,7 @@ DimProduct dims_of(const TensorHandle& t, const std::vector<int64_t>& axes) {
 
 // ---- tf.tensordot
 
-std::vector<int64_t> int_list(const Value& v) {
+std::vector<int64_t> tensordot_axis_list(const Value& v) {
   if (v.is_int()) return {v.as_int()};
   if (v.is_tensor()) throw UnimplementedError("tf.tensordot with tensor axes is not supported; pass Python ints");
   if (!v.is_list() && !v.is_tuple()) throw TypeError("object of type '" + v.type_name() + "' has no len()");
@@ -134,8 +128,8 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> tensordot_axes(const Tenso
       bb = {bv.as_int()};
     } else {
       if (av.is_int()) throw TypeError("object of type 'int' has no len()");
-      aa = int_list(av);
-      bb = int_list(bv);
+      aa = tensordot_axis_list(av);
+      bb = tensordot_axis_list(bv);
     }
     if (aa.size() != bb.size()) {
       throw ValueError("Different number of contraction axes `a` and `b`, " + std::to_string(aa.size()) +

@@ -1,14 +1,13 @@
 // tf.nn.* ops: softmax, log_softmax, conv2d, bias_add, max/avg pooling, with
 // TF's Python argument handling (nn_ops.py) on top of the registered kernels.
 #include "runtime/api/tf_api.h"
+#include "runtime/api/tf_api_common.h"
 #include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {
 
-TensorHandle apply(const char* op, std::vector<TensorHandle> in, std::string_view name, const Attrs& attrs = {}) {
-  return apply_op1(op, in, attrs, name);
-}
+using namespace common;
 
 // nn_ops._get_sequence: an int or 1/2/4 ints to the 4 of NHWC.
 std::vector<int64_t> four_of(const Value& v, const char* name, const std::string& data_format) {

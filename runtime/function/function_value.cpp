@@ -9,16 +9,11 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/function/tensor_spec.h"
+#include "runtime/graph/printer.h"
 #include "runtime/value/object_model.h"
 
 namespace ag {
 namespace {
-
-std::string address(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
-}
 
 /// A native method: `fn(self, args, kwargs)`.
 template <class F>
@@ -63,11 +58,6 @@ struct OperationState : NativeState {
   std::shared_ptr<const void> owner;
   const Node* node = nullptr;
 };
-
-/// A node input as a NodeDef lists it: "add" for output 0, "split:1", "^a" for control.
-std::string input_name(const Output& o) {
-  return o.index == 0 ? o.node->name : o.node->name + ":" + std::to_string(o.index);
-}
 
 std::vector<Value> node_inputs(const Node& n) {
   std::vector<Value> inputs;
@@ -163,7 +153,7 @@ const Value& graph_class() {
        property("name", [](const Value& self) { return Value(native_state<GraphState>(self)->graph->name()); }),
        method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
          return Value("<tensorflow.python.framework.func_graph.FuncGraph object at " +
-                      address(native_state<GraphState>(self)->graph) + ">");
+                      address_text(native_state<GraphState>(self)->graph) + ">");
        })});
   return cls;
 }
@@ -205,7 +195,7 @@ const Value& concrete_function_class() {
        method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
          const ConcreteFunction& cf = *native_state<ConcreteState>(self)->cf;
          std::string summary = cf.signature_summary();
-         return Value("<ConcreteFunction " + summary.substr(0, summary.find('\n')) + " at " + address(&cf) + ">");
+         return Value("<ConcreteFunction " + summary.substr(0, summary.find('\n')) + " at " + address_text(&cf) + ">");
        }),
        property("structured_input_signature",
                 [](const Value& self) {
@@ -317,7 +307,7 @@ const Value& function_class() {
                 }),
        method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
          return Value("<tensorflow.python.eager.polymorphic_function.polymorphic_function.Function object at " +
-                      address(native_state<FunctionState>(self)) + ">");
+                      address_text(native_state<FunctionState>(self)) + ">");
        })});
   return cls;
 }

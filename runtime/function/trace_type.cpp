@@ -2,16 +2,15 @@
 
 #include <functional>
 
+#include "runtime/core/hash_mix.h"
 #include "runtime/function/tensor_spec.h"
 
 namespace ag {
 namespace {
 
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
-
 size_t shape_hash(const Shape& s) {
   size_t h = static_cast<size_t>(s.rank() + 7);
-  for (int64_t d : s.dims()) h = mix(h, static_cast<size_t>(d));
+  for (int64_t d : s.dims()) h = hash_mix(h, static_cast<size_t>(d));
   return h;
 }
 
@@ -68,22 +67,22 @@ void TraceType::finish_hash() {
   size_t h = static_cast<size_t>(kind_);
   switch (kind_) {
     case Kind::Tensor:
-      h = mix(h, static_cast<size_t>(spec_.dtype));
-      h = mix(h, shape_hash(spec_.shape));
+      h = hash_mix(h, static_cast<size_t>(spec_.dtype));
+      h = hash_mix(h, shape_hash(spec_.shape));
       break;
     case Kind::Literal:
-      h = mix(h, ag::hash(literal_));
+      h = hash_mix(h, ag::hash(literal_));
       break;
     case Kind::Identity:
-      h = mix(h, std::hash<const void*>()(literal_.is_object() ? static_cast<const void*>(&literal_.as_object())
+      h = hash_mix(h, std::hash<const void*>()(literal_.is_object() ? static_cast<const void*>(&literal_.as_object())
                                                                : static_cast<const void*>(&literal_.as_callable())));
       break;
     case Kind::Dict:
-      for (const Value& k : keys_) h = mix(h, ag::hash(k));
+      for (const Value& k : keys_) h = hash_mix(h, ag::hash(k));
       [[fallthrough]];
     case Kind::List:
     case Kind::Tuple:
-      for (const TraceType& c : children_) h = mix(h, c.hash_);
+      for (const TraceType& c : children_) h = hash_mix(h, c.hash_);
       break;
   }
   hash_ = h;

@@ -3,12 +3,11 @@
 #include "runtime/graph/graph.h"
 
 namespace ag {
-namespace {
-
-/// A GraphDef input name: "x", "split:1".
 std::string input_name(const Output& o) {
   return o.index == 0 ? o.node->name : o.node->name + ":" + std::to_string(o.index);
 }
+
+namespace {
 
 std::string spec_str(const TensorSpec& s) { return std::string(dtype_name(s.dtype)) + s.shape.str(); }
 

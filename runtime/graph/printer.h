@@ -8,6 +8,10 @@
 namespace ag {
 
 class Graph;
+struct Output;
+
+/// A data input as a NodeDef lists it: "x" for output 0 of node x, "split:1".
+std::string input_name(const Output& o);
 
 /// One line per node, "['a', 'a'] -> add": the node's inputs as GraphDef
 /// names them ("x" for output 0, "split:1", "^node" for a control input),

@@ -11,7 +11,7 @@ namespace {
 
 using array::one;
 
-void check_same_dtype(const InferContext& c, size_t from, size_t to, const char* attr) {
+void check_consistent_attr(const InferContext& c, size_t from, size_t to, const char* attr) {
   for (size_t i = from; i < to; ++i) {
     if (c.inputs[i].dtype != c.inputs[from].dtype) {
       throw InvalidArgumentError(std::string("Inconsistent values for attr '") + attr + "' " +
@@ -335,7 +335,7 @@ void register_concat_ops(OpRegistry& reg) {
       .inputs(2, -1)
       .infer([](const InferContext& c) {
         size_t n = c.inputs.size() - 1;
-        check_same_dtype(c, 0, n, "T");
+        check_consistent_attr(c, 0, n, "T");
         array::check_index_dtype(c.inputs[n].dtype, "Tidx");
         const Shape& as = c.inputs[n].shape;
         if (as.rank_known() && as.rank() != 0) {
@@ -373,7 +373,7 @@ void register_concat_ops(OpRegistry& reg) {
   reg.op("Pack")
       .inputs(1, -1)
       .infer([](const InferContext& c) {
-        check_same_dtype(c, 0, c.inputs.size(), "T");
+        check_consistent_attr(c, 0, c.inputs.size(), "T");
         std::vector<Shape> shapes;
         for (const TensorSpec& s : c.inputs) shapes.push_back(s.shape);
         return one(c.inputs[0].dtype, pack_shape(shapes, c.attrs.get_or<int64_t>("axis", 0)));

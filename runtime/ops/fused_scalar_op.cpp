@@ -23,7 +23,19 @@
 #include "runtime/ops/registry.h"
 
 namespace ag {
+// Named, not anonymous: ScalarProgram::Impl (external linkage) holds a vector of them.
+namespace scalar_program {
+/// One instruction: opcode, destination and up to three operand registers
+/// (a jump's target is in `a`).
+struct Ins {
+  uint16_t op;
+  uint16_t dst, a, b, c;
+};
+}  // namespace scalar_program
+
 namespace {
+
+using scalar_program::Ins;
 
 using namespace kernels;
 
@@ -35,13 +47,6 @@ T& at(ScalarReg& r) {
   else if constexpr (std::is_same_v<T, double>) return r.f64;
   else return r.b;
 }
-
-/// One instruction: opcode, destination and up to three operand registers
-/// (a jump's target is in `a`).
-struct Ins {
-  uint16_t op;
-  uint16_t dst, a, b, c;
-};
 
 template <class T>
 constexpr bool kIntT = std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;

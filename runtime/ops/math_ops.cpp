@@ -23,9 +23,6 @@ namespace {
 
 using namespace kernels;
 
-template <class T>
-constexpr bool kInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
 /// TF's integer division kernels fail on a zero divisor instead of trapping.
 struct NonZeroDivisor {
   template <class T>

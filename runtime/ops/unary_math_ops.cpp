@@ -17,9 +17,6 @@ namespace {
 
 using namespace kernels;
 
-template <class T>
-constexpr bool kInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
 struct NegOp {
   template <class T>
   static T apply(T x) {

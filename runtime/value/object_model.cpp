@@ -60,12 +60,6 @@ Value bind_to(const Value& attr, const Value& self, const Value& cls) {
   return attr;
 }
 
-std::string address(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
-}
-
 struct PropertyState : NativeState {
   Value getter;
 };
@@ -252,7 +246,7 @@ std::string object_text(const Value& obj, bool as_repr) {
   } else if (std::optional<TensorSpec> spec = tensor_spec_of(obj)) {
     return tensor_spec_repr(*spec, tensor_spec_name(obj));
   }
-  return "<__main__." + o.class_name + " object at " + address(&o) + ">";
+  return "<__main__." + o.class_name + " object at " + address_text(&o) + ">";
 }
 
 }  // namespace ag

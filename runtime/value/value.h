@@ -267,6 +267,8 @@ size_t hash(const Value& v);
 std::string str(const Value& v);
 /// Python's repr(v).
 std::string repr(const Value& v);
+/// A pointer as CPython's reprs print addresses ("0x7f3a..."): `<function f at 0x...>`.
+std::string address_text(const void* p);
 /// The method `name` of a list, tuple, dict or str bound to `self` (list.append,
 /// dict.get, str.join, str.format, ...), or nullopt (value_methods.cpp).
 std::optional<Value> builtin_method(const Value& self, std::string_view name);

@@ -58,12 +58,6 @@ std::string str_repr(const std::string& s) {
   return out;
 }
 
-std::string address(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
-}
-
 std::string tensor_text(const TensorHandle& t, bool as_repr) {
   if (t.symbolic()) {
     const Output& o = t.output();
@@ -157,10 +151,10 @@ std::string str(const Value& v) {
     case Kind::Float: return float_repr(v.as_float());
     case Kind::Str: return v.as_str();
     case Kind::Tensor: return tensor_text(v.as_tensor(), false);
-    case Kind::Callable: return "<function " + v.as_callable().name + " at " + address(&v.as_callable()) + ">";
+    case Kind::Callable: return "<function " + v.as_callable().name + " at " + address_text(&v.as_callable()) + ">";
     case Kind::Object: return object_text(v, false);
     case Kind::TensorArray:
-      return "<tensorflow.python.ops.tensor_array_ops.TensorArray object at " + address(&v.as_tensor_array()) + ">";
+      return "<tensorflow.python.ops.tensor_array_ops.TensorArray object at " + address_text(&v.as_tensor_array()) + ">";
     case Kind::Variable: return variable_value::repr(v);
     default: return repr(v);
   }
@@ -174,6 +168,12 @@ void print(const std::vector<Value>& args, std::string_view sep, std::string_vie
   }
   line += end;
   std::cout << line << std::flush;
+}
+
+std::string address_text(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
 }
 
 }  // namespace ag

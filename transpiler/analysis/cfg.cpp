@@ -8,7 +8,8 @@ namespace agc::analysis {
 
 using namespace ast;
 
-namespace {
+// Named, not anonymous: CfgBuilder (external linkage) holds a GraphBuilder.
+namespace cfg_graph {
 
 /// Builds one function's graph from nodes supplied in lexical order, with the
 /// section bookkeeping of pyct's GraphBuilder (loops, conditionals, finally
@@ -193,7 +194,9 @@ class GraphBuilder {
   CfgNode* last_jump_ = nullptr;
 };
 
-}  // namespace
+}  // namespace cfg_graph
+
+using namespace cfg_graph;
 
 /// Walks the AST, one GraphBuilder per function (pyct's AstToCfg).
 class CfgBuilder {

@@ -11,7 +11,7 @@ namespace agc::cli {
 
 namespace {
 
-const char* kHelp =
+const char* kBuildHelp =
     "usage: agc build FILE.py -o OUT [options]\n"
     "\n"
     "Compiles FILE.py with the system C++ compiler ($CXX, else c++; -O2 -std=c++20)\n"
@@ -46,7 +46,7 @@ int run_build(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     std::string error;
     if (a == "-h" || a == "--help") {
-      std::printf("%s%s  -h, --help                 show this help\n", kHelp, kConversionOptionsHelp);
+      std::printf("%s%s  -h, --help                 show this help\n", kBuildHelp, kConversionOptionsHelp);
       return 0;
     } else if (a == "-o") {
       if (i + 1 >= args.size()) return usage_error("-o needs a file name");

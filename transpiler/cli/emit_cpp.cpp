@@ -10,7 +10,7 @@ namespace agc::cli {
 
 namespace {
 
-const char* kHelp =
+const char* kEmitCppHelp =
     "usage: agc emit-cpp FILE.py -o DIR [options]\n"
     "\n"
     "Writes FILE.py as C++20 against agc's runtime: DIR/<stem>.h declares the\n"
@@ -37,7 +37,7 @@ int run_emit_cpp(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     std::string error;
     if (a == "-h" || a == "--help") {
-      std::printf("%s%s  -h, --help                 show this help\n", kHelp, kConversionOptionsHelp);
+      std::printf("%s%s  -h, --help                 show this help\n", kEmitCppHelp, kConversionOptionsHelp);
       return 0;
     } else if (a == "-o") {
       if (i + 1 >= args.size()) return usage_error("-o needs a DIR");

@@ -1,6 +1,5 @@
 // agc run: builds FILE.py into the cache (keyed by the content of what would
 // be compiled) and execs it, so its output and exit status are the program's.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,7 +14,7 @@ namespace agc::cli {
 
 namespace {
 
-const char* kHelp =
+const char* kRunHelp =
     "usage: agc run [options] FILE.py [FUNC ARGS_JSON... [--results OUT.jsonl]]\n"
     "\n"
     "Builds FILE.py (as 'agc build' does; cached, see below) and runs its\n"
@@ -46,11 +45,6 @@ const char* kHelp =
     "  --verbose                  show the compiler's command and output, and\n"
     "                             whether the program came from the cache\n";
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0;
-}
-
 }  // namespace
 
 int run_run(const std::vector<std::string>& args) {
@@ -66,7 +60,7 @@ int run_run(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     std::string error;
     if (a == "-h" || a == "--help") {
-      std::printf("%s%s  -h, --help                 show this help\n", kHelp, kConversionOptionsHelp);
+      std::printf("%s%s  -h, --help                 show this help\n", kRunHelp, kConversionOptionsHelp);
       return 0;
     } else if (a == "--verbose" || a == "-v") {
       verbose = true;
@@ -103,7 +97,7 @@ int run_run(const std::vector<std::string>& args) {
                         .hex();
   std::string entry = cache_dir() + "/" + key;
   std::string program = entry + "/" + stem;
-  if (exists(program)) {
+  if (file_exists(program)) {
     if (verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
   } else {
     if (!make_dirs(entry)) {

@@ -12,7 +12,7 @@ namespace agc::cli {
 
 namespace {
 
-const char* kHelp =
+const char* kToCodeHelp =
     "usage: agc to-code FILE.py [options]\n"
     "\n"
     "Prints the AutoGraph-converted code of every function in FILE.py (module-level\n"
@@ -55,7 +55,7 @@ int run_to_code(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     std::string value;
     if (a == "-h" || a == "--help") {
-      std::fputs(kHelp, stdout);
+      std::fputs(kToCodeHelp, stdout);
       return 0;
     } else if (a == "--function") {
       if (i + 1 >= args.size()) return usage_error("--function needs a NAME");

@@ -20,12 +20,12 @@ extern char** environ;
 
 namespace agc::cli {
 
-namespace {
-
-bool exists(const std::string& path) {
+bool file_exists(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0;
 }
+
+namespace {
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -45,12 +45,12 @@ RuntimeLocation find_runtime() {
     rt.library = AGC_RUNTIME_LIBRARY;
   }
   bool have_header = false;
-  for (const auto& inc : rt.include_dirs) have_header = have_header || exists(inc + "/ag/ag.h");
+  for (const auto& inc : rt.include_dirs) have_header = have_header || file_exists(inc + "/ag/ag.h");
   const char* where = dir.empty() ? "the agc build" : "AGC_RUNTIME_DIR";
   if (!have_header) {
     rt.problem = std::string("the runtime's headers (ag/ag.h) are not in ") + where + " (looked in " +
                  rt.include_dirs.back() + ")";
-  } else if (!exists(rt.library)) {
+  } else if (!file_exists(rt.library)) {
     rt.problem = "the runtime library " + rt.library + " does not exist" +
                  (dir.empty() ? std::string(" (build it: ninja -C ") + AGC_BUILD_DIR + " runtime/libagrt.a)"
                               : std::string(" (AGC_RUNTIME_DIR must hold include/ and lib/libagrt.a)"));

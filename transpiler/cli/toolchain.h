@@ -67,6 +67,9 @@ class ContentHash {
 
 /// $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else $HOME/.cache/agc.
 std::string cache_dir();
+
+/// True when `path` names an existing file or directory.
+bool file_exists(const std::string& path);
 /// The identity of a file for a cache key: its path, size and mtime (ns);
 /// empty when it does not exist.
 std::string file_identity(const std::string& path);

@@ -3,6 +3,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "runtime/core/hash_mix.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/optimize/rewrite.h"
@@ -10,21 +11,19 @@
 namespace ag {
 namespace {
 
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
-
 /// Hash of what makes two nodes interchangeable: op, inputs and, for Const,
 /// the value's type and first bytes (so constants don't all collide).
 size_t node_hash(const Node& n) {
   size_t h = std::hash<const void*>()(n.op);
-  for (const Output& in : n.inputs) h = mix(mix(h, std::hash<const void*>()(in.node)), static_cast<size_t>(in.index));
+  for (const Output& in : n.inputs) h = hash_mix(hash_mix(h, std::hash<const void*>()(in.node)), static_cast<size_t>(in.index));
   if (n.op->name == "Const") {
     const Tensor& v = n.attrs.get<Tensor>("value");
-    h = mix(h, static_cast<size_t>(v.dtype()));
-    h = mix(h, static_cast<size_t>(v.num_elements()));
+    h = hash_mix(h, static_cast<size_t>(v.dtype()));
+    h = hash_mix(h, static_cast<size_t>(v.num_elements()));
     if (v.dtype() != DType::String && v.byte_size() > 0) {
       uint64_t head = 0;
       std::memcpy(&head, v.raw_data(), std::min<size_t>(sizeof head, v.byte_size()));
-      h = mix(h, static_cast<size_t>(head));
+      h = hash_mix(h, static_cast<size_t>(head));
     }
   }
   return h;

@@ -11,7 +11,7 @@ namespace {
 
 /// A node FusedElementwise can run: a known elementwise op on float32/float64
 /// whose inputs have its (fully defined) shape or are scalars.
-bool candidate(const Node& n) {
+bool elementwise_candidate(const Node& n) {
   if (n.stateful() || !n.control_inputs.empty() || n.outputs.size() != 1) return false;
   const int arity = fusable_op_arity(n.op->name);
   if (arity == 0 || static_cast<int>(n.inputs.size()) != arity) return false;
@@ -36,7 +36,7 @@ void fuse_elementwise(Graph& g) {
   std::vector<bool> is_output(n, false);
   for (const Output& o : g.outputs()) is_output[static_cast<size_t>(o.node->id)] = true;
   std::vector<bool> is_candidate(n), taken(n, false), keep(n, true);
-  for (size_t i = 0; i < n; ++i) is_candidate[i] = candidate(*nodes[i]);
+  for (size_t i = 0; i < n; ++i) is_candidate[i] = elementwise_candidate(*nodes[i]);
   bool any = false;
 
   // Walk back from each root (latest first), absorbing producers whose only

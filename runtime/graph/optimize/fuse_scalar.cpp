@@ -23,7 +23,7 @@ namespace {
 bool scalar(const TensorSpec& s) { return s.shape.rank_known() && s.shape.rank() == 0; }
 
 /// A node FusedScalar can run: a pure op on scalars of dtypes it supports.
-bool candidate(const Node& n) {
+bool scalar_candidate(const Node& n) {
   if (n.stateful() || !n.control_inputs.empty() || !n.subgraphs.empty() || n.outputs.size() != 1) return false;
   if (!scalar(n.outputs[0])) return false;
   std::vector<DType> in;
@@ -64,7 +64,7 @@ void fuse_scalar(Graph& g) {
 
   for (const auto& node : g.nodes()) {
     Node* m = node.get();
-    if (candidate(*m)) {
+    if (scalar_candidate(*m)) {
       // The external inputs this node adds to the run.
       std::vector<Output> added;
       for (const Output& in : m->inputs) {

@@ -8,6 +8,10 @@
 
 namespace ag::kernels {
 
+/// Integer element types (bool is not one: it has its own logical ops).
+template <class T>
+constexpr bool kInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
 template <class T>
 using wrap_t = std::make_unsigned_t<T>;
 
