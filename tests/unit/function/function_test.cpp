@@ -8,14 +8,14 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
 #include "runtime/function/tensor_spec.h"
+#include "tests/unit/function/support.h"
 
 using namespace ag;
+using ag::test::t_float;
+using ag::test::t_int;
+using ag::test::t_str;
 
 namespace {
-
-Value t_int(int32_t v) { return Value(Tensor::scalar<int32_t>(v)); }
-Value t_float(float v) { return Value(Tensor::scalar<float>(v)); }
-Value t_str(const std::string& v) { return Value(Tensor::scalar<std::string>(v)); }
 
 /// `def double(a): return a + a`, counting traces and recording what it was traced with.
 struct Double {

@@ -9,21 +9,22 @@
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
 #include "tests/unit/error_text.h"
+#include "tests/unit/function/support.h"
 
 using namespace ag;
 using ag::test::error_text;
+using ag::test::t_float;
+using ag::test::t_int;
+using ag::test::t_str;
 
 namespace {
 
-Value t_int(int32_t v) { return Value(Tensor::scalar<int32_t>(v)); }
-Value t_float(float v) { return Value(Tensor::scalar<float>(v)); }
-Value t_str(const std::string& v) { return Value(Tensor::scalar<std::string>(v)); }
 Value t_ints(const std::vector<int32_t>& v) {
   return Value(Tensor::from_vector<int32_t>(Shape{static_cast<int64_t>(v.size())}, v));
 }
 
-/// @tf.function def double(a): print("Tracing with", a); return a + a
-struct Double {
+/// @tf.function def double(a): print("Tracing with", a); return a + a, as a Python value.
+struct DoubleValue {
   std::vector<std::string> traced;
   Value fn = tf::api::function({make_function("double", {{"a", std::nullopt}},
                                                [this](const std::vector<Value>& a) {
@@ -36,7 +37,7 @@ struct Double {
 }  // namespace
 
 TEST_CASE("a Function value calls, traces per signature and prints its signatures") {
-  Double d;
+  DoubleValue d;
   CHECK(str(d.fn({t_int(1)})) == "tf.Tensor(2, shape=(), dtype=int32)");
   CHECK(str(d.fn({t_float(1.1f)})) == "tf.Tensor(2.2, shape=(), dtype=float32)");
   CHECK(str(d.fn({t_str("a")})) == "tf.Tensor(b'aa', shape=(), dtype=string)");
@@ -57,7 +58,7 @@ TEST_CASE("a Function value calls, traces per signature and prints its signature
 }
 
 TEST_CASE("ConcreteFunction values: call, print, signature, outputs and graph as the seed shows") {
-  Double d;
+  DoubleValue d;
   d.fn({t_str("a")});
   Value double_strings = d.fn.getattr("get_concrete_function")({t_str("a")});
   CHECK(str(double_strings({t_str("a")})) == "tf.Tensor(b'aa', shape=(), dtype=string)");

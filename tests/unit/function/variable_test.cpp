@@ -9,16 +9,11 @@
 #include "runtime/function/function.h"
 #include "runtime/value/variable_value.h"
 #include "tests/unit/error_text.h"
+#include "tests/unit/function/support.h"
 
 using namespace ag;
 using ag::test::error_text;
-
-namespace {
-
-Value t_int(int32_t v) { return Value(Tensor::scalar<int32_t>(v)); }
-
-
-}  // namespace
+using ag::test::t_int;
 
 TEST_CASE("a Function that creates a variable on every call is TF's ValueError") {
   // @tf.function

@@ -11,16 +11,12 @@
 #include "tests/unit/graph/support.h"
 
 using namespace ag;
+using ag::test::bytes_of;
+using ag::test::count_op;
 using ag::test::have;
 using ag::test::op;
 
 namespace {
-
-size_t count_op(const Graph& g, std::string_view name) {
-  size_t n = 0;
-  for (const auto& node : g.nodes()) n += node->op->name == name;
-  return n;
-}
 
 /// x, y: int32 scalars, f: float scalar, c: bool scalar.
 /// r0 = select(c && x % 7 >= y, x * y - 3, -y);
@@ -41,10 +37,6 @@ void build(Graph& g) {
   Output r1 = op(g, "Less", {m, g.constant(Tensor::scalar<float>(0.5f))});
   Output r2 = op(g, "FloorDiv", {op(g, "AddV2", {x, y}), i32(-4)});
   g.outputs() = {r0, r1, r2, cond};
-}
-
-std::string bytes_of(const Tensor& t) {
-  return std::string(static_cast<const char*>(t.raw_data()), static_cast<size_t>(t.num_elements()) * dtype_size(t.dtype()));
 }
 
 }  // namespace

@@ -13,17 +13,18 @@
 #include "tests/unit/graph/support.h"
 
 using namespace ag;
+using ag::test::bytes_of;
 using ag::test::have;
 using ag::test::op;
 
 namespace {
 
 /// Number of `name` nodes in `g` and every graph nested in it.
-size_t count_op(const Graph& g, std::string_view name) {
+size_t count_op_nested(const Graph& g, std::string_view name) {
   size_t n = 0;
   for (const auto& node : g.nodes()) {
     n += node->op->name == name;
-    for (const auto& sub : node->subgraphs) n += count_op(*sub, name);
+    for (const auto& sub : node->subgraphs) n += count_op_nested(*sub, name);
   }
   return n;
 }
@@ -39,11 +40,6 @@ Tensor random_tensor(const TensorSpec& spec, std::mt19937& rng) {
     }
   }
   return t;
-}
-
-/// Bytes of `t`'s elements (exact comparison; no strings here).
-std::string bytes_of(const Tensor& t) {
-  return std::string(static_cast<const char*>(t.raw_data()), static_cast<size_t>(t.num_elements()) * dtype_size(t.dtype()));
 }
 
 /// Builds the graph twice, lowers one copy, and checks both plans return the
@@ -108,8 +104,8 @@ TEST_CASE("a small stateless If becomes both branches plus a Select per changed 
   Graph g("f");
   build_simple(g);
   lower_if_to_select(g);
-  CHECK(count_op(g, "StatelessIf") == 0);
-  CHECK(count_op(g, "SelectV2") == 1);  // the second output is x in both branches
+  CHECK(count_op_nested(g, "StatelessIf") == 0);
+  CHECK(count_op_nested(g, "SelectV2") == 1);  // the second output is x in both branches
   CHECK(g.outputs()[1].node->name == "x");
   // Still topologically ordered: every input comes from an earlier node.
   for (const auto& n : g.nodes()) {
@@ -124,7 +120,7 @@ TEST_CASE("Ifs with an op that can fail or has an effect stay Ifs") {
     Graph g("f");
     build_int_if(g, then_body);
     lower_if_to_select(g);
-    return count_op(g, "StatelessIf") + count_op(g, "If") == 1 && count_op(g, "SelectV2") == 0;
+    return count_op_nested(g, "StatelessIf") + count_op_nested(g, "If") == 1 && count_op_nested(g, "SelectV2") == 0;
   };
   // Integer modulo and division by a run-time value can fail (division by zero).
   CHECK(kept([](Graph& b, Output v) { return op(b, "FloorMod", {v, v}); }));
@@ -158,7 +154,7 @@ TEST_CASE("an If whose output shape is not static stays an If") {
   Node* n = add_if(g, c, {}, then_g, else_g);
   g.outputs() = {n->output()};
   lower_if_to_select(g);
-  CHECK(count_op(g, "StatelessIf") == 1);
+  CHECK(count_op_nested(g, "StatelessIf") == 1);
 }
 
 TEST_CASE("nested Ifs lower bottom-up into straight-line code") {
@@ -191,8 +187,8 @@ TEST_CASE("nested Ifs lower bottom-up into straight-line code") {
   Graph g("f");
   build(g);
   lower_if_to_select(g);
-  CHECK(count_op(g, "StatelessIf") == 0);
-  CHECK(count_op(g, "SelectV2") == 4);
+  CHECK(count_op_nested(g, "StatelessIf") == 0);
+  CHECK(count_op_nested(g, "SelectV2") == 4);
   CHECK(printed.find("cond/else/cond") != std::string::npos);  // the inner If's nodes, named after both Ifs
 }
 
@@ -263,10 +259,10 @@ TEST_CASE("fizzbuzz's Ifs inside a While body lower and count the same") {
   Graph plain("fizzbuzz"), lowered("fizzbuzz");
   build_fizzbuzz(plain);
   build_fizzbuzz(lowered);
-  REQUIRE(count_op(lowered, "StatelessIf") == 3);
+  REQUIRE(count_op_nested(lowered, "StatelessIf") == 3);
   optimize(lowered);
-  CHECK(count_op(lowered, "StatelessIf") == 0);
-  CHECK(count_op(lowered, "StatelessWhile") == 1);
+  CHECK(count_op_nested(lowered, "StatelessIf") == 0);
+  CHECK(count_op_nested(lowered, "StatelessWhile") == 1);
   Plan a = compile_plan(plain);
   Plan b = compile_plan(lowered);
   for (int32_t limit : {1, 2, 16, 101, 1000}) {
@@ -295,7 +291,7 @@ TEST_CASE("after lowering, fizzbuzz's loop body is one FusedScalar node") {
     if (n->op->name == "StatelessWhile") loop = n.get();
   }
   REQUIRE(loop != nullptr);
-  CHECK(count_op(*loop->subgraphs[1], "FusedScalar") == 1);
+  CHECK(count_op_nested(*loop->subgraphs[1], "FusedScalar") == 1);
   size_t work = 0;
   for (const auto& n : loop->subgraphs[1]->nodes()) work += n->op->name != "Const" && n->op->name != "Placeholder";
   CHECK(work == 1);

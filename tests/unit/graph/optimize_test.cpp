@@ -13,17 +13,11 @@
 #include "tests/unit/graph/support.h"
 
 using namespace ag;
+using ag::test::count_op;
 using ag::test::have;
 using ag::test::op;
 
 namespace {
-
-
-size_t count_op(const Graph& g, std::string_view name) {
-  size_t n = 0;
-  for (const auto& node : g.nodes()) n += node->op->name == name;
-  return n;
-}
 
 Tensor random_floats(const Shape& s, std::mt19937& rng) {
   Tensor t(DType::Float32, s);

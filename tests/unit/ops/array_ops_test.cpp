@@ -7,9 +7,11 @@
 #include <numeric>
 
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("Const", "Identity");
 
@@ -32,8 +34,6 @@ using Index = std::vector<int64_t>;
 
 const DType kAllTypes[] = {DType::Float32, DType::Float64, DType::Int32,  DType::Int64, DType::Bool,
                            DType::String,  DType::BFloat16, DType::Int8, DType::UInt8};
-
-Tensor run1(std::string_view op, std::vector<Tensor> in, const Attrs& a = {}) { return run_op1(op, in, a); }
 
 /// An int32 or int64 tensor of `shape` with `v`.
 Tensor ints(const Index& v, DType dt = DType::Int32, std::optional<Shape> given = std::nullopt) {

@@ -11,9 +11,11 @@
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/fuse_matmul.h"
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("MatMul", "BatchMatMulV2", "FusedMatMul");
 
@@ -21,21 +23,13 @@ namespace {
 
 const DType kTypes[] = {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::BFloat16};
 
-int64_t rnd(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(sweep::rng()() % static_cast<unsigned>(hi - lo + 1)); }
-
-void put(Tensor& t, int64_t i, double v) {
-  dispatch_dtype(t.dtype(), [&]<class T>() {
-    if constexpr (std::is_same_v<T, bfloat16>) t.data<T>()[i] = bfloat16(static_cast<float>(v));
-    else if constexpr (std::is_arithmetic_v<T>) t.data<T>()[i] = static_cast<T>(v);
-  });
-}
-
 // Element (r, c) of matrix `mat` (offset `base`) stored rows×cols, or its transpose.
 double at(const Tensor& t, int64_t base, int64_t cols, int64_t r, int64_t c, bool trans) {
   return trans ? sweep::element(t, base + c * cols + r) : sweep::element(t, base + r * cols + c);
 }
 
-double tolerance(DType t) { return t == DType::BFloat16 ? 2e-2 : t == DType::Float32 ? 1e-5 : 1e-12; }
+// The rtol of a product per dtype (looser than an elementwise op's for bfloat16).
+double matmul_tolerance(DType t) { return t == DType::BFloat16 ? 2e-2 : t == DType::Float32 ? 1e-5 : 1e-12; }
 
 }  // namespace
 
@@ -59,7 +53,7 @@ TEST_CASE("MatMul matches a naive triple loop") {
       }
       std::string what = std::string("MatMul ") + dtype_name(dt) + " " + std::to_string(m) + "x" + std::to_string(k) +
                          "x" + std::to_string(n) + (ta ? " ta" : "") + (tb ? " tb" : "");
-      sweep::expect_close(got, want, what, tolerance(dt), dt == DType::BFloat16 ? 0.5 : 1e-4);
+      sweep::expect_close(got, want, what, matmul_tolerance(dt), dt == DType::BFloat16 ? 0.5 : 1e-4);
     }
   }
 }
@@ -135,7 +129,7 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
       }
       std::string what = std::string("BatchMatMulV2 ") + dtype_name(dt) + " " + a.shape().str() + " x " +
                          b.shape().str() + (ax ? " adj_x" : "") + (ay ? " adj_y" : "");
-      sweep::expect_close(got, want, what, tolerance(dt), dt == DType::BFloat16 ? 0.5 : 1e-4);
+      sweep::expect_close(got, want, what, matmul_tolerance(dt), dt == DType::BFloat16 ? 0.5 : 1e-4);
     }
   }
   // Many small products split across threads.

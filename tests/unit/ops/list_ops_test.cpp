@@ -9,10 +9,12 @@
 
 #include "runtime/core/tensor_list.h"
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 #include "tests/unit/error_text.h"
 
 using namespace ag;
+using namespace ag::test;
 using ag::test::error_text;
 
 AG_SWEEP_COVERS("EmptyTensorList", "TensorListReserve", "TensorListFromTensor", "TensorListLength",
@@ -21,10 +23,6 @@ AG_SWEEP_COVERS("EmptyTensorList", "TensorListReserve", "TensorListFromTensor", 
 
 namespace {
 
-Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) { return run_op1(op, in, a); }
-std::vector<Tensor> runv(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
-  return run_op(op, in, a);
-}
 Tensor i32(int32_t v) { return Tensor::scalar<int32_t>(v); }
 
 Attrs list_attrs(DType dtype, const Shape& shape) { return Attrs{{"element_dtype", dtype}, {"element_shape", shape}}; }

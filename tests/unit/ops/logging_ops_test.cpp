@@ -9,19 +9,15 @@
 #include "runtime/core/tensor_format.h"
 #include "runtime/ops/eager.h"
 #include "runtime/ops/logging_ops.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("PrintV2", "Assert");
 
 namespace {
-
-/// run_op1 / run_op on a braced list of inputs.
-Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) { return run_op1(op, in, a); }
-std::vector<Tensor> runv(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
-  return run_op(op, in, a);
-}
 
 /// Captures every print while alive.
 struct Capture {
@@ -33,7 +29,8 @@ struct Capture {
   ~Capture() { set_print_sink(old); }
 };
 
-std::string error_of(std::vector<Tensor> in, const Attrs& a = {}) {
+/// The message of the InvalidArgumentError PrintV2 throws on `in` ("<no error>" if none).
+std::string print_error_of(std::vector<Tensor> in, const Attrs& a = {}) {
   try {
     runv("PrintV2", in, a);
   } catch (const InvalidArgumentError& e) {
@@ -92,10 +89,10 @@ TEST_CASE("PrintV2's default sink appends to file:// paths") {
 }
 
 TEST_CASE("PrintV2's errors") {
-  CHECK(error_of({Tensor(DType::String, {2})}) == "Input is expected to be scalar, but got [2]");
-  CHECK(error_of({Tensor::scalar(1)}) ==
+  CHECK(print_error_of({Tensor(DType::String, {2})}) == "Input is expected to be scalar, but got [2]");
+  CHECK(print_error_of({Tensor::scalar(1)}) ==
         "cannot compute PrintV2 as input #0(zero-based) was expected to be a string tensor but is a int32 tensor");
-  CHECK(error_of({Tensor::scalar(std::string("x"))}, Attrs{{"output_stream", std::string("nowhere")}}) ==
+  CHECK(print_error_of({Tensor::scalar(std::string("x"))}, Attrs{{"output_stream", std::string("nowhere")}}) ==
         "Unknown output stream: nowhere, Valid streams are: stdout, stderr, log(info), log(warning), log(error)");
 }
 

@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum",
                 "SquaredDifference", "DivNoNan");
@@ -424,10 +426,6 @@ Tensor run2(const char* op, const Tensor& a, const Tensor& b) {
   std::vector<Tensor> in{a, b};
   return run_op1(op, in);
 }
-Tensor run1(const char* op, const Tensor& a) {
-  std::vector<Tensor> in{a};
-  return run_op1(op, in);
-}
 template <class T>
 std::vector<T> values(const Tensor& t) {
   return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
@@ -450,14 +448,14 @@ TEST_CASE("TF's error texts") {
     // Nothing is divided when the output is empty.
     CHECK(run2(op, Tensor(DType::Int32, Shape{0}), Tensor::scalar<int32_t>(0)).num_elements() == 0);
   }
-  CHECK_THROWS_WITH_AS(run1("Reciprocal", zero), "Integer division by zero", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run1("Reciprocal", {zero}), "Integer division by zero", InvalidArgumentError);
   CHECK_THROWS_WITH_AS(run2("Pow", i, vec<int32_t>({2, -1})), "Integers to negative integer powers are not allowed",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run1("Sqrt", i),
+  CHECK_THROWS_WITH_AS(run1("Sqrt", {i}),
                        "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, half, float, "
                        "double, complex64, complex128\n\t; NodeDef: {{node Sqrt}}",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run1("Neg", vec<uint8_t>({1})),
+  CHECK_THROWS_WITH_AS(run1("Neg", {vec<uint8_t>({1})}),
                        "Value for attr 'T' of uint8 is not in the list of allowed values: bfloat16, half, float, "
                        "double, int8, int16, int32, int64, complex64, complex128\n\t; NodeDef: {{node Neg}}",
                        InvalidArgumentError);
@@ -468,12 +466,12 @@ TEST_CASE("TF's error texts") {
                        InvalidArgumentError);
   CHECK_THROWS_AS(run2("Sub", vec<std::string>({"a"}), vec<std::string>({"b"})), InvalidArgumentError);
   CHECK_THROWS_AS(run2("Less", vec<bool>({true}), vec<bool>({false})), InvalidArgumentError);
-  CHECK_THROWS_AS(run1("Where", vec<std::string>({"a"})), InvalidArgumentError);
+  CHECK_THROWS_AS(run1("Where", {vec<std::string>({"a"})}), InvalidArgumentError);
   CHECK_THROWS_WITH_AS(run2("LogicalAnd", f, f),
                        "cannot compute LogicalAnd as input #0(zero-based) was expected to be a bool tensor but is a "
                        "float tensor",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run1("LogicalNot", i),
+  CHECK_THROWS_WITH_AS(run1("LogicalNot", {i}),
                        "cannot compute LogicalNot as input #0(zero-based) was expected to be a bool tensor but is a "
                        "int32 tensor",
                        InvalidArgumentError);
@@ -523,11 +521,11 @@ TEST_CASE("semantics: Python floordiv/floormod signs, NaN in Maximum/Minimum, ro
   CHECK(values<int32_t>(run2("FloorDiv", m, neg1)) == std::vector<int32_t>{kMin});
   CHECK(values<int32_t>(run2("RealDiv", m, neg1)) == std::vector<int32_t>{kMin});
   CHECK(values<int32_t>(run2("FloorMod", m, neg1)) == std::vector<int32_t>{0});
-  CHECK(values<int32_t>(run1("Neg", m)) == std::vector<int32_t>{kMin});
-  CHECK(values<int32_t>(run1("Abs", m)) == std::vector<int32_t>{kMin});
+  CHECK(values<int32_t>(run1("Neg", {m})) == std::vector<int32_t>{kMin});
+  CHECK(values<int32_t>(run1("Abs", {m})) == std::vector<int32_t>{kMin});
   CHECK(values<int32_t>(run2("Pow", vec<int32_t>({2, -3, 0}), vec<int32_t>({31, 3, 0}))) ==
         std::vector<int32_t>{kMin, -27, 1});
-  CHECK(values<int32_t>(run1("Reciprocal", vec<int32_t>({1, 2, -1}))) == std::vector<int32_t>{1, 0, -1});
+  CHECK(values<int32_t>(run1("Reciprocal", {vec<int32_t>({1, 2, -1})})) == std::vector<int32_t>{1, 0, -1});
 
   float nan = std::numeric_limits<float>::quiet_NaN();
   Tensor x = vec<float>({nan, 1, 2}), y = vec<float>({1, nan, 1});
@@ -538,14 +536,14 @@ TEST_CASE("semantics: Python floordiv/floormod signs, NaN in Maximum/Minimum, ro
   }
   CHECK(values<float>(run2("Maximum", x, y))[2] == 2);
   CHECK(values<float>(run2("Minimum", x, y))[2] == 1);
-  CHECK(std::isnan(values<float>(run1("Sign", vec<float>({nan})))[0]));
+  CHECK(std::isnan(values<float>(run1("Sign", {vec<float>({nan})}))[0]));
   CHECK(values<float>(run2("DivNoNan", vec<float>({1, 0, 3}), vec<float>({0, 0, 2}))) == std::vector<float>{0, 0, 1.5f});
 
   Tensor halves = vec<float>({0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f});
-  CHECK(values<float>(run1("Round", halves)) == std::vector<float>{0, 2, 2, -0.0f, -2, -2});
-  Tensor bh = run1("Round", run_op1("Cast", std::vector<Tensor>{halves}, Attrs{{"DstT", DType::BFloat16}}));
+  CHECK(values<float>(run1("Round", {halves})) == std::vector<float>{0, 2, 2, -0.0f, -2, -2});
+  Tensor bh = run1("Round", {run_op1("Cast", std::vector<Tensor>{halves}, Attrs{{"DstT", DType::BFloat16}})});
   CHECK(static_cast<float>(bh.data<bfloat16>()[2]) == 2.0f);
-  CHECK(values<double>(run1("Round", vec<double>({2.5, 3.5}))) == std::vector<double>{2, 4});
+  CHECK(values<double>(run1("Round", {vec<double>({2.5, 3.5})})) == std::vector<double>{2, 4});
 }
 
 TEST_CASE("large tensors: vectorized paths agree with scalar references") {
@@ -553,7 +551,7 @@ TEST_CASE("large tensors: vectorized paths agree with scalar references") {
   for (int64_t n : {int64_t{1000}, int64_t{4099}, int64_t{200003}}) {
     Tensor x = sweep::random_tensor(DType::Float32, Shape{n}, -3, 3);
     Tensor bx = sweep::random_tensor(DType::BFloat16, Shape{n}, -3, 3);
-    Tensor t = run1("Tanh", x), bt = run1("Tanh", bx);
+    Tensor t = run1("Tanh", {x}), bt = run1("Tanh", {bx});
     Tensor s = run2("AddV2", x, Tensor::scalar<float>(1.5f));
     Tensor d = run2("Sub", x, x);
     Tensor ci = run_op1("Cast", std::vector<Tensor>{x}, Attrs{{"DstT", DType::Int32}});

@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("Relu", "Relu6", "Elu", "Selu", "Softplus", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "MaxPool",
                 "AvgPool");
@@ -22,19 +24,8 @@ const DType kFloats[] = {DType::Float32, DType::Float64, DType::BFloat16};
 const DType kReals[] = {DType::Float32, DType::Float64, DType::BFloat16, DType::Int32,
                         DType::Int64,   DType::Int8,    DType::UInt8};
 
-int64_t rnd(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(sweep::rng()() % static_cast<unsigned>(hi - lo + 1)); }
-
-void put(Tensor& t, int64_t i, double v) {
-  dispatch_dtype(t.dtype(), [&]<class T>() {
-    if constexpr (std::is_same_v<T, bfloat16>) t.data<T>()[i] = bfloat16(static_cast<float>(v));
-    else if constexpr (std::is_arithmetic_v<T>) t.data<T>()[i] = static_cast<T>(v);
-  });
-}
-
 double rtol(DType t) { return t == DType::BFloat16 ? 2e-2 : t == DType::Float32 ? 2e-5 : 1e-10; }
 double atol(DType t) { return t == DType::BFloat16 ? 2e-2 : 1e-5; }
-
-Tensor run1(const char* op, std::vector<Tensor> args, const Attrs& attrs = {}) { return run_op1(op, args, attrs); }
 
 }  // namespace
 

@@ -8,16 +8,15 @@
 #include "runtime/core/tensor_format.h"
 #include "runtime/ops/eager.h"
 #include "runtime/ops/kernels/philox.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("RandomUniform", "RandomStandardNormal", "RandomUniformInt");
 
 namespace {
-
-/// run_op1 on a braced list of inputs.
-Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) { return run_op1(op, in, a); }
 
 /// A prepared kernel run several times, as the executor runs a graph node.
 struct Prepared {
@@ -71,15 +70,6 @@ void moments(const Tensor& t, double& mean, double& var) {
   }
   mean = s / static_cast<double>(n);
   var = s2 / static_cast<double>(n) - mean * mean;
-}
-
-std::string error_of(std::string_view op, std::vector<Tensor> in, const Attrs& a) {
-  try {
-    run1(op, in, a);
-  } catch (const InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "<no error>";
 }
 
 }  // namespace

@@ -6,27 +6,17 @@
 
 #include "runtime/core/tensor_format.h"
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("StringJoin", "AsString", "StringToNumber", "StringLength", "StringFormat");
 
 namespace {
 
-/// run_op1 on a braced list of inputs.
-Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) { return run_op1(op, in, a); }
-
 Tensor str(const std::string& s) { return Tensor::scalar(s); }
-
-std::string error_of(std::string_view op, std::vector<Tensor> in, const Attrs& a = {}) {
-  try {
-    run1(op, in, a);
-  } catch (const InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 }  // namespace
 

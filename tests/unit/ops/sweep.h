@@ -40,4 +40,4 @@ struct Covers {
 #define AG_SWEEP_CAT2(a, b) a##b
 #define AG_SWEEP_CAT(a, b) AG_SWEEP_CAT2(a, b)
 /// AG_SWEEP_COVERS("AddV2", "Sub"); at namespace scope in a family test file.
-#define AG_SWEEP_COVERS(...) static const ::ag::sweep::Covers AG_SWEEP_CAT(ag_sweep_covers_, __LINE__){__VA_ARGS__}
+#define AG_SWEEP_COVERS(...) static const ::ag::sweep::Covers AG_SWEEP_CAT(ag_sweep_covers_, __COUNTER__){__VA_ARGS__}

@@ -16,7 +16,6 @@ using namespace ag::test;
 
 namespace {
 
-Value L(std::vector<Value> v) { return Value::list(std::move(v)); }
 Value T(std::vector<Value> v) { return Value::tuple(std::move(v)); }
 
 // What `f` writes to file descriptor `fd` (1: stdout, 2: stderr).

@@ -5,6 +5,8 @@
 
 #include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/graph/graph.h"
 #include "runtime/ops/registry.h"
@@ -33,6 +35,9 @@ inline bool have(std::initializer_list<const char*> ops) {
   }
   return true;
 }
+
+/// A Python list of `v` (the `[a, b]` literal).
+inline Value L(std::vector<Value> v) { return Value::list(std::move(v)); }
 
 /// The graph node a symbolic tensor value comes from.
 inline const Node* node_of(const Value& v) { return v.as_tensor().output().node; }

@@ -15,14 +15,6 @@
 using namespace ag;
 using namespace ag::test;
 
-namespace {
-
-
-
-Value L(std::vector<Value> v) { return Value::list(std::move(v)); }
-
-}  // namespace
-
 TEST_CASE("tf.constant infers TF's dtypes from nested lists") {
   CHECK(str(tf::constant(L({1, 2}))) == "tf.Tensor([1 2], shape=(2,), dtype=int32)");
   CHECK(str(tf::constant(L({1, 2.5}))) == "tf.Tensor([1.  2.5], shape=(2,), dtype=float32)");

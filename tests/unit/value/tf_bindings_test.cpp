@@ -12,12 +12,6 @@ using namespace ag;
 using namespace ag::test;
 namespace api = ag::tf::api;
 
-namespace {
-
-Value L(std::vector<Value> v) { return Value::list(std::move(v)); }
-
-}  // namespace
-
 TEST_CASE("binding errors read as Python's") {
   CHECK(error_text([] { api::reduce_sum({}, {}); }) ==
         "TypeError: reduce_sum() missing 1 required positional argument: 'input_tensor'");

@@ -191,8 +191,6 @@ void check_tensordot(const std::vector<int64_t>& sa, const std::vector<int64_t>&
   }
 }
 
-Value L(std::vector<Value> v) { return Value::list(std::move(v)); }
-
 Value zeros(std::vector<int64_t> shape) {
   return Value(Tensor::zeros(DType::Float64, Shape(std::span<const int64_t>(shape))));
 }

@@ -1,0 +1,49 @@
+// Helpers shared by the op family tests: running an op eagerly on a braced
+// list of inputs, its error text, and filling tensors for the naive references.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "runtime/core/error.h"
+#include "runtime/core/tensor.h"
+#include "runtime/ops/eager.h"
+#include "tests/unit/ops/sweep.h"
+
+namespace ag::test {
+
+/// run_op1 / run_op on a braced list of inputs.
+inline Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
+  return run_op1(op, in, a);
+}
+inline std::vector<Tensor> runv(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
+  return run_op(op, in, a);
+}
+
+/// The message of the InvalidArgumentError run1(op, in, a) throws ("<no error>" if none).
+inline std::string error_of(std::string_view op, std::vector<Tensor> in, const Attrs& a = {}) {
+  try {
+    run1(op, in, a);
+  } catch (const InvalidArgumentError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+/// A random integer in [lo, hi] from the sweep's random source.
+inline int64_t rnd(int64_t lo, int64_t hi) {
+  return lo + static_cast<int64_t>(sweep::rng()() % static_cast<unsigned>(hi - lo + 1));
+}
+
+/// Stores `v` into element i of `t` (bfloat16 rounded; strings left alone).
+inline void put(Tensor& t, int64_t i, double v) {
+  dispatch_dtype(t.dtype(), [&]<class T>() {
+    if constexpr (std::is_same_v<T, bfloat16>) t.data<T>()[i] = bfloat16(static_cast<float>(v));
+    else if constexpr (std::is_arithmetic_v<T>) t.data<T>()[i] = static_cast<T>(v);
+  });
+}
+
+}  // namespace ag::test
