@@ -9,7 +9,7 @@
 // Targets: (a) <= 100 ns, (b) <= 100 ns/iteration, (c) < 50 ms. Figures are
 // printed, never asserted.
 //
-//   bench_runtime [--repeats N]
+//   bench_runtime [--repeats N] [--only call|while|build]
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -201,11 +201,13 @@ void bench_build(int repeats) {
 
 int main(int argc, char** argv) {
   int repeats = 5;
+  std::string only;  // "call", "while" or "build": that part alone (for perf stat)
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
   }
-  bench_call(repeats);
-  bench_while(repeats);
-  bench_build(repeats);
+  if (only.empty() || only == "call") bench_call(repeats);
+  if (only.empty() || only == "while") bench_while(repeats);
+  if (only.empty() || only == "build") bench_build(repeats);
   return 0;
 }

@@ -48,6 +48,7 @@ Plan compile_plan(const Graph& g) {
   };
 
   std::vector<TensorSpec> in_specs;
+  std::vector<const Tensor*> in_constants;
   for (size_t i = 0; i < n; ++i) {
     const Node& node = *nodes[i];
     const uint32_t first = layout.first_slot[i];
@@ -69,14 +70,16 @@ Plan compile_plan(const Graph& g) {
     ins.out_count = static_cast<uint32_t>(node.outputs.size());
     ins.node_id = static_cast<uint32_t>(node.id);
     in_specs.clear();
+    in_constants.clear();
     for (const Output& in : node.inputs) {
       p.input_slots_.push_back(slot_of(in));
       in_specs.push_back(in.spec());
+      in_constants.push_back(Graph::constant_value(in));
     }
     for (uint32_t k = 0; k < ins.out_count; ++k) p.computed_[first + k] = true;
     {
       SubgraphScope scope(node.subgraphs);
-      ins.kernel = node.op->cpu(KernelSpec{node.op->name, in_specs, node.outputs, node.attrs});
+      ins.kernel = node.op->cpu(KernelSpec{node.op->name, in_specs, node.outputs, node.attrs, in_constants});
     }
     p.instr_names_.push_back(node.name + " = " + node.op->name);
     p.instrs_.push_back(std::move(ins));

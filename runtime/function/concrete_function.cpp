@@ -174,10 +174,10 @@ void collect_tensors(const TraceType& t, const Value& given, std::vector<const T
 
 }  // namespace
 
-bool ConcreteFunction::matches_exactly(std::span<const Value> args) const {
+bool ConcreteFunction::matches_exactly(std::span<const Value* const> args) const {
   if (args.size() != types_.size()) return false;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!matches(types_[i], args[i])) return false;
+    if (!matches(types_[i], *args[i])) return false;
   }
   return true;
 }
@@ -189,7 +189,7 @@ Value ConcreteFunction::call_bound(const std::vector<Value>& args) const {
   return run_plan(tensors, true);
 }
 
-Value ConcreteFunction::call_matched(std::span<const Value> args) const {
+Value ConcreteFunction::call_matched(std::span<const Value* const> args) const {
   // The usual few tensors need no heap array.
   constexpr size_t kInline = 8;
   if (plan_.num_args() <= kInline && types_.size() <= kInline) {
@@ -198,13 +198,13 @@ Value ConcreteFunction::call_matched(std::span<const Value> args) const {
     bool flat = true;  // every parameter a tensor: one pointer each
     for (size_t i = 0; i < types_.size() && flat; ++i) {
       flat = types_[i].kind() == TraceType::Kind::Tensor;
-      if (flat) inline_ptrs[n++] = &args[i].as_tensor().value();
+      if (flat) inline_ptrs[n++] = &args[i]->as_tensor().value();
     }
     if (flat && n == plan_.num_args()) return run_plan(std::span<const Tensor* const>(inline_ptrs, n), false);
   }
   std::vector<const Tensor*> tensors;
   tensors.reserve(plan_.num_args());
-  for (size_t i = 0; i < types_.size(); ++i) collect_tensors(types_[i], args[i], tensors);
+  for (size_t i = 0; i < types_.size(); ++i) collect_tensors(types_[i], *args[i], tensors);
   return run_plan(tensors, true);
 }
 

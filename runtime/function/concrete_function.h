@@ -33,9 +33,9 @@ class ConcreteFunction {
   Value call_bound(const std::vector<Value>& args) const;
   /// True when `args` (one per parameter) have exactly the traced types: the
   /// cheap check of a Function's call fast path (it allocates nothing).
-  bool matches_exactly(std::span<const Value> args) const;
+  bool matches_exactly(std::span<const Value* const> args) const;
   /// call_bound for arguments matches_exactly accepted: no checks repeated.
-  Value call_matched(std::span<const Value> args) const;
+  Value call_matched(std::span<const Value* const> args) const;
   /// Calls as Python would, binding `args`/`kwargs` to the parameters.
   Value operator()(std::vector<Value> args, Kwargs kwargs = {}) const;
 

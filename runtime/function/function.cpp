@@ -162,7 +162,7 @@ std::vector<Value> Function::apply_input_signature_specs(const std::vector<Value
   return *options_.input_signature;
 }
 
-ConcreteFunction* Function::fast_path_trace(std::span<const Value> args) {
+ConcreteFunction* Function::fast_path_trace(std::span<const Value* const> args) {
   if (args.size() != params_.size() || options_.input_signature || functions_run_eagerly()) return nullptr;
   ConcreteFunction* last = last_.load(std::memory_order_acquire);
   if (last == nullptr || !last->matches_exactly(args)) return nullptr;
@@ -173,10 +173,34 @@ ConcreteFunction* Function::fast_path_trace(std::span<const Value> args) {
   return last;
 }
 
+Value Function::call_positional(std::span<const Value* const> args) {
+  if (!current_graph()) {
+    if (ConcreteFunction* last = fast_path_trace(args)) return last->call_matched(args);
+  }
+  std::vector<Value> copies;
+  copies.reserve(args.size());
+  for (const Value* a : args) copies.push_back(*a);
+  return (*this)(std::move(copies));
+}
+
+namespace {
+
+/// Pointers to `args` for the fast path, when there are few enough to keep on the stack.
+constexpr size_t kFastPathArgs = 8;
+bool refs_of(std::span<const Value> args, const Value* (&refs)[kFastPathArgs]) {
+  if (args.size() > kFastPathArgs) return false;
+  for (size_t i = 0; i < args.size(); ++i) refs[i] = &args[i];
+  return true;
+}
+
+}  // namespace
+
 Value Function::operator()(std::initializer_list<Value> args) {
-  if (current_graph()) return (*this)(std::vector<Value>(args));
-  std::span<const Value> view(args.begin(), args.size());
-  if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
+  const Value* refs[kFastPathArgs];
+  if (!current_graph() && refs_of(std::span<const Value>(args.begin(), args.size()), refs)) {
+    std::span<const Value* const> view(refs, args.size());
+    if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
+  }
   return (*this)(std::vector<Value>(args));
 }
 
@@ -187,8 +211,10 @@ Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
   // the results are the same, and no lock is held across the nested trace.
   if (current_graph()) return body_(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
   // Fast path: positional arguments of exactly the last trace's types.
-  if (kwargs.empty()) {
-    if (ConcreteFunction* last = fast_path_trace(args)) return last->call_matched(args);
+  const Value* refs[kFastPathArgs];
+  if (kwargs.empty() && refs_of(args, refs)) {
+    std::span<const Value* const> view(refs, args.size());
+    if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
   }
   std::vector<Value> bound = bind_arguments(name_, params_, std::move(args), std::move(kwargs));
   if (functions_run_eagerly()) return body_(bound);

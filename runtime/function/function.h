@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,13 @@ class Function {
   Value operator()(std::vector<Value> args = {}, Kwargs kwargs = {});
   /// Positional arguments only (`f({x, y})`): a cache hit builds no vector.
   Value operator()(std::initializer_list<Value> args);
+  /// Positional arguments by reference (`f(x, y)`): a cache hit copies no Value.
+  template <class... A>
+    requires(sizeof...(A) > 0 && (std::is_same_v<std::remove_cvref_t<A>, Value> && ...))
+  Value operator()(const A&... args) {
+    const Value* refs[] = {&args...};
+    return call_positional(std::span<const Value* const>(refs, sizeof...(A)));
+  }
   /// The trace for these arguments (TensorSpec values allowed), tracing if needed.
   std::shared_ptr<ConcreteFunction> get_concrete_function(std::vector<Value> args = {}, Kwargs kwargs = {});
   /// Every trace's signature_summary(), in trace order, separated by blank lines.
@@ -50,7 +58,9 @@ class Function {
  private:
   /// The last trace, when it takes exactly these positional arguments (no
   /// kwargs, no input_signature, not running eagerly); else null.
-  ConcreteFunction* fast_path_trace(std::span<const Value> args);
+  ConcreteFunction* fast_path_trace(std::span<const Value* const> args);
+  /// A call with positional arguments only: the fast path, else the general one.
+  Value call_positional(std::span<const Value* const> args);
   std::shared_ptr<ConcreteFunction> lookup_or_trace(const std::vector<Value>& args);
   std::shared_ptr<ConcreteFunction> trace(const std::vector<Value>& args, const std::vector<TraceType>& types);
   /// One trace of the body into a new graph (not cached).

@@ -5,16 +5,11 @@
 #include "runtime/ops/registry.h"
 
 namespace ag {
-namespace {
 
-thread_local Graph* t_current = nullptr;
+constinit thread_local Graph* detail::t_current_graph = nullptr;
 
-}  // namespace
-
-Graph* current_graph() { return t_current; }
-
-TraceScope::TraceScope(Graph& g) : previous_(t_current) { t_current = &g; }
-TraceScope::~TraceScope() { t_current = previous_; }
+TraceScope::TraceScope(Graph& g) : previous_(detail::t_current_graph) { detail::t_current_graph = &g; }
+TraceScope::~TraceScope() { detail::t_current_graph = previous_; }
 
 std::vector<TensorHandle> apply_op(std::string_view op_name, std::span<const TensorHandle> inputs, const Attrs& attrs,
                                    std::string_view name) {

@@ -13,8 +13,14 @@
 
 namespace ag {
 
+namespace detail {
+/// Defined in tracing.cpp; constinit so reads need no TLS wrapper call (every
+/// Function call and every op checks it first).
+extern constinit thread_local Graph* t_current_graph;
+}  // namespace detail
+
 /// The graph being traced on this thread, or nullptr (eager mode).
-Graph* current_graph();
+inline Graph* current_graph() { return detail::t_current_graph; }
 
 /// Makes `g` the current graph until destroyed (scopes nest).
 class TraceScope {

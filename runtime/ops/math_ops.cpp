@@ -135,26 +135,6 @@ struct DivNoNanOp {
   }
 };
 
-/// True when both inputs and the output statically hold one element (scalar
-/// loop counters and the like).
-bool one_element(const KernelSpec& s) {
-  auto one = [](const Shape& sh) { return sh.fully_defined() && sh.num_elements() == 1; };
-  return one(s.inputs[0].shape) && one(s.inputs[1].shape) && one(s.outputs[0].shape);
-}
-
-/// The kernel for one-element operands: computes the element directly, without
-/// the general path's split_run. Reads both inputs before allocating the
-/// output, which may reuse an input's buffer.
-template <class F, class T>
-Kernel make_one_element_kernel(const KernelSpec& s) {
-  return Kernel([out = s.outputs[0].shape](KernelContext& k) {
-    const Tensor& b = k.input(1);
-    check_rhs<F, T>(b);
-    const T r = narrow<T>(F::apply(widen(*k.input(0).data<T>()), widen(*b.data<T>())));
-    *k.allocate_output(0, dtype_of<T>(), out).template data<T>() = r;
-  });
-}
-
 /// Registers binary op `name` (x: T, y: T -> z: T, broadcasting) for the
 /// dtypes in Mask; `tf_list` is TF's allowed list for the error text.
 template <class F, TypeMask Mask>
@@ -172,12 +152,7 @@ void binary_op(OpRegistry& reg, const char* name, const char* tf_list) {
         return std::vector<TensorSpec>{{c.inputs[0].dtype, out}};
       })
       .cpu([](const KernelSpec& s) {
-        return dispatch_kernel<Mask>(s.op, s.inputs[0].dtype, [&]<class T>() {
-          if constexpr (!std::is_same_v<T, std::string>) {
-            if (one_element(s)) return make_one_element_kernel<F, T>(s);
-          }
-          return make_binary_kernel<F, T>(s);
-        });
+        return dispatch_kernel<Mask>(s.op, s.inputs[0].dtype, [&]<class T>() { return make_binary_kernel<F, T>(s); });
       });
 }
 

@@ -38,12 +38,18 @@ struct InferContext {
 };
 using InferFn = std::function<std::vector<TensorSpec>(const InferContext&)>;
 
-/// What a kernel is prepared for: the node's input and output types and attributes.
+/// What a kernel is prepared for: the node's input and output types and
+/// attributes, and, in a compiled plan, the values of inputs that are graph
+/// constants (axes, shapes), which a kernel may specialize on; eager kernels
+/// are cached per type, so they get none.
 struct KernelSpec {
   std::string_view op;
   std::span<const TensorSpec> inputs;
   std::span<const TensorSpec> outputs;
   const Attrs& attrs;
+  std::span<const Tensor* const> constants = {};
+
+  const Tensor* constant(size_t i) const { return i < constants.size() ? constants[i] : nullptr; }
 };
 
 /// One execution: inputs are read-only; outputs hold what the slot held last

@@ -272,6 +272,23 @@ KernelFactory reduction_kernel(Red r) {
     bool keep = s.attrs.get_or<bool>("keep_dims", false);
     DType t = s.inputs[0].dtype;
     return dispatch_dtype(t, [&]<class T>() -> Kernel {
+      // Constant axes and a known input shape: the reduction's layout is
+      // worked out once, here (the shape rule has checked the axes).
+      const Shape& in_shape = s.inputs[0].shape;
+      if (const Tensor* axes = s.constant(1); axes != nullptr && in_shape.fully_defined()) {
+        const Bitmap bitmap = reduction_bitmap(*axes, in_shape.rank());
+        Shape out_shape = reduced_shape(in_shape, bitmap, keep);
+        int64_t count = 1;
+        for (int i = 0; i < in_shape.rank(); ++i) {
+          if (bitmap[static_cast<size_t>(i)]) count *= in_shape.dim(i);
+        }
+        if (count == 1 && in_shape.num_elements() > 0) {
+          return [out_shape](KernelContext& k) { k.set_output(0, k.input(0).reshaped(out_shape)); };
+        }
+        return [r, t, out_shape, count, runs = SmallRuns(in_shape.dims(), bitmap)](KernelContext& k) {
+          run_reduction<T>(r, k.input(0), k.allocate_output(0, t, out_shape), runs, count);
+        };
+      }
       return [r, keep, t](KernelContext& k) {
         const Tensor& in = k.input(0);
         const Bitmap bitmap = reduction_bitmap(k.input(1), in.rank());

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "runtime/core/tensor.h"
 #include "runtime/ops/kernels/broadcast.h"
@@ -119,9 +120,23 @@ inline void binary_dynamic(KernelContext& k) {
   }
 }
 
+/// The kernel for one-element operands (scalar loop counters, a loop
+/// condition's comparison): the element computed directly, without the
+/// general path's split_run. Reads both inputs before allocating the output,
+/// which may reuse an input's buffer.
+template <class F, class T, class O>
+Kernel make_one_element_kernel(const Shape& out) {
+  return Kernel([out](KernelContext& k) {
+    const Tensor& b = k.input(1);
+    check_rhs<F, T>(b);
+    O r = narrow<O>(F::apply(widen(*k.input(0).data<T>()), widen(*b.data<T>())));
+    *k.allocate_output(0, dtype_of<O>(), out).template data<O>() = std::move(r);
+  });
+}
+
 /// The prepared kernel of a broadcasting binary op F on T giving O. With
-/// fully defined shapes the path (same shape, scalar side, strided plan) is
-/// chosen here, once; otherwise each run works it out.
+/// fully defined shapes the path (one element, same shape, scalar side,
+/// strided plan) is chosen here, once; otherwise each run works it out.
 template <class F, class T, class O = T>
 Kernel make_binary_kernel(const KernelSpec& s) {
   constexpr DType od = dtype_of<O>();
@@ -130,6 +145,9 @@ Kernel make_binary_kernel(const KernelSpec& s) {
   const Shape& out = s.outputs[0].shape;
   if (!(sa.fully_defined() && sb.fully_defined() && out.fully_defined())) {
     return Kernel([](KernelContext& k) { binary_dynamic<F, T, O>(k); });
+  }
+  if (sa.num_elements() == 1 && sb.num_elements() == 1 && out.num_elements() == 1) {
+    return make_one_element_kernel<F, T, O>(out);
   }
   int64_t stride_a = sa.num_elements() == 1 ? 0 : 1;
   int64_t stride_b = sb.num_elements() == 1 ? 0 : 1;

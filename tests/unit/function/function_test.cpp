@@ -45,6 +45,28 @@ TEST_CASE("a Function traces once per signature and reuses the trace") {
         "double(a)\n  Args:\n    a: string Tensor, shape=()\n  Returns:\n    string Tensor, shape=()");
 }
 
+TEST_CASE("arguments passed by reference, f(x, y), call as f({x, y}) does") {
+  int traces = 0;
+  Function add("add", {{"a", {}}, {"b", {}}}, [&](const std::vector<Value>& a) {
+    ++traces;
+    return a[0] + a[1];
+  });
+  Value x = t_int(3), y = t_int(4), z = t_float(0.5f);
+  CHECK(str(add(x, y)) == "tf.Tensor(7, shape=(), dtype=int32)");
+  CHECK(str(add(x, y)) == "tf.Tensor(7, shape=(), dtype=int32)");  // the cache-hit fast path
+  CHECK(str(add({y, y})) == "tf.Tensor(8, shape=(), dtype=int32)");
+  CHECK(traces == 1);
+  CHECK(str(add(z, z)) == "tf.Tensor(1.0, shape=(), dtype=float32)");  // another signature: traced
+  CHECK(traces == 2);
+  CHECK(str(add(x, y)) == "tf.Tensor(7, shape=(), dtype=int32)");  // not the last trace: the cache
+  CHECK(traces == 2);
+  CHECK_THROWS_AS(add(x), TypeError);  // binding errors as for the vector form
+  // Called while another Function is traced: traced inline into that graph.
+  Function outer("outer", {{"a", {}}}, [&](const std::vector<Value>& a) { return add(a[0], a[0]); });
+  CHECK(str(outer({x})) == "tf.Tensor(6, shape=(), dtype=int32)");
+  CHECK(traces == 3);
+}
+
 TEST_CASE("concrete functions print, expose their signature and reject other dtypes") {
   Double d;
   auto c = d.fn.get_concrete_function({t_str("a")});
