@@ -43,8 +43,9 @@ setup() {
   # mostly compile time. TSan keeps -O1 (its tests run many iterations).
   local opt=1
   [ "$sanitizer" = address ] && opt=0
+  # Unity build, as scripts/bootstrap.sh's: a third of the compile time here.
   if ! out=$(meson setup "$dir" -Dsanitize="$sanitizer" -Dbuildtype=plain -Doptimization=$opt \
-      -Dc_args=-g1 -Dcpp_args=-g1 2>&1); then
+      -Dunity=on -Dunity_size=12 -Dc_args=-g1 -Dcpp_args=-g1 2>&1); then
     printf '%s\n' "$out" >&2
     log "meson setup $dir failed"
     exit 1
