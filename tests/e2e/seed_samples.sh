@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The seed samples end to end: every samples/seeds/NAME.py is run with
 # `agc run NAME.py 2>&1` and what it prints must be exactly NAME.expected (the
-# tf.function guide's output, see samples/seeds/README.md), with exit status 0.
-# Every mismatch is reported with a unified diff; the test fails if any sample
-# differs. A sample whose first lines hold `# xfail: <reason>` is known to fail:
-# it is reported apart and fails the test only if it unexpectedly passes (then
-# its xfail line has to go).
+# tf.function guide's output, see samples/seeds/README.md), with exit status 0,
+# its generated C++ compiled with -Wall -Wextra -Werror. Every mismatch is
+# reported with a unified diff; the test fails if any sample differs. A sample
+# whose first lines hold `# xfail: <reason>` is known to fail: it is reported
+# apart and fails the test only if it unexpectedly passes (then its xfail line
+# has to go).
 #
 # usage: seed_samples.sh AGC SOURCE_ROOT CACHE_DIR [NAME ...]
 #   CACHE_DIR is agc run's build cache (AGC_CACHE_DIR), kept between runs so
@@ -19,6 +20,9 @@ fi
 AGC=$(realpath "$1")
 DIR=$(realpath "$2")/samples/seeds
 export AGC_CACHE_DIR=$3
+# The generated code of every sample must compile warning-free (issue 4): agc's
+# compiler command starts with $CXX.
+export CXX="${CXX:-c++} -Wall -Wextra -Werror"
 shift 3
 mkdir -p "$AGC_CACHE_DIR"
 TMP=$(mktemp -d)

@@ -28,6 +28,15 @@ struct ScopeNames {
 ScopeNames scope_names(const ast::Refs& body);
 /// The parameter names of `args`, in order.
 std::vector<std::string> param_names(const ast::Arguments& args);
+/// The parameter list of the C++ lambda behind a callable Value with
+/// `num_params` Python parameters: `ag_args` goes unnamed when there are none,
+/// or -Wunused-parameter rejects the generated code.
+std::string value_lambda_params(size_t num_params);
+/// The C++ parameter list of def `f`'s function or lambda, `ag::Value x, ...`
+/// for `params`, with [[maybe_unused]] on those its body never names (Python
+/// may ignore a parameter: AutoGraph's `set_state(block_vars)` does), so the
+/// generated code compiles under -Wextra -Werror.
+std::string value_params(const ast::FunctionDef& f, const std::vector<std::string>& params);
 
 /// The nested defs of `body` that can be plain C++ lambdas (`auto f = [&](...)`):
 /// positional parameters only, no decorators, and only called positionally

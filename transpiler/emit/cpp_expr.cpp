@@ -275,9 +275,8 @@ std::string Emitter::lambda(const Lambda& l) {
   std::string unpack;
   size_t i = 0;
   for (const std::string& p : param_names(a)) unpack += fmt::format("ag::Value {} = ag_args[{}]; ", cpp_ident(p), i++);
-  return fmt::format("ag::make_function(\"<lambda>\", {}, {}(const std::vector<ag::Value>& ag_args) -> ag::Value {{ "
-                     "{}return {}; }})",
-                     params, at_module ? "[]" : "[&]", unpack, body);
+  return fmt::format("ag::make_function(\"<lambda>\", {}, {}({}) -> ag::Value {{ {}return {}; }})", params,
+                     at_module ? "[]" : "[&]", value_lambda_params(i), unpack, body);
 }
 
 std::string Emitter::params_list(const Arguments& a) {

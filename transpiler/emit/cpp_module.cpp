@@ -72,8 +72,7 @@ struct ModuleEmitter {
     if (it == converted.end()) return "";
     const FunctionDef& conv = it->second->as<FunctionDef>();
     std::vector<std::string> params = params_of(conv);
-    std::string sig;
-    for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + std::string("ag::Value ") + cpp_ident(params[i]);
+    std::string sig = cpp::value_params(conv, params);
     em.pending_class_ = cls;
     std::string body = em.function_body(conv, params, true, cls.empty() ? original.name : cls + "." + original.name);
     em.pending_class_.clear();
@@ -88,8 +87,9 @@ struct ModuleEmitter {
     std::string args;
     for (size_t i = 0; i < params.size(); ++i) args += fmt::format("{}ag_args[{}]", i ? ", " : "", i);
     auto [open, close] = em.decorators(f.decorator_list);
-    return fmt::format("{}ag::make_function({}, {}, [](const std::vector<ag::Value>& ag_args) -> ag::Value {{ return {}({}); }}){}",
-                       open, cpp_string(f.name), em.params_list(f.args->as<Arguments>()), cpp_name, args, close);
+    return fmt::format("{}ag::make_function({}, {}, []({}) -> ag::Value {{ return {}({}); }}){}", open,
+                       cpp_string(f.name), em.params_list(f.args->as<Arguments>()), cpp::value_lambda_params(params.size()),
+                       cpp_name, args, close);
   }
 
   void check_imports() {

@@ -102,6 +102,30 @@ std::vector<std::string> param_names(const Arguments& args) {
   return out;
 }
 
+std::string value_lambda_params(size_t num_params) {
+  return num_params == 0 ? "const std::vector<ag::Value>&" : "const std::vector<ag::Value>& ag_args";
+}
+
+std::string value_params(const FunctionDef& f, const std::vector<std::string>& params) {
+  // Every name the body mentions, nested defs and lambdas included (they
+  // capture the parameter by reference).
+  struct Names : AstVisitor {
+    std::set<std::string> ids;
+    void visit_Name(const Ptr<Name>& n) override {
+      ids.insert(n->id);
+      visit_children(*n);
+    }
+  } names;
+  names.visit_all(f.body);
+  std::string out;
+  for (const std::string& p : params) {
+    if (!out.empty()) out += ", ";
+    if (!names.ids.count(p)) out += "[[maybe_unused]] ";
+    out += "ag::Value " + cpp_ident(p);
+  }
+  return out;
+}
+
 std::set<std::string> lambda_defs(const Refs& body) {
   // Candidates: nested defs of this block with plain positional parameters.
   std::map<std::string, const FunctionDef*> defs;

@@ -143,10 +143,18 @@ std::string conversion_options(const Ref& e) {
   return "{" + out + "}";
 }
 
-/// The statements of a function body inside its FunctionScope `with`, if any.
+bool is_docstring(const Ref& s) {
+  auto* e = s->dyn<Expr>();
+  auto* c = e ? e->value->dyn<Constant>() : nullptr;
+  return c && c->value.kind == ConstantValue::Kind::Str;
+}
+
+/// The statements of a function body inside its FunctionScope `with`, if any
+/// (the conversion keeps a docstring before the `with`).
 const Refs& effective_body(const Refs& body) {
-  if (body.size() == 1) {
-    if (auto* w = body[0]->dyn<With>(); w && is_function_scope(*w)) return w->body;
+  size_t first = !body.empty() && is_docstring(body[0]) ? 1 : 0;
+  if (body.size() == first + 1) {
+    if (auto* w = body[first]->dyn<With>(); w && is_function_scope(*w)) return w->body;
   }
   return body;
 }
@@ -208,10 +216,7 @@ void Emitter::nested_def(const FunctionDef& f) {
   const Arguments& a = f.args->as<Arguments>();
   std::vector<std::string> params = param_names(a);
   if (scope.lambda_defs.count(f.name)) {
-    std::vector<std::string> decl;
-    for (const std::string& p : params) decl.push_back("ag::Value " + cpp_ident(p));
-    std::string sig;
-    for (size_t i = 0; i < decl.size(); ++i) sig += (i ? ", " : "") + decl[i];
+    std::string sig = value_params(f, params);
     std::string body = function_body(f, params, false, f.name);
     line(fmt::format("auto {} = [&]({}) -> ag::Value {{", cpp_ident(f.name), sig));
     out_ += body;
@@ -225,8 +230,8 @@ void Emitter::nested_def(const FunctionDef& f) {
   for (size_t i = 0; i < params.size(); ++i) {
     unpack += fmt::format("  ag::Value {} = ag_args[{}];\n", cpp_ident(params[i]), i);
   }
-  std::string fn = fmt::format("ag::make_function({}, {}, [&](const std::vector<ag::Value>& ag_args) -> ag::Value {{\n{}",
-                               cpp_string(f.name), plist, unpack);
+  std::string fn = fmt::format("ag::make_function({}, {}, [&]({}) -> ag::Value {{\n{}", cpp_string(f.name), plist,
+                               value_lambda_params(params.size()), unpack);
   auto [open, close] = decorators(f.decorator_list);
   line(fmt::format("{} = {}{}", cpp_ident(f.name), open, fn));
   out_ += body;
@@ -252,8 +257,8 @@ std::pair<std::string, std::string> Emitter::decorators(const Refs& decorator_li
 void Emitter::stmt(const Ref& s) {
   switch (s->kind) {
     case NodeKind::Expr: {
+      if (is_docstring(s)) return;
       const Ref& v = s->as<Expr>().value;
-      if (auto* c = v->dyn<Constant>(); c && c->value.kind == ConstantValue::Kind::Str) return;  // docstring
       at(*s);
       line(expr(v) + ";");
       return;
