@@ -58,19 +58,29 @@ RuntimeLocation find_runtime() {
   return rt;
 }
 
-std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
-  std::vector<std::string> cmd;
-  std::string cxx = env("CXX");
+namespace {
+
+/// Appends the space-separated words of `text` to `out`.
+void append_words(const std::string& text, std::vector<std::string>& out) {
   size_t i = 0;
-  while (i < cxx.size()) {
-    size_t j = cxx.find(' ', i);
-    if (j == std::string::npos) j = cxx.size();
-    if (j > i) cmd.push_back(cxx.substr(i, j - i));
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    if (j > i) out.push_back(text.substr(i, j - i));
     i = j + 1;
   }
+}
+
+}  // namespace
+
+std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
+  std::vector<std::string> cmd;
+  append_words(env("CXX"), cmd);
   if (cmd.empty()) cmd.push_back("c++");
   cmd.push_back("-O2");
   cmd.push_back("-std=c++20");
+  // After agc's own flags, so they can override them (-O0, -g, -march=native).
+  append_words(env("AGC_CXXFLAGS"), cmd);
   for (const auto& inc : rt.include_dirs) cmd.push_back("-I" + inc);
   return cmd;
 }
