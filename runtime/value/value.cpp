@@ -8,6 +8,12 @@
 
 namespace ag {
 
+Value::Value(const Value& other) = default;
+Value::Value(Value&& other) noexcept = default;
+Value& Value::operator=(const Value& other) = default;
+Value& Value::operator=(Value&& other) noexcept = default;
+Value::~Value() = default;
+
 Value Value::list(std::vector<Value> items) {
   Value v;
   v.v_ = std::make_shared<ListObj>(ListObj{std::move(items)});
