@@ -240,6 +240,9 @@ struct FunctionState : NativeState {
   /// The instances are kept alive with their traces (agc keeps no weak refs).
   std::mutex mu;
   std::map<const void*, std::pair<Value, Value>> bound;
+
+  bool callable() const override { return true; }
+  Value call(std::vector<Value> args, Kwargs kwargs) override { return (*fn)(std::move(args), std::move(kwargs)); }
 };
 
 Value make_function_value(std::string name, std::vector<Param> params, Body body, FunctionOptions options,
@@ -256,7 +259,7 @@ const Value& function_class() {
       "Function", {},
       {method("__call__",
               [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
-                return (*native_state<FunctionState>(self)->fn)(std::move(args), std::move(kwargs));
+                return native_state<FunctionState>(self)->call(std::move(args), std::move(kwargs));
               }),
        method("__get__",
               [](const Value& self, std::vector<Value> args, Kwargs) -> Value {

@@ -198,7 +198,14 @@ bool object_hasattr(const Value& obj, std::string_view name) {
   return false;
 }
 
+Value NativeState::call(std::vector<Value>, Kwargs) {
+  throw InternalError("NativeState::call on a state that is not callable");
+}
+
 Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs) {
+  if (NativeState* native = obj.as_object().native.get(); native && native->callable()) {
+    return native->call(std::move(args), std::move(kwargs));
+  }
   if (const ClassInfo* info = class_info(obj)) {
     if (std::optional<Value> make = class_lookup(obj, "__agc_new__")) {
       // Natively made instances (exceptions, layers): the class builds them.
