@@ -138,6 +138,9 @@ grep -q "agc: error: the C++ compiler failed" "$TMP/err" || fail "compiler failu
 # --verbose shows the compiler command.
 expect 0 "$AGC" build --verbose "$TMP/calc.py" -o "$TMP/calc3"
 grep -q -- "-std=c++20" "$TMP/err" || fail "build --verbose does not show the compiler command"
+# The precompiled ag/ag.h must be usable by the program's own compile (GCC
+# skips a .gch built with other macros, e.g. without -pthread's _REENTRANT).
+grep -q "not used because" "$TMP/err" && fail "the precompiled header is not used: $(grep 'not used because' "$TMP/err")"
 
 # ---- run: compiles once into the cache, then reuses it
 expect 0 "$AGC" run "$TMP/calc.py"

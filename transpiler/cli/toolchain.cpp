@@ -79,6 +79,11 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
   if (cmd.empty()) cmd.push_back("c++");
   cmd.push_back("-O2");
   cmd.push_back("-std=c++20");
+  // A compile flag as well as a link flag: it defines _REENTRANT, and the
+  // precompiled ag.h is only used by compiles with the same macros (without it
+  // in the header's own compile, GCC silently ignored the .gch: 2.4 s instead
+  // of 1.4 s per program).
+  cmd.push_back("-pthread");
   // After agc's own flags, so they can override them (-O0, -g, -march=native).
   append_words(env("AGC_CXXFLAGS"), cmd);
   for (const auto& inc : rt.include_dirs) cmd.push_back("-I" + inc);
@@ -88,7 +93,7 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
 std::vector<std::string> link_libraries(const RuntimeLocation& rt) {
   // libagrt needs only the C++ standard library and threads (its meson
   // dependencies: Eigen is header-only and stays inside the library).
-  return {rt.library, "-pthread"};
+  return {rt.library};
 }
 
 std::string shell_quote(const std::vector<std::string>& argv) {
@@ -291,7 +296,8 @@ bool compile(const CompileRequest& request, const RuntimeLocation& rt) {
   }
   std::vector<std::string> cmd = compiler_command(rt);
   std::string pch = precompiled_header(cmd, rt, request.verbose);
-  if (!pch.empty()) cmd.insert(cmd.end(), {"-include", pch});
+  // -Winvalid-pch: a .gch that GCC skips (flags or macros that differ) says so under --verbose.
+  if (!pch.empty()) cmd.insert(cmd.end(), {"-Winvalid-pch", "-include", pch});
   cmd.push_back("-I" + work.path());
   if (!request.library) {
     cmd.insert(cmd.end(), {"-o", request.output, cpp});
