@@ -59,11 +59,13 @@
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/printer.h"
 #include "runtime/value/tensor_array.h"
+#include "bench/bench_support.h"
 
 namespace {
 
 using namespace ag;
 using namespace ag::autograph;
+using namespace ag::bench;
 
 constexpr int64_t kSteps = 100;     // T
 constexpr int64_t kBatch = 32;      // B
@@ -89,39 +91,12 @@ class CpuTimer {
   ~CpuTimer() { ms_ += now() - t0_; }
 
  private:
-  static double now() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-  }
+  static double now() { return cpu_ms(CLOCK_THREAD_CPUTIME_ID); }
   double& ms_;
   double t0_;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
-/// get_state/set_state over references to the body's locals, as the
-/// generated code's lambdas are.
-struct State {
-  std::vector<Value*> vars;
-  GetState get() const {
-    return [v = vars] {
-      std::vector<Value> out;
-      out.reserve(v.size());
-      for (Value* p : v) out.push_back(*p);
-      return out;
-    };
-  }
-  SetState set() const {
-    return [v = vars](const std::vector<Value>& in) {
-      for (size_t i = 0; i < v.size() && i < in.size(); ++i) *v[i] = in[i];
-    };
-  }
-};
 
 /// The converted body of dynamic_rnn() above.
 Value dynamic_rnn_body(const std::vector<Value>& a) {
@@ -232,14 +207,6 @@ double max_abs_diff(const float* a, const float* b, size_t n) {
   return d;
 }
 
-double load_average() {
-  double l = -1;
-  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
-    std::fclose(f);
-  }
-  return l;
-}
 
 }  // namespace
 

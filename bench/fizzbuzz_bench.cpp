@@ -45,11 +45,13 @@
 #include "runtime/autograph/autograph.h"
 #include "runtime/function/function.h"
 #include "runtime/graph/printer.h"
+#include "bench/bench_support.h"
 
 namespace {
 
 using namespace ag;
 using namespace ag::autograph;
+using namespace ag::bench;
 
 constexpr int32_t kLimit = 100000;
 
@@ -82,24 +84,6 @@ Counts expected(int64_t n) {
   return {by3 - by15, by5 - by15, by15, n - by3 - by5 + by15};
 }
 
-/// get_state/set_state over references to the body's locals, as the
-/// generated code's lambdas are.
-struct State {
-  std::vector<Value*> vars;
-  GetState get() const {
-    return [v = vars] {
-      std::vector<Value> out;
-      out.reserve(v.size());
-      for (Value* p : v) out.push_back(*p);
-      return out;
-    };
-  }
-  SetState set() const {
-    return [v = vars](const std::vector<Value>& in) {
-      for (size_t i = 0; i < v.size() && i < in.size(); ++i) *v[i] = in[i];
-    };
-  }
-};
 
 /// The converted body of fizzbuzz() above (if/elif/elif/else becomes nested if_stmts).
 Value fizzbuzz_body(const std::vector<Value>&) {

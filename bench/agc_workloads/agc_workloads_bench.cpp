@@ -57,54 +57,21 @@
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/value/tensor_array.h"
 #include "workloads.h"
+#include "bench/bench_support.h"
 
 namespace {
 
 using namespace ag;
 using namespace ag::autograph;
+using namespace ag::bench;
 
 /// Results fold into this so that the optimizer cannot drop the timed work.
 volatile double g_sink = 0;
 
-double process_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
+double process_cpu_ms() { return cpu_ms(CLOCK_PROCESS_CPUTIME_ID); }
 
-double load_average() {
-  double l = -1;
-  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
-    std::fclose(f);
-  }
-  return l;
-}
 
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
-/// get_state/set_state over references to the body's locals.
-struct State {
-  std::vector<Value*> vars;
-  GetState get() const {
-    return [v = vars] {
-      std::vector<Value> out;
-      out.reserve(v.size());
-      for (Value* p : v) out.push_back(*p);
-      return out;
-    };
-  }
-  SetState set() const {
-    return [v = vars](const std::vector<Value>& in) {
-      for (size_t i = 0; i < v.size() && i < in.size(); ++i) *v[i] = in[i];
-    };
-  }
-};
 
 /// Op name -> count over `g` and all its subgraphs.
 void count_ops(const Graph& g, std::map<std::string, int>& ops) {
