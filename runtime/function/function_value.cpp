@@ -235,11 +235,20 @@ struct FunctionState : NativeState {
   FunctionOptions options;
   /// The Python function (Function.python_function).
   Value python_function;
+  /// A bound method's instance, kept alive while this value is (as Python's
+  /// bound method holds self); None for the function itself.
+  Value self;
   /// A method's Function per instance (TF's bound methods: each instance
-  /// traces on its own, so each may create its variables on its first call).
-  /// The instances are kept alive with their traces (agc keeps no weak refs).
+  /// traces on its own, so each may create its variables on its first call),
+  /// keyed by the instance's address and holding it weakly, as TF does: the
+  /// class holds this Function, so a strong reference would keep every
+  /// instance it was ever called on alive (a cycle through the class).
   std::mutex mu;
-  std::map<const void*, std::pair<Value, Value>> bound;
+  struct Bound {
+    WeakValue instance;
+    std::shared_ptr<FunctionState> traces;  // its fn, shared by every binding to that instance
+  };
+  std::map<const void*, Bound> bound;
 
   bool callable() const override { return true; }
   Value call(std::vector<Value> args, Kwargs kwargs) override { return (*fn)(std::move(args), std::move(kwargs)); }
@@ -268,23 +277,46 @@ const Value& function_class() {
                 const void* id = identity_of(instance);
                 if (id == nullptr) return self;
                 FunctionState& st = *native_state<FunctionState>(self);
-                std::lock_guard<std::mutex> lock(st.mu);
-                auto it = st.bound.find(id);
-                if (it != st.bound.end()) return it->second.second;
-                if (st.params.empty()) throw TypeError(st.name + "() takes 0 positional arguments but 1 was given");
-                std::vector<Param> params(st.params.begin() + 1, st.params.end());
-                Body body = [b = st.body, instance](const std::vector<Value>& a) {
-                  std::vector<Value> all;
-                  all.reserve(a.size() + 1);
-                  all.push_back(instance);
-                  all.insert(all.end(), a.begin(), a.end());
-                  return b(all);
-                };
-                Value python = st.python_function.is_callable() ? bind_method(st.python_function, instance)
-                                                                : st.python_function;
-                Value fv = make_function_value(st.name, std::move(params), std::move(body), st.options, python);
-                st.bound.emplace(id, std::make_pair(instance, fv));
-                return fv;
+                std::shared_ptr<FunctionState> traces;
+                {
+                  std::lock_guard<std::mutex> lock(st.mu);
+                  auto it = st.bound.find(id);
+                  // An expired entry's address now belongs to another object.
+                  if (it != st.bound.end() && !it->second.instance.expired()) {
+                    traces = it->second.traces;
+                  } else {
+                    if (st.params.empty()) {
+                      throw TypeError(st.name + "() takes 0 positional arguments but 1 was given");
+                    }
+                    std::erase_if(st.bound, [](const auto& entry) { return entry.second.instance.expired(); });
+                    // The body reaches the instance weakly: it runs only through a
+                    // bound value below, which holds the instance.
+                    Body body = [b = st.body, weak = WeakValue(instance)](const std::vector<Value>& a) {
+                      std::vector<Value> all;
+                      all.reserve(a.size() + 1);
+                      all.push_back(weak.lock());
+                      all.insert(all.end(), a.begin(), a.end());
+                      return b(all);
+                    };
+                    traces = std::make_shared<FunctionState>();
+                    traces->name = st.name;
+                    traces->params.assign(st.params.begin() + 1, st.params.end());
+                    traces->body = std::move(body);
+                    traces->options = st.options;
+                    traces->fn = std::make_shared<Function>(traces->name, traces->params, traces->body, traces->options);
+                    st.bound[id] = FunctionState::Bound{WeakValue(instance), traces};
+                  }
+                }
+                auto b = std::make_shared<FunctionState>();
+                b->fn = traces->fn;
+                b->name = traces->name;
+                b->params = traces->params;
+                b->body = traces->body;
+                b->options = traces->options;
+                b->python_function = st.python_function.is_callable() ? bind_method(st.python_function, instance)
+                                                                      : st.python_function;
+                b->self = instance;
+                return native_object(function_class(), std::move(b));
               }),
        method("get_concrete_function",
               [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {

@@ -14,6 +14,25 @@ Value& Value::operator=(const Value& other) = default;
 Value& Value::operator=(Value&& other) noexcept = default;
 Value::~Value() = default;
 
+WeakValue::WeakValue(const Value& v) {
+  if (v.is_object()) {
+    object_ = std::get<std::shared_ptr<ObjectObj>>(v.v_);
+  } else {
+    other_ = v;
+  }
+}
+
+Value WeakValue::lock() const {
+  if (std::shared_ptr<ObjectObj> o = object_.lock()) {
+    Value v;
+    v.v_ = std::move(o);
+    return v;
+  }
+  return other_;
+}
+
+bool WeakValue::expired() const { return other_.is_none() && object_.expired(); }
+
 Value Value::list(std::vector<Value> items) {
   Value v;
   v.v_ = std::make_shared<ListObj>(ListObj{std::move(items)});

@@ -152,6 +152,24 @@ class Value {
   static_assert(std::variant_size_v<Storage> == static_cast<size_t>(Kind::Variable) + 1,
                 "Kind lists the storage alternatives in order");
   Storage v_;
+
+  friend class WeakValue;
+};
+
+/// A reference that does not keep an object (a class instance) alive, as
+/// Python's weakref.ref: lock() gives the object, or None once it is gone.
+/// Values that are not objects are held as they are (they cannot be part of a
+/// reference cycle through a class).
+class WeakValue {
+ public:
+  WeakValue() = default;
+  explicit WeakValue(const Value& v);
+  Value lock() const;
+  bool expired() const;
+
+ private:
+  std::weak_ptr<ObjectObj> object_;
+  Value other_;
 };
 
 struct ListObj {

@@ -162,10 +162,25 @@ TEST_CASE("a tf.Module subclass creates its variable lazily in a @tf.function __
   CHECK(str(c()) == "tf.Tensor(3, shape=(), dtype=int32)");
   CHECK(traces == 4);
   CHECK(c.getattr("__call__").getattr("experimental_get_tracing_count")().as_int() >= 1);
-  // The class's Function holds each instance's bound Function, which holds the
-  // instance, whose class is Count: a reference cycle (agc has no weak
-  // references or cycle collector yet, see docs/testing.md). Break it.
-  Count.setattr("__call__", Value());
+  // The class's Function keeps each instance's traces but not the instance
+  // (TF holds it weakly): a dropped instance is freed (LeakSanitizer would
+  // also report it), and an instance made later, perhaps at the same address,
+  // traces anew.
+  WeakValue weak_c2(c2);
+  c2 = Value();
+  CHECK(weak_c2.expired());
+  CHECK(weak_c2.lock().is_none());
+  Value c3 = Count({});
+  CHECK(str(c3()) == "tf.Tensor(1, shape=(), dtype=int32)");
+  CHECK(traces == 6);
+  // A bound method holds its instance, as Python's does.
+  Value bound = c3.getattr("__call__");
+  WeakValue weak_c3(c3);
+  c3 = Value();
+  CHECK(!weak_c3.expired());
+  CHECK(str(bound()) == "tf.Tensor(2, shape=(), dtype=int32)");
+  bound = Value();
+  CHECK(weak_c3.expired());
 }
 
 TEST_CASE("tf.Module: name, nested modules' variables in TF's order") {
