@@ -197,9 +197,8 @@ bool refs_of(std::span<const Value> args, const Value* (&refs)[kFastPathArgs]) {
 
 Value Function::operator()(std::initializer_list<Value> args) {
   const Value* refs[kFastPathArgs];
-  if (!current_graph() && refs_of(std::span<const Value>(args.begin(), args.size()), refs)) {
-    std::span<const Value* const> view(refs, args.size());
-    if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
+  if (refs_of(std::span<const Value>(args.begin(), args.size()), refs)) {
+    return call_positional(std::span<const Value* const>(refs, args.size()));
   }
   return (*this)(std::vector<Value>(args));
 }
