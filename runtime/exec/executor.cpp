@@ -47,31 +47,14 @@ Plan::ThreadCache& Plan::thread_cache() {
   return cache;
 }
 
+void Plan::PoolHandle::retire() noexcept {
+  if (Pool* p = get()) p->retire();
+}
+
 Plan::Plan() : pool_(std::make_shared<Pool>()) {}
-Plan::~Plan() {
-  if (pool_) pool_->retire();
-}
+Plan::~Plan() = default;
 Plan::Plan(Plan&&) noexcept = default;
-Plan& Plan::operator=(Plan&& o) noexcept {
-  if (this == &o) return *this;
-  if (pool_) pool_->retire();  // this plan's instructions go: so do its states
-  instrs_ = std::move(o.instrs_);
-  input_slots_ = std::move(o.input_slots_);
-  arg_slots_ = std::move(o.arg_slots_);
-  arg_readers_begin_ = std::move(o.arg_readers_begin_);
-  arg_readers_ = std::move(o.arg_readers_);
-  output_arg_ = std::move(o.output_arg_);
-  output_slots_ = std::move(o.output_slots_);
-  arg_specs_ = std::move(o.arg_specs_);
-  output_specs_ = std::move(o.output_specs_);
-  constants_ = std::move(o.constants_);
-  instr_names_ = std::move(o.instr_names_);
-  computed_ = std::move(o.computed_);
-  swappable_ = std::move(o.swappable_);
-  num_slots_ = o.num_slots_;
-  pool_ = std::move(o.pool_);
-  return *this;
-}
+Plan& Plan::operator=(Plan&&) noexcept = default;
 
 std::unique_ptr<RunState> Plan::make_state() const {
   auto s = std::make_unique<RunState>();

@@ -117,6 +117,24 @@ class Plan {
   friend class StateLease;
   struct Pool;
   struct ThreadCache;
+  /// The plan's state pool: retired (its states freed) when the plan is
+  /// destroyed or assigned over, so Plan's own moves can be the defaults.
+  class PoolHandle : public std::shared_ptr<Pool> {
+   public:
+    explicit PoolHandle(std::shared_ptr<Pool> p) : std::shared_ptr<Pool>(std::move(p)) {}
+    PoolHandle(PoolHandle&&) noexcept = default;
+    PoolHandle& operator=(PoolHandle&& o) noexcept {
+      if (this != &o) {
+        retire();
+        std::shared_ptr<Pool>::operator=(std::move(o));
+      }
+      return *this;
+    }
+    ~PoolHandle() { retire(); }
+
+   private:
+    void retire() noexcept;  // executor.cpp, where Pool is complete
+  };
   static ThreadCache& thread_cache();
 
   RunState* acquire() const;
@@ -142,7 +160,7 @@ class Plan {
   uint32_t num_slots_ = 0;
   // Shared with the threads' caches, which may outlive the plan (a cache
   // holding a retired pool never uses it again: see Pool::retire).
-  std::shared_ptr<Pool> pool_;
+  PoolHandle pool_;
 };
 
 /// Compiles `g`: prepares every node's kernel once (If/While compile their
