@@ -267,43 +267,52 @@ void run_reduction(Red r, const Tensor& in, Tensor& out, const SmallRuns& runs, 
   }
 }
 
+/// How a reduction of `in` over `axes` lays out: worked out per run, or once
+/// when the axes are a graph constant and the input's shape is known.
+struct ReductionLayout {
+  Shape out_shape;
+  int64_t count = 1;  // input elements combined into each output element
+  SmallRuns runs;
+  /// Nothing is combined (empty axes, or only size-1 dims): the output is the input reshaped.
+  bool passthrough = false;
+
+  ReductionLayout(const Shape& in, const Tensor& axes, bool keep_dims)
+      : ReductionLayout(in, reduction_bitmap(axes, in.rank()), keep_dims) {}
+
+ private:
+  ReductionLayout(const Shape& in, const Bitmap& bitmap, bool keep_dims)
+      : out_shape(reduced_shape(in, bitmap, keep_dims)), runs(in.dims(), bitmap) {
+    for (int i = 0; i < in.rank(); ++i) {
+      if (bitmap[static_cast<size_t>(i)]) count *= in.dim(i);
+    }
+    passthrough = count == 1 && in.num_elements() > 0;
+  }
+};
+
+template <class T>
+void run_layout(Red r, DType t, const ReductionLayout& l, KernelContext& k) {
+  if (l.passthrough) {
+    k.set_output(0, k.input(0).reshaped(l.out_shape));
+    return;
+  }
+  run_reduction<T>(r, k.input(0), k.allocate_output(0, t, l.out_shape), l.runs, l.count);
+}
+
 KernelFactory reduction_kernel(Red r) {
   return [r](const KernelSpec& s) -> Kernel {
     bool keep = s.attrs.get_or<bool>("keep_dims", false);
     DType t = s.inputs[0].dtype;
     return dispatch_dtype(t, [&]<class T>() -> Kernel {
-      // Constant axes and a known input shape: the reduction's layout is
-      // worked out once, here (the shape rule has checked the axes).
+      // Constant axes and a known input shape: the layout is worked out once,
+      // here (the shape rule has checked the axes).
       const Shape& in_shape = s.inputs[0].shape;
       if (const Tensor* axes = s.constant(1); axes != nullptr && in_shape.fully_defined()) {
-        const Bitmap bitmap = reduction_bitmap(*axes, in_shape.rank());
-        Shape out_shape = reduced_shape(in_shape, bitmap, keep);
-        int64_t count = 1;
-        for (int i = 0; i < in_shape.rank(); ++i) {
-          if (bitmap[static_cast<size_t>(i)]) count *= in_shape.dim(i);
-        }
-        if (count == 1 && in_shape.num_elements() > 0) {
-          return [out_shape](KernelContext& k) { k.set_output(0, k.input(0).reshaped(out_shape)); };
-        }
-        return [r, t, out_shape, count, runs = SmallRuns(in_shape.dims(), bitmap)](KernelContext& k) {
-          run_reduction<T>(r, k.input(0), k.allocate_output(0, t, out_shape), runs, count);
+        return [r, t, layout = ReductionLayout(in_shape, *axes, keep)](KernelContext& k) {
+          run_layout<T>(r, t, layout, k);
         };
       }
       return [r, keep, t](KernelContext& k) {
-        const Tensor& in = k.input(0);
-        const Bitmap bitmap = reduction_bitmap(k.input(1), in.rank());
-        Shape out_shape = reduced_shape(in.shape(), bitmap, keep);
-        int64_t count = 1;
-        for (int i = 0; i < in.rank(); ++i) {
-          if (bitmap[static_cast<size_t>(i)]) count *= in.shape().dim(i);
-        }
-        if (count == 1 && in.num_elements() > 0) {
-          // Nothing is combined (empty axes, or only size-1 dims): the input as it is.
-          k.set_output(0, in.reshaped(out_shape));
-          return;
-        }
-        Tensor& out = k.allocate_output(0, t, out_shape);
-        run_reduction<T>(r, in, out, SmallRuns(in.shape().dims(), bitmap), count);
+        run_layout<T>(r, t, ReductionLayout(k.input(0).shape(), k.input(1), keep), k);
       };
     });
   };
