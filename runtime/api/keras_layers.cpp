@@ -186,6 +186,36 @@ Value add_weight(const Value& self, const std::string& name, const std::vector<i
   return var;
 }
 
+/// What Dense and Conv2D keep of their constructor's weight keywords; the
+/// weights themselves are made by build() (create_weights).
+void init_weight_attrs(const Value& self, const Value& activation, const Value& use_bias, const Value& kernel_initializer,
+                       const Value& bias_initializer) {
+  check_activation(activation);
+  self.setattr("activation", activation);
+  self.setattr("use_bias", use_bias);
+  self.setattr("kernel_initializer", kernel_initializer);
+  self.setattr("bias_initializer", bias_initializer);
+  self.setattr("kernel", Value());
+  self.setattr("bias", Value());
+}
+
+/// build(): the kernel of `kernel_shape` and, with use_bias, a bias of `units`.
+void create_weights(const Value& self, const std::vector<int64_t>& kernel_shape, int64_t units) {
+  self.setattr("kernel", add_weight(self, "kernel", kernel_shape, self.getattr("kernel_initializer")));
+  if (truthy(self.getattr("use_bias"))) {
+    self.setattr("bias", add_weight(self, "bias", {units}, self.getattr("bias_initializer")));
+  }
+}
+
+/// call()'s end: the bias added (BiasAdd, as Keras), then the activation.
+Value bias_and_activation(const Value& self, Value y) {
+  if (truthy(self.getattr("use_bias"))) {
+    std::vector<TensorHandle> in{y.as_tensor(), variable_value::read(self.getattr("bias"))};
+    y = Value(apply_op1("BiasAdd", in, {}, "BiasAdd"));
+  }
+  return apply_activation(self.getattr("activation"), y);
+}
+
 Value make_layer_class() {
   std::vector<std::pair<std::string, Value>> attrs;
   attrs.push_back(method("Layer.__call__", "__call__", {{"self", std::nullopt}, {"inputs", std::nullopt}},
@@ -253,15 +283,9 @@ Value make_dense_class() {
       throw ValueError("Received an invalid value for `units`, expected a positive integer. Received: units=" +
                        str(a[1]));
     }
-    check_activation(a[2]);
     init_layer(self, a[11], a[12]);
     self.setattr("units", a[1]);
-    self.setattr("activation", a[2]);
-    self.setattr("use_bias", a[3]);
-    self.setattr("kernel_initializer", a[4]);
-    self.setattr("bias_initializer", a[5]);
-    self.setattr("kernel", Value());
-    self.setattr("bias", Value());
+    init_weight_attrs(self, a[2], a[3], a[4], a[5]);
     return Value();
   }));
   attrs.push_back(method("Dense.build", "build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},
@@ -269,10 +293,7 @@ Value make_dense_class() {
                            const Value& self = a[0];
                            int64_t in = known_last_dim(a[1], "Dense");
                            int64_t units = self.getattr("units").as_int();
-                           self.setattr("kernel", add_weight(self, "kernel", {in, units}, self.getattr("kernel_initializer")));
-                           if (truthy(self.getattr("use_bias"))) {
-                             self.setattr("bias", add_weight(self, "bias", {units}, self.getattr("bias_initializer")));
-                           }
+                           create_weights(self, {in, units}, units);
                            return Value();
                          }));
   attrs.push_back(method("Dense.call", "call", {{"self", std::nullopt}, {"inputs", std::nullopt}},
@@ -288,11 +309,7 @@ Value make_dense_class() {
                              int64_t last = s.rank_known() ? static_cast<int64_t>(s.rank()) - 1 : -1;
                              y = tf::tensordot(x, kernel, Value::list({Value::list({Value(last)}), Value::list({Value(0)})}));
                            }
-                           if (truthy(self.getattr("use_bias"))) {
-                             std::vector<TensorHandle> in{y.as_tensor(), variable_value::read(self.getattr("bias"))};
-                             y = Value(apply_op1("BiasAdd", in, {}, "BiasAdd"));
-                           }
-                           return apply_activation(self.getattr("activation"), y);
+                           return bias_and_activation(self, y);
                          }));
   return make_class("Dense", {layer_class()}, std::move(attrs));
 }
@@ -333,19 +350,13 @@ Value make_conv2d_class() {
       throw UnimplementedError("agc: Conv2D supports data_format='channels_last' only (TF's CPU kernels too)");
     }
     if (a[7].as_int() != 1) throw UnimplementedError("agc: Conv2D supports groups=1 only");
-    check_activation(a[8]);
     init_layer(self, a[17], a[18]);
     self.setattr("filters", a[1]);
     self.setattr("kernel_size", Value::tuple({Value(kh), Value(kw)}));
     self.setattr("strides", Value::tuple({Value(sh), Value(sw)}));
     self.setattr("padding", Value(padding));
     self.setattr("dilation_rate", Value::tuple({Value(dh), Value(dw)}));
-    self.setattr("activation", a[8]);
-    self.setattr("use_bias", a[9]);
-    self.setattr("kernel_initializer", a[10]);
-    self.setattr("bias_initializer", a[11]);
-    self.setattr("kernel", Value());
-    self.setattr("bias", Value());
+    init_weight_attrs(self, a[8], a[9], a[10], a[11]);
     return Value();
   }));
   attrs.push_back(method("Conv2D.build", "build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},
@@ -360,11 +371,7 @@ Value make_conv2d_class() {
                            int64_t in = known_last_dim(a[1], "Conv2D");
                            std::vector<Value> ks = iterate(self.getattr("kernel_size"));
                            int64_t filters = self.getattr("filters").as_int();
-                           self.setattr("kernel", add_weight(self, "kernel", {ks[0].as_int(), ks[1].as_int(), in, filters},
-                                                             self.getattr("kernel_initializer")));
-                           if (truthy(self.getattr("use_bias"))) {
-                             self.setattr("bias", add_weight(self, "bias", {filters}, self.getattr("bias_initializer")));
-                           }
+                           create_weights(self, {ks[0].as_int(), ks[1].as_int(), in, filters}, filters);
                            return Value();
                          }));
   attrs.push_back(method("Conv2D.call", "call", {{"self", std::nullopt}, {"inputs", std::nullopt}},
@@ -387,12 +394,7 @@ Value make_conv2d_class() {
                            attrs.set("padding", padding);
                            attrs.set("data_format", std::string("NHWC"));
                            std::vector<TensorHandle> in{a[1].as_tensor(), variable_value::read(self.getattr("kernel"))};
-                           Value y(apply_op1("Conv2D", in, attrs, "Conv2D"));
-                           if (truthy(self.getattr("use_bias"))) {
-                             std::vector<TensorHandle> b{y.as_tensor(), variable_value::read(self.getattr("bias"))};
-                             y = Value(apply_op1("BiasAdd", b, {}, "BiasAdd"));
-                           }
-                           return apply_activation(self.getattr("activation"), y);
+                           return bias_and_activation(self, Value(apply_op1("Conv2D", in, attrs, "Conv2D")));
                          }));
   return make_class("Conv2D", {layer_class()}, std::move(attrs));
 }
