@@ -1,7 +1,6 @@
 // Python's builtins (runtime/api/builtins*.cpp): behaviour and CPython's error texts.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -17,28 +16,6 @@ using namespace ag::test;
 namespace {
 
 Value T(std::vector<Value> v) { return Value::tuple(std::move(v)); }
-
-// What `f` writes to file descriptor `fd` (1: stdout, 2: stderr).
-template <class F>
-std::string output_of(int fd, F&& f) {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  FILE* tmp = std::tmpfile();
-  int saved = dup(fd);
-  dup2(fileno(tmp), fd);
-  f();
-  std::fflush(stdout);
-  std::fflush(stderr);
-  dup2(saved, fd);
-  close(saved);
-  std::rewind(tmp);
-  std::string out;
-  char buf[256];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, tmp)) > 0) out.append(buf, n);
-  std::fclose(tmp);
-  return out;
-}
 
 }  // namespace
 

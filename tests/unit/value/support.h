@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -38,6 +41,28 @@ inline bool have(std::initializer_list<const char*> ops) {
 
 /// A Python list of `v` (the `[a, b]` literal).
 inline Value L(std::vector<Value> v) { return Value::list(std::move(v)); }
+
+/// What `f` writes to file descriptor `fd` (1: stdout, 2: stderr).
+template <class F>
+std::string output_of(int fd, F&& f) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  FILE* tmp = std::tmpfile();
+  int saved = dup(fd);
+  dup2(fileno(tmp), fd);
+  f();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  dup2(saved, fd);
+  close(saved);
+  std::rewind(tmp);
+  std::string out;
+  char buf[256];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, tmp)) > 0) out.append(buf, n);
+  std::fclose(tmp);
+  return out;
+}
 
 /// The graph node a symbolic tensor value comes from.
 inline const Node* node_of(const Value& v) { return v.as_tensor().output().node; }

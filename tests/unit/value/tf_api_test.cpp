@@ -4,7 +4,6 @@
 
 #include "tests/unit/value/support.h"
 
-#include <unistd.h>
 
 #include <cstdio>
 
@@ -124,33 +123,13 @@ TEST_CASE("reductions, matmul, argmax") {
   CHECK(node_of(tf::argmax(x))->name == "ArgMax");
 }
 
-// What `f` writes to stdout.
-template <class F>
-std::string stdout_of(F&& f) {
-  std::fflush(stdout);
-  FILE* tmp = std::tmpfile();
-  int saved = dup(1);
-  dup2(fileno(tmp), 1);
-  f();
-  std::fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-  std::rewind(tmp);
-  std::string out;
-  char buf[256];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, tmp)) > 0) out.append(buf, n);
-  std::fclose(tmp);
-  return out;
-}
-
 TEST_CASE("tf.print formats tensors as TF and Python values with str()") {
   if (!have({"StringFormat", "PrintV2"})) return;
   Value t = tf::constant(L({0.224704742, 0.895507693, 0.0302000046, 1.5}));
   std::string out =
-      stdout_of([&] { tf::print({Value("x:"), t, Value(3), Value::list({1, "a"})}, " ", "\n", 3, "stdout"); });
+      output_of(1, [&] { tf::print({Value("x:"), t, Value(3), Value::list({1, "a"})}, " ", "\n", 3, "stdout"); });
   CHECK(out == "x: [0.224704742 0.895507693 0.0302000046 1.5] 3 [1, 'a']\n");
-  CHECK(stdout_of([&] { print({Value("a"), Value(1.0), Value()}); }) == "a 1.0 None\n");
+  CHECK(output_of(1, [&] { print({Value("a"), Value(1.0), Value()}); }) == "a 1.0 None\n");
 }
 
 TEST_CASE("tf.print is StringFormat + PrintV2 while tracing") {
