@@ -282,21 +282,50 @@ Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
                                  out_shape.debug_string() + ", got " + bias->shape().debug_string());
     }
     Tensor& out = k.allocate_output(0, dtype_of<T>(), out_shape);
+    if (m == 0 || n == 0) return;
     T* o = out.data<T>();
     auto ld = [&](size_t i) { return k.input(i).shape().dim(1); };
-    kernels::gemm(k.input(0).data<T>(), k.input(1).data<T>(), o, m, n, kk, ld(0), ld(1), n, f.trans[0], f.trans[1]);
-    if (f.products == 2) {
-      kernels::gemm_add(k.input(2).data<T>(), k.input(3).data<T>(), o, m, n, k2, ld(2), ld(3), n, f.trans[2],
-                        f.trans[3]);
+    // Rows [r0, r1) x columns [c0, c1) of the result, products through
+    // activation, on one thread: op(A)'s and op(C)'s rows start at r0, op(B)'s
+    // and op(D)'s columns at c0.
+    auto block = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      auto rows = [&](size_t i) { return k.input(i).data<T>() + (f.trans[i] ? r0 : r0 * ld(i)); };
+      auto cols = [&](size_t i) { return k.input(i).data<T>() + (f.trans[i] ? c0 * ld(i) : c0); };
+      T* out_block = o + r0 * n + c0;
+      kernels::gemm(rows(0), cols(1), out_block, r1 - r0, c1 - c0, kk, ld(0), ld(1), n, f.trans[0], f.trans[1], 1);
+      if (f.products == 2) {
+        kernels::gemm_add(rows(2), cols(3), out_block, r1 - r0, c1 - c0, k2, ld(2), ld(3), n, f.trans[2],
+                          f.trans[3], 1);
+      }
+      using Rows = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0, Eigen::OuterStride<>>;
+      Rows r(out_block, r1 - r0, c1 - c0, Eigen::OuterStride<>(n));
+      if (bias != nullptr) {
+        r.rowwise() += Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(bias->data<T>() + c0, c1 - c0);
+      }
+      // The same Eigen expressions as the Tanh, Sigmoid and Relu kernels.
+      if (f.activation == "Tanh") r = r.tanh();
+      else if (f.activation == "Sigmoid") r = r.logistic();
+      else if (f.activation == "Relu") r = r.unaryExpr([](T x) { return x > 0 || x != x ? x : T(0); });
+    };
+    // The fused work decides the threads, not each product alone: an RNN
+    // step's two 32x256x256 products are each under gemm's threshold, their
+    // sum is not. Two halves, each its products, bias and activation while in
+    // cache: column halves (multiples of 16, whole SIMD packets) when the
+    // result is wide enough, else row halves.
+    const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(kk + k2);
+    const bool by_columns = n >= 32;
+    if (kernels::threads_for(macs) == 1 || (!by_columns && m < 2)) {
+      block(0, m, 0, n);
+      return;
     }
-    if (m == 0 || n == 0) return;
-    using Rows = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
-    Rows r(o, m, n);
-    if (bias != nullptr) r.rowwise() += Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(bias->data<T>(), n);
-    // The same Eigen expressions as the Tanh, Sigmoid and Relu kernels.
-    if (f.activation == "Tanh") r = r.tanh();
-    else if (f.activation == "Sigmoid") r = r.logistic();
-    else if (f.activation == "Relu") r = r.unaryExpr([](T x) { return x > 0 || x != x ? x : T(0); });
+    kernels::parallel_for(2, 2, [&](int64_t half, int64_t) {
+      if (by_columns) {
+        const int64_t mid = n / 2 / 16 * 16;
+        block(0, m, half ? mid : 0, half ? n : mid);
+      } else {
+        block(half ? m / 2 : 0, half ? m : m / 2, 0, n);
+      }
+    });
   };
 }
 
