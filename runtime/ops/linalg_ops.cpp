@@ -185,18 +185,20 @@ Kernel batch_matmul_kernel(bool ax, bool ay) {
   };
 }
 
-// ---- FusedMatMul: act(op(a)·op(b) [+ op(c)·op(d)] [+ bias]), float32/float64.
-// Inputs a, b, then c, d when attr products = 2, then bias ([n]) when attr
-// bias; attrs transpose_a..transpose_d, activation ("" or Tanh, Sigmoid,
-// Relu). The second product accumulates into the first's result (a GEMM
-// with beta = 1) and the bias and activation run while the result is in
-// cache: no temporaries, one pass. Made by fuse_matmul
+// ---- FusedMatMul: act(op(a)·op(b) [+ op(c)·op(d)] [+ addend] [+ bias]),
+// float32/float64. Inputs a, b, then c, d when attr products = 2, then the
+// addend ([m, n], attr addend) and the bias ([n], attr bias); attrs
+// transpose_a..transpose_d, activation ("" or Tanh, Sigmoid, Relu). The
+// products accumulate into the addend's copy or the first product (GEMMs with
+// beta = 1) and the bias and activation run while the result is in cache: no
+// temporaries, one pass. Made by fuse_matmul
 // (runtime/graph/optimize/fuse_matmul.cpp); its results are those of the ops
 // it replaces up to rounding (the sum's order within the GEMM may differ).
 
 struct FusedMatMulAttrs {
   bool trans[4] = {false, false, false, false};
   int64_t products = 1;
+  bool addend = false;
   bool bias = false;
   std::string activation;
 
@@ -204,6 +206,7 @@ struct FusedMatMulAttrs {
       : trans{a.get_or<bool>("transpose_a", false), a.get_or<bool>("transpose_b", false),
               a.get_or<bool>("transpose_c", false), a.get_or<bool>("transpose_d", false)},
         products(a.get_or<int64_t>("products", 1)),
+        addend(a.get_or<bool>("addend", false)),
         bias(a.get_or<bool>("bias", false)),
         activation(a.get_or<std::string>("activation", "")) {
     if (products != 1 && products != 2) {
@@ -213,7 +216,8 @@ struct FusedMatMulAttrs {
       throw InvalidArgumentError("FusedMatMul: unknown activation '" + activation + "'");
     }
   }
-  size_t num_inputs() const { return static_cast<size_t>(products * 2 + (bias ? 1 : 0)); }
+  size_t addend_input() const { return static_cast<size_t>(products * 2); }
+  size_t num_inputs() const { return addend_input() + (addend ? 1 : 0) + (bias ? 1 : 0); }
 };
 
 std::vector<TensorSpec> infer_fused_matmul(const InferContext& c) {
@@ -242,6 +246,15 @@ std::vector<TensorSpec> infer_fused_matmul(const InferContext& c) {
     }
     for (int i = 0; i < 2; ++i) {
       if (!known(out.dim(i))) out.set_dim(i, second.dim(i));
+    }
+  }
+  if (f.addend) {
+    const Shape& a = c.inputs[f.addend_input()].shape;
+    if (!out.is_compatible_with(a)) {
+      throw InvalidArgumentError("Incompatible shapes: " + out.debug_string() + " vs. " + a.debug_string());
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (!known(out.dim(i))) out.set_dim(i, a.dim(i));
     }
   }
   if (f.bias) {
@@ -276,6 +289,11 @@ Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
                                    Shape{m2, n2}.debug_string());
       }
     }
+    const Tensor* addend = f.addend ? &k.input(f.addend_input()) : nullptr;
+    if (addend != nullptr && !(addend->shape() == out_shape)) {
+      throw InvalidArgumentError("Incompatible shapes: " + out_shape.debug_string() + " vs. " +
+                                 addend->shape().debug_string());
+    }
     const Tensor* bias = f.bias ? &k.input(f.num_inputs() - 1) : nullptr;
     if (bias != nullptr && !(bias->shape() == Shape{n})) {
       throw InvalidArgumentError("FusedMatMul: bias must be a vector of the product's width " +
@@ -292,7 +310,14 @@ Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
       auto rows = [&](size_t i) { return k.input(i).data<T>() + (f.trans[i] ? r0 : r0 * ld(i)); };
       auto cols = [&](size_t i) { return k.input(i).data<T>() + (f.trans[i] ? c0 * ld(i) : c0); };
       T* out_block = o + r0 * n + c0;
-      kernels::gemm(rows(0), cols(1), out_block, r1 - r0, c1 - c0, kk, ld(0), ld(1), n, f.trans[0], f.trans[1], 1);
+      if (addend != nullptr) {
+        for (int64_t r = r0; r < r1; ++r) std::copy_n(addend->data<T>() + r * n + c0, c1 - c0, o + r * n + c0);
+        kernels::gemm_add(rows(0), cols(1), out_block, r1 - r0, c1 - c0, kk, ld(0), ld(1), n, f.trans[0],
+                          f.trans[1], 1);
+      } else {
+        kernels::gemm(rows(0), cols(1), out_block, r1 - r0, c1 - c0, kk, ld(0), ld(1), n, f.trans[0], f.trans[1],
+                      1);
+      }
       if (f.products == 2) {
         kernels::gemm_add(rows(2), cols(3), out_block, r1 - r0, c1 - c0, k2, ld(2), ld(3), n, f.trans[2],
                           f.trans[3], 1);
@@ -307,25 +332,11 @@ Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
       else if (f.activation == "Sigmoid") r = r.logistic();
       else if (f.activation == "Relu") r = r.unaryExpr([](T x) { return x > 0 || x != x ? x : T(0); });
     };
-    // The fused work decides the threads, not each product alone: an RNN
-    // step's two 32x256x256 products are each under gemm's threshold, their
-    // sum is not. Two halves, each its products, bias and activation while in
-    // cache: column halves (multiples of 16, whole SIMD packets) when the
-    // result is wide enough, else row halves.
+    // The fused work decides the threads, not each product alone (an RNN
+    // step's two 32x256x256 products), and each block runs through its
+    // activation while in cache.
     const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(kk + k2);
-    const bool by_columns = n >= 32;
-    if (kernels::threads_for(macs) == 1 || (!by_columns && m < 2)) {
-      block(0, m, 0, n);
-      return;
-    }
-    kernels::parallel_for(2, 2, [&](int64_t half, int64_t) {
-      if (by_columns) {
-        const int64_t mid = n / 2 / 16 * 16;
-        block(0, m, half ? mid : 0, half ? n : mid);
-      } else {
-        block(half ? m / 2 : 0, half ? m : m / 2, 0, n);
-      }
-    });
+    kernels::parallel_blocks(m, n, macs, 2, block);
   };
 }
 

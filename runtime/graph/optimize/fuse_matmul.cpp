@@ -86,6 +86,18 @@ void fuse_matmul(Graph& g) {
         last = next;
       }
     }
+    // A matrix of the result's shape added (the input projection an RNN step
+    // adds, a residual): the products accumulate onto it.
+    next = consumers.of(*last);
+    if (next != nullptr && next->op->name == "AddV2" && same_spec(next)) {
+      const Output& addend = other_input(*next, last);
+      if (addend.node != last && addend.spec() == spec) {
+        absorbed.push_back(next);
+        inputs.push_back(addend);
+        attrs.set("addend", true);
+        last = next;
+      }
+    }
     // A bias vector ([n], broadcast over the rows).
     next = consumers.of(*last);
     if (next != nullptr && same_spec(next) &&

@@ -45,4 +45,15 @@ void parallel_for(int64_t n, int parts, const std::function<void(int64_t begin, 
 /// How many threads a kernel doing `flops` multiply-adds should use (1 or 2).
 int threads_for(double flops);
 
+/// Computes an m×n result that costs `macs` multiply-adds in blocks:
+/// block(r0, r1, c0, c1) for rows [r0, r1) × columns [c0, c1), each on one
+/// thread. On the caller's thread alone (one block) when `threads` or
+/// threads_for(macs) is 1; else on 2 threads, in one block per thread or, for
+/// big results, a few per thread. Blocks halve the longer side while it stays
+/// at least 16, so each block's products stay wide and square-ish. gemm runs
+/// its products this way; so does a fused kernel whose epilogue should run on
+/// each block while it is in cache.
+void parallel_blocks(int64_t m, int64_t n, double macs, int threads,
+                     const std::function<void(int64_t r0, int64_t r1, int64_t c0, int64_t c1)>& block);
+
 }  // namespace ag::kernels

@@ -187,7 +187,8 @@ TEST_CASE("MatMul and BatchMatMulV2 errors and shape rules") {
   CHECK(infer_outputs(mm, mspecs, Attrs{}, none)[0].shape.str() == "(None, None)");
 }
 
-TEST_CASE("FusedMatMul computes what the MatMul, AddV2/BiasAdd and activation chain it replaces computed") {
+TEST_CASE("FusedMatMul computes what the MatMul, AddV2 (product, addend, bias)/BiasAdd and activation chain it "
+          "replaces computed") {
   const char* activations[] = {"", "Tanh", "Sigmoid", "Relu"};
   for (int trial = 0; trial < 60; ++trial) {
     const DType dt = trial % 2 ? DType::Float64 : DType::Float32;
@@ -197,23 +198,24 @@ TEST_CASE("FusedMatMul computes what the MatMul, AddV2/BiasAdd and activation ch
     const int64_t m = wide ? 300 : tall ? 4001 : rnd(0, 6), n = wide ? 170 : tall ? 20 : rnd(0, 6),
                   k = wide ? 130 : tall ? 70 : rnd(0, 6), k2 = wide || tall ? 90 : rnd(0, 6);
     const bool ta = sweep::rng()() % 2, tb = sweep::rng()() % 2, tc = sweep::rng()() % 2, td = sweep::rng()() % 2;
-    const bool two = sweep::rng()() % 2;
+    const bool two = sweep::rng()() % 2, addend = sweep::rng()() % 2;
     const int bias = static_cast<int>(sweep::rng()() % 3);  // none, AddV2, BiasAdd
     const char* act = activations[sweep::rng()() % 4];
     std::vector<Tensor> args{sweep::random_tensor(dt, ta ? Shape{k, m} : Shape{m, k}),
                              sweep::random_tensor(dt, tb ? Shape{n, k} : Shape{k, n}),
                              sweep::random_tensor(dt, tc ? Shape{k2, m} : Shape{m, k2}),
                              sweep::random_tensor(dt, td ? Shape{n, k2} : Shape{k2, n}),
-                             sweep::random_tensor(dt, Shape{n})};
+                             sweep::random_tensor(dt, Shape{n}), sweep::random_tensor(dt, Shape{m, n})};
     auto build = [&](Graph& g) {
       std::vector<Output> in;
-      const char* names[] = {"a", "b", "c", "d", "bias"};
+      const char* names[] = {"a", "b", "c", "d", "bias", "addend"};
       for (size_t i = 0; i < args.size(); ++i) in.push_back(g.placeholder({dt, args[i].shape()}, names[i]));
       Output y = g.add_node("MatMul", {in[0], in[1]}, Attrs{{"transpose_a", ta}, {"transpose_b", tb}})->output();
       if (two) {
         Output y2 = g.add_node("MatMul", {in[2], in[3]}, Attrs{{"transpose_a", tc}, {"transpose_b", td}})->output();
         y = g.add_node("AddV2", {y2, y})->output();
       }
+      if (addend) y = g.add_node("AddV2", {y, in[5]})->output();
       if (bias == 1) y = g.add_node("AddV2", {in[4], y})->output();
       if (bias == 2) y = g.add_node("BiasAdd", {y, in[4]})->output();
       if (*act) y = g.add_node(act, {y})->output();
@@ -225,9 +227,9 @@ TEST_CASE("FusedMatMul computes what the MatMul, AddV2/BiasAdd and activation ch
     fuse_matmul(fused);
     int fused_nodes = 0;
     for (const auto& node : fused.nodes()) fused_nodes += node->op->name == "FusedMatMul";
-    const bool fusable = two || bias != 0 || *act;
+    const bool fusable = two || addend || bias != 0 || *act;
     std::string what = std::string("FusedMatMul ") + dtype_name(dt) + " " + std::to_string(m) + "x" +
-                       std::to_string(k) + "x" + std::to_string(n) + (two ? " +product" : "") +
+                       std::to_string(k) + "x" + std::to_string(n) + (two ? " +product" : "") + (addend ? " +addend" : "") +
                        (bias ? " +bias" : "") + " " + act;
     CHECK_MESSAGE(fused_nodes == (fusable ? 1 : 0), what);
     CHECK_MESSAGE(fused.nodes().size() == args.size() + 1, what);  // the placeholders and one node
