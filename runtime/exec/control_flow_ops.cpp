@@ -28,8 +28,6 @@ std::span<const std::shared_ptr<Graph>> subgraphs_of(std::string_view op) {
   return subs;
 }
 
-/// Number of argument placeholders of a branch/body graph (before its captures).
-size_t num_args(const Graph& g) { return g.inputs().size() - g.captures().size(); }
 
 /// Checks that the inputs feeding `g`'s placeholders [0, n) + its captures fit them.
 void check_feeds(const Graph& g, std::span<const TensorSpec> args, std::span<const TensorSpec> captures,
@@ -41,7 +39,7 @@ void check_feeds(const Graph& g, std::span<const TensorSpec> args, std::span<con
                           " feeds placeholder " + ph->name + " of type " + dtype_name(want.dtype) + want.shape.str());
     }
   };
-  size_t n = num_args(g);
+  size_t n = g.num_args();
   for (size_t i = 0; i < n; ++i) check(args[i], g.inputs()[i]);
   for (size_t i = 0; i < captures.size(); ++i) check(captures[i], g.inputs()[n + i]);
 }
@@ -50,9 +48,9 @@ std::vector<TensorSpec> infer_if(const InferContext& c) {
   auto subs = subgraphs_of(c.op);
   const Graph& then_g = *subs[0];
   const Graph& else_g = *subs[1];
-  const size_t n = num_args(then_g);
+  const size_t n = then_g.num_args();
   const size_t tc = then_g.captures().size(), ec = else_g.captures().size();
-  if (num_args(else_g) != n || c.inputs.size() != 1 + n + tc + ec) {
+  if (else_g.num_args() != n || c.inputs.size() != 1 + n + tc + ec) {
     throw InternalError("If: branch arguments do not match the node's inputs");
   }
   const TensorSpec& cond = c.inputs[0];
@@ -88,9 +86,9 @@ std::vector<TensorSpec> infer_while(const InferContext& c) {
   auto subs = subgraphs_of(c.op);
   const Graph& cond_g = *subs[0];
   const Graph& body_g = *subs[1];
-  const size_t n = num_args(body_g);
+  const size_t n = body_g.num_args();
   const size_t cc = cond_g.captures().size(), bc = body_g.captures().size();
-  if (num_args(cond_g) != n || c.inputs.size() != n + cc + bc) {
+  if (cond_g.num_args() != n || c.inputs.size() != n + cc + bc) {
     throw InternalError("While: cond/body arguments do not match the node's loop variables");
   }
   if (cond_g.outputs().size() != 1) throw InternalError("While: the cond graph must have one output");
@@ -152,7 +150,7 @@ Kernel if_kernel(const KernelSpec& s) {
   auto subs = subgraphs_of(s.op);
   auto then_p = std::make_shared<const Plan>(compile_plan(*subs[0]));
   auto else_p = std::make_shared<const Plan>(compile_plan(*subs[1]));
-  const size_t n = num_args(*subs[0]);
+  const size_t n = subs[0]->num_args();
   const size_t tc = subs[0]->captures().size(), ec = subs[1]->captures().size();
   return [then_p, else_p, n, tc, ec](KernelContext& k) {
     const bool c = truth(k.input(0), "The condition of an If");
@@ -175,10 +173,10 @@ Kernel if_kernel(const KernelSpec& s) {
 
 Kernel while_kernel(const KernelSpec& s) {
   auto subs = subgraphs_of(s.op);
-  if (Kernel scalar = scalar_while_kernel(*subs[0], *subs[1], num_args(*subs[1]), s)) return scalar;
+  if (Kernel scalar = scalar_while_kernel(*subs[0], *subs[1], subs[1]->num_args(), s)) return scalar;
   auto cond_p = std::make_shared<const Plan>(compile_plan(*subs[0]));
   auto body_p = std::make_shared<const Plan>(compile_plan(*subs[1]));
-  const size_t n = num_args(*subs[1]);
+  const size_t n = subs[1]->num_args();
   const size_t cc = subs[0]->captures().size(), bc = subs[1]->captures().size();
   const int64_t max_iter = s.attrs.get_or<int64_t>("maximum_iterations", -1);
   // The cond reads the loop variables where they live, in the body's argument

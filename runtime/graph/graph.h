@@ -80,6 +80,9 @@ class Graph {
   /// (outer tensor, placeholder here) pairs, in capture order. Captured
   /// placeholders follow the argument placeholders in inputs().
   const std::vector<std::pair<Output, Output>>& captures() const { return captures_; }
+  /// The argument placeholders' count: inputs() before the captures (a
+  /// branch's arguments, a loop body's loop variables).
+  size_t num_args() const { return inputs_.size() - captures_.size(); }
   Graph* parent() const { return parent_; }
 
   /// The value of `o` when its node is a Const, else nullptr.

@@ -191,7 +191,7 @@ void lower_if_to_select(Graph& g) {
   for (Node* n : ifs) {
     const Graph& then_g = *n->subgraphs[0];
     const Graph& else_g = *n->subgraphs[1];
-    const size_t args = then_g.inputs().size() - then_g.captures().size();
+    const size_t args = then_g.num_args();
     const size_t tc = then_g.captures().size();
     // Placeholders: the arguments, then the captures ([cond, args, then
     // captures, else captures] on the If).

@@ -16,6 +16,7 @@ void simplify(Graph& g) {
   fold_constants(g);
   lower_if_to_select(g);  // before CSE and fusion: they then see the inlined branches
   eliminate_common_subexpressions(g);
+  hoist_row_products(g);  // needs the loop bounds folded; before fusion takes the body's MatMul
 }
 
 /// Fusion runs after every If that can be lowered was: a fused node in a

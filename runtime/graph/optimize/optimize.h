@@ -44,13 +44,26 @@ void fuse_elementwise(Graph& g);
 /// place. Loop bodies over scalar counters then run one kernel per iteration.
 void fuse_scalar(Graph& g);
 
+/// Loop-invariant code motion of row products: in the body of a While that
+/// runs a known number of times (a counter from a Const, stepped by 1,
+/// tested against an invariant Const: `for i in tf.range(n)`, `for row in
+/// x`), a float MatMul(X[i], W) of a row of a captured [T, r, k] X (selected
+/// by StridedSlice or GatherV2 on axis 0) by a captured W becomes row i of one
+/// X·W computed before the loop, when the loop runs at least T times (so the
+/// hoisted product never costs more multiply-adds).
+/// Before: While{body: y = MatMul(StridedSlice(x, [i], [i+1], [1]){shrink 1}, w)}
+/// After:  p = Reshape(MatMul(Reshape(x, [T*r, k]), w), [T, r, n])
+///         While{body: y = StridedSlice(p, [i], [i+1], [1]){shrink 1}}
+void hoist_row_products(Graph& g);
+
 /// Removes nodes that neither reach a graph output nor a stateful node.
 /// Placeholders in Graph::inputs() stay (they are the graph's signature).
 void prune(Graph& g);
 
 /// Runs every pass, in this order, on `g` and, first, on its subgraphs:
-/// identity removal, constant folding, If-conversion, CSE, scalar fusion,
-/// elementwise fusion, pruning.
+/// identity removal, constant folding, If-conversion, CSE, row-product
+/// hoisting; then pruning, scalar fusion, MatMul fusion, elementwise fusion,
+/// pruning.
 void optimize(Graph& g);
 
 }  // namespace ag
