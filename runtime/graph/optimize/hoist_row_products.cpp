@@ -12,6 +12,10 @@
 namespace ag {
 namespace {
 
+/// The largest product hoisted: a long sequence's projection of all steps at
+/// once must not dwarf the memory the loop itself needed.
+constexpr double kMaxHoistedBytes = 256.0 * 1024 * 1024;
+
 
 /// The input of `loop` that feeds `p` when p is a captured placeholder of its
 /// subgraph `which` (0: cond, 1: body): the While's inputs are the loop
@@ -123,11 +127,17 @@ std::vector<Node*> hoist_from(Graph& g, Node& loop) {
     const Node& row = *mm.inputs[0].node;
     const Output* x = selected_row_of_capture(loop, row);
     const Output* w = captured_from(loop, 1, mm.inputs[1].node);
-    // Only when the loop runs at least once per row of X: the hoisted product
-    // then costs no more multiply-adds than the loop's did.
+    // Only when the loop runs at least once per row of X (the hoisted product
+    // then costs no more multiply-adds than the loop's did), and when the
+    // product's T rows fit in kMaxHoistedBytes (where the loop held one).
     if (x == nullptr || w == nullptr || x->spec().shape.dim(0) > *trips) continue;
     const Shape& xs = x->spec().shape;
     const int64_t rows = xs.dim(0), r = xs.dim(1), k = xs.dim(2), n = out.shape.dim(1);
+    if (static_cast<double>(rows) * static_cast<double>(r) * static_cast<double>(n) *
+            static_cast<double>(dtype_size(out.dtype)) >
+        kMaxHoistedBytes) {
+      continue;
+    }
     const size_t first_added = g.nodes().size();
     Output flat = g.add_node("Reshape", {*x, g.constant(Tensor::from_vector<int64_t>(Shape{2}, {rows * r, k}))})
                       ->output();

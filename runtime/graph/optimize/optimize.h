@@ -50,7 +50,8 @@ void fuse_scalar(Graph& g);
 /// x`), a float MatMul(X[i], W) of a row of a captured [T, r, k] X (selected
 /// by StridedSlice or GatherV2 on axis 0) by a captured W becomes row i of one
 /// X·W computed before the loop, when the loop runs at least T times (so the
-/// hoisted product never costs more multiply-adds).
+/// hoisted product never costs more multiply-adds) and X·W takes at most
+/// 256 MiB.
 /// Before: While{body: y = MatMul(StridedSlice(x, [i], [i+1], [1]){shrink 1}, w)}
 /// After:  p = Reshape(MatMul(Reshape(x, [T*r, k]), w), [T, r, n])
 ///         While{body: y = StridedSlice(p, [i], [i+1], [1]){shrink 1}}

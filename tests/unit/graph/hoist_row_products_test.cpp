@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/exec/plan.h"
+#include "runtime/function/tensor_spec.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "tests/unit/autograph/support.h"
 
@@ -165,4 +166,22 @@ TEST_CASE("hoist_row_products keeps the row's bounds check: x[t + 1] fails at th
   Traced ahead = trace(Loop::ReadsAhead, false);  // trace() checks both fail with the same message
   CHECK(ahead.outer_matmuls == 1);
   CHECK_MESSAGE(ahead.error.find("out of bounds") != std::string::npos, ahead.error);
+}
+
+TEST_CASE("hoist_row_products leaves a product bigger than 256 MiB in the loop") {
+  // Traced from TensorSpecs, never run: x is [rows, 3, 5], the product [rows, 3, 4].
+  auto hoisted = [](int64_t rows) {
+    Function f("rnn", {{"x", {}}, {"w", {}}, {"u", {}}},
+               [](const std::vector<Value>& a) { return rnn(a, Loop::AllRows, false); });
+    auto cf = f.get_concrete_function({make_tensor_spec(Shape{rows, kBatch, kIn}, DType::Float32),
+                                       make_tensor_spec(Shape{kIn, kOut}, DType::Float32),
+                                       make_tensor_spec(Shape{kOut, kOut}, DType::Float32)});
+    std::shared_ptr<Graph> g = cf->graph().clone();
+    optimize(*g);
+    size_t outer = 0;
+    for (const auto& n : g->nodes()) outer += n->op->name == "MatMul";
+    return outer;
+  };
+  CHECK(hoisted(5'000'000) == 1);  // 240 MB
+  CHECK(hoisted(6'000'000) == 0);  // 288 MB
 }
