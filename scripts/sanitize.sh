@@ -29,7 +29,7 @@ TSAN_TESTS=(
   "exec/unit_exec:one plan run by 8 threads at once"
   "exec/unit_exec:nested While with captures through two levels"
   "core/unit_core_threads:concurrent reads and assignments are atomic"
-  "ops/unit_ops_threads:parallel_for*"
+  "ops/unit_ops_threads:parallel*"
 )
 
 log() { printf 'sanitize: %s\n' "$*" >&2; }

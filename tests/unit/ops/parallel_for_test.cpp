@@ -2,7 +2,8 @@
 // one pooled worker that spins briefly between tasks, then sleeps): every
 // index runs once and its writes are visible when the call returns, whether
 // the worker was spinning or asleep; exceptions reach the caller; callers on
-// several threads and nested calls neither deadlock nor race. Also in
+// several threads and nested calls neither deadlock nor race. And
+// kernels::parallel_blocks: its blocks tile the result exactly. Also in
 // unit_ops_threads, which scripts/sanitize.sh runs under ThreadSanitizer.
 #include <doctest/doctest.h>
 
@@ -84,6 +85,36 @@ TEST_CASE("parallel_for from several threads at once, and nested in a part") {
     }
   });
   for (int h : hits) CHECK(h == 1);
+}
+
+TEST_CASE("parallel_blocks tiles an m x n result exactly once, in blocks no narrower than it must") {
+  const int64_t sides[] = {1, 2, 15, 16, 31, 32, 33, 64, 100, 257, 1024};
+  for (int64_t m : sides) {
+    for (int64_t n : sides) {
+      for (double macs : {1.0, 2.5e5, 4.2e6, 1e9}) {
+        std::vector<int> hits(static_cast<size_t>(m * n), 0);
+        std::atomic<int> blocks{0}, narrow{0};
+        kernels::parallel_blocks(m, n, macs, 2, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+          ++blocks;
+          // A side is split only while its halves stay >= 16.
+          if ((r1 - r0 < 16 && r1 - r0 != m) || (c1 - c0 < 16 && c1 - c0 != n)) ++narrow;
+          for (int64_t r = r0; r < r1; ++r) {
+            for (int64_t c = c0; c < c1; ++c) ++hits[static_cast<size_t>(r * n + c)];
+          }
+        });
+        bool once = true;
+        for (int h : hits) once = once && h == 1;
+        CHECK_MESSAGE(once, m << "x" << n << " macs " << macs);
+        CHECK_MESSAGE(narrow.load() == 0, m << "x" << n << " macs " << macs);
+        CHECK(blocks.load() <= 8);
+        if (kernels::threads_for(macs) == 1) CHECK(blocks.load() == 1);  // one thread: one block
+      }
+    }
+  }
+  // threads = 1 keeps a big product in one block on the caller.
+  int blocks = 0;
+  kernels::parallel_blocks(1024, 1024, 1e9, 1, [&](int64_t, int64_t, int64_t, int64_t) { ++blocks; });
+  CHECK(blocks == 1);
 }
 
 }  // namespace
