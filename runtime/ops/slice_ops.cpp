@@ -24,14 +24,16 @@ SliceMasks read_masks(const Attrs& a) {
 }
 
 /// The slice along each input dim, and the output shape.
+constexpr int64_t kNewAxis = -1, kShrinkAxis = -2;
+
 struct SlicePlan {
   std::vector<int64_t> begin, stride, size;  // per input dim (size: elements taken)
+  std::vector<bool> whole;                    // per input dim: under the (explicit or implicit) Ellipsis
+  std::vector<int64_t> gather;                // per output dim: its input dim, kNewAxis or kShrinkAxis
   Shape out;                                  // final shape (new axes added, shrunk dims removed)
 };
 
 bool bit(int64_t mask, int64_t i) { return i < 63 && ((mask >> i) & 1) != 0; }
-
-constexpr int64_t kNewAxis = -1, kShrinkAxis = -2;
 
 /// TF's ValidateStridedSliceOp for an input of `in` (rank known, dims may be
 /// unknown: those give unknown output dims).
@@ -65,13 +67,16 @@ SlicePlan plan_slice(const Shape& in, const std::vector<int64_t>& begin, const s
       ds(static_cast<size_t>(dims), 1);
   std::vector<bool> bm(static_cast<size_t>(dims), false), em(static_cast<size_t>(dims), false),
       sm(static_cast<size_t>(dims), false);
-  std::vector<int64_t> gather;  // per output dim: input dim, kNewAxis or kShrinkAxis
+  SlicePlan p;
+  p.whole.assign(static_cast<size_t>(dims), false);
+  std::vector<int64_t>& gather = p.gather;
   int64_t full = 0;
   for (int64_t i = 0; i < sparse_dims; ++i) {
     if (bit(ellipsis, i)) {
       int64_t next = std::min<int64_t>(dims - (sparse_dims - i) + 1 + new_axes_after_ellipsis, dims);
       for (; full < next; ++full) {
         bm[static_cast<size_t>(full)] = em[static_cast<size_t>(full)] = true;
+        p.whole[static_cast<size_t>(full)] = true;
         gather.push_back(full);
       }
     } else if (bit(m.new_axis, i)) {
@@ -92,7 +97,6 @@ SlicePlan plan_slice(const Shape& in, const std::vector<int64_t>& begin, const s
       ++full;
     }
   }
-  SlicePlan p;
   p.begin.resize(static_cast<size_t>(dims));
   p.stride = ds;
   p.size.resize(static_cast<size_t>(dims));
@@ -173,16 +177,15 @@ void register_slice_ops(OpRegistry& reg) {
           const Shape& bs = c.inputs[1].shape;
           if (!bs.rank_known() || bs.dim(0) < 0) return one(t, Shape::unknown_rank());
           std::vector<int64_t> zeros(static_cast<size_t>(bs.dim(0)), 0), ones(zeros.size(), 1);
-          SliceMasks masks = read_masks(c.attrs);
-          Shape out = plan_slice(Shape::unknown_dims(in.rank()), zeros, zeros, ones, masks).out;
-          // Without an ellipsis or new axes, the dims after the subscripts are
+          SlicePlan p = plan_slice(Shape::unknown_dims(in.rank()), zeros, zeros, ones, read_masks(c.attrs));
+          // The dims under the Ellipsis (or after the last subscript) are
           // taken whole and keep their sizes (x[t] of a [T, B, F] tensor is
-          // [B, F]), as TF's shape function infers them.
-          int64_t k = bs.dim(0);
-          if (masks.ellipsis == 0 && masks.new_axis == 0 && k <= in.rank() && out.rank_known()) {
-            int64_t trailing = in.rank() - k;
-            for (int64_t i = 0; i < trailing; ++i) {
-              out.set_dim(static_cast<int>(out.rank() - trailing + i), in.dim(static_cast<int>(k + i)));
+          // [B, F], x[..., t] is [T, B]), as TF's shape function infers them.
+          Shape out;
+          for (int64_t g : p.gather) {
+            if (g == kNewAxis) out.push_back(1);
+            else if (g != kShrinkAxis) {
+              out.push_back(p.whole[static_cast<size_t>(g)] ? in.dim(static_cast<int>(g)) : kUnknownDim);
             }
           }
           return one(t, out);

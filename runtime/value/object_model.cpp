@@ -236,6 +236,7 @@ Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs) {
 }
 
 std::string object_text(const Value& obj, bool as_repr) {
+  if (obj.is_ellipsis()) return "Ellipsis";
   const ObjectObj& o = obj.as_object();
   if (const ClassInfo* info = class_info(obj)) return "<class '__main__." + info->name + "'>";
   if (!o.cls.is_none()) {

@@ -65,6 +65,13 @@ Value Value::object(std::string class_name) {
   return v;
 }
 
+Value Value::ellipsis() {
+  static const Value* e = new Value(object("ellipsis"));  // never destroyed: no exit-order issues
+  return *e;
+}
+
+bool Value::is_ellipsis() const { return is_object() && &as_object() == &ellipsis().as_object(); }
+
 Value Value::tensor_array(std::shared_ptr<TensorArrayObj> ta) {
   Value v;
   v.v_ = std::move(ta);

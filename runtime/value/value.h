@@ -85,6 +85,8 @@ class Value {
   static Value callable(std::string name, CallFn fn, std::shared_ptr<UserFunction> user = nullptr);
   /// A new object of class `class_name` with no attributes.
   static Value object(std::string class_name);
+  /// Python's `...` (Ellipsis): one object of class 'ellipsis' per process.
+  static Value ellipsis();
   /// A tf.TensorArray (make one with tensor_array::create()).
   static Value tensor_array(std::shared_ptr<TensorArrayObj> ta);
   /// A tf.Variable (make one with variable_value::create()).
@@ -102,6 +104,7 @@ class Value {
   bool is_dict() const { return kind() == Kind::Dict; }
   bool is_callable() const { return kind() == Kind::Callable; }
   bool is_object() const { return kind() == Kind::Object; }
+  bool is_ellipsis() const;
   bool is_tensor_array() const { return kind() == Kind::TensorArray; }
   bool is_variable() const { return kind() == Kind::Variable; }
   /// bool, int or float (Python's numbers.Real).

@@ -80,7 +80,7 @@ struct SliceBuilder {
   std::vector<int32_t> begin, end, strides;
   // A scalar tensor index of dim k: begin_t[k] = i, end_t[k] = i + 1.
   std::vector<std::optional<TensorHandle>> begin_t, end_t;
-  int64_t begin_mask = 0, end_mask = 0, shrink_mask = 0, new_axis_mask = 0;
+  int64_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, shrink_mask = 0, new_axis_mask = 0;
 
   void add_tensor_index(const Value& v) {
     const TensorHandle& i = v.as_tensor();
@@ -104,6 +104,13 @@ struct SliceBuilder {
     end.push_back(static_cast<int32_t>(i + 1));
     strides.push_back(1);
     shrink_mask |= int64_t{1} << bit;
+  }
+  void add_ellipsis() {
+    size_t bit = begin.size();
+    begin.push_back(0);
+    end.push_back(0);
+    strides.push_back(1);
+    ellipsis_mask |= int64_t{1} << bit;  // a second one: the op's "Multiple ellipses" error
   }
   void add_newaxis() {
     size_t bit = begin.size();
@@ -170,7 +177,7 @@ struct SliceBuilder {
       st = TensorHandle(Tensor::from_vector<int64_t>({static_cast<int64_t>(s64.size())}, s64));
     }
     TensorHandle in[4] = {x, b, e, st};
-    Attrs attrs{{"begin_mask", begin_mask}, {"end_mask", end_mask}, {"ellipsis_mask", int64_t{0}},
+    Attrs attrs{{"begin_mask", begin_mask}, {"end_mask", end_mask}, {"ellipsis_mask", ellipsis_mask},
                 {"new_axis_mask", new_axis_mask}, {"shrink_axis_mask", shrink_mask}};
     return Value(apply_op1("StridedSlice", in, attrs, "strided_slice"));
   }
@@ -266,6 +273,8 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
       sb.add_tensor_index(p);
     } else if (p.is_none()) {
       sb.add_newaxis();
+    } else if (p.is_ellipsis()) {
+      sb.add_ellipsis();
     } else {
       throw TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
                       "tf.int64 tensors are valid indices, got " + repr(p));

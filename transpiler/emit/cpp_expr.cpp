@@ -169,20 +169,10 @@ std::string Emitter::subscript(const Subscript& s) {
     auto part = [&](const Ref& p) { return p ? value(p) : std::string("ag::Value()"); };
     return fmt::format("ag::SliceSpec{{{}, {}, {}}}", part(sl.lower), part(sl.upper), part(sl.step));
   };
-  auto check_ellipsis = [&](const Ref& e) {
-    if (auto* k = e->dyn<Constant>(); k && k->value.kind == ConstantValue::Kind::Ellipsis) {
-      error(*e, "Ellipsis (...) in a subscript is not supported yet; spell the dimensions out with ':'");
-      return true;
-    }
-    return false;
-  };
   if (auto* sl = s.slice->dyn<Slice>()) return fmt::format("ag::getslice({}, {})", v, slice_spec(*sl));
   if (auto* t = s.slice->dyn<Tuple>()) {
     bool parts_needed = false;
-    for (const Ref& e : t->elts) {
-      if (check_ellipsis(e)) return "ag::Value()";
-      parts_needed = parts_needed || e->is<Slice>();
-    }
+    for (const Ref& e : t->elts) parts_needed = parts_needed || e->is<Slice>();
     if (parts_needed) {
       std::vector<std::string> parts;
       for (const Ref& e : t->elts) {
@@ -191,7 +181,6 @@ std::string Emitter::subscript(const Subscript& s) {
       return fmt::format("ag::getitem({}, std::vector<ag::IndexPart>{{{}}})", v, join(parts));
     }
   }
-  check_ellipsis(s.slice);
   return fmt::format("ag::getitem({}, {})", v, value(s.slice));
 }
 
@@ -317,9 +306,7 @@ std::string Emitter::expr(const Ref& e) {
             return fmt::format("ag::Value(std::string_view({}, {}))", cpp_string(v.text), v.text.size());
           }
           return cpp_string(v.text);
-        case ConstantValue::Kind::Ellipsis:
-          error(*e, "Ellipsis (...) is only supported in subscripts");
-          return "ag::Value()";
+        case ConstantValue::Kind::Ellipsis: return "ag::Value::ellipsis()";
         default: error(*e, "bytes and complex literals are not supported"); return "ag::Value()";
       }
     }

@@ -170,4 +170,31 @@ TEST_CASE("tensor indexing is StridedSlice") {
   Value x(g.placeholder({DType::Float32, Shape{100, 32, 256}}, "x"));
   CHECK(getitem(x, i).as_tensor().shape() == (Shape{32, 256}));
   CHECK(getitem(x, {SliceSpec{}, i}).as_tensor().shape() == (Shape{-1, 256}));
+  // Ellipsis stands for the dims not named; with a tensor index after it too.
+  CHECK(getitem(x, Value::tuple({Value::ellipsis(), Value(0)})).as_tensor().shape() == (Shape{100, 32}));
+  CHECK(getitem(x, Value::tuple({i, Value::ellipsis()})).as_tensor().shape() == (Shape{32, 256}));
+  CHECK(getitem(x, Value::tuple({Value::ellipsis(), i})).as_tensor().shape() == (Shape{100, 32}));
+}
+
+TEST_CASE("Ellipsis: x[...], x[..., k], newaxis after it, one per subscript, and on lists") {
+  if (!have({"StridedSlice"})) return;
+  Value m(Tensor::from_vector<int32_t>({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
+  CHECK(str(getitem(m, Value::tuple({Value::ellipsis(), Value(1)}))) ==
+        "tf.Tensor(\n[[2 4]\n [6 8]], shape=(2, 2), dtype=int32)");
+  CHECK(getitem(m, Value::ellipsis()).as_tensor().shape() == (Shape{2, 2, 2}));
+  CHECK(str(getitem(m, Value::tuple({Value(0), Value::ellipsis(), Value(0)}))) ==
+        "tf.Tensor([1 3], shape=(2,), dtype=int32)");
+  CHECK(getitem(m, std::vector<IndexPart>{Value::ellipsis(), Value(), SliceSpec{Value(), Value(), Value(2)}})
+            .as_tensor()
+            .shape() == (Shape{2, 2, 1, 1}));
+  CHECK(error_of<InvalidArgumentError>([&] {
+          (void)getitem(m, Value::tuple({Value::ellipsis(), Value(0), Value::ellipsis()}));
+        }) == "Multiple ellipses in slice spec not allowed");
+  CHECK(error_of<TypeError>([&] { (void)getitem(Value::list({1, 2}), Value::ellipsis()); }) ==
+        "list indices must be integers or slices, not ellipsis");
+  CHECK(repr(Value::ellipsis()) == "Ellipsis");
+  CHECK(str(Value::ellipsis()) == "Ellipsis");
+  CHECK(Value::ellipsis().is(Value::ellipsis()));
+  CHECK(Value::ellipsis().type_name() == "ellipsis");
+  CHECK_FALSE(Value::object("ellipsis").is_ellipsis());  // only the one object is Ellipsis
 }
