@@ -29,6 +29,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -224,7 +225,7 @@ Value make_layer_class() {
                            Value x = a[1];
                            if (!x.is_tensor()) x = Value(to_tensor(x, DType::Float32));
                            if (!truthy(self.getattr("built"))) {
-                             self.getattr("build")({shape_to_value(x.as_tensor().shape())}, {});
+                             self.getattr("build")({tensor_shape(x.as_tensor().shape())}, {});
                              self.setattr("built", true);
                            }
                            return self.getattr("call")({x}, {});
@@ -383,7 +384,7 @@ Value make_conv2d_class() {
                              throw ValueError("Input 0 of layer \"" + str(self.getattr("name")) +
                                               "\" is incompatible with the layer: expected min_ndim=4, found ndim=" +
                                               std::to_string(s.rank()) + ". Full shape received: " +
-                                              str(shape_to_value(s)));
+                                              s.str());
                            }
                            std::vector<Value> st = iterate(self.getattr("strides"));
                            std::vector<Value> dl = iterate(self.getattr("dilation_rate"));

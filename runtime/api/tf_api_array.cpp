@@ -3,6 +3,7 @@
 #include "runtime/api/tf_api_common.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"
+#include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag::tf {
@@ -31,6 +32,7 @@ Value reduce(const char* op, const Value& x, const Value& axis, bool keepdims) {
 }
 
 Shape shape_of(const Value& v) {
+  if (std::optional<Shape> s = tensor_shape_of(v)) return shape_of(tensor_shape_dims_for_conversion(*s));
   std::vector<int64_t> dims;
   if (v.is_int()) {
     dims.push_back(v.as_int());

@@ -5,6 +5,7 @@
 #include "runtime/function/tensor_spec.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"
+#include "runtime/value/tensor_shape_value.h"
 
 namespace ag::tf::api {
 namespace {
@@ -52,6 +53,8 @@ const Value& TensorSpec() {
   static const Value v = builtin_value("tf.TensorSpec", construct_tensor_spec);
   return v;
 }
+
+const Value& TensorShape() { return tensor_shape_class(); }
 
 const Value& Tensor() {
   static const Value v = builtin_value("tf.Tensor", construct_tensor);

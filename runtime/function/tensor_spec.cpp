@@ -1,20 +1,14 @@
 #include "runtime/function/tensor_spec.h"
 
+#include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
-
-
+#include "runtime/value/tensor_shape_value.h"
 
 namespace ag {
 
 Value make_tensor_spec(const Shape& shape, DType dtype, const std::string& name) {
   Value spec = Value::object("TensorSpec");
-  std::vector<Value> dims;
-  if (shape.rank_known()) {
-    for (int64_t d : shape.dims()) dims.push_back(d < 0 ? Value() : Value(static_cast<long long>(d)));
-    spec.setattr("shape", Value::tuple(std::move(dims)));
-  } else {
-    spec.setattr("shape", Value());
-  }
+  spec.setattr("shape", tensor_shape(shape));
   spec.setattr("dtype", dtype_value(dtype));
   spec.setattr("name", name.empty() ? Value() : Value(name));
   return spec;
@@ -24,14 +18,7 @@ std::optional<TensorSpec> tensor_spec_of(const Value& v) {
   if (!v.is_object() || v.as_object().class_name != "TensorSpec") return std::nullopt;
   TensorSpec spec;
   spec.dtype = require_dtype(v.getattr("dtype"));
-  Value shape = v.getattr("shape");
-  if (shape.is_none()) {
-    spec.shape = Shape::unknown_rank();
-  } else {
-    Shape s;
-    for (const Value& d : shape.items()) s.push_back(d.is_none() ? kUnknownDim : d.as_int());
-    spec.shape = s;
-  }
+  spec.shape = shape_from_value(v.getattr("shape"));
   return spec;
 }
 

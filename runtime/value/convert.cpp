@@ -1,11 +1,11 @@
 #include "runtime/value/convert.h"
 
-#include "runtime/value/variable_value.h"
-
 #include <cmath>
 #include <limits>
 
 #include "runtime/core/tensor_format.h"
+#include "runtime/value/tensor_shape_value.h"
+#include "runtime/value/variable_value.h"
 
 namespace ag {
 namespace {
@@ -123,19 +123,15 @@ std::string dtype_repr(DType t) { return dtype_name(t); }
 
 Shape shape_from_value(const Value& v) {
   if (v.is_none()) return Shape::unknown_rank();
+  if (std::optional<Shape> s = tensor_shape_of(v)) return *s;
   std::vector<int64_t> dims;
   for (const Value& d : iterate(v)) dims.push_back(d.is_none() ? kUnknownDim : d.as_int());
   return Shape(std::span<const int64_t>(dims));
 }
 
-Value shape_to_value(const Shape& s) {
-  if (!s.rank_known()) return Value();
-  std::vector<Value> dims;
-  for (int64_t d : s.dims()) dims.push_back(d < 0 ? Value() : Value(d));
-  return Value::tuple(std::move(dims));
-}
 
 DType infer_literal_dtype(const Value& v) {
+  if (std::optional<Shape> s = tensor_shape_of(v)) return infer_literal_dtype(tensor_shape_dims_for_conversion(*s));
   Shape shape;
   std::vector<const Value*> leaves;
   bool shape_set = false;
@@ -148,6 +144,7 @@ Tensor literal_to_tensor(const Value& v, std::optional<DType> dtype) {
     if (v.as_tensor().symbolic()) throw InternalError("literal_to_tensor of a symbolic tensor");
     return v.as_tensor().value();
   }
+  if (std::optional<Shape> s = tensor_shape_of(v)) return literal_to_tensor(tensor_shape_dims_for_conversion(*s), dtype);
   Shape shape;
   std::vector<const Value*> leaves;
   bool shape_set = false;

@@ -36,12 +36,10 @@ TensorHandle to_tensor_hint(const Value& v, DType hint);
 /// `dtype`; a failure reads as TF's for parameter `param` of op `op`.
 TensorHandle to_tensor_for_op(const Value& v, DType dtype, std::string_view op, std::string_view param);
 
-/// A shape argument as Python code gives it: None (unknown rank) or a sequence
-/// of dims, None for an unknown one (element_shape=, shape=).
+/// A shape argument as Python code gives it: None (unknown rank), a
+/// TensorShape, or a sequence of dims, None for an unknown one (element_shape=,
+/// shape=). (The other way: tensor_shape() in runtime/value/tensor_shape_value.h.)
 Shape shape_from_value(const Value& v);
-/// A TensorShape as Python code sees it: None for an unknown rank, else a tuple
-/// of dims with None for unknown ones.
-Value shape_to_value(const Shape& s);
 
 /// TF's dtype.name for messages ("float32", "int32", ...) and repr ("tf.float32").
 std::string dtype_repr(DType t);

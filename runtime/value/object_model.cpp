@@ -181,6 +181,13 @@ std::optional<Value> object_getattr(const Value& obj, std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<Value> special_method(const Value& v, std::string_view name) {
+  if (!v.is_object() || v.as_object().cls.is_none() || is_class(v)) return std::nullopt;
+  const Value& cls = v.as_object().cls;
+  if (std::optional<Value> m = class_lookup(cls, name)) return bind_to(*m, v, cls);
+  return std::nullopt;
+}
+
 bool object_hasattr(const Value& obj, std::string_view name) {
   const ObjectObj& o = obj.as_object();
   if (own_attr(o, name)) return true;

@@ -2,7 +2,10 @@
 // (a `class` statement runs when the module does), instances whose attribute
 // lookup falls back to their class and its bases, methods bound to `self`,
 // and the protocols the seeds rely on: __init__ when a class is called,
-// __call__ when an instance is, __str__/__repr__ for print, super().
+// __call__ when an instance is, __str__/__repr__ for print, super(); and
+// len(), x[k], iteration, `in`, ==/!= and truth through __len__,
+// __getitem__, __iter__, __contains__, __eq__ and __bool__ (value_index.cpp,
+// value_ops.cpp call special_method()).
 //
 // A class is an object of class "type" (ObjectObj::class_name "type") whose
 // attrs are the class body's bindings and whose native state is a ClassInfo
@@ -98,6 +101,11 @@ std::optional<Value> object_getattr(const Value& obj, std::string_view name);
 bool object_hasattr(const Value& obj, std::string_view name);
 /// Calling an object: a class constructs, an instance calls __call__.
 Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs);
+/// The special method `name` (__len__, __getitem__, __iter__, __eq__,
+/// __bool__, __contains__) of an instance's class, bound to it: Python looks
+/// special methods up on the type, never on the instance. nullopt when `v` is
+/// not an instance of a class or its class does not define it.
+std::optional<Value> special_method(const Value& v, std::string_view name);
 /// str()/repr() of an object: __str__/__repr__ when its class defines them,
 /// else Python's defaults ("<__main__.Count object at 0x...>", "<class '__main__.Count'>").
 std::string object_text(const Value& obj, bool as_repr);

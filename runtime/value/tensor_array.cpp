@@ -9,6 +9,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/tensor_shape_value.h"
 
 namespace ag::tensor_array {
 namespace {
@@ -311,7 +312,7 @@ Value getattr(const Value& v, std::string_view name) {
   if (name == "dtype") return dtype_value(ta.dtype);
   if (name == "dynamic_size") return Value(ta.dynamic_size);
   if (name == "flow") return ta.graph() ? Value(*ta.flow) : Value(Tensor::scalar<int32_t>(0));
-  if (name == "element_shape") return shape_to_value(ta.element_shape);
+  if (name == "element_shape") return tensor_shape(ta.element_shape);
   throw AttributeError("'TensorArray' object has no attribute '" + std::string(name) + "'");
 }
 

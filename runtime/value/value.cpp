@@ -4,6 +4,7 @@
 #include "runtime/value/object_model.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
+#include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -209,7 +210,13 @@ Value Value::getattr(std::string_view name) const {
     if (name == "name" && t.symbolic()) return Value(t.output().name());
     Shape s = t.shape();
     if (name == "ndim" && s.rank_known()) return Value(static_cast<int64_t>(s.rank()));
-    if (name == "shape" && s.rank_known()) return shape_to_value(s);  // TensorShape as a tuple
+    if (name == "shape") return tensor_shape(s);
+    if (name == "get_shape") {
+      return Value::callable("get_shape", [s](std::vector<Value> args, Kwargs kwargs) -> Value {
+        if (!args.empty() || !kwargs.empty()) throw TypeError("get_shape() takes no arguments");
+        return tensor_shape(s);
+      });
+    }
   }
   throw AttributeError("'" + type_name() + "' object has no attribute '" + std::string(name) + "'");
 }

@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "runtime/value/convert.h"
+#include "runtime/value/object_model.h"
+#include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -205,6 +207,14 @@ int64_t len(const Value& v) {
     }
     default: break;
   }
+  if (std::optional<Value> m = special_method(v, "__len__")) {
+    Value n = (*m)({}, {});
+    if (!n.is_int() && !n.is_bool()) {
+      throw TypeError("'" + n.type_name() + "' object cannot be interpreted as an integer");
+    }
+    if (n.as_int() < 0) throw ValueError("__len__() should return >= 0");
+    return n.as_int();
+  }
   throw TypeError("object of type '" + v.type_name() + "' has no len()");
 }
 
@@ -248,6 +258,7 @@ Value getitem(const Value& v, const Value& key) {
     }
     default: break;
   }
+  if (std::optional<Value> m = special_method(v, "__getitem__")) return (*m)({key}, {});
   throw TypeError("'" + v.type_name() + "' object is not subscriptable");
 }
 
@@ -284,6 +295,19 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
 }
 
 Value getslice(const Value& v, const SliceSpec& s) {
+  if (std::optional<Shape> shape = tensor_shape_of(v)) {
+    if (!shape->rank_known()) {
+      // TF: the rank is known only when both bounds are, and not negative.
+      if (!s.step.is_none()) throw ValueError("Steps are not yet handled");
+      int64_t start = s.start.is_none() ? 0 : slice_part(s.start);
+      if (s.stop.is_none() || start < 0 || slice_part(s.stop) < 0) return tensor_shape(Shape::unknown_rank());
+      return tensor_shape(Shape::unknown_dims(static_cast<int>(std::max<int64_t>(slice_part(s.stop) - start, 0))));
+    }
+    Range r = slice_range(shape->rank(), s);
+    Shape out;
+    for (int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) out.push_back(shape->dim(static_cast<int>(i)));
+    return tensor_shape(out);
+  }
   if (v.is_tensor()) {
     SliceBuilder sb;
     sb.add_slice(s);
@@ -371,6 +395,13 @@ bool contains(const Value& container, const Value& item) {
     case Kind::Dict: return container.as_dict().find(item) >= 0;
     default: break;
   }
+  if (std::optional<Value> m = special_method(container, "__contains__")) return truthy((*m)({item}, {}));
+  if (special_method(container, "__iter__")) {
+    for (const Value& x : iterate(container)) {
+      if (x.is(item) || (!x.is_tensor() && !item.is_tensor() && py_equal(x, item))) return true;
+    }
+    return false;
+  }
   throw TypeError("argument of type '" + container.type_name() + "' is not iterable");
 }
 
@@ -402,6 +433,9 @@ std::vector<Value> iterate(const Value& v) {
     }
     default: break;
   }
+  // __iter__ returning something iterable (a list, a tuple, a generator's
+  // items): the elements are taken at once, as everywhere here.
+  if (std::optional<Value> m = special_method(v, "__iter__")) return iterate((*m)({}, {}));
   throw TypeError("'" + v.type_name() + "' object is not iterable");
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/value/object_model.h"
 #include "runtime/value/tensor_dispatch.h"
 #include "runtime/value/variable_value.h"
 
@@ -356,6 +357,10 @@ bool py_equal(const Value& a, const Value& b) {
     if (f >= 9223372036854775808.0 || f < -9223372036854775808.0) return false;
     return static_cast<int64_t>(f) == i;
   }
+  // a.__eq__(b), else b.__eq__(a) (Python's reflected try), else identity.
+  for (const auto& [x, y] : {std::pair<const Value&, const Value&>{a, b}, {b, a}}) {
+    if (std::optional<Value> eq = special_method(x, "__eq__")) return truthy((*eq)({y}, {}));
+  }
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
     case Kind::None: return true;
@@ -415,8 +420,14 @@ bool truthy(const Value& v) {
     case Kind::List:
     case Kind::Tuple: return !v.items().empty();
     case Kind::Dict: return v.as_dict().size() != 0;
-    case Kind::Callable:
     case Kind::Object:
+      if (std::optional<Value> b = special_method(v, "__bool__")) {
+        Value r = (*b)({}, {});
+        if (!r.is_bool()) throw TypeError("__bool__ should return bool, returned " + r.type_name());
+        return r.as_bool();
+      }
+      return special_method(v, "__len__") ? len(v) != 0 : true;
+    case Kind::Callable:
     case Kind::TensorArray: return true;
     // bool(variable) is bool of its value, as for a tensor.
     case Kind::Variable: return detail::tensor_truthy(variable_value::read(v));

@@ -10,6 +10,7 @@
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/tensor_shape_value.h"
 
 namespace ag::variable_value {
 namespace {
@@ -91,7 +92,7 @@ Value getattr(const Value& v, std::string_view name) {
   if (name == "dtype") return dtype_value(var.dtype());
   if (name == "name") return Value(var.name() + ":0");
   if (name == "trainable") return Value(true);
-  if (name == "shape") return shape_to_value(var.shape());
+  if (name == "shape") return tensor_shape(var.shape());
   throw AttributeError("'ResourceVariable' object has no attribute '" + std::string(name) + "'");
 }
 

@@ -181,7 +181,8 @@ same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/boom.py\", li
 "$AGC" run "$TMP/boom.py" >"$TMP/both" 2>&1
 head -n 2 "$TMP/both" | tr '\n' '|' | grep -q '^before|Traceback' || fail "2>&1 order: $(head -c 200 "$TMP/both")"
 
-# ---- subscripts with Ellipsis and tf.newaxis, eager and in a tf.function, as TF prints them
+# ---- subscripts with Ellipsis and tf.newaxis, eager and in a tf.function, and
+# tf.TensorShape, as TF prints them
 cat >"$TMP/slices.py" <<'PY'
 import tensorflow as tf
 
@@ -194,9 +195,10 @@ x = tf.reshape(tf.range(8), [2, 2, 2])
 print(x[..., 0])
 print(pick(x, tf.constant(1)))
 print(...)
+print(repr(x.shape), x.shape.as_list(), x.shape[1:], isinstance(x.shape, tf.TensorShape))
 PY
 expect 0 "$AGC" run "$TMP/slices.py"
-same "$TMP/out" 'tf.Tensor(\n[[0 2]\n [4 6]], shape=(2, 2), dtype=int32)\n(2, 2, 1)\ntf.Tensor(\n[[1 3]\n [5 7]], shape=(2, 2), dtype=int32)\nEllipsis\n' "Ellipsis subscripts"
+same "$TMP/out" 'tf.Tensor(\n[[0 2]\n [4 6]], shape=(2, 2), dtype=int32)\n(2, 2, 1)\ntf.Tensor(\n[[1 3]\n [5 7]], shape=(2, 2), dtype=int32)\nEllipsis\nTensorShape([2, 2, 2]) [2, 2, 2] (2, 2) True\n' "Ellipsis subscripts, TensorShape"
 
 # ---- how long a cached `agc run` takes to start (a figure, never an assertion)
 expect 0 "$AGC" run "$TMP/calc.py"

@@ -186,3 +186,49 @@ TEST_CASE("exceptions are values: raised, caught, printed") {
     CHECK(error_text([&] { raise_value(v); }) == "InvalidArgumentError: cannot compute");
   }
 }
+
+TEST_CASE("special methods: len(), x[k], iteration, `in`, ==/!= and truth go through the class") {
+  // class Bag:
+  //   def __init__(self, items): self.items = items
+  //   def __len__(self): return len(self.items)
+  //   def __getitem__(self, i): return self.items[i]
+  //   def __iter__(self): return self.items
+  //   def __eq__(self, other): return isinstance(other, Bag) and self.items == other.items
+  auto self_items = [](const std::vector<Value>& a) { return a[0].getattr("items"); };
+  Value Bag = make_class(
+      "Bag", {},
+      {{"__init__", make_function("__init__", {{"self", std::nullopt}, {"items", std::nullopt}},
+                                  [](const std::vector<Value>& a) {
+                                    a[0].setattr("items", a[1]);
+                                    return Value();
+                                  })},
+       {"__len__", make_function("__len__", {{"self", std::nullopt}},
+                                 [=](const std::vector<Value>& a) { return Value(len(self_items(a))); })},
+       {"__getitem__", make_function("__getitem__", {{"self", std::nullopt}, {"i", std::nullopt}},
+                                     [=](const std::vector<Value>& a) { return getitem(self_items(a), a[1]); })},
+       {"__iter__", make_function("__iter__", {{"self", std::nullopt}}, self_items)},
+       {"__eq__", make_function("__eq__", {{"self", std::nullopt}, {"other", std::nullopt}},
+                                [=](const std::vector<Value>& a) {
+                                  return Value(a[1].is_object() && a[1].hasattr("items") &&
+                                               py_equal(self_items(a), a[1].getattr("items")));
+                                })}});
+  Value b = Bag({Value::list({1, 2, 3})}, {});
+  CHECK(len(b) == 3);
+  CHECK(getitem(b, Value(-1)).as_int() == 3);
+  CHECK(iterate(b).size() == 3);
+  CHECK(contains(b, Value(2)));
+  CHECK_FALSE(contains(b, Value(7)));
+  CHECK(truthy(b));
+  CHECK_FALSE(truthy(Bag({Value::list()}, {})));  // __len__ 0: falsy
+  CHECK(truthy(b == Bag({Value::list({1, 2, 3})}, {})));
+  CHECK(truthy(b != Bag({Value::list({1})}, {})));
+  CHECK(truthy(Value(5) != b));  // the reflected __eq__: False, so != is True
+  // Without the special methods, Python's errors.
+  Value plain = point_class()({Value(1)}, {});
+  CHECK(ag::test::error_text([&] { (void)len(plain); }) == "TypeError: object of type 'Point' has no len()");
+  CHECK(ag::test::error_text([&] { (void)getitem(plain, Value(0)); }) ==
+        "TypeError: 'Point' object is not subscriptable");
+  CHECK(ag::test::error_text([&] { (void)iterate(plain); }) == "TypeError: 'Point' object is not iterable");
+  CHECK(truthy(plain));
+  CHECK_FALSE(truthy(plain == point_class()({Value(1)}, {})));  // identity
+}

@@ -64,6 +64,11 @@ std::string output_of(int fd, F&& f) {
   return out;
 }
 
+/// self.method(*args, **kwargs).
+inline Value call(const Value& self, const char* method, std::vector<Value> args = {}, Kwargs kwargs = {}) {
+  return self.getattr(method)(std::move(args), std::move(kwargs));
+}
+
 /// The graph node a symbolic tensor value comes from.
 inline const Node* node_of(const Value& v) { return v.as_tensor().output().node; }
 

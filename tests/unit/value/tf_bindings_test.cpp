@@ -113,9 +113,10 @@ TEST_CASE("linear algebra and nn") {
         "tf.Tensor(\n[[0.5 0.5]\n [0.5 0.5]], shape=(2, 2), dtype=float32)");
   Value img = tf::ones(L({1, 4, 4, 1}));
   Value k = tf::ones(L({2, 2, 1, 1}));
-  CHECK(repr(api::conv2d({img, k, 1, "VALID"}, {}).getattr("shape")) == "(1, 3, 3, 1)");
-  CHECK(repr(api::conv2d({img, k}, {{"strides", 2}, {"padding", "SAME"}}).getattr("shape")) == "(1, 2, 2, 1)");
-  CHECK(repr(api::max_pool2d({img, 2, 2, "VALID"}, {}).getattr("shape")) == "(1, 2, 2, 1)");
+  CHECK(repr(api::conv2d({img, k, 1, "VALID"}, {}).getattr("shape")) == "TensorShape([1, 3, 3, 1])");
+  CHECK(repr(api::conv2d({img, k}, {{"strides", 2}, {"padding", "SAME"}}).getattr("shape")) ==
+        "TensorShape([1, 2, 2, 1])");
+  CHECK(repr(api::max_pool2d({img, 2, 2, "VALID"}, {}).getattr("shape")) == "TensorShape([1, 2, 2, 1])");
   CHECK(str(api::bias_add({L({L({1.0, 2.0})}), L({1.0, 1.0})}, {})) ==
         "tf.Tensor([[2. 3.]], shape=(1, 2), dtype=float32)");
   Graph g("f");

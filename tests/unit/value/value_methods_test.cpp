@@ -3,14 +3,10 @@
 
 #include "runtime/graph/graph.h"
 #include "runtime/value/value.h"
+#include "tests/unit/value/support.h"
 
 using namespace ag;
-
-namespace {
-Value call(const Value& self, const char* method, std::vector<Value> args = {}, Kwargs kwargs = {}) {
-  return self.getattr(method)(std::move(args), std::move(kwargs));
-}
-}  // namespace
+using ag::test::call;
 
 TEST_CASE("list methods mutate the shared list") {
   Value l = Value::list({3, 1});
