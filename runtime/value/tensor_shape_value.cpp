@@ -23,8 +23,8 @@ const Shape& self_shape(const std::vector<Value>& args, const char* method) {
 
 void expect_args(const std::vector<Value>& args, size_t n, const char* method) {
   if (args.size() != n) {
-    throw TypeError(std::string("TensorShape.") + method + "() takes " + std::to_string(n) + " positional arguments but " +
-                    std::to_string(args.size()) + " were given");
+    throw TypeError(std::string("TensorShape.") + method + "() takes " + std::to_string(n) +
+                    " positional arguments but " + std::to_string(args.size()) + " were given");
   }
 }
 
@@ -38,7 +38,7 @@ std::vector<Value> dim_values(const Shape& s) {
 
 /// A method of the class: fn(shape, args after self).
 template <class F>
-std::pair<std::string, Value> method(const char* name, size_t arity, F fn) {
+std::pair<std::string, Value> shape_method(const char* name, size_t arity, F fn) {
   return {name, Value::callable(name, [name, arity, fn](std::vector<Value> args, Kwargs kwargs) -> Value {
             if (!kwargs.empty()) throw TypeError(std::string("TensorShape.") + name + "() takes no keyword arguments");
             expect_args(args, arity + 1, name);
@@ -48,7 +48,7 @@ std::pair<std::string, Value> method(const char* name, size_t arity, F fn) {
 
 /// A read-only attribute computed from the shape.
 template <class F>
-std::pair<std::string, Value> property(const char* name, F fn) {
+std::pair<std::string, Value> shape_property(const char* name, F fn) {
   return {name, make_property(Value::callable(name, [name, fn](std::vector<Value> args, Kwargs) -> Value {
             return fn(self_shape(args, name));
           }))};
@@ -57,7 +57,9 @@ std::pair<std::string, Value> property(const char* name, F fn) {
 std::string repr_of(const Shape& s) {
   if (!s.rank_known()) return "TensorShape(None)";
   std::string out = "TensorShape([";
-  for (int i = 0; i < s.rank(); ++i) out += (i ? ", " : "") + (s.dim(i) < 0 ? std::string("None") : std::to_string(s.dim(i)));
+  for (int i = 0; i < s.rank(); ++i) {
+    out += (i ? ", " : "") + (s.dim(i) < 0 ? std::string("None") : std::to_string(s.dim(i)));
+  }
   return out + "])";
 }
 
@@ -72,18 +74,19 @@ Value make_the_class() {
                        args[0].as_object().native = std::move(st);
                        return Value();
                      }));
-  attrs.push_back(method("__repr__", 0, [](const Shape& s, const std::vector<Value>&) { return Value(repr_of(s)); }));
-  attrs.push_back(method("__str__", 0, [](const Shape& s, const std::vector<Value>&) { return Value(s.str()); }));
-  attrs.push_back(method("__len__", 0, [](const Shape& s, const std::vector<Value>&) {
+  using Args = const std::vector<Value>&;
+  attrs.push_back(shape_method("__repr__", 0, [](const Shape& s, Args) { return Value(repr_of(s)); }));
+  attrs.push_back(shape_method("__str__", 0, [](const Shape& s, Args) { return Value(s.str()); }));
+  attrs.push_back(shape_method("__len__", 0, [](const Shape& s, Args) {
     if (!s.rank_known()) throw ValueError("Cannot take the length of shape with unknown rank.");
     return Value(static_cast<int64_t>(s.rank()));
   }));
-  attrs.push_back(method("__bool__", 0, [](const Shape& s, const std::vector<Value>&) { return Value(s.rank_known()); }));
-  attrs.push_back(method("__iter__", 0, [](const Shape& s, const std::vector<Value>&) {
+  attrs.push_back(shape_method("__bool__", 0, [](const Shape& s, Args) { return Value(s.rank_known()); }));
+  attrs.push_back(shape_method("__iter__", 0, [](const Shape& s, Args) {
     if (!s.rank_known()) throw ValueError("Cannot iterate over a shape with unknown rank.");
     return Value::tuple(dim_values(s));
   }));
-  attrs.push_back(method("__getitem__", 1, [](const Shape& s, const std::vector<Value>& a) {
+  attrs.push_back(shape_method("__getitem__", 1, [](const Shape& s, Args a) {
     const Value& key = a[1];
     if (!key.is_int() && !key.is_bool()) {
       throw TypeError("list indices must be integers or slices, not " + key.type_name());
@@ -94,7 +97,7 @@ Value make_the_class() {
     if (i < 0 || i >= s.rank()) throw IndexError("list index out of range");
     return dim_value(s.dim(static_cast<int>(i)));
   }));
-  attrs.push_back(method("__eq__", 1, [](const Shape& s, const std::vector<Value>& a) {
+  attrs.push_back(shape_method("__eq__", 1, [](const Shape& s, Args a) {
     Shape other;
     try {
       other = shape_from_value(a[1]);
@@ -103,26 +106,25 @@ Value make_the_class() {
     }
     return Value(s.rank_known() == other.rank_known() && (!s.rank_known() || s == other));
   }));
-  attrs.push_back(method("as_list", 0, [](const Shape& s, const std::vector<Value>&) {
+  attrs.push_back(shape_method("as_list", 0, [](const Shape& s, Args) {
     if (!s.rank_known()) throw ValueError("as_list() is not defined on an unknown TensorShape.");
     return Value::list(dim_values(s));
   }));
-  attrs.push_back(method("is_fully_defined", 0,
-                         [](const Shape& s, const std::vector<Value>&) { return Value(s.fully_defined()); }));
-  attrs.push_back(method("num_elements", 0, [](const Shape& s, const std::vector<Value>&) {
+  attrs.push_back(shape_method("is_fully_defined", 0, [](const Shape& s, Args) { return Value(s.fully_defined()); }));
+  attrs.push_back(shape_method("num_elements", 0, [](const Shape& s, Args) {
     return s.fully_defined() ? Value(s.num_elements()) : Value();
   }));
-  attrs.push_back(method("concatenate", 1, [](const Shape& s, const std::vector<Value>& a) {
+  attrs.push_back(shape_method("concatenate", 1, [](const Shape& s, Args a) {
     Shape other = shape_from_value(a[1]);
     if (!s.rank_known() || !other.rank_known()) return tensor_shape(Shape::unknown_rank());
     Shape out = s;
     for (int64_t d : other.dims()) out.push_back(d);
     return tensor_shape(out);
   }));
-  attrs.push_back(method("is_compatible_with", 1, [](const Shape& s, const std::vector<Value>& a) {
+  attrs.push_back(shape_method("is_compatible_with", 1, [](const Shape& s, Args a) {
     return Value(s.is_compatible_with(shape_from_value(a[1])));
   }));
-  attrs.push_back(method("merge_with", 1, [](const Shape& s, const std::vector<Value>& a) {
+  attrs.push_back(shape_method("merge_with", 1, [](const Shape& s, Args a) {
     Shape other = shape_from_value(a[1]);
     if (!s.is_compatible_with(other)) {
       throw ValueError("Shapes " + s.str() + " and " + other.str() + " are not compatible");
@@ -135,9 +137,10 @@ Value make_the_class() {
     return tensor_shape(out);
   }));
   auto rank = [](const Shape& s) { return s.rank_known() ? Value(static_cast<int64_t>(s.rank())) : Value(); };
-  attrs.push_back(property("rank", rank));
-  attrs.push_back(property("ndims", rank));
-  attrs.push_back(property("dims", [](const Shape& s) { return s.rank_known() ? Value::list(dim_values(s)) : Value(); }));
+  attrs.push_back(shape_property("rank", rank));
+  attrs.push_back(shape_property("ndims", rank));
+  attrs.push_back(
+      shape_property("dims", [](const Shape& s) { return s.rank_known() ? Value::list(dim_values(s)) : Value(); }));
   return make_class("TensorShape", {}, std::move(attrs));
 }
 
