@@ -239,8 +239,15 @@ void parallel_for(int64_t n, int parts, const std::function<void(int64_t, int64_
     std::unique_lock<std::mutex> l(shared->mu);
     shared->cv.wait(l, all_done);
   }
-  std::lock_guard<std::mutex> l(shared->mu);
-  if (shared->error) std::rethrow_exception(shared->error);
+  // The error leaves the shared state before it is rethrown: a worker that
+  // releases the state last then does not also release the exception object
+  // while this thread still handles it.
+  std::exception_ptr error;
+  {
+    std::lock_guard<std::mutex> l(shared->mu);
+    error = std::move(shared->error);
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 void gemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
