@@ -18,9 +18,18 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 # --benchmark runs only benchmark() entries; -v prints their output.
 meson test -C "$build" --benchmark --verbose --num-processes 1
 
-# The same workloads in TorchScript, when PyTorch is there to run them.
-if python3 -c "import torch" 2>/dev/null; then
-  python3 bench/torchscript_bench.py "$build"
+# The same workloads in TorchScript, when PyTorch is there to run them: the
+# first python3 that can import torch (the one on PATH may be another Python
+# than Debian's, which python3-torch installs into).
+torch_python=
+for py in python3 /usr/bin/python3; do
+  if "$py" -c "import torch" 2>/dev/null; then
+    torch_python=$py
+    break
+  fi
+done
+if [ -n "$torch_python" ]; then
+  "$torch_python" bench/torchscript_bench.py "$build"
 else
   echo "torchscript: skipped (python3 cannot import torch; install python3-torch to compare)"
 fi

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""The runtime issue's workloads in TorchScript, 2 threads, best of 5, with
-the ratio to agc's figures from the same run (bench_fizzbuzz, bench_kernels
-in BUILD/bench). bench/run.sh runs this only when `import torch` works.
+"""The runtime issue's workloads in TorchScript (2 threads), with the ratio to
+agc's figures from the same run, parsed from agc's benchmarks in BUILD/bench
+(bench_function_call, bench_runtime, bench_fizzbuzz, bench_dynamic_rnn,
+bench_kernels): the cache-hit call of a 2x2 add, the tanh while loop
+(~10k iterations), fizzbuzz, dynamic_rnn, matmul 1024^3, conv2d. Each
+TorchScript figure is the best of its repeats; results are checked first.
+bench/run.sh runs this with a python3 that can import torch (Debian's
+python3-torch).
 
     python3 bench/torchscript_bench.py [BUILD_DIR]
 """
@@ -35,6 +40,30 @@ def fizzbuzz(n: int):
 
 
 @torch.jit.script
+def add(x, y):
+    return x + y
+
+
+@torch.jit.script
+def tanh_loop(x, limit: float):
+    n = 0
+    while bool(torch.sum(x) > limit):
+        x = torch.tanh(x)
+        n += 1
+    return x, n
+
+
+@torch.jit.script
+def dynamic_rnn(x, w, u, b):
+    h = torch.zeros(x.shape[1], w.shape[1])
+    states = []
+    for t in range(x.shape[0]):
+        h = torch.tanh(x[t] @ w + h @ u + b)
+        states.append(h)
+    return torch.stack(states)
+
+
+@torch.jit.script
 def matmul(a, b):
     return torch.matmul(a, b)
 
@@ -57,12 +86,15 @@ def agc_figures(build):
     """ms figures of agc's runtime, parsed from its benchmarks' output."""
     out = {}
     patterns = {
-        "fizzbuzz": ("bench_fizzbuzz", r"ag::Function call \(cache hit\):\s+([\d.]+) ms"),
-        "matmul": ("bench_kernels", r"runtime plan \(one MatMul node\):\s+([\d.]+) ms"),
-        "conv2d": ("bench_kernels", r"runtime plan \(one Conv2D node\):\s+([\d.]+) ms"),
+        "call": ("bench_function_call", r"Function call \(cache hit\)\s+([\d.]+) ns", 1e-6),
+        "tanh_loop": ("bench_runtime", r"> 0.0613: .*\n\s+While node:\s+([\d.]+) ns/iteration", 1e-6),
+        "fizzbuzz": ("bench_fizzbuzz", r"ag::Function call \(cache hit\):\s+([\d.]+) ms", 1),
+        "dynamic_rnn": ("bench_dynamic_rnn", r"ag::Function call \(cache hit, 2 threads\)\n\s+best\s+([\d.]+) ms", 1),
+        "matmul": ("bench_kernels", r"runtime plan \(one MatMul node\):\s+([\d.]+) ms", 1),
+        "conv2d": ("bench_kernels", r"runtime plan \(one Conv2D node\):\s+([\d.]+) ms", 1),
     }
     texts = {}
-    for name, (prog, pattern) in patterns.items():
+    for name, (prog, pattern, scale) in patterns.items():
         if prog not in texts:
             try:
                 texts[prog] = subprocess.run([f"{build}/bench/{prog}"], capture_output=True, text=True).stdout
@@ -70,7 +102,7 @@ def agc_figures(build):
                 texts[prog] = ""
         m = re.search(pattern, texts[prog])
         if m:
-            out[name] = float(m.group(1))
+            out[name] = float(m.group(1)) * scale
     return out
 
 
@@ -78,18 +110,38 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     counts = [int(v) for v in fizzbuzz(100000)]
     assert counts == [26667, 13334, 6666, 53333], counts
+    x22, y22 = torch.rand(2, 2), torch.rand(2, 2)
+    x5 = torch.full([5], 0.9)
+    _, iterations = tanh_loop(x5, 0.0613)
+    xs, w, u = torch.rand(100, 32, 256) * 2 - 1, (torch.rand(256, 256) * 2 - 1) / 16, (torch.rand(256, 256) * 2 - 1) / 16
+    bias = (torch.rand(256) * 2 - 1) / 10
+    assert dynamic_rnn(xs, w, u, bias).shape == (100, 32, 256)
     a, b = torch.rand(1024, 1024), torch.rand(1024, 1024)
-    x, w = torch.rand(1, 100, 200, 200), torch.rand(100, 100, 3, 3)  # NCHW, OIHW
-    torch_ms = {
-        "fizzbuzz": best_ms(lambda: fizzbuzz(100000), repeats=3),
-        "matmul": best_ms(lambda: matmul(a, b)),
-        "conv2d": best_ms(lambda: conv(x, w)),
-    }
+    x, k = torch.rand(1, 100, 200, 200), torch.rand(100, 100, 3, 3)  # NCHW, OIHW
+    calls = 100000
+    # agc's figures first: PyTorch's OpenMP threads keep spinning after its
+    # work, which would slow down benchmarks run beside them.
     agc_ms = agc_figures(build)
-    for name, ms in torch_ms.items():
-        line = f"TorchScript {name}: {ms:.1f} ms"
+
+    def many_adds():
+        for _ in range(calls):
+            add(x22, y22)
+
+    # (TorchScript ms per unit, unit): per call, per loop iteration, per call.
+    torch_ms = {
+        "call": (best_ms(many_adds) / calls, "call"),
+        "tanh_loop": (best_ms(lambda: tanh_loop(x5, 0.0613)) / iterations, f"iteration ({iterations} per call)"),
+        "fizzbuzz": (best_ms(lambda: fizzbuzz(100000), repeats=3), "call"),
+        "dynamic_rnn": (best_ms(lambda: dynamic_rnn(xs, w, u, bias)), "call"),
+        "matmul": (best_ms(lambda: matmul(a, b)), "call"),
+        "conv2d": (best_ms(lambda: conv(x, k)), "call"),
+    }
+    print(f"TorchScript (torch {torch.__version__}, {torch.get_num_threads()} threads) against agc's runtime:")
+    for name, (ms, unit) in torch_ms.items():
+        scale, suffix = (1e6, "ns") if ms < 0.01 else (1, "ms")
+        line = f"  {name:12s} TorchScript {ms * scale:10.1f} {suffix}/{unit}"
         if name in agc_ms:
-            line += f"   agc runtime {agc_ms[name]:.1f} ms (TorchScript / agc = {ms / agc_ms[name]:.2f}x)"
+            line += f"   agc {agc_ms[name] * scale:10.1f} {suffix}   TorchScript / agc = {ms / agc_ms[name]:.1f}x"
         print(line)
 
 
