@@ -84,6 +84,8 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
   // in the header's own compile, GCC silently ignored the .gch: 2.4 s instead
   // of 1.4 s per program).
   cmd.push_back("-pthread");
+  // The instruction set libagrt was built for (meson option cpu).
+  append_words(AGC_CPU_FLAGS, cmd);
   // After agc's own flags, so they can override them (-O0, -g, -march=native).
   append_words(env("AGC_CXXFLAGS"), cmd);
   for (const auto& inc : rt.include_dirs) cmd.push_back("-I" + inc);
