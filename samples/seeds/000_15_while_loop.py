@@ -1,5 +1,5 @@
 import tensorflow as tf
-# xfail: agc's tanh (Eigen's rational approximation) differs from TF's CPU kernel in the last digits (TF's is correctly rounded for the first 4 of the 5 elements and matches Eigen's for the 5th), from the second printed line on
+# xfail: TF's CPU tanh differs from agc's (Eigen 3.4's rational approximation) in the last digits from the second printed line on; the seed's first step is correctly rounded for elements 1-4 and equals Eigen 3.4's for element 5, but no tanh tried reproduces all 16 lines of any element (correctly rounded; Eigen 3.4's 13/6 rational; newer Eigen's 9/8 rational and its 1-ulp form; each with and without FMA)
 # Seed 000 (tf.function guide, Spanish), "Transformaciones de AutoGraph"
 # (AutoGraph transformations): a while loop on a tensor condition becomes a
 # tf.while_loop, and tf.print runs on every iteration. The guide's input is
