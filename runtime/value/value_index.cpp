@@ -396,12 +396,7 @@ bool contains(const Value& container, const Value& item) {
     default: break;
   }
   if (std::optional<Value> m = special_method(container, "__contains__")) return truthy((*m)({item}, {}));
-  if (special_method(container, "__iter__")) {
-    for (const Value& x : iterate(container)) {
-      if (x.is(item) || (!x.is_tensor() && !item.is_tensor() && py_equal(x, item))) return true;
-    }
-    return false;
-  }
+  if (special_method(container, "__iter__")) return contains(Value::tuple(iterate(container)), item);
   throw TypeError("argument of type '" + container.type_name() + "' is not iterable");
 }
 
