@@ -1,7 +1,5 @@
 #include "runtime/function/function.h"
 
-#include "runtime/value/variable_value.h"
-
 #include <atomic>
 #include <cstdio>
 
@@ -9,6 +7,8 @@
 #include "runtime/function/tensor_spec.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/tensor_shape_value.h"
+#include "runtime/value/variable_value.h"
 
 namespace ag {
 namespace {
@@ -64,8 +64,10 @@ Value placeholders_for(Graph& g, const Value& v, const TraceType& type, const st
 /// node (TF's "Identity", "Identity_1", ...).
 /// TF converts what a traced body returns to tensors (func_graph's
 /// convert_to_tensor over the structure): Python numbers, bools and strs in
-/// it become constants; None, tensors and other values stay as they are.
+/// it become constants, a TensorShape its dims (a partially known one fails,
+/// as TF's conversion does); None, tensors and other values stay as they are.
 Value python_leaves_as_tensors(const Value& v) {
+  if (tensor_shape_of(v)) return Value(to_tensor(v));
   switch (v.kind()) {
     case Kind::Bool:
     case Kind::Int:

@@ -6,6 +6,7 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
+#include "runtime/function/function.h"
 #include "runtime/function/tensor_spec.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
@@ -115,4 +116,15 @@ TEST_CASE("a TensorShape converts to an int32 tensor when fully defined, as TF's
   CHECK(error_text([&] { (void)to_tensor(shape_of({-1, 3})); }) ==
         "ValueError: Cannot convert a partially known TensorShape (None, 3) to a Tensor.");
   CHECK(shape_from_value(shape_of({-1, 3})) == (Shape{-1, 3}));
+}
+
+TEST_CASE("a tf.function returning a TensorShape returns its dims as an int32 tensor, as TF converts outputs") {
+  Function f("f", {{"x", {}}}, [](const std::vector<Value>& a) { return a[0].getattr("shape"); });
+  CHECK(repr(f({tf::zeros(Value::list({2, 3}))})) ==
+        "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>");
+  FunctionOptions partial;
+  partial.input_signature = std::vector<Value>{make_tensor_spec(Shape{-1, 3}, DType::Float32)};
+  Function g("g", {{"x", {}}}, [](const std::vector<Value>& a) { return a[0].getattr("shape"); }, partial);
+  CHECK(error_text([&] { (void)g({tf::zeros(Value::list({2, 3}))}); }) ==
+        "ValueError: Cannot convert a partially known TensorShape (None, 3) to a Tensor.");
 }
