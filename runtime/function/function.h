@@ -54,6 +54,9 @@ class Function {
   int tracing_count() const;
 
   const std::string& name() const { return name_; }
+  const std::vector<Param>& params() const { return params_; }
+  const Body& body() const { return body_; }
+  const FunctionOptions& options() const { return options_; }
 
  private:
   /// The last trace, when it takes exactly these positional arguments (no

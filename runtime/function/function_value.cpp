@@ -228,11 +228,8 @@ Value concrete_value(std::shared_ptr<ConcreteFunction> cf, const std::vector<Par
 // ---- Function values.
 
 struct FunctionState : NativeState {
+  /// Its name, parameters, body and options too (fn->name(), ...).
   std::shared_ptr<Function> fn;
-  std::string name;
-  std::vector<Param> params;
-  Body body;
-  FunctionOptions options;
   /// The Python function (Function.python_function).
   Value python_function;
   /// A bound method's instance, kept alive while this value is (as Python's
@@ -246,7 +243,7 @@ struct FunctionState : NativeState {
   std::mutex mu;
   struct Bound {
     WeakValue instance;
-    std::shared_ptr<FunctionState> traces;  // its fn, shared by every binding to that instance
+    std::shared_ptr<Function> fn;  // shared by every binding to that instance
   };
   std::map<const void*, Bound> bound;
 
@@ -277,42 +274,35 @@ const Value& function_class() {
                 const void* id = identity_of(instance);
                 if (id == nullptr) return self;
                 FunctionState& st = *native_state<FunctionState>(self);
-                std::shared_ptr<FunctionState> traces;
+                std::shared_ptr<Function> fn;
                 {
                   std::lock_guard<std::mutex> lock(st.mu);
                   auto it = st.bound.find(id);
                   // An expired entry's address now belongs to another object.
                   if (it != st.bound.end() && !it->second.instance.expired()) {
-                    traces = it->second.traces;
+                    fn = it->second.fn;
                   } else {
-                    if (st.params.empty()) {
-                      throw TypeError(st.name + "() takes 0 positional arguments but 1 was given");
+                    const Function& f = *st.fn;
+                    if (f.params().empty()) {
+                      throw TypeError(f.name() + "() takes 0 positional arguments but 1 was given");
                     }
                     std::erase_if(st.bound, [](const auto& entry) { return entry.second.instance.expired(); });
                     // The body reaches the instance weakly: it runs only through a
                     // bound value below, which holds the instance.
-                    Body body = [b = st.body, weak = WeakValue(instance)](const std::vector<Value>& a) {
+                    Body body = [b = f.body(), weak = WeakValue(instance)](const std::vector<Value>& a) {
                       std::vector<Value> all;
                       all.reserve(a.size() + 1);
                       all.push_back(weak.lock());
                       all.insert(all.end(), a.begin(), a.end());
                       return b(all);
                     };
-                    traces = std::make_shared<FunctionState>();
-                    traces->name = st.name;
-                    traces->params.assign(st.params.begin() + 1, st.params.end());
-                    traces->body = std::move(body);
-                    traces->options = st.options;
-                    traces->fn = std::make_shared<Function>(traces->name, traces->params, traces->body, traces->options);
-                    st.bound[id] = FunctionState::Bound{WeakValue(instance), traces};
+                    std::vector<Param> after_self(f.params().begin() + 1, f.params().end());
+                    fn = std::make_shared<Function>(f.name(), std::move(after_self), std::move(body), f.options());
+                    st.bound[id] = FunctionState::Bound{WeakValue(instance), fn};
                   }
                 }
                 auto b = std::make_shared<FunctionState>();
-                b->fn = traces->fn;
-                b->name = traces->name;
-                b->params = traces->params;
-                b->body = traces->body;
-                b->options = traces->options;
+                b->fn = std::move(fn);
                 b->python_function = st.python_function.is_callable() ? bind_method(st.python_function, instance)
                                                                       : st.python_function;
                 b->self = instance;
@@ -321,7 +311,8 @@ const Value& function_class() {
        method("get_concrete_function",
               [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
                 const FunctionState& st = *native_state<FunctionState>(self);
-                return concrete_value(st.fn->get_concrete_function(std::move(args), std::move(kwargs)), st.params);
+                Function& f = *st.fn;
+                return concrete_value(f.get_concrete_function(std::move(args), std::move(kwargs)), f.params());
               }),
        method("pretty_printed_concrete_signatures",
               [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
@@ -334,10 +325,10 @@ const Value& function_class() {
                 return Value(native_state<FunctionState>(self)->fn->tracing_count());
               }),
        property("python_function", [](const Value& self) { return native_state<FunctionState>(self)->python_function; }),
-       property("__name__", [](const Value& self) { return Value(native_state<FunctionState>(self)->name); }),
+       property("__name__", [](const Value& self) { return Value(native_state<FunctionState>(self)->fn->name()); }),
        property("input_signature",
                 [](const Value& self) {
-                  const auto& sig = native_state<FunctionState>(self)->options.input_signature;
+                  const auto& sig = native_state<FunctionState>(self)->fn->options().input_signature;
                   return sig ? Value::tuple(*sig) : Value();
                 }),
        method("__repr__", [](const Value& self, std::vector<Value>, Kwargs) -> Value {
@@ -350,11 +341,7 @@ const Value& function_class() {
 Value make_function_value(std::string name, std::vector<Param> params, Body body, FunctionOptions options,
                           Value python_function) {
   auto st = std::make_shared<FunctionState>();
-  st->fn = std::make_shared<Function>(name, params, body, options);
-  st->name = std::move(name);
-  st->params = std::move(params);
-  st->body = std::move(body);
-  st->options = std::move(options);
+  st->fn = std::make_shared<Function>(std::move(name), std::move(params), std::move(body), std::move(options));
   st->python_function = std::move(python_function);
   return native_object(function_class(), std::move(st));
 }
@@ -362,7 +349,7 @@ Value make_function_value(std::string name, std::vector<Param> params, Body body
 /// tf.function(func, options): a Function value over a Python function.
 Value wrap(const Value& func, const FunctionOptions& options) {
   if (const FunctionState* st = native_state<FunctionState>(func)) {
-    return make_function_value(st->name, st->params, st->body, options, st->python_function);
+    return make_function_value(st->fn->name(), st->fn->params(), st->fn->body(), options, st->python_function);
   }
   if (!func.is_callable() || !func.as_callable().user) {
     throw TypeError("agc: tf.function applies to a Python function defined in the program; got '" +
@@ -394,7 +381,6 @@ const std::vector<Param>* function_params(const Value& callable) {
 
 Value function_value(std::shared_ptr<Function> fn) {
   auto st = std::make_shared<FunctionState>();
-  st->name = fn->name();
   st->fn = std::move(fn);
   return native_object(function_class(), std::move(st));
 }
