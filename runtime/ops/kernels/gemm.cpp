@@ -167,34 +167,21 @@ constexpr int64_t kMinBlockSide = 16;
 constexpr int kBlocksPerThread = 4;
 constexpr double kMacsPerBlock = 4.0e6;
 
-void parallel_blocks(int64_t m, int64_t n, double macs, int threads,
-                     const std::function<void(int64_t, int64_t, int64_t, int64_t)>& block) {
-  if (m <= 0 || n <= 0) return;
+BlockGrid block_grid(int64_t m, int64_t n, double macs, int threads) {
+  BlockGrid g;
   const int use = std::min(threads, threads_for(macs));
-  const int64_t target = use <= 1 ? 1
-                                  : std::clamp<int64_t>(static_cast<int64_t>(macs / kMacsPerBlock), use,
-                                                        int64_t{use} * kBlocksPerThread);
+  if (use <= 1) return g;
+  const int64_t target =
+      std::clamp<int64_t>(static_cast<int64_t>(macs / kMacsPerBlock), use, int64_t{use} * kBlocksPerThread);
   // Halve the longer side of a block while it stays >= kMinBlockSide.
-  int64_t row_parts = 1, col_parts = 1;
-  while (row_parts * col_parts < target) {
-    const int64_t rows = m / row_parts, cols = n / col_parts;
-    if (rows >= cols && rows >= 2 * kMinBlockSide) row_parts *= 2;
-    else if (cols >= 2 * kMinBlockSide) col_parts *= 2;
-    else if (rows >= 2 * kMinBlockSide) row_parts *= 2;
+  while (g.blocks() < target) {
+    const int64_t rows = m / g.row_parts, cols = n / g.col_parts;
+    if (rows >= cols && rows >= 2 * kMinBlockSide) g.row_parts *= 2;
+    else if (cols >= 2 * kMinBlockSide) g.col_parts *= 2;
+    else if (rows >= 2 * kMinBlockSide) g.row_parts *= 2;
     else break;
   }
-  const int64_t blocks = row_parts * col_parts;
-  auto run = [&](int64_t index) {
-    const int64_t rp = index / col_parts, cp = index % col_parts;
-    block(m * rp / row_parts, m * (rp + 1) / row_parts, n * cp / col_parts, n * (cp + 1) / col_parts);
-  };
-  if (blocks <= 1) {
-    run(0);
-    return;
-  }
-  parallel_for(blocks, static_cast<int>(blocks), [&](int64_t first, int64_t last) {
-    for (int64_t index = first; index < last; ++index) run(index);
-  });
+  return g;
 }
 
 void parallel_for(int64_t n, int parts, const std::function<void(int64_t, int64_t)>& body) {

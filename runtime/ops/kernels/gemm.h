@@ -45,15 +45,37 @@ void parallel_for(int64_t n, int parts, const std::function<void(int64_t begin, 
 /// How many threads a kernel doing `flops` multiply-adds should use (1 or 2).
 int threads_for(double flops);
 
-/// Computes an m×n result that costs `macs` multiply-adds in blocks:
-/// block(r0, r1, c0, c1) for rows [r0, r1) × columns [c0, c1), each on one
-/// thread. On the caller's thread alone (one block) when `threads` or
-/// threads_for(macs) is 1; else on 2 threads, in one block per thread or, for
-/// big results, a few per thread. Blocks halve the longer side while it stays
-/// at least 16, so each block's products stay wide and square-ish. gemm runs
-/// its products this way; so does a fused kernel whose epilogue should run on
-/// each block while it is in cache.
-void parallel_blocks(int64_t m, int64_t n, double macs, int threads,
-                     const std::function<void(int64_t r0, int64_t r1, int64_t c0, int64_t c1)>& block);
+/// How parallel_blocks splits an m×n result costing `macs` multiply-adds:
+/// row_parts × col_parts blocks. One block when `threads` or
+/// threads_for(macs) is 1; else one per thread or, for big results, a few per
+/// thread, halving the longer side while it stays at least 16, so each
+/// block's products stay wide and square-ish.
+struct BlockGrid {
+  int64_t row_parts = 1, col_parts = 1;
+  int64_t blocks() const { return row_parts * col_parts; }
+};
+BlockGrid block_grid(int64_t m, int64_t n, double macs, int threads);
+
+/// Computes an m×n result that costs `macs` multiply-adds in the blocks of
+/// block_grid(): block(r0, r1, c0, c1) for rows [r0, r1) × columns [c0, c1),
+/// each on one thread, on the caller's thread alone when there is one block
+/// (then with no std::function made: small products call it per kernel run).
+/// gemm runs its products this way; so does a fused kernel whose epilogue
+/// should run on each block while it is in cache.
+template <class Block>
+void parallel_blocks(int64_t m, int64_t n, double macs, int threads, const Block& block) {
+  if (m <= 0 || n <= 0) return;
+  const BlockGrid g = block_grid(m, n, macs, threads);
+  if (g.blocks() <= 1) {
+    block(int64_t{0}, m, int64_t{0}, n);
+    return;
+  }
+  parallel_for(g.blocks(), static_cast<int>(g.blocks()), [&](int64_t first, int64_t last) {
+    for (int64_t index = first; index < last; ++index) {
+      const int64_t rp = index / g.col_parts, cp = index % g.col_parts;
+      block(m * rp / g.row_parts, m * (rp + 1) / g.row_parts, n * cp / g.col_parts, n * (cp + 1) / g.col_parts);
+    }
+  });
+}
 
 }  // namespace ag::kernels
