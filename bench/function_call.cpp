@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   });
 
   // The prepared kernel alone: what executing the graph's one node costs.
-  const OpDef& op = OpRegistry::global().get("AddV2");
+  const OpDef& op = OpRegistry::global().get(op::AddV2);
   TensorSpec spec{DType::Float32, Shape{2, 2}};
   std::vector<TensorSpec> ins{spec, spec}, outs{spec};
   Attrs attrs;

@@ -95,7 +95,7 @@ bool bench_matmul(const Eigen::ThreadPoolDevice& dev, int repeats) {
   Graph g("matmul");
   Output a = g.placeholder({DType::Float32, Shape{n, n}}, "a");
   Output b = g.placeholder({DType::Float32, Shape{n, n}}, "b");
-  g.outputs() = {g.add_node("MatMul", {a, b}, {}, "MatMul")->output()};
+  g.outputs() = {g.add_node(op::MatMul, {a, b}, {}, "MatMul")->output()};
   Plan plan = compile_plan(g);
   std::vector<Tensor> args{random_tensor(Shape{n, n}, 1), random_tensor(Shape{n, n}, 2)};
 
@@ -158,7 +158,7 @@ bool bench_conv(const Eigen::ThreadPoolDevice& dev, int repeats) {
   Output in = g.placeholder({DType::Float32, Shape{1, h, w, c}}, "input");
   Output filter = g.placeholder({DType::Float32, Shape{k, k, c, oc}}, "filter");
   Attrs attrs{{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"padding", std::string("VALID")}};
-  g.outputs() = {g.add_node("Conv2D", {in, filter}, attrs, "Conv2D")->output()};
+  g.outputs() = {g.add_node(op::Conv2D, {in, filter}, attrs, "Conv2D")->output()};
   Plan plan = compile_plan(g);
   std::vector<Tensor> args{random_tensor(Shape{1, h, w, c}, 3), random_tensor(Shape{k, k, c, oc}, 4)};
 

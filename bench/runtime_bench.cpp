@@ -57,7 +57,7 @@ void bench_call(int repeats) {
   Graph g("add");
   Output a = g.placeholder({DType::Float32, Shape{2, 2}}, "a");
   Output b = g.placeholder({DType::Float32, Shape{2, 2}}, "b");
-  g.outputs() = {g.add_node("AddV2", {a, b}, {}, "add")->output()};
+  g.outputs() = {g.add_node(op::AddV2, {a, b}, {}, "add")->output()};
   Plan plan = compile_plan(g);
   std::vector<Tensor> args{Tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}),
                            Tensor::from_vector<float>({2, 2}, {5, 6, 7, 8})};
@@ -74,7 +74,7 @@ void bench_call(int repeats) {
                      }
                    }) / kCalls;
   double eager_ns = best_ns(repeats, [&] {
-                      for (int i = 0; i < kCalls / 10; ++i) g_sink = g_sink + run_op("AddV2", args)[0].data<float>()[3];
+                      for (int i = 0; i < kCalls / 10; ++i) g_sink = g_sink + run_op(op::AddV2, args)[0].data<float>()[3];
                     }) / (kCalls / 10);
   Eigen::Array22f x, y, z;
   x << 1, 2, 3, 4;
@@ -102,11 +102,11 @@ Graph& tanh_loop(Graph& g) {
   Output limit = g.placeholder({DType::Float32, Shape{}}, "limit");
   auto cond = std::make_shared<Graph>("cond", &g);
   Output cx = cond->placeholder({DType::Float32, Shape{5}}, "x");
-  Output sum = cond->add_node("Sum", {cx, cond->constant(Tensor::scalar<int32_t>(0))})->output();
-  cond->outputs() = {cond->add_node("Greater", {sum, cond->capture(limit)})->output()};
+  Output sum = cond->add_node(op::Sum, {cx, cond->constant(Tensor::scalar<int32_t>(0))})->output();
+  cond->outputs() = {cond->add_node(op::Greater, {sum, cond->capture(limit)})->output()};
   auto body = std::make_shared<Graph>("body", &g);
   Output bx = body->placeholder({DType::Float32, Shape{5}}, "x");
-  body->outputs() = {body->add_node("Tanh", {bx})->output()};
+  body->outputs() = {body->add_node(op::Tanh, {bx})->output()};
   WhileOptions o;
   o.names = {"x"};
   g.outputs() = {add_while(g, {x}, cond, body, o)->output()};
@@ -162,11 +162,11 @@ std::unique_ptr<Graph> trace_big(int nodes) {
   TensorHandle y = g->placeholder({DType::Float32, Shape{8}}, "y");
   TensorHandle half = Tensor::scalar<float>(0.5f);
   while (static_cast<int>(g->nodes().size()) < nodes) {
-    TensorHandle a = apply_op1("AddV2", std::vector<TensorHandle>{x, y}, {}, "add");
-    TensorHandle b = apply_op1("Mul", std::vector<TensorHandle>{a, half}, {}, "mul");
-    TensorHandle c = apply_op1("Tanh", std::vector<TensorHandle>{b}, {}, "Tanh");
-    TensorHandle d = apply_op1("Identity", std::vector<TensorHandle>{c}, {}, "Identity");
-    x = apply_op1("Sub", std::vector<TensorHandle>{d, x}, {}, "sub");
+    TensorHandle a = apply_op1(op::AddV2, std::vector<TensorHandle>{x, y}, {}, "add");
+    TensorHandle b = apply_op1(op::Mul, std::vector<TensorHandle>{a, half}, {}, "mul");
+    TensorHandle c = apply_op1(op::Tanh, std::vector<TensorHandle>{b}, {}, "Tanh");
+    TensorHandle d = apply_op1(op::Identity, std::vector<TensorHandle>{c}, {}, "Identity");
+    x = apply_op1(op::Sub, std::vector<TensorHandle>{d, x}, {}, "sub");
   }
   g->outputs() = {x.output()};
   return g;

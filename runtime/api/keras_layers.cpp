@@ -128,11 +128,11 @@ Value apply_activation(const Value& activation, const Value& x) {
   const std::string& name = activation.as_str();
   auto in = [&] { return std::vector<TensorHandle>{x.as_tensor()}; };
   if (name == "linear") return x;
-  if (name == "relu") return Value(apply_op1("Relu", in(), {}, "Relu"));
+  if (name == "relu") return Value(apply_op1(op::Relu, in(), {}, "Relu"));
   if (name == "sigmoid") return tf::sigmoid(x);
   if (name == "tanh") return tf::tanh(x);
-  if (name == "softmax") return Value(apply_op1("Softmax", in(), {}, "Softmax"));
-  if (name == "softplus") return Value(apply_op1("Softplus", in(), {}, "Softplus"));
+  if (name == "softmax") return Value(apply_op1(op::Softmax, in(), {}, "Softmax"));
+  if (name == "softplus") return Value(apply_op1(op::Softplus, in(), {}, "Softplus"));
   if (name == "exponential") return tf::exp(x);
   throw ValueError("Unknown activation function: '" + name + "'. Please ensure you are using a "
                    "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
@@ -212,7 +212,7 @@ void create_weights(const Value& self, const std::vector<int64_t>& kernel_shape,
 Value bias_and_activation(const Value& self, Value y) {
   if (truthy(self.getattr("use_bias"))) {
     std::vector<TensorHandle> in{y.as_tensor(), variable_value::read(self.getattr("bias"))};
-    y = Value(apply_op1("BiasAdd", in, {}, "BiasAdd"));
+    y = Value(apply_op1(op::BiasAdd, in, {}, "BiasAdd"));
   }
   return apply_activation(self.getattr("activation"), y);
 }
@@ -395,7 +395,7 @@ Value make_conv2d_class() {
                            attrs.set("padding", padding);
                            attrs.set("data_format", std::string("NHWC"));
                            std::vector<TensorHandle> in{a[1].as_tensor(), variable_value::read(self.getattr("kernel"))};
-                           return bias_and_activation(self, Value(apply_op1("Conv2D", in, attrs, "Conv2D")));
+                           return bias_and_activation(self, Value(apply_op1(op::Conv2D, in, attrs, "Conv2D")));
                          }));
   return make_class("Conv2D", {layer_class()}, std::move(attrs));
 }

@@ -8,7 +8,7 @@
 namespace ag::tf {
 namespace {
 
-TensorHandle apply1(const char* op, const TensorHandle& x, std::string_view name, const Attrs& attrs = {}) {
+TensorHandle apply1(OpType op, const TensorHandle& x, std::string_view name, const Attrs& attrs = {}) {
   TensorHandle in[1] = {x};
   return apply_op1(op, in, attrs, name);
 }
@@ -16,7 +16,7 @@ TensorHandle apply1(const char* op, const TensorHandle& x, std::string_view name
 // The operands of an op whose inputs share one type attr, converted as TF's
 // op_def_library does: the first tensor sets the dtype (else the first
 // operand's inferred one) and literals adopt it.
-std::vector<TensorHandle> same_type(const std::vector<const Value*>& args, const char* op) {
+std::vector<TensorHandle> same_type(const std::vector<const Value*>& args, OpType op) {
   std::optional<DType> dt;
   for (const Value* a : args) {
     if (a->is_tensor()) {
@@ -28,12 +28,12 @@ std::vector<TensorHandle> same_type(const std::vector<const Value*>& args, const
   std::vector<TensorHandle> out;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!dt) dt = to_tensor(*args[i]).dtype();
-    out.push_back(to_tensor_for_op(*args[i], *dt, op, kParams[i < 3 ? i : 2]));
+    out.push_back(to_tensor_for_op(*args[i], *dt, op.name(), kParams[i < 3 ? i : 2]));
   }
   if (current_graph() != nullptr) {
     for (size_t i = 1; i < out.size(); ++i) {
       if (out[i].dtype() != out[0].dtype()) {
-        throw TypeError("Input '" + std::string(kParams[i < 3 ? i : 2]) + "' of '" + op + "' Op has type " +
+        throw TypeError("Input '" + std::string(kParams[i < 3 ? i : 2]) + "' of '" + std::string(op.name()) + "' Op has type " +
                         dtype_repr(out[i].dtype()) + " that does not match type " + dtype_repr(out[0].dtype()) +
                         " of argument 'x'.");
       }
@@ -42,12 +42,12 @@ std::vector<TensorHandle> same_type(const std::vector<const Value*>& args, const
   return out;
 }
 
-Value binary(const char* op, const Value& x, const Value& y, std::string_view name, const Attrs& attrs = {}) {
+Value binary(OpType op, const Value& x, const Value& y, std::string_view name, const Attrs& attrs = {}) {
   std::vector<TensorHandle> in = same_type({&x, &y}, op);
   return Value(apply_op1(op, in, attrs, name));
 }
 
-Value unary(const char* op, const Value& x, std::string_view name) {
+Value unary(OpType op, const Value& x, std::string_view name) {
   return Value(apply1(op, to_tensor(x), name));
 }
 
@@ -73,15 +73,15 @@ Value convert_to_tensor(const Value& value, OptDType dtype, OptDType dtype_hint)
 }
 
 Value add(const Value& x, const Value& y) {
-  // math_ops.add: y converted with x's dtype as a hint; AddV2 (Add for strings).
+  // math_ops.add: y converted with x's dtype as a hint; AddV2 (TF's Add for
+  // strings: agc's AddV2 concatenates them too).
   TensorHandle tx = to_tensor(x);
   TensorHandle ty = to_tensor_hint(y, tx.dtype());
-  bool add = tx.dtype() == DType::String && OpRegistry::global().find("Add") != nullptr;
-  return binary(add ? "Add" : "AddV2", Value(tx), Value(ty), "Add");
+  return binary(op::AddV2, Value(tx), Value(ty), "Add");
 }
 
-Value subtract(const Value& x, const Value& y) { return binary("Sub", x, y, "Sub"); }
-Value multiply(const Value& x, const Value& y) { return binary("Mul", x, y, "Mul"); }
+Value subtract(const Value& x, const Value& y) { return binary(op::Sub, x, y, "Sub"); }
+Value multiply(const Value& x, const Value& y) { return binary(op::Mul, x, y, "Mul"); }
 
 Value divide(const Value& x, const Value& y) {
   // math_ops.divide: a literal x takes y's dtype, then Python's `/`.
@@ -90,60 +90,60 @@ Value divide(const Value& x, const Value& y) {
 }
 
 Value truediv(const Value& x, const Value& y) { return Value(to_tensor(x)) / y; }
-Value floordiv(const Value& x, const Value& y) { return binary("FloorDiv", x, y, "floordiv"); }
-Value floormod(const Value& x, const Value& y) { return binary("FloorMod", x, y, "FloorMod"); }
-Value pow(const Value& x, const Value& y) { return binary("Pow", x, y, "Pow"); }
-Value negative(const Value& x) { return unary("Neg", x, "Neg"); }
-Value abs(const Value& x) { return unary("Abs", x, "Abs"); }
-Value maximum(const Value& x, const Value& y) { return binary("Maximum", x, y, "Maximum"); }
-Value minimum(const Value& x, const Value& y) { return binary("Minimum", x, y, "Minimum"); }
-Value square(const Value& x) { return unary("Square", x, "Square"); }
-Value sqrt(const Value& x) { return unary("Sqrt", x, "Sqrt"); }
-Value exp(const Value& x) { return unary("Exp", x, "Exp"); }
-Value log(const Value& x) { return unary("Log", x, "Log"); }
-Value tanh(const Value& x) { return unary("Tanh", x, "Tanh"); }
-Value sigmoid(const Value& x) { return unary("Sigmoid", x, "Sigmoid"); }
+Value floordiv(const Value& x, const Value& y) { return binary(op::FloorDiv, x, y, "floordiv"); }
+Value floormod(const Value& x, const Value& y) { return binary(op::FloorMod, x, y, "FloorMod"); }
+Value pow(const Value& x, const Value& y) { return binary(op::Pow, x, y, "Pow"); }
+Value negative(const Value& x) { return unary(op::Neg, x, "Neg"); }
+Value abs(const Value& x) { return unary(op::Abs, x, "Abs"); }
+Value maximum(const Value& x, const Value& y) { return binary(op::Maximum, x, y, "Maximum"); }
+Value minimum(const Value& x, const Value& y) { return binary(op::Minimum, x, y, "Minimum"); }
+Value square(const Value& x) { return unary(op::Square, x, "Square"); }
+Value sqrt(const Value& x) { return unary(op::Sqrt, x, "Sqrt"); }
+Value exp(const Value& x) { return unary(op::Exp, x, "Exp"); }
+Value log(const Value& x) { return unary(op::Log, x, "Log"); }
+Value tanh(const Value& x) { return unary(op::Tanh, x, "Tanh"); }
+Value sigmoid(const Value& x) { return unary(op::Sigmoid, x, "Sigmoid"); }
 
-Value equal(const Value& x, const Value& y) { return binary("Equal", x, y, "Equal"); }
-Value not_equal(const Value& x, const Value& y) { return binary("NotEqual", x, y, "NotEqual"); }
-Value less(const Value& x, const Value& y) { return binary("Less", x, y, "Less"); }
-Value less_equal(const Value& x, const Value& y) { return binary("LessEqual", x, y, "LessEqual"); }
-Value greater(const Value& x, const Value& y) { return binary("Greater", x, y, "Greater"); }
-Value greater_equal(const Value& x, const Value& y) { return binary("GreaterEqual", x, y, "GreaterEqual"); }
-Value logical_and(const Value& x, const Value& y) { return binary("LogicalAnd", x, y, "LogicalAnd"); }
-Value logical_or(const Value& x, const Value& y) { return binary("LogicalOr", x, y, "LogicalOr"); }
-Value logical_not(const Value& x) { return unary("LogicalNot", x, "LogicalNot"); }
+Value equal(const Value& x, const Value& y) { return binary(op::Equal, x, y, "Equal"); }
+Value not_equal(const Value& x, const Value& y) { return binary(op::NotEqual, x, y, "NotEqual"); }
+Value less(const Value& x, const Value& y) { return binary(op::Less, x, y, "Less"); }
+Value less_equal(const Value& x, const Value& y) { return binary(op::LessEqual, x, y, "LessEqual"); }
+Value greater(const Value& x, const Value& y) { return binary(op::Greater, x, y, "Greater"); }
+Value greater_equal(const Value& x, const Value& y) { return binary(op::GreaterEqual, x, y, "GreaterEqual"); }
+Value logical_and(const Value& x, const Value& y) { return binary(op::LogicalAnd, x, y, "LogicalAnd"); }
+Value logical_or(const Value& x, const Value& y) { return binary(op::LogicalOr, x, y, "LogicalOr"); }
+Value logical_not(const Value& x) { return unary(op::LogicalNot, x, "LogicalNot"); }
 
 Value where(const Value& cond, const Value& x, const Value& y) {
-  if (x.is_none() && y.is_none()) return Value(apply1("Where", to_tensor(cond), "Where"));
+  if (x.is_none() && y.is_none()) return Value(apply1(op::Where, to_tensor(cond), "Where"));
   if (x.is_none() || y.is_none()) throw ValueError("x and y must both be non-None or both be None.");
   TensorHandle c = to_tensor(cond, DType::Bool);
-  std::vector<TensorHandle> xy = same_type({&x, &y}, "SelectV2");
+  std::vector<TensorHandle> xy = same_type({&x, &y}, op::SelectV2);
   TensorHandle in[3] = {c, xy[0], xy[1]};
-  return Value(apply_op1("SelectV2", in, {}, "SelectV2"));
+  return Value(apply_op1(op::SelectV2, in, {}, "SelectV2"));
 }
 
 Value cast(const Value& x, DType dtype) {
   if (x.is_tensor() && x.as_tensor().dtype() == dtype) return x;
   TensorHandle t = to_tensor(x);
   if (t.dtype() == dtype) return Value(t);
-  return Value(apply1("Cast", t, "Cast", Attrs{{"SrcT", t.dtype()}, {"DstT", dtype}, {"Truncate", false}}));
+  return Value(apply1(op::Cast, t, "Cast", Attrs{{"SrcT", t.dtype()}, {"DstT", dtype}, {"Truncate", false}}));
 }
 
-Value sign(const Value& x) { return unary("Sign", x, "Sign"); }
-Value rsqrt(const Value& x) { return unary("Rsqrt", x, "Rsqrt"); }
-Value log1p(const Value& x) { return unary("Log1p", x, "Log1p"); }
-Value sin(const Value& x) { return unary("Sin", x, "Sin"); }
-Value cos(const Value& x) { return unary("Cos", x, "Cos"); }
+Value sign(const Value& x) { return unary(op::Sign, x, "Sign"); }
+Value rsqrt(const Value& x) { return unary(op::Rsqrt, x, "Rsqrt"); }
+Value log1p(const Value& x) { return unary(op::Log1p, x, "Log1p"); }
+Value sin(const Value& x) { return unary(op::Sin, x, "Sin"); }
+Value cos(const Value& x) { return unary(op::Cos, x, "Cos"); }
 Value round(const Value& x) {
   // math_ops.round: integers are already round.
   TensorHandle t = to_tensor(x);
   if (is_integer(t.dtype())) return Value(t);
-  return Value(apply1("Round", t, "Round"));
+  return Value(apply1(op::Round, t, "Round"));
 }
-Value floor(const Value& x) { return unary("Floor", x, "Floor"); }
-Value ceil(const Value& x) { return unary("Ceil", x, "Ceil"); }
-Value relu(const Value& x) { return unary("Relu", x, "Relu"); }
-Value softplus(const Value& x) { return unary("Softplus", x, "Softplus"); }
+Value floor(const Value& x) { return unary(op::Floor, x, "Floor"); }
+Value ceil(const Value& x) { return unary(op::Ceil, x, "Ceil"); }
+Value relu(const Value& x) { return unary(op::Relu, x, "Relu"); }
+Value softplus(const Value& x) { return unary(op::Softplus, x, "Softplus"); }
 
 }  // namespace ag::tf

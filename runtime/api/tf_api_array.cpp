@@ -21,14 +21,14 @@ TensorHandle reduction_axes(const TensorHandle& x, const Value& axis) {
     for (int i = 0; i < s.rank(); ++i) all[static_cast<size_t>(i)] = i;
     return int32_vector(all);
   }
-  TensorHandle r = apply("Rank", {x}, "Rank");
-  return apply("Range", {TensorHandle(Tensor::scalar<int32_t>(0)), r, TensorHandle(Tensor::scalar<int32_t>(1))},
+  TensorHandle r = apply(op::Rank, {x}, "Rank");
+  return apply(op::Range, {TensorHandle(Tensor::scalar<int32_t>(0)), r, TensorHandle(Tensor::scalar<int32_t>(1))},
                "range");
 }
 
-Value reduce(const char* op, const Value& x, const Value& axis, bool keepdims) {
+Value reduce(OpType op, const Value& x, const Value& axis, bool keepdims) {
   TensorHandle t = to_tensor(x);
-  return Value(apply(op, {t, reduction_axes(t, axis)}, op, Attrs{{"keep_dims", keepdims}}));
+  return Value(apply(op, {t, reduction_axes(t, axis)}, op.name(), Attrs{{"keep_dims", keepdims}}));
 }
 
 Shape shape_of(const Value& v) {
@@ -48,7 +48,7 @@ Shape shape_of(const Value& v) {
 Value filled(const Value& shape_v, DType dtype, int one, const char* name) {
   if (shape_v.is_tensor()) {
     Tensor value = literal_to_tensor(Value(one), dtype);
-    return Value(apply("Fill", {index_tensor(shape_v), TensorHandle(value)}, name));
+    return Value(apply(op::Fill, {index_tensor(shape_v), TensorHandle(value)}, name));
   }
   Shape s = shape_of(shape_v);
   Tensor t = Tensor::zeros(dtype, s);
@@ -87,9 +87,9 @@ std::vector<TensorHandle> convert_all(const Value& values) {
 }
 
 // tf.shape/size/rank of a statically known tensor while tracing is a constant.
-Value static_or_op(const char* op, const TensorHandle& t, const Attrs& attrs, std::optional<Tensor> known) {
-  if (Graph* g = current_graph(); g != nullptr && known) return Value(g->constant(*known, op));
-  return Value(apply(op, {t}, op, attrs));
+Value static_or_op(OpType op, const TensorHandle& t, const Attrs& attrs, std::optional<Tensor> known) {
+  if (Graph* g = current_graph(); g != nullptr && known) return Value(g->constant(*known, op.name()));
+  return Value(apply(op, {t}, op.name(), attrs));
 }
 
 Tensor int_tensor(DType dt, const std::vector<int64_t>& v, bool scalar) {
@@ -104,7 +104,7 @@ Tensor int_tensor(DType dt, const std::vector<int64_t>& v, bool scalar) {
 }  // namespace
 
 Value reshape(const Value& x, const Value& shape) {
-  return Value(apply("Reshape", {to_tensor(x), index_tensor(shape)}, "Reshape"));
+  return Value(apply(op::Reshape, {to_tensor(x), index_tensor(shape)}, "Reshape"));
 }
 
 Value transpose(const Value& x, const Value& perm) {
@@ -117,7 +117,7 @@ Value transpose(const Value& x, const Value& perm) {
     for (int i = 0; i < s.rank(); ++i) rev[static_cast<size_t>(i)] = s.rank() - 1 - i;
     p = int32_vector(rev);
   }
-  return Value(apply("Transpose", {t, p}, "transpose"));
+  return Value(apply(op::Transpose, {t, p}, "transpose"));
 }
 
 Value matmul(const Value& a, const Value& b, bool transpose_a, bool transpose_b) {
@@ -125,29 +125,29 @@ Value matmul(const Value& a, const Value& b, bool transpose_a, bool transpose_b)
   TensorHandle tb = to_tensor(b, ta.dtype());
   bool two_d = ta.shape().rank() == 2 && tb.shape().rank() == 2;
   if (two_d) {
-    return Value(apply("MatMul", {ta, tb}, "MatMul",
+    return Value(apply(op::MatMul, {ta, tb}, "MatMul",
                        Attrs{{"transpose_a", transpose_a}, {"transpose_b", transpose_b}}));
   }
-  return Value(apply("BatchMatMulV2", {ta, tb}, "MatMul", Attrs{{"adj_x", transpose_a}, {"adj_y", transpose_b}}));
+  return Value(apply(op::BatchMatMulV2, {ta, tb}, "MatMul", Attrs{{"adj_x", transpose_a}, {"adj_y", transpose_b}}));
 }
 
-Value reduce_sum(const Value& x, const Value& axis, bool keepdims) { return reduce("Sum", x, axis, keepdims); }
-Value reduce_mean(const Value& x, const Value& axis, bool keepdims) { return reduce("Mean", x, axis, keepdims); }
-Value reduce_max(const Value& x, const Value& axis, bool keepdims) { return reduce("Max", x, axis, keepdims); }
-Value reduce_min(const Value& x, const Value& axis, bool keepdims) { return reduce("Min", x, axis, keepdims); }
-Value reduce_prod(const Value& x, const Value& axis, bool keepdims) { return reduce("Prod", x, axis, keepdims); }
+Value reduce_sum(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Sum, x, axis, keepdims); }
+Value reduce_mean(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Mean, x, axis, keepdims); }
+Value reduce_max(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Max, x, axis, keepdims); }
+Value reduce_min(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Min, x, axis, keepdims); }
+Value reduce_prod(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Prod, x, axis, keepdims); }
 Value reduce_any(const Value& x, const Value& axis, bool keepdims) {
-  return Value(apply("Any", {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, "Any",
+  return Value(apply(op::Any, {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, "Any",
                      Attrs{{"keep_dims", keepdims}}));
 }
 Value reduce_all(const Value& x, const Value& axis, bool keepdims) {
-  return Value(apply("All", {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, "All",
+  return Value(apply(op::All, {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, "All",
                      Attrs{{"keep_dims", keepdims}}));
 }
 
 Value argmax(const Value& x, const Value& axis, DType output_type) {
   TensorHandle a = axis.is_none() ? TensorHandle(Tensor::scalar<int32_t>(0)) : index_tensor(axis);
-  return Value(apply("ArgMax", {to_tensor(x), a}, "ArgMax", Attrs{{"output_type", output_type}}));
+  return Value(apply(op::ArgMax, {to_tensor(x), a}, "ArgMax", Attrs{{"output_type", output_type}}));
 }
 
 Value range(const Value& start_v, const Value& limit_v, const Value& delta_v, OptDType dtype) {
@@ -174,25 +174,25 @@ Value range(const Value& start_v, const Value& limit_v, const Value& delta_v, Op
     dt = order[std::max({level(s.dtype()), level(l.dtype()), level(d.dtype())})];
   }
   auto as = [&](const TensorHandle& t) { return cast(Value(t), dt).as_tensor(); };
-  return Value(apply("Range", {as(s), as(l), as(d)}, "Range", Attrs{{"Tidx", dt}}));
+  return Value(apply(op::Range, {as(s), as(l), as(d)}, "Range", Attrs{{"Tidx", dt}}));
 }
 
 Value ones(const Value& shape, DType dtype) { return filled(shape, dtype, 1, "ones"); }
 Value zeros(const Value& shape, DType dtype) { return filled(shape, dtype, 0, "zeros"); }
 
 Value fill(const Value& dims, const Value& value) {
-  return Value(apply("Fill", {index_tensor(dims), to_tensor(value)}, "Fill"));
+  return Value(apply(op::Fill, {index_tensor(dims), to_tensor(value)}, "Fill"));
 }
 
-Value ones_like(const Value& x) { return Value(apply("OnesLike", {to_tensor(x)}, "ones_like")); }
-Value zeros_like(const Value& x) { return Value(apply("ZerosLike", {to_tensor(x)}, "zeros_like")); }
+Value ones_like(const Value& x) { return Value(apply(op::OnesLike, {to_tensor(x)}, "ones_like")); }
+Value zeros_like(const Value& x) { return Value(apply(op::ZerosLike, {to_tensor(x)}, "zeros_like")); }
 
 Value concat(const Value& values, const Value& axis) {
   std::vector<TensorHandle> in = convert_all(values);
-  if (in.size() == 1) return Value(apply("Identity", {in[0]}, "concat"));
+  if (in.size() == 1) return Value(apply(op::Identity, {in[0]}, "concat"));
   int64_t n = static_cast<int64_t>(in.size());
   in.push_back(index_tensor(axis));
-  return Value(apply("ConcatV2", std::move(in), "concat", Attrs{{"N", n}}));
+  return Value(apply(op::ConcatV2, std::move(in), "concat", Attrs{{"N", n}}));
 }
 
 Value stack(const Value& values, const Value& axis) {
@@ -200,7 +200,7 @@ Value stack(const Value& values, const Value& axis) {
   if (values.is_tensor_array() && axis.is_int() && axis.as_int() == 0) return tensor_array::stack(values);
   std::vector<TensorHandle> in = convert_all(values);
   int64_t n = static_cast<int64_t>(in.size());
-  return Value(apply("Pack", std::move(in), "stack", Attrs{{"axis", axis.as_int()}, {"N", n}}));
+  return Value(apply(op::Pack, std::move(in), "stack", Attrs{{"axis", axis.as_int()}, {"N", n}}));
 }
 
 Value unstack(const Value& value, const Value& num, int64_t axis) {
@@ -208,7 +208,7 @@ Value unstack(const Value& value, const Value& num, int64_t axis) {
   Attrs attrs{{"axis", axis}};
   if (!num.is_none()) attrs.set("num", num.as_int());
   std::vector<Value> out;
-  for (TensorHandle& h : apply_op("Unpack", std::span<const TensorHandle>(&t, 1), attrs, "unstack")) out.emplace_back(std::move(h));
+  for (TensorHandle& h : apply_op(op::Unpack, std::span<const TensorHandle>(&t, 1), attrs, "unstack")) out.emplace_back(std::move(h));
   return Value::list(std::move(out));
 }
 
@@ -219,24 +219,24 @@ Value shape(const Value& x, DType out_type) {
     std::vector<int64_t> dims(t.shape().dims().begin(), t.shape().dims().end());
     known = int_tensor(out_type, dims, false);
   }
-  return static_or_op("Shape", t, Attrs{{"out_type", out_type}}, known);
+  return static_or_op(op::Shape, t, Attrs{{"out_type", out_type}}, known);
 }
 
 Value size(const Value& x, DType out_type) {
   TensorHandle t = to_tensor(x);
   std::optional<Tensor> known;
   if (t.shape().fully_defined()) known = int_tensor(out_type, {t.shape().num_elements()}, true);
-  return static_or_op("Size", t, Attrs{{"out_type", out_type}}, known);
+  return static_or_op(op::Size, t, Attrs{{"out_type", out_type}}, known);
 }
 
 Value rank(const Value& x) {
   TensorHandle t = to_tensor(x);
   std::optional<Tensor> known;
   if (t.shape().rank_known()) known = Tensor::scalar<int32_t>(t.shape().rank());
-  return static_or_op("Rank", t, {}, known);
+  return static_or_op(op::Rank, t, {}, known);
 }
 
-Value identity(const Value& x) { return Value(apply("Identity", {to_tensor(x)}, "Identity")); }
+Value identity(const Value& x) { return Value(apply(op::Identity, {to_tensor(x)}, "Identity")); }
 
 void print(const std::vector<Value>& inputs, std::string_view sep, std::string_view end, int64_t summarize,
            std::string_view output_stream) {
@@ -255,10 +255,9 @@ void print(const std::vector<Value>& inputs, std::string_view sep, std::string_v
       tmpl += str(inputs[i]);
     }
   }
-  TensorHandle formatted = apply(
-      "StringFormat", tensors, "StringFormat",
+  TensorHandle formatted = apply(op::StringFormat, tensors, "StringFormat",
       Attrs{{"template", tmpl}, {"placeholder", std::string("{}")}, {"summarize", summarize}});
-  apply_op("PrintV2", std::span<const TensorHandle>(&formatted, 1),
+  apply_op(op::PrintV2, std::span<const TensorHandle>(&formatted, 1),
            Attrs{{"output_stream", std::string(output_stream)}, {"end", std::string(end)}}, "PrintV2");
 }
 

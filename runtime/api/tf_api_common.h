@@ -14,7 +14,7 @@
 namespace ag::tf::common {
 
 /// Op `op` on `in` with node name hint `name`: eager or traced, one output.
-inline TensorHandle apply(const char* op, std::vector<TensorHandle> in, std::string_view name, const Attrs& attrs = {}) {
+inline TensorHandle apply(OpType op, std::vector<TensorHandle> in, std::string_view name, const Attrs& attrs = {}) {
   return apply_op1(op, in, attrs, name);
 }
 

@@ -23,13 +23,13 @@ std::vector<int64_t> int_list(const Value& v) {
 
 Value expand_dims(const Value& x, const Value& axis) {
   if (axis.is_none()) throw ValueError("Must specify an axis argument to tf.expand_dims()");
-  return Value(apply("ExpandDims", {to_tensor(x), index_tensor(axis)}, "ExpandDims"));
+  return Value(apply(op::ExpandDims, {to_tensor(x), index_tensor(axis)}, "ExpandDims"));
 }
 
 Value squeeze(const Value& x, const Value& axis) {
   Attrs attrs;
   if (!axis.is_none()) attrs.set("squeeze_dims", int_list(axis));
-  return Value(apply("Squeeze", {to_tensor(x)}, "Squeeze", attrs));
+  return Value(apply(op::Squeeze, {to_tensor(x)}, "Squeeze", attrs));
 }
 
 Value split(const Value& value, const Value& num_or_size_splits, const Value& axis, const Value& num) {
@@ -37,13 +37,13 @@ Value split(const Value& value, const Value& num_or_size_splits, const Value& ax
   std::vector<TensorHandle> pieces;
   if (num_or_size_splits.is_int()) {
     TensorHandle in[2] = {index_tensor(axis), t};
-    pieces = apply_op("Split", in, Attrs{{"num_split", num_or_size_splits.as_int()}}, "split");
+    pieces = apply_op(op::Split, in, Attrs{{"num_split", num_or_size_splits.as_int()}}, "split");
   } else {
     TensorHandle sizes = index_tensor(num_or_size_splits);
     Attrs attrs;
     if (!num.is_none()) attrs.set("num_split", num.as_int());
     TensorHandle in[3] = {t, sizes, index_tensor(axis)};
-    pieces = apply_op("SplitV", in, attrs, "split");
+    pieces = apply_op(op::SplitV, in, attrs, "split");
   }
   std::vector<Value> out;
   for (TensorHandle& p : pieces) out.emplace_back(std::move(p));
@@ -51,7 +51,7 @@ Value split(const Value& value, const Value& num_or_size_splits, const Value& ax
 }
 
 Value tile(const Value& x, const Value& multiples) {
-  return Value(apply("Tile", {to_tensor(x), index_tensor(multiples)}, "Tile"));
+  return Value(apply(op::Tile, {to_tensor(x), index_tensor(multiples)}, "Tile"));
 }
 
 Value pad(const Value& x, const Value& paddings, const std::string& mode, const Value& constant_values) {
@@ -65,18 +65,18 @@ Value pad(const Value& x, const Value& paddings, const std::string& mode, const 
   TensorHandle t = to_tensor(x);
   TensorHandle p = index_tensor(paddings);
   bool zero = !constant_values.is_tensor() && constant_values.is_number() && constant_values.as_float() == 0.0;
-  if (zero) return Value(apply("Pad", {t, p}, "Pad"));
-  return Value(apply("PadV2", {t, p, to_tensor(constant_values, t.dtype())}, "Pad"));
+  if (zero) return Value(apply(op::Pad, {t, p}, "Pad"));
+  return Value(apply(op::PadV2, {t, p, to_tensor(constant_values, t.dtype())}, "Pad"));
 }
 
 Value gather(const Value& params, const Value& indices, const Value& axis, int64_t batch_dims) {
   Value ax = axis.is_none() ? Value(batch_dims) : axis;
-  return Value(apply("GatherV2", {to_tensor(params), index_tensor(indices), index_tensor(ax)}, "GatherV2",
+  return Value(apply(op::GatherV2, {to_tensor(params), index_tensor(indices), index_tensor(ax)}, "GatherV2",
                      Attrs{{"batch_dims", batch_dims}}));
 }
 
 Value gather_nd(const Value& params, const Value& indices) {
-  return Value(apply("GatherNd", {to_tensor(params), index_tensor(indices)}, "GatherNd"));
+  return Value(apply(op::GatherNd, {to_tensor(params), index_tensor(indices)}, "GatherNd"));
 }
 
 Value one_hot(const Value& indices, const Value& depth, const Value& on_value, const Value& off_value, int64_t axis,
@@ -92,18 +92,18 @@ Value one_hot(const Value& indices, const Value& depth, const Value& on_value, c
   }
   TensorHandle on = on_value.is_none() ? to_tensor(Value(1), dt) : to_tensor(on_value, dt);
   TensorHandle off = off_value.is_none() ? to_tensor(Value(0), dt) : to_tensor(off_value, dt);
-  return Value(apply("OneHot", {index_tensor(indices), index_tensor(depth), on, off}, "one_hot",
+  return Value(apply(op::OneHot, {index_tensor(indices), index_tensor(depth), on, off}, "one_hot",
                      Attrs{{"axis", axis}}));
 }
 
 Value cumsum(const Value& x, const Value& axis, bool exclusive, bool reverse) {
-  return Value(apply("Cumsum", {to_tensor(x), index_tensor(axis)}, "Cumsum",
+  return Value(apply(op::Cumsum, {to_tensor(x), index_tensor(axis)}, "Cumsum",
                      Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
 }
 
 Value argmin(const Value& x, const Value& axis, DType output_type) {
   TensorHandle a = axis.is_none() ? TensorHandle(Tensor::scalar<int32_t>(0)) : index_tensor(axis);
-  return Value(apply("ArgMin", {to_tensor(x), a}, "ArgMin", Attrs{{"output_type", output_type}}));
+  return Value(apply(op::ArgMin, {to_tensor(x), a}, "ArgMin", Attrs{{"output_type", output_type}}));
 }
 
 }  // namespace ag::tf

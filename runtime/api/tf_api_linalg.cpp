@@ -25,7 +25,7 @@ bool is_identity(const std::vector<int64_t>& perm) {
 TensorHandle transpose_unless_identity(const TensorHandle& x, const std::vector<int64_t>& perm,
                                        const std::string& name) {
   if (is_identity(perm)) return x;
-  return apply("Transpose", {x, int32_vector(perm)}, name);
+  return apply(op::Transpose, {x, int32_vector(perm)}, name);
 }
 
 /// One dim of a reshape target: the product of some dims of some tensors
@@ -60,7 +60,7 @@ TensorHandle reshape_to(const TensorHandle& x, const std::vector<DimProduct>& di
   if (unknown == 0 && s.fully_defined() && std::equal(target.begin(), target.end(), s.dims().begin(), s.dims().end())) {
     return x;
   }
-  if (unknown <= 1) return apply("Reshape", {x, int32_vector(target)}, name);
+  if (unknown <= 1) return apply(op::Reshape, {x, int32_vector(target)}, name);
   std::vector<TensorHandle> parts;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (target[i] != kUnknownDim) {
@@ -69,18 +69,18 @@ TensorHandle reshape_to(const TensorHandle& x, const std::vector<DimProduct>& di
     }
     std::vector<TensorHandle> factors;
     for (const auto& [t, axis] : dims[i].factors) {
-      TensorHandle shape = apply("Shape", {t}, scope + "/Shape", Attrs{{"out_type", DType::Int32}});
-      factors.push_back(apply("GatherV2", {shape, int32_vector({axis}), TensorHandle(Tensor::scalar<int32_t>(0))},
+      TensorHandle shape = apply(op::Shape, {t}, scope + "/Shape", Attrs{{"out_type", DType::Int32}});
+      factors.push_back(apply(op::GatherV2, {shape, int32_vector({axis}), TensorHandle(Tensor::scalar<int32_t>(0))},
                               scope + "/GatherV2", Attrs{{"batch_dims", int64_t{0}}}));
     }
     TensorHandle p = factors[0];
-    for (size_t f = 1; f < factors.size(); ++f) p = apply("Mul", {p, factors[f]}, scope + "/mul");
+    for (size_t f = 1; f < factors.size(); ++f) p = apply(op::Mul, {p, factors[f]}, scope + "/mul");
     parts.push_back(p);
   }
   int64_t n = static_cast<int64_t>(parts.size());
   parts.push_back(TensorHandle(Tensor::scalar<int32_t>(0)));
-  TensorHandle shape = apply("ConcatV2", std::move(parts), scope + "/concat", Attrs{{"N", n}});
-  return apply("Reshape", {x, shape}, name);
+  TensorHandle shape = apply(op::ConcatV2, std::move(parts), scope + "/concat", Attrs{{"N", n}});
+  return apply(op::Reshape, {x, shape}, name);
 }
 
 DimProduct dims_of(const TensorHandle& t, const std::vector<int64_t>& axes) {
@@ -292,7 +292,7 @@ TensorHandle reduce_missing(const TensorHandle& x, std::string& labels, const st
   }
   if (axes.empty()) return x;
   labels = kept;
-  return apply("Sum", {x, int32_vector(axes)}, "einsum/Sum", Attrs{{"keep_dims", false}});
+  return apply(op::Sum, {x, int32_vector(axes)}, "einsum/Sum", Attrs{{"keep_dims", false}});
 }
 
 // `x` labelled `from`, transposed to the order of `to` (a permutation of `from`).
@@ -314,7 +314,7 @@ std::string ordered_as(const std::string& s, const std::string& order) {
 TensorHandle einsum1(const Equation& e, const TensorHandle& x) {
   std::string labels = e.inputs[0];
   TensorHandle t = reduce_missing(x, labels, e.output, "");
-  if (labels == e.inputs[0] && labels == e.output) return apply("Identity", {x}, "einsum/Identity");
+  if (labels == e.inputs[0] && labels == e.output) return apply(op::Identity, {x}, "einsum/Identity");
   return permute(t, labels, e.output);
 }
 
@@ -330,7 +330,7 @@ TensorHandle einsum_product(const std::string& out, TensorHandle a, const std::s
     for (char c : out) dims.push_back(has(order, c) ? dims_of(t, {static_cast<int64_t>(order.find(c))}) : DimProduct{});
     return reshape_to(t, dims, "einsum");
   };
-  return apply("Mul", {expand(a, la), expand(b, lb)}, "einsum/Mul");
+  return apply(op::Mul, {expand(a, la), expand(b, lb)}, "einsum/Mul");
 }
 
 TensorHandle einsum2(const Equation& e, const TensorHandle& a0, const TensorHandle& b0) {
@@ -370,9 +370,9 @@ TensorHandle einsum2(const Equation& e, const TensorHandle& a0, const TensorHand
   shape_b.push_back(dims_of(tb, range(nb + nc, nfb)));
   TensorHandle ma = reshape_to(ta, shape_a, "einsum");
   TensorHandle mb = reshape_to(tb, shape_b, "einsum");
-  TensorHandle product = nb == 0 ? apply("MatMul", {ma, mb}, "einsum/MatMul",
+  TensorHandle product = nb == 0 ? apply(op::MatMul, {ma, mb}, "einsum/MatMul",
                                          Attrs{{"transpose_a", false}, {"transpose_b", false}})
-                                 : apply("BatchMatMulV2", {ma, mb}, "einsum/MatMul",
+                                 : apply(op::BatchMatMulV2, {ma, mb}, "einsum/MatMul",
                                          Attrs{{"adj_x", false}, {"adj_y", false}});
   // [batch..., M, N] back to [batch..., free_a..., free_b...], then the output's order.
   std::vector<DimProduct> shape_out;
@@ -391,7 +391,7 @@ Value tensordot(const Value& a, const Value& b, const Value& axes) {
   Flattened fa = tensordot_reshape(ta, a_axes, false);
   Flattened fb = tensordot_reshape(tb, b_axes, true);
   TensorHandle product =
-      apply("MatMul", {fa.matrix, fb.matrix}, "Tensordot/MatMul", Attrs{{"transpose_a", false}, {"transpose_b", false}});
+      apply(op::MatMul, {fa.matrix, fb.matrix}, "Tensordot/MatMul", Attrs{{"transpose_a", false}, {"transpose_b", false}});
   std::vector<DimProduct> out;
   for (int64_t i : fa.free_axes) out.push_back(dims_of(fa.transposed, {i}));
   for (int64_t i : fb.free_axes) out.push_back(dims_of(fb.transposed, {i}));

@@ -26,12 +26,12 @@ std::vector<int64_t> four_of(const Value& v, const char* name, const std::string
   throw ValueError(std::string(name) + " should be of length 1, 2 or 4 but was " + std::to_string(in.size()));
 }
 
-Value softmax_like(const char* op, const Value& logits, const Value& axis) {
+Value softmax_like(OpType op, const Value& logits, const Value& axis) {
   TensorHandle t = to_tensor(logits);
   int64_t ax = axis.is_none() ? -1 : axis.as_int();
   Shape s = t.shape();
-  if (ax == -1 || (s.rank_known() && ax == s.rank() - 1)) return Value(apply(op, {t}, op));
-  if (!s.rank_known()) throw UnimplementedError(std::string("tf.nn.") + op + " over a non-last axis needs a known rank");
+  if (ax == -1 || (s.rank_known() && ax == s.rank() - 1)) return Value(apply(op, {t}, op.name()));
+  if (!s.rank_known()) throw UnimplementedError(std::string("tf.nn.") + std::string(op.name()) + " over a non-last axis needs a known rank");
   int rank = s.rank();
   if (ax < -rank || ax >= rank) {
     throw InvalidArgumentError("`axis` must be in the range [" + std::to_string(-rank) + ", " + std::to_string(rank) +
@@ -43,12 +43,12 @@ Value softmax_like(const char* op, const Value& logits, const Value& axis) {
   for (int i = 0; i < rank; ++i) perm[static_cast<size_t>(i)] = i;
   std::swap(perm[static_cast<size_t>(ax)], perm[static_cast<size_t>(rank - 1)]);
   TensorHandle p(Tensor::from_vector<int32_t>({rank}, perm));
-  TensorHandle moved = apply("Transpose", {t, p}, "transpose");
-  TensorHandle out = apply(op, {moved}, op);
-  return Value(apply("Transpose", {out, p}, "transpose_1"));
+  TensorHandle moved = apply(op::Transpose, {t, p}, "transpose");
+  TensorHandle out = apply(op, {moved}, op.name());
+  return Value(apply(op::Transpose, {out, p}, "transpose_1"));
 }
 
-Value pool(const char* op, const char* name, const Value& input, const Value& ksize, const Value& strides,
+Value pool(OpType op, const char* name, const Value& input, const Value& ksize, const Value& strides,
            const std::string& padding, const std::string& data_format) {
   return Value(apply(op, {to_tensor(input)}, name,
                      Attrs{{"ksize", four_of(ksize, "ksize", data_format)},
@@ -59,8 +59,8 @@ Value pool(const char* op, const char* name, const Value& input, const Value& ks
 
 }  // namespace
 
-Value softmax(const Value& logits, const Value& axis) { return softmax_like("Softmax", logits, axis); }
-Value log_softmax(const Value& logits, const Value& axis) { return softmax_like("LogSoftmax", logits, axis); }
+Value softmax(const Value& logits, const Value& axis) { return softmax_like(op::Softmax, logits, axis); }
+Value log_softmax(const Value& logits, const Value& axis) { return softmax_like(op::LogSoftmax, logits, axis); }
 
 Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
              const std::string& data_format, const Value& dilations) {
@@ -79,22 +79,22 @@ Value conv2d(const Value& input, const Value& filters, const Value& strides, con
     attrs.set("padding", std::string("EXPLICIT"));
     attrs.set("explicit_paddings", pads);
   }
-  return Value(apply("Conv2D", {x, f}, "Conv2D", attrs));
+  return Value(apply(op::Conv2D, {x, f}, "Conv2D", attrs));
 }
 
 Value bias_add(const Value& value, const Value& bias, const std::string& data_format) {
   TensorHandle v = to_tensor(value);
-  return Value(apply("BiasAdd", {v, to_tensor(bias, v.dtype())}, "BiasAdd", Attrs{{"data_format", data_format}}));
+  return Value(apply(op::BiasAdd, {v, to_tensor(bias, v.dtype())}, "BiasAdd", Attrs{{"data_format", data_format}}));
 }
 
 Value max_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
                  const std::string& data_format) {
-  return pool("MaxPool", "MaxPool2d", input, ksize, strides, padding, data_format);
+  return pool(op::MaxPool, "MaxPool2d", input, ksize, strides, padding, data_format);
 }
 
 Value avg_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
                  const std::string& data_format) {
-  return pool("AvgPool", "AvgPool2D", input, ksize, strides, padding, data_format);
+  return pool(op::AvgPool, "AvgPool2D", input, ksize, strides, padding, data_format);
 }
 
 }  // namespace ag::tf

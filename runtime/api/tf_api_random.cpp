@@ -64,14 +64,14 @@ Value random_uniform(const Value& shape, const Value& minval, const Value& maxva
     if (maxval.is_none()) throw ValueError("Must specify maxval for integer dtype " + dtype_repr(dtype));
     TensorHandle lo = to_tensor(minval, dtype), hi = to_tensor(maxval, dtype);
     std::vector<TensorHandle> in{sh, lo, hi};
-    return Value(apply_op1("RandomUniformInt", in, attrs, "random_uniform"));
+    return Value(apply_op1(op::RandomUniformInt, in, attrs, "random_uniform"));
   }
   if (!is_floating(dtype)) {
     throw TypeError("Invalid dtype " + dtype_repr(dtype) + " for tf.random.uniform; expected a float or integer type");
   }
   attrs.set("dtype", dtype);
   std::vector<TensorHandle> in{sh};
-  Value rnd(apply_op1("RandomUniform", in, attrs, "RandomUniform"));
+  Value rnd(apply_op1(op::RandomUniform, in, attrs, "RandomUniform"));
   Value lo = Value(to_tensor(minval, dtype));
   Value hi = Value(to_tensor(maxval.is_none() ? Value(1) : maxval, dtype));
   // TF: minval + rnd * (maxval - minval), or rnd when they are 0 and 1.
@@ -88,7 +88,7 @@ Value random_normal(const Value& shape, const Value& mean, const Value& stddev, 
   auto [s1, s2] = get_seed(seed);
   Attrs attrs{{"seed", s1}, {"seed2", s2}, {"dtype", dtype}};
   std::vector<TensorHandle> in{shape_tensor(shape)};
-  Value rnd(apply_op1("RandomStandardNormal", in, attrs, "RandomStandardNormal"));
+  Value rnd(apply_op1(op::RandomStandardNormal, in, attrs, "RandomStandardNormal"));
   return add(multiply(rnd, Value(to_tensor(stddev, dtype))), Value(to_tensor(mean, dtype)));
 }
 

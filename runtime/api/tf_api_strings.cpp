@@ -7,7 +7,7 @@ namespace ag::tf {
 Value as_string(const Value& x, int64_t precision, bool scientific, bool shortest, int64_t width,
                 const std::string& fill) {
   TensorHandle in[1] = {to_tensor(x)};
-  return Value(apply_op1("AsString", in,
+  return Value(apply_op1(op::AsString, in,
                          Attrs{{"precision", precision},
                                {"scientific", scientific},
                                {"shortest", shortest},
@@ -18,7 +18,7 @@ Value as_string(const Value& x, int64_t precision, bool scientific, bool shortes
 
 Value string_to_number(const Value& x, DType out_type) {
   TensorHandle in[1] = {to_tensor(x, DType::String)};
-  return Value(apply_op1("StringToNumber", in, Attrs{{"out_type", out_type}}, "StringToNumber"));
+  return Value(apply_op1(op::StringToNumber, in, Attrs{{"out_type", out_type}}, "StringToNumber"));
 }
 
 Value string_length(const Value& x, const std::string& unit) {
@@ -26,13 +26,13 @@ Value string_length(const Value& x, const std::string& unit) {
     throw ValueError("Value for attr 'unit' of \"" + unit + "\" is not in the list of allowed values: \"BYTE\", \"UTF8_CHAR\"");
   }
   TensorHandle in[1] = {to_tensor(x, DType::String)};
-  return Value(apply_op1("StringLength", in, Attrs{{"unit", unit}}, "StringLength"));
+  return Value(apply_op1(op::StringLength, in, Attrs{{"unit", unit}}, "StringLength"));
 }
 
 Value string_join(const Value& inputs, const std::string& separator) {
   std::vector<TensorHandle> in;
   for (const Value& v : iterate(inputs)) in.push_back(to_tensor(v, DType::String));
-  return Value(apply_op1("StringJoin", in, Attrs{{"separator", separator}, {"N", static_cast<int64_t>(in.size())}},
+  return Value(apply_op1(op::StringJoin, in, Attrs{{"separator", separator}, {"N", static_cast<int64_t>(in.size())}},
                          "StringJoin"));
 }
 

@@ -100,7 +100,7 @@ void known_len_tf_for_stmt(const Value& iter, const ExtraTest& extra_test,
   };
   auto aug_body = [&] {
     TensorHandle args[] = {t, to_tensor(index), TensorHandle(Tensor::scalar<int32_t>(0))};
-    body(Value(apply_op1("GatherV2", args, Attrs{{"batch_dims", int64_t{0}}}, "GatherV2")));
+    body(Value(apply_op1(op::GatherV2, args, Attrs{{"batch_dims", int64_t{0}}}, "GatherV2")));
     index = index + Value(1);
   };
   auto aug_test = [&] { return with_extra_test(index < n, extra_test); };

@@ -221,7 +221,7 @@ void refine_tensor_arrays(const Value& after, const Value& exit) {
 Value reshape_scalar(const Value& cond) {
   Tensor shape(DType::Int32, Shape{0});
   TensorHandle args[] = {cond.as_tensor(), TensorHandle(shape)};
-  return Value(apply_op1("Reshape", args, {}, "Reshape"));
+  return Value(apply_op1(op::Reshape, args, {}, "Reshape"));
 }
 
 }  // namespace
@@ -523,7 +523,7 @@ void tf_while_stmt(const std::function<Value()>& test, const std::function<void(
       var_names += (var_names.empty() ? "" : ", ") +
                    (undefined_return_at_entry[i] ? std::string("the function return value") : names[i]);
     }
-    g.add_node("Assert",
+    g.add_node(op::Assert,
                {loop->output(0), g.constant(Tensor::scalar<std::string>(
                                      "loop must iterate at least once to initialize " + var_names))},
                Attrs{{"summarize", int64_t{3}}}, "Assert");

@@ -48,7 +48,7 @@ Node* add_if(Graph& g, Output cond, std::vector<Output> args, std::shared_ptr<Gr
   bool stateful = has_stateful_nodes(*then_g) || has_stateful_nodes(*else_g);
   std::vector<std::shared_ptr<Graph>> subgraphs{std::move(then_g), std::move(else_g)};
   SubgraphScope scope(subgraphs);
-  const OpDef& op = OpRegistry::global().get(stateful ? "If" : "StatelessIf");
+  const OpDef& op = OpRegistry::global().get(stateful ? op::If : op::StatelessIf);
   return g.add_node(op, std::move(inputs), std::move(attrs), name, subgraphs);
 }
 
@@ -68,7 +68,7 @@ Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> 
   bool stateful = has_stateful_nodes(*cond_g) || has_stateful_nodes(*body_g);
   std::vector<std::shared_ptr<Graph>> subgraphs{std::move(cond_g), std::move(body_g)};
   SubgraphScope scope(subgraphs);
-  const OpDef& op = OpRegistry::global().get(stateful ? "While" : "StatelessWhile");
+  const OpDef& op = OpRegistry::global().get(stateful ? op::While : op::StatelessWhile);
   return g.add_node(op, std::move(inputs), std::move(attrs), options.name, subgraphs);
 }
 

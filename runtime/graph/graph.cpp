@@ -59,16 +59,16 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
   return raw;
 }
 
-Node* Graph::add_node(std::string_view op, std::vector<Output> inputs, Attrs attrs, std::string_view name) {
+Node* Graph::add_node(OpType op, std::vector<Output> inputs, Attrs attrs, std::string_view name) {
   return add_node(OpRegistry::global().get(op), std::move(inputs), std::move(attrs), name);
 }
 
 Output Graph::constant(const Tensor& value, std::string_view name) {
-  return add_node("Const", {}, Attrs{{"value", value}}, name)->output(0);
+  return add_node(op::Const, {}, Attrs{{"value", value}}, name)->output(0);
 }
 
 Output Graph::placeholder(const TensorSpec& spec, std::string_view name) {
-  Node* n = add_node("Placeholder", {}, Attrs{{"dtype", spec.dtype}, {"shape", spec.shape}}, name);
+  Node* n = add_node(op::Placeholder, {}, Attrs{{"dtype", spec.dtype}, {"shape", spec.shape}}, name);
   inputs_.push_back(n);
   return n->output(0);
 }
@@ -91,7 +91,7 @@ Output Graph::capture(const Output& o) {
 }
 
 const Tensor* Graph::constant_value(const Output& o) {
-  if (o.node == nullptr || o.node->op->name != "Const") return nullptr;
+  if (o.node == nullptr || o.node->op != &OpRegistry::global().get(op::Const)) return nullptr;
   return &o.node->attrs.get<Tensor>("value");
 }
 

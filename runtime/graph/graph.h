@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/ops/op_def.h"
+#include "runtime/ops/op_type.h"
 
 namespace ag {
 
@@ -65,7 +66,7 @@ class Graph {
   /// previous stateful node, so program order survives every rewrite.
   Node* add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {},
                  std::vector<std::shared_ptr<Graph>> subgraphs = {});
-  Node* add_node(std::string_view op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {});
+  Node* add_node(OpType op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {});
 
   /// A Const node holding `value`.
   Output constant(const Tensor& value, std::string_view name = "Const");

@@ -11,7 +11,7 @@ constinit thread_local Graph* detail::t_current_graph = nullptr;
 TraceScope::TraceScope(Graph& g) : previous_(detail::t_current_graph) { detail::t_current_graph = &g; }
 TraceScope::~TraceScope() { detail::t_current_graph = previous_; }
 
-std::vector<TensorHandle> apply_op(std::string_view op_name, std::span<const TensorHandle> inputs, const Attrs& attrs,
+std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle> inputs, const Attrs& attrs,
                                    std::string_view name) {
   const OpDef& op = OpRegistry::global().get(op_name);
   Graph* g = current_graph();
@@ -38,10 +38,10 @@ std::vector<TensorHandle> apply_op(std::string_view op_name, std::span<const Ten
   return out;
 }
 
-TensorHandle apply_op1(std::string_view op, std::span<const TensorHandle> inputs, const Attrs& attrs,
+TensorHandle apply_op1(OpType op, std::span<const TensorHandle> inputs, const Attrs& attrs,
                        std::string_view name) {
   std::vector<TensorHandle> out = apply_op(op, inputs, attrs, name);
-  if (out.size() != 1) throw InternalError(std::string(op) + " has " + std::to_string(out.size()) + " outputs, not 1");
+  if (out.size() != 1) throw InternalError(std::string(op.name()) + " has " + std::to_string(out.size()) + " outputs, not 1");
   return std::move(out[0]);
 }
 

@@ -56,9 +56,9 @@ class TensorHandle {
 /// current graph (eager inputs become Const nodes, tensors of enclosing graphs
 /// are captured) and returns its symbolic outputs. `name` is the node name
 /// hint ("add" for `a + b`, as TF's Python layer names nodes).
-std::vector<TensorHandle> apply_op(std::string_view op, std::span<const TensorHandle> inputs, const Attrs& attrs = {},
+std::vector<TensorHandle> apply_op(OpType op, std::span<const TensorHandle> inputs, const Attrs& attrs = {},
                                    std::string_view name = {});
-TensorHandle apply_op1(std::string_view op, std::span<const TensorHandle> inputs, const Attrs& attrs = {},
+TensorHandle apply_op1(OpType op, std::span<const TensorHandle> inputs, const Attrs& attrs = {},
                        std::string_view name = {});
 
 }  // namespace ag

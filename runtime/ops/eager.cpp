@@ -97,13 +97,13 @@ std::vector<Tensor> run_op(const OpDef& op, std::span<const Tensor> inputs, cons
   return outputs;
 }
 
-std::vector<Tensor> run_op(std::string_view op, std::span<const Tensor> inputs, const Attrs& attrs) {
+std::vector<Tensor> run_op(OpType op, std::span<const Tensor> inputs, const Attrs& attrs) {
   return run_op(OpRegistry::global().get(op), inputs, attrs);
 }
 
-Tensor run_op1(std::string_view op, std::span<const Tensor> inputs, const Attrs& attrs) {
+Tensor run_op1(OpType op, std::span<const Tensor> inputs, const Attrs& attrs) {
   std::vector<Tensor> out = run_op(op, inputs, attrs);
-  if (out.size() != 1) throw InternalError(std::string(op) + " has " + std::to_string(out.size()) + " outputs, not 1");
+  if (out.size() != 1) throw InternalError(std::string(op.name()) + " has " + std::to_string(out.size()) + " outputs, not 1");
   return std::move(out[0]);
 }
 

@@ -18,9 +18,9 @@ std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpe
 
 /// Runs `op` on `inputs` now and returns its outputs.
 std::vector<Tensor> run_op(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});
-std::vector<Tensor> run_op(std::string_view op, std::span<const Tensor> inputs, const Attrs& attrs = {});
+std::vector<Tensor> run_op(OpType op, std::span<const Tensor> inputs, const Attrs& attrs = {});
 /// run_op for an op with exactly one output.
-Tensor run_op1(std::string_view op, std::span<const Tensor> inputs, const Attrs& attrs = {});
+Tensor run_op1(OpType op, std::span<const Tensor> inputs, const Attrs& attrs = {});
 
 /// Forgets the eager kernels kept for seeded random ops (tf.random.set_seed
 /// does this, as TF clears its eager caches: the sequences start over).

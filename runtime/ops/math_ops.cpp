@@ -135,6 +135,20 @@ struct DivNoNanOp {
   }
 };
 
+// Bitwise ops on integers (TF's bitwise_ops.cc): `&`, `|`, `^` on integer tensors.
+struct BitwiseAndOp {
+  template <class T>
+  static T apply(T a, T b) { return static_cast<T>(a & b); }
+};
+struct BitwiseOrOp {
+  template <class T>
+  static T apply(T a, T b) { return static_cast<T>(a | b); }
+};
+struct BitwiseXorOp {
+  template <class T>
+  static T apply(T a, T b) { return static_cast<T>(a ^ b); }
+};
+
 /// Registers binary op `name` (x: T, y: T -> z: T, broadcasting) for the
 /// dtypes in Mask; `tf_list` is TF's allowed list for the error text.
 template <class F, TypeMask Mask>
@@ -183,6 +197,10 @@ void register_math_ops(OpRegistry& reg) {
   binary_op<SquaredDifferenceOp, kFloatTypes | bit(DType::Int32) | bit(DType::Int64)>(
       reg, "SquaredDifference", "bfloat16, half, float, double, int32, int64, complex64, complex128");
   binary_op<DivNoNanOp, kFloatTypes>(reg, "DivNoNan", "half, float, bfloat16, double, complex64, complex128");
+  constexpr const char* kBitwise = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";
+  binary_op<BitwiseAndOp, kIntTypes>(reg, "BitwiseAnd", kBitwise);
+  binary_op<BitwiseOrOp, kIntTypes>(reg, "BitwiseOr", kBitwise);
+  binary_op<BitwiseXorOp, kIntTypes>(reg, "BitwiseXor", kBitwise);
 
   register_unary_math_ops(reg);
   register_compare_ops(reg);

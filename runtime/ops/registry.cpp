@@ -19,6 +19,9 @@ OpBuilder OpRegistry::op(std::string name) {
   def->name = name;
   def->id = static_cast<int>(ops_.size());
   OpDef& ref = *def;
+  for (const OpType& t : op::kAll) {
+    if (t.name() == name) by_constant_[t.index()] = def.get();
+  }
   by_name_.emplace(std::move(name), def.get());
   ops_.push_back(std::move(def));
   return OpBuilder(ref);
@@ -29,9 +32,9 @@ const OpDef* OpRegistry::find(std::string_view name) const {
   return it == by_name_.end() ? nullptr : it->second;
 }
 
-const OpDef& OpRegistry::get(std::string_view name) const {
-  const OpDef* d = find(name);
-  if (d == nullptr) throw NotFoundError("Op type not registered '" + std::string(name) + "'");
+const OpDef& OpRegistry::get(OpType type) const {
+  const OpDef* d = type.index() >= 0 ? by_constant_[type.index()] : find(type.name());
+  if (d == nullptr) throw NotFoundError("Op type not registered '" + std::string(type.name()) + "'");
   return *d;
 }
 

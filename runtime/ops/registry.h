@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/ops/op_def.h"
+#include "runtime/ops/op_type.h"
 
 namespace ag {
 
@@ -37,15 +38,19 @@ class OpRegistry {
 
   /// Adds an op; InternalError if the name is taken.
   OpBuilder op(std::string name);
-  /// The op called `name`, or nullptr.
+  /// The op of type `type`; NotFoundError "Op type not registered 'X'" if
+  /// there is none (only possible for a type given as data: every ag::op
+  /// constant is registered).
+  const OpDef& get(OpType type) const;
+  /// The op called `name` (data: a node attribute, a file), or nullptr.
   const OpDef* find(std::string_view name) const;
-  /// The op called `name`; NotFoundError if there is none.
-  const OpDef& get(std::string_view name) const;
   const std::vector<std::unique_ptr<OpDef>>& ops() const { return ops_; }
 
  private:
   std::vector<std::unique_ptr<OpDef>> ops_;
   std::unordered_map<std::string, OpDef*> by_name_;
+  /// Per ag::op constant (OpType::index()), its op once registered.
+  const OpDef* by_constant_[op::detail::kCount] = {};
 };
 
 /// Registers every family of builtin ops into `reg`.

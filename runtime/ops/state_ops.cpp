@@ -47,7 +47,7 @@ std::vector<TensorSpec> check_assign(const InferContext& c) {
 }
 
 /// AssignAdd / AssignSub: the update op's kernel, prepared once, then assign.
-KernelFactory update_kernel(const char* op) {
+KernelFactory update_kernel(OpType op) {
   return [op](const KernelSpec& s) {
     VariableRef ref(s.attrs);
     auto var = ref.get();
@@ -55,7 +55,7 @@ KernelFactory update_kernel(const char* op) {
     TensorSpec spec{var->dtype(), var->shape()};
     std::vector<TensorSpec> ins{spec, s.inputs[0]};
     std::vector<TensorSpec> outs{spec};
-    Kernel update = def.cpu(KernelSpec{op, ins, outs, s.attrs});
+    Kernel update = def.cpu(KernelSpec{def.name, ins, outs, s.attrs});
     return Kernel([ref, update](KernelContext& k) {
       auto var = ref.get();
       Tensor current = var->read();
@@ -93,8 +93,8 @@ void register_state_ops(OpRegistry& reg) {
         return Kernel([ref](KernelContext& k) { ref.get()->assign(k.input(0)); });
       });
 
-  reg.op("AssignAddVariableOp").inputs(1).outputs(0).stateful().infer(check_assign).cpu(update_kernel("AddV2"));
-  reg.op("AssignSubVariableOp").inputs(1).outputs(0).stateful().infer(check_assign).cpu(update_kernel("Sub"));
+  reg.op("AssignAddVariableOp").inputs(1).outputs(0).stateful().infer(check_assign).cpu(update_kernel(op::AddV2));
+  reg.op("AssignSubVariableOp").inputs(1).outputs(0).stateful().infer(check_assign).cpu(update_kernel(op::Sub));
 }
 
 }  // namespace ag

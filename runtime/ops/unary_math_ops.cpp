@@ -77,6 +77,12 @@ struct ReciprocalOp {
   static auto array(const A& x) { return x.inverse(); }
 };
 
+// Invert: ~x on integers (TF's bitwise_ops.cc).
+struct InvertOp {
+  template <class T>
+  static T apply(T x) { return static_cast<T>(~x); }
+};
+
 #define AG_ARRAY_UNARY(Name, expr)                    \
   struct Name {                                       \
     template <class A>                                \
@@ -133,6 +139,7 @@ void register_unary_math_ops(OpRegistry& reg) {
   unary_op<CosOp, kFloat>(reg, "Cos", kUnaryFloatSet.tf_list);
   unary_op<FloorOp, kFloorSet.mask>(reg, "Floor", kFloorSet.tf_list);
   unary_op<CeilOp, kFloorSet.mask>(reg, "Ceil", kFloorSet.tf_list);
+  unary_op<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64");
 }
 
 }  // namespace ag

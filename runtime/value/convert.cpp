@@ -184,7 +184,7 @@ TensorHandle to_tensor(const Value& v, std::optional<DType> dtype) {
     }
     for (const Value& x : v.items()) parts.push_back(to_tensor(x, dt));
     Attrs attrs{{"axis", int64_t{0}}, {"N", static_cast<int64_t>(parts.size())}};
-    return apply_op1("Pack", parts, attrs, "packed");
+    return apply_op1(op::Pack, parts, attrs, "packed");
   }
   return TensorHandle(literal_to_tensor(v, dtype));
 }

@@ -14,8 +14,8 @@
 namespace ag::tensor_array {
 namespace {
 
-TensorHandle apply(const char* op, std::vector<TensorHandle> in, const Attrs& attrs, std::string_view name = {}) {
-  return apply_op1(op, in, attrs, name.empty() ? std::string_view(op) : name);
+TensorHandle apply(OpType op, std::vector<TensorHandle> in, const Attrs& attrs, std::string_view name = {}) {
+  return apply_op1(op, in, attrs, name.empty() ? op.name() : name);
 }
 
 /// TensorShape's str(): "<unknown>" for an unknown rank, else "(None, 3)".
@@ -156,7 +156,7 @@ Value create(DType dtype, const Value& size, bool dynamic_size, const Value& cle
   if (current_graph() != nullptr) {
     if (size.is_none()) throw ValueError("Size must be provided if flow is not provided");
     ta->size = size;
-    ta->flow = apply("TensorListReserve", {index_tensor(size)}, list_attrs(*ta), "TensorArrayV2");
+    ta->flow = apply(op::TensorListReserve, {index_tensor(size)}, list_attrs(*ta), "TensorArrayV2");
   } else {
     if (size.is_none()) throw ValueError("Size must be declared for TensorArrays when eager execution is enabled.");
     int64_t n = eager_index(size);
@@ -180,7 +180,7 @@ Value write(const Value& v, const Value& index, const Value& value) {
   }
   TensorHandle item = element(ta, value);
   check_element_shape(ta, item.shape());
-  TensorHandle flow = apply("TensorListSetItem", {*ta.flow, index_tensor(index), item},
+  TensorHandle flow = apply(op::TensorListSetItem, {*ta.flow, index_tensor(index), item},
                             Attrs{{"resize_if_index_out_of_bounds", ta.dynamic_size}});
   Value out = with_flow(v, flow);
   if (ta.dtype == DType::Variant) out.as_tensor_array().dtype = item.dtype();
@@ -191,7 +191,7 @@ Value read(const Value& v, const Value& index) {
   TensorArrayObj& ta = v.as_tensor_array();
   if (!ta.graph()) return eager_read(ta, eager_index(index));
   known_dtype(ta);
-  return Value(apply("TensorListGetItem", {*ta.flow, index_tensor(index)}, list_attrs(ta)));
+  return Value(apply(op::TensorListGetItem, {*ta.flow, index_tensor(index)}, list_attrs(ta)));
 }
 
 Value stack(const Value& v) {
@@ -206,7 +206,7 @@ Value stack(const Value& v) {
   if (!ta.dynamic_size && ta.size.is_int()) num_elements = ta.size.as_int();
   Attrs attrs = list_attrs(ta);
   attrs.set("num_elements", num_elements);
-  return Value(apply("TensorListStack", {*ta.flow}, attrs));
+  return Value(apply(op::TensorListStack, {*ta.flow}, attrs));
 }
 
 Value gather(const Value& v, const Value& indices) {
@@ -224,7 +224,7 @@ Value gather(const Value& v, const Value& indices) {
     return eager_stack(ta, picked);
   }
   known_dtype(ta);
-  return Value(apply("TensorListGather", {*ta.flow, index_tensor(indices)}, list_attrs(ta)));
+  return Value(apply(op::TensorListGather, {*ta.flow, index_tensor(indices)}, list_attrs(ta)));
 }
 
 Value unstack(const Value& v, const Value& value) {
@@ -244,20 +244,20 @@ Value unstack(const Value& v, const Value& value) {
   const Shape& s = t.shape();
   Shape elem = s.rank_known() && s.rank() >= 1 ? Shape(s.dims().subspan(1)) : Shape::unknown_rank();
   check_element_shape(ta, elem);
-  return with_flow(v, apply("TensorListFromTensor", {t}, Attrs{{"element_shape", elem}}));
+  return with_flow(v, apply(op::TensorListFromTensor, {t}, Attrs{{"element_shape", elem}}));
 }
 
 Value size(const Value& v) {
   TensorArrayObj& ta = v.as_tensor_array();
   if (!ta.graph()) return Value(Tensor::scalar<int32_t>(static_cast<int32_t>(ta.items.size())));
   if (!ta.dynamic_size && !ta.size.is_none()) return Value(to_tensor(ta.size, DType::Int32));
-  return Value(apply("TensorListLength", {*ta.flow}, {}));
+  return Value(apply(op::TensorListLength, {*ta.flow}, {}));
 }
 
 Value identity(const Value& v) {
   TensorArrayObj& ta = v.as_tensor_array();
   if (!ta.graph()) return v;
-  return with_flow(v, apply("Identity", {*ta.flow}, {}));
+  return with_flow(v, apply(op::Identity, {*ta.flow}, {}));
 }
 
 Value append(const Value& v, const Value& value) {
@@ -268,7 +268,7 @@ Value append(const Value& v, const Value& value) {
   }
   TensorHandle item = element(ta, value);
   check_element_shape(ta, item.shape());
-  Value out = with_flow(v, apply("TensorListPushBack", {*ta.flow, item}, {}));
+  Value out = with_flow(v, apply(op::TensorListPushBack, {*ta.flow, item}, {}));
   out.as_tensor_array().dynamic_size = true;
   if (ta.dtype == DType::Variant) out.as_tensor_array().dtype = item.dtype();
   return out;
@@ -284,7 +284,7 @@ std::pair<Value, Value> pop(const Value& v) {
   }
   known_dtype(ta);
   std::vector<TensorHandle> in{*ta.flow};
-  std::vector<TensorHandle> outs = apply_op("TensorListPopBack", in, list_attrs(ta), "TensorListPopBack");
+  std::vector<TensorHandle> outs = apply_op(op::TensorListPopBack, in, list_attrs(ta), "TensorListPopBack");
   return {with_flow(v, outs[0]), Value(outs[1])};
 }
 

@@ -9,67 +9,67 @@ namespace ag::detail {
 namespace {
 
 struct OpInfo {
-  const char* op;    // TF op type
+  OpType op;         // TF op type
   const char* name;  // node name hint, as tf.Tensor's operator names it
 };
 
-OpInfo info(BinOp op) {
-  switch (op) {
-    case BinOp::Add: return {"AddV2", "add"};
-    case BinOp::Sub: return {"Sub", "sub"};
-    case BinOp::Mul: return {"Mul", "mul"};
-    case BinOp::TrueDiv: return {"RealDiv", "truediv"};
-    case BinOp::FloorDiv: return {"FloorDiv", "floordiv"};
-    case BinOp::Mod: return {"FloorMod", "mod"};
-    case BinOp::Pow: return {"Pow", "pow"};
-    case BinOp::Less: return {"Less", "Less"};
-    case BinOp::LessEqual: return {"LessEqual", "LessEqual"};
-    case BinOp::Greater: return {"Greater", "Greater"};
-    case BinOp::GreaterEqual: return {"GreaterEqual", "GreaterEqual"};
-    case BinOp::Equal: return {"Equal", "Equal"};
-    case BinOp::NotEqual: return {"NotEqual", "NotEqual"};
-    case BinOp::And: return {"LogicalAnd", "and"};
-    case BinOp::Or: return {"LogicalOr", "or"};
-    case BinOp::Xor: return {"LogicalAnd", "xor"};
+OpInfo info(BinOp bop) {
+  switch (bop) {
+    case BinOp::Add: return {op::AddV2, "add"};
+    case BinOp::Sub: return {op::Sub, "sub"};
+    case BinOp::Mul: return {op::Mul, "mul"};
+    case BinOp::TrueDiv: return {op::RealDiv, "truediv"};
+    case BinOp::FloorDiv: return {op::FloorDiv, "floordiv"};
+    case BinOp::Mod: return {op::FloorMod, "mod"};
+    case BinOp::Pow: return {op::Pow, "pow"};
+    case BinOp::Less: return {op::Less, "Less"};
+    case BinOp::LessEqual: return {op::LessEqual, "LessEqual"};
+    case BinOp::Greater: return {op::Greater, "Greater"};
+    case BinOp::GreaterEqual: return {op::GreaterEqual, "GreaterEqual"};
+    case BinOp::Equal: return {op::Equal, "Equal"};
+    case BinOp::NotEqual: return {op::NotEqual, "NotEqual"};
+    case BinOp::And: return {op::LogicalAnd, "and"};
+    case BinOp::Or: return {op::LogicalOr, "or"};
+    case BinOp::Xor: return {op::LogicalAnd, "xor"};
   }
-  return {"", ""};
+  throw InternalError("unknown binary operator");
 }
 
 // `4 < t` is t.__gt__(4) in Python: the tensor becomes the left operand.
-BinOp mirrored(BinOp op) {
-  switch (op) {
+BinOp mirrored(BinOp bop) {
+  switch (bop) {
     case BinOp::Less: return BinOp::Greater;
     case BinOp::LessEqual: return BinOp::GreaterEqual;
     case BinOp::Greater: return BinOp::Less;
     case BinOp::GreaterEqual: return BinOp::LessEqual;
-    default: return op;
+    default: return bop;
   }
 }
 
-bool is_comparison(BinOp op) {
-  return op == BinOp::Less || op == BinOp::LessEqual || op == BinOp::Greater || op == BinOp::GreaterEqual ||
-         op == BinOp::Equal || op == BinOp::NotEqual;
+bool is_comparison(BinOp bop) {
+  return bop == BinOp::Less || bop == BinOp::LessEqual || bop == BinOp::Greater || bop == BinOp::GreaterEqual ||
+         bop == BinOp::Equal || bop == BinOp::NotEqual;
 }
 
-TensorHandle apply2(const char* op, const TensorHandle& x, const TensorHandle& y, const char* name,
+TensorHandle apply2(OpType op, const TensorHandle& x, const TensorHandle& y, const char* name,
                     const Attrs& attrs = {}) {
   // While tracing, TF's op_def_library rejects operands of different dtypes
   // with a TypeError; eagerly the op's own check speaks (InvalidArgumentError).
   if (current_graph() != nullptr && x.dtype() != y.dtype()) {
-    throw TypeError("Input 'y' of '" + std::string(op) + "' Op has type " + dtype_repr(y.dtype()) +
+    throw TypeError("Input 'y' of '" + std::string(op.name()) + "' Op has type " + dtype_repr(y.dtype()) +
                     " that does not match type " + dtype_repr(x.dtype()) + " of argument 'x'.");
   }
   TensorHandle in[2] = {x, y};
   return apply_op1(op, in, attrs, name);
 }
 
-TensorHandle apply1(const char* op, const TensorHandle& x, const char* name, const Attrs& attrs = {}) {
+TensorHandle apply1(OpType op, const TensorHandle& x, const char* name, const Attrs& attrs = {}) {
   TensorHandle in[1] = {x};
   return apply_op1(op, in, attrs, name);
 }
 
 TensorHandle cast(const TensorHandle& x, DType to) {
-  return apply1("Cast", x, "Cast", Attrs{{"SrcT", x.dtype()}, {"DstT", to}, {"Truncate", false}});
+  return apply1(op::Cast, x, "Cast", Attrs{{"SrcT", x.dtype()}, {"DstT", to}, {"Truncate", false}});
 }
 
 // TF's _TRUEDIV_TABLE: integers become floats before RealDiv.
@@ -89,23 +89,22 @@ std::optional<DType> truediv_cast(DType t) {
                   "tf.float32, tf.float64, tf.complex64, tf.complex128}.");
 }
 
-Value apply_binary(BinOp op, const TensorHandle& x, const TensorHandle& y) {
-  OpInfo oi = info(op);
-  switch (op) {
+Value apply_binary(BinOp bop, const TensorHandle& x, const TensorHandle& y) {
+  OpInfo oi = info(bop);
+  switch (bop) {
     case BinOp::Add:
-      // TF adds strings with Add (AddV2 where the registry has no Add).
-      return Value(apply2(x.dtype() == DType::String && OpRegistry::global().find("Add") ? "Add" : "AddV2", x, y,
-                          "add"));
+      // TF adds strings with Add; agc's AddV2 concatenates them too.
+      return Value(apply2(op::AddV2, x, y, "add"));
     case BinOp::TrueDiv: {
       if (x.dtype() != y.dtype()) {
         throw TypeError("`x` and `y` must have the same dtype, got tf." + dtype_repr(x.dtype()) + " != tf." +
                         dtype_repr(y.dtype()) + ".");
       }
       std::optional<DType> to = truediv_cast(x.dtype());
-      if (!to) return Value(apply2("RealDiv", x, y, "truediv"));
+      if (!to) return Value(apply2(op::RealDiv, x, y, "truediv"));
       TensorHandle cx = cast(x, *to);
       TensorHandle cy = cast(y, *to);
-      return Value(apply2("RealDiv", cx, cy, "truediv"));
+      return Value(apply2(op::RealDiv, cx, cy, "truediv"));
     }
     case BinOp::Equal:
     case BinOp::NotEqual:
@@ -113,15 +112,15 @@ Value apply_binary(BinOp op, const TensorHandle& x, const TensorHandle& y) {
     case BinOp::And:
     case BinOp::Or:
       if (x.dtype() != DType::Bool) {
-        return Value(apply2(op == BinOp::And ? "BitwiseAnd" : "BitwiseOr", x, y, oi.name));
+        return Value(apply2(bop == BinOp::And ? op::BitwiseAnd : op::BitwiseOr, x, y, oi.name));
       }
       return Value(apply2(oi.op, x, y, oi.name));
     case BinOp::Xor: {
-      if (x.dtype() != DType::Bool) return Value(apply2("BitwiseXor", x, y, "xor"));
+      if (x.dtype() != DType::Bool) return Value(apply2(op::BitwiseXor, x, y, "xor"));
       // TF's logical_xor: (x | y) & ~(x & y).
-      TensorHandle o = apply2("LogicalOr", x, y, "LogicalOr");
-      TensorHandle n = apply1("LogicalNot", apply2("LogicalAnd", x, y, "LogicalAnd"), "LogicalNot");
-      return Value(apply2("LogicalAnd", o, n, "xor"));
+      TensorHandle o = apply2(op::LogicalOr, x, y, "LogicalOr");
+      TensorHandle n = apply1(op::LogicalNot, apply2(op::LogicalAnd, x, y, "LogicalAnd"), "LogicalNot");
+      return Value(apply2(op::LogicalAnd, o, n, "xor"));
     }
     default:
       return Value(apply2(oi.op, x, y, oi.name));
@@ -133,34 +132,34 @@ Value apply_binary(BinOp op, const TensorHandle& x, const TensorHandle& y) {
 /// A variable operand as its value.
 Value deref(const Value& v) { return v.is_variable() ? Value(variable_value::read(v)) : v; }
 
-Value tensor_binary(BinOp op, const Value& a, const Value& b) {
-  if (a.is_variable() || b.is_variable()) return tensor_binary(op, deref(a), deref(b));
+Value tensor_binary(BinOp bop, const Value& a, const Value& b) {
+  if (a.is_variable() || b.is_variable()) return tensor_binary(bop, deref(a), deref(b));
   if (a.is_tensor()) {
     const TensorHandle& x = a.as_tensor();
-    if (b.is_tensor()) return apply_binary(op, x, b.as_tensor());
+    if (b.is_tensor()) return apply_binary(bop, x, b.as_tensor());
     // x.__op__(b): `+` and `/` convert b with x's dtype as a hint; the other
     // ops convert it as the op's argument of x's type.
-    if (op == BinOp::Add || op == BinOp::TrueDiv) return apply_binary(op, x, to_tensor_hint(b, x.dtype()));
-    return apply_binary(op, x, to_tensor_for_op(b, x.dtype(), info(op).op, "y"));
+    if (bop == BinOp::Add || bop == BinOp::TrueDiv) return apply_binary(bop, x, to_tensor_hint(b, x.dtype()));
+    return apply_binary(bop, x, to_tensor_for_op(b, x.dtype(), info(bop).op.name(), "y"));
   }
   const TensorHandle& y = b.as_tensor();
-  if (is_comparison(op)) {
+  if (is_comparison(bop)) {
     // Python asks the tensor: 4 < t is t.__gt__(4), 4 == t is t.__eq__(4).
-    return apply_binary(mirrored(op), y, to_tensor_for_op(a, y.dtype(), info(mirrored(op)).op, "y"));
+    return apply_binary(mirrored(bop), y, to_tensor_for_op(a, y.dtype(), info(mirrored(bop)).op.name(), "y"));
   }
   // y.__rop__(a): TF converts `a` to y's dtype strictly (force_same_dtype).
-  return apply_binary(op, to_tensor(a, y.dtype()), y);
+  return apply_binary(bop, to_tensor(a, y.dtype()), y);
 }
 
-Value tensor_neg(const Value& a) { return Value(apply1("Neg", deref(a).as_tensor(), "Neg")); }
+Value tensor_neg(const Value& a) { return Value(apply1(op::Neg, deref(a).as_tensor(), "Neg")); }
 
-Value tensor_abs(const Value& a) { return Value(apply1("Abs", deref(a).as_tensor(), "Abs")); }
+Value tensor_abs(const Value& a) { return Value(apply1(op::Abs, deref(a).as_tensor(), "Abs")); }
 
 Value tensor_invert(const Value& a) {
   Value v = deref(a);
   const TensorHandle& x = v.as_tensor();
-  if (x.dtype() == DType::Bool) return Value(apply1("LogicalNot", x, "LogicalNot"));
-  return Value(apply1("Invert", x, "Invert"));
+  if (x.dtype() == DType::Bool) return Value(apply1(op::LogicalNot, x, "LogicalNot"));
+  return Value(apply1(op::Invert, x, "Invert"));
 }
 
 bool tensor_truthy(const TensorHandle& t) {

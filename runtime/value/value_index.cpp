@@ -157,7 +157,7 @@ struct SliceBuilder {
         TensorHandle t = *(*dynamic)[k];
         if (t.dtype() != dt) {
           TensorHandle in[1] = {t};
-          t = apply_op1("Cast", in, Attrs{{"SrcT", t.dtype()}, {"DstT", dt}, {"Truncate", false}}, "Cast");
+          t = apply_op1(op::Cast, in, Attrs{{"SrcT", t.dtype()}, {"DstT", dt}, {"Truncate", false}}, "Cast");
         }
         parts.push_back(t);
       } else if (dt == DType::Int64) {
@@ -166,7 +166,7 @@ struct SliceBuilder {
         parts.emplace_back(Tensor::scalar<int32_t>(v[k]));
       }
     }
-    return apply_op1("Pack", parts, Attrs{{"axis", int64_t{0}}, {"N", n}}, "stack");
+    return apply_op1(op::Pack, parts, Attrs{{"axis", int64_t{0}}, {"N", n}}, "stack");
   }
 
   Value apply(const TensorHandle& x) const {
@@ -181,7 +181,7 @@ struct SliceBuilder {
     TensorHandle in[4] = {x, b, e, st};
     Attrs attrs{{"begin_mask", begin_mask}, {"end_mask", end_mask}, {"ellipsis_mask", ellipsis_mask},
                 {"new_axis_mask", new_axis_mask}, {"shrink_axis_mask", shrink_mask}};
-    return Value(apply_op1("StridedSlice", in, attrs, "strided_slice"));
+    return Value(apply_op1(op::StridedSlice, in, attrs, "strided_slice"));
   }
 };
 

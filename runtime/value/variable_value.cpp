@@ -46,17 +46,17 @@ Value create(const Value& initial_value, std::optional<DType> dtype, const Value
 TensorHandle read(const Value& v) {
   const Variable& var = *v.as_variable();
   if (current_graph() == nullptr) return TensorHandle(var.read());
-  return apply_op1("ReadVariableOp", {}, var_attrs(var), "ReadVariableOp");
+  return apply_op1(op::ReadVariableOp, {}, var_attrs(var), "ReadVariableOp");
 }
 
-Value assign(const Value& v, const Value& x, AssignOp op) {
+Value assign(const Value& v, const Value& x, AssignOp kind) {
   const Variable& var = *v.as_variable();
-  const char* op_name = op == AssignOp::Assign ? "AssignVariableOp"
-                        : op == AssignOp::Add  ? "AssignAddVariableOp"
-                                               : "AssignSubVariableOp";
+  const OpType op_name = kind == AssignOp::Assign ? op::AssignVariableOp
+                         : kind == AssignOp::Add  ? op::AssignAddVariableOp
+                                                  : op::AssignSubVariableOp;
   TensorHandle value = to_tensor_hint(x, var.dtype());
   std::vector<TensorHandle> in{value};
-  apply_op(op_name, in, var_attrs(var), op_name);
+  apply_op(op_name, in, var_attrs(var), op_name.name());
   if (current_graph() == nullptr) return v;
   return Value(read(v));
 }

@@ -51,7 +51,7 @@ Tensor evaluate(const Node& n) {
 }  // namespace
 
 void fold_constants(Graph& g) {
-  const OpDef& const_op = OpRegistry::global().get("Const");
+  const OpDef& const_op = OpRegistry::global().get(op::Const);
   for (const auto& up : g.nodes()) {
     Node& n = *up;
     if (!foldable(n)) continue;

@@ -139,14 +139,14 @@ std::vector<Node*> hoist_from(Graph& g, Node& loop) {
       continue;
     }
     const size_t first_added = g.nodes().size();
-    Output flat = g.add_node("Reshape", {*x, g.constant(Tensor::from_vector<int64_t>(Shape{2}, {rows * r, k}))})
+    Output flat = g.add_node(op::Reshape, {*x, g.constant(Tensor::from_vector<int64_t>(Shape{2}, {rows * r, k}))})
                       ->output();
     Output product =
-        g.add_node("MatMul", {flat, *w},
+        g.add_node(op::MatMul, {flat, *w},
                    Attrs{{"transpose_a", false}, {"transpose_b", mm.attrs.get_or<bool>("transpose_b", false)}})
             ->output();
     Output all_rows =
-        g.add_node("Reshape", {product, g.constant(Tensor::from_vector<int64_t>(Shape{3}, {rows, r, n}))})
+        g.add_node(op::Reshape, {product, g.constant(Tensor::from_vector<int64_t>(Shape{3}, {rows, r, n}))})
             ->output();
     for (size_t i = first_added; i < g.nodes().size(); ++i) added.push_back(g.nodes()[i].get());
     // The body selects row i of the product as it selected row i of X, from

@@ -182,7 +182,7 @@ void lower_if_to_select(Graph& g) {
     if (lowerable(*n)) ifs.push_back(n.get());
   }
   if (ifs.empty()) return;
-  const OpDef& select = OpRegistry::global().get("SelectV2");
+  const OpDef& select = OpRegistry::global().get(op::SelectV2);
 
   // Each If's replacement nodes are appended, then moved into its place.
   const size_t old_count = g.nodes().size();

@@ -256,5 +256,5 @@ TEST_CASE("an If inside a While body, and stateful bodies keep order") {
 TEST_CASE("If and While built without their subgraphs are an internal error") {
   Graph g("f");
   Output c = g.placeholder(kB, "c");
-  CHECK_THROWS_AS(g.add_node("StatelessIf", {c}), InternalError);
+  CHECK_THROWS_AS(g.add_node(op::StatelessIf, {c}), InternalError);
 }

@@ -66,11 +66,11 @@ TEST_CASE("plans of real ops match eager run_op") {
   Graph g("f");
   Output x = g.placeholder({DType::Float32, Shape{2, 3}}, "x");
   Output y = g.placeholder({DType::Float32, Shape{3}}, "y");
-  Output a = g.add_node("AddV2", {x, y})->output();
-  Output b = g.add_node("Mul", {a, a})->output();
-  Output c = g.add_node("Tanh", {b})->output();
+  Output a = g.add_node(op::AddV2, {x, y})->output();
+  Output b = g.add_node(op::Mul, {a, a})->output();
+  Output c = g.add_node(op::Tanh, {b})->output();
   Output axis = g.constant(Tensor::scalar<int32_t>(1));
-  Output d = g.add_node("Sum", {c, axis})->output();
+  Output d = g.add_node(op::Sum, {c, axis})->output();
   g.outputs() = {c, d};
   Plan p = compile_plan(g);
   std::vector<Tensor> args{Tensor::from_vector<float>({2, 3}, {1, 2, 3, -1, -2, -3}), vec({0.5f, -0.5f, 0.f})};
@@ -94,7 +94,7 @@ TEST_CASE("arguments are checked against the placeholders") {
 
 TEST_CASE("a placeholder that is not an argument must be fed") {
   Graph g("f");
-  Node* ph = g.add_node("Placeholder", {}, Attrs{{"dtype", DType::Float32}, {"shape", Shape{2}}}, "p");
+  Node* ph = g.add_node(op::Placeholder, {}, Attrs{{"dtype", DType::Float32}, {"shape", Shape{2}}}, "p");
   g.outputs() = {ph->output()};
   Plan p = compile_plan(g);
   CHECK_THROWS_WITH_AS(p.run(std::vector<Tensor>{}),
@@ -274,11 +274,11 @@ TEST_CASE("Identity nodes run no instruction; their readers and outputs read the
   Graph g("f");
   Output x = g.placeholder({DType::Float32, Shape{3}}, "x");
   Output y = g.placeholder({DType::Float32, Shape{3}}, "y");
-  Output s = g.add_node("AddV2", {x, y}, {}, "add")->output();
-  Output i1 = g.add_node("Identity", {s}, {}, "Identity")->output();
-  Output i2 = g.add_node("Identity", {i1}, {}, "Identity_1")->output();  // a chain
-  Output ix = g.add_node("Identity", {x}, {}, "Identity_2")->output();   // of an argument
-  Output twice = g.add_node("AddV2", {i2, ix}, {}, "add_1")->output();
+  Output s = g.add_node(op::AddV2, {x, y}, {}, "add")->output();
+  Output i1 = g.add_node(op::Identity, {s}, {}, "Identity")->output();
+  Output i2 = g.add_node(op::Identity, {i1}, {}, "Identity_1")->output();  // a chain
+  Output ix = g.add_node(op::Identity, {x}, {}, "Identity_2")->output();   // of an argument
+  Output twice = g.add_node(op::AddV2, {i2, ix}, {}, "add_1")->output();
   g.outputs() = {i1, i2, ix, twice};
   Plan p = compile_plan(g);
   CHECK(p.num_instrs() == 2);
@@ -321,7 +321,7 @@ TEST_CASE("reductions over constant axes, specialized when the plan is compiled,
       Output axes = g.constant(Tensor::from_vector<int32_t>(Shape{static_cast<int64_t>(c.axes.size())}, c.axes));
       Attrs attrs;
       attrs.set("keep_dims", c.keep_dims);
-      g.outputs() = {g.add_node(op, {x, axes}, attrs)->output()};
+      g.outputs() = {g.add_node(OpType{op}, {x, axes}, attrs)->output()};
       std::vector<float> values(static_cast<size_t>(c.shape.num_elements()));
       for (size_t i = 0; i < values.size(); ++i) values[i] = 0.5f + static_cast<float>(i % 7) * 0.25f;
       std::vector<Tensor> args{Tensor::from_vector<float>(c.shape, values)};

@@ -28,7 +28,7 @@ const TensorSpec kI64{DType::Int64, Shape{}};
 const TensorSpec kF64{DType::Float64, Shape{}};
 const TensorSpec kBool{DType::Bool, Shape{}};
 
-Output op(Graph& g, const char* name, std::vector<Output> in) { return g.add_node(name, std::move(in))->output(); }
+Output node(Graph& g, const char* name, std::vector<Output> in) { return g.add_node(OpType{name}, std::move(in))->output(); }
 Output i32(Graph& g, int32_t v) { return g.constant(Tensor::scalar<int32_t>(v)); }
 Tensor t32(int32_t v) { return Tensor::scalar<int32_t>(v); }
 
@@ -70,19 +70,19 @@ struct Loop {
 /// fizzbuzz counting: vars i, fizz, buzz, fizzbuzz, other; while i < o0.
 Loop fizzbuzz_loop() {
   auto cond = [](Graph& c, const std::vector<Output>& v, const std::vector<Output>& o) {
-    return std::vector<Output>{op(c, "Less", {v[0], c.capture(o[0])})};
+    return std::vector<Output>{node(c, "Less", {v[0], c.capture(o[0])})};
   };
   auto body = [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-    auto is0 = [&](int32_t m) { return op(b, "Equal", {op(b, "FloorMod", {v[0], i32(b, m)}), i32(b, 0)}); };
-    auto inc = [&](Output x) { return op(b, "AddV2", {x, i32(b, 1)}); };
+    auto is0 = [&](int32_t m) { return node(b, "Equal", {node(b, "FloorMod", {v[0], i32(b, m)}), i32(b, 0)}); };
+    auto inc = [&](Output x) { return node(b, "AddV2", {x, i32(b, 1)}); };
     Output by15 = is0(15), by3 = is0(3), by5 = is0(5);
-    Output not15 = op(b, "LogicalNot", {by15});
-    Output fizz = op(b, "LogicalAnd", {not15, by3});
-    Output buzz = op(b, "LogicalAnd", {op(b, "LogicalAnd", {not15, op(b, "LogicalNot", {by3})}), by5});
-    Output other = op(b, "LogicalNot", {op(b, "LogicalOr", {op(b, "LogicalOr", {by15, by3}), by5})});
-    return std::vector<Output>{inc(v[0]), op(b, "SelectV2", {fizz, inc(v[1]), v[1]}),
-                               op(b, "SelectV2", {buzz, inc(v[2]), v[2]}), op(b, "SelectV2", {by15, inc(v[3]), v[3]}),
-                               op(b, "SelectV2", {other, inc(v[4]), v[4]})};
+    Output not15 = node(b, "LogicalNot", {by15});
+    Output fizz = node(b, "LogicalAnd", {not15, by3});
+    Output buzz = node(b, "LogicalAnd", {node(b, "LogicalAnd", {not15, node(b, "LogicalNot", {by3})}), by5});
+    Output other = node(b, "LogicalNot", {node(b, "LogicalOr", {node(b, "LogicalOr", {by15, by3}), by5})});
+    return std::vector<Output>{inc(v[0]), node(b, "SelectV2", {fizz, inc(v[1]), v[1]}),
+                               node(b, "SelectV2", {buzz, inc(v[2]), v[2]}), node(b, "SelectV2", {by15, inc(v[3]), v[3]}),
+                               node(b, "SelectV2", {other, inc(v[4]), v[4]})};
   };
   return Loop({kI32, kI32, kI32, kI32, kI32}, {kI32}, cond, body);
 }
@@ -123,11 +123,11 @@ TEST_CASE("the scalar loop wraps int32 arithmetic as the kernels do") {
   // while i < 40: x = x * 7 + 12345; i += 1   (x overflows many times)
   Loop l({kI32, kI32}, {},
          [](Graph& c, const std::vector<Output>& v, const std::vector<Output>&) {
-           return std::vector<Output>{op(c, "Less", {v[0], i32(c, 40)})};
+           return std::vector<Output>{node(c, "Less", {v[0], i32(c, 40)})};
          },
          [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-           Output x = op(b, "AddV2", {op(b, "Mul", {v[1], i32(b, 7)}), i32(b, 12345)});
-           return std::vector<Output>{op(b, "AddV2", {v[0], i32(b, 1)}), x};
+           Output x = node(b, "AddV2", {node(b, "Mul", {v[1], i32(b, 7)}), i32(b, 12345)});
+           return std::vector<Output>{node(b, "AddV2", {v[0], i32(b, 1)}), x};
          });
   CHECK(l.scalar());
   uint32_t want = 2000000000u;
@@ -138,10 +138,10 @@ TEST_CASE("the scalar loop wraps int32 arithmetic as the kernels do") {
   // INT32_MAX + 1 wraps to INT32_MIN, which ends a `while x > 0` loop.
   Loop up({kI32}, {},
           [](Graph& c, const std::vector<Output>& v, const std::vector<Output>&) {
-            return std::vector<Output>{op(c, "Greater", {v[0], i32(c, 0)})};
+            return std::vector<Output>{node(c, "Greater", {v[0], i32(c, 0)})};
           },
           [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-            return std::vector<Output>{op(b, "AddV2", {v[0], i32(b, 1)})};
+            return std::vector<Output>{node(b, "AddV2", {v[0], i32(b, 1)})};
           });
   CHECK(up.scalar());
   auto top = compile_plan(up.g).run(std::vector<Tensor>{t32(INT32_MAX - 2)});
@@ -152,10 +152,10 @@ TEST_CASE("an op failing inside the scalar loop raises its kernel's error, and t
   // while i < 3: x = x % i; i += 1   from i = -2: fails when i reaches 0.
   Loop l({kI32, kI32}, {},
          [](Graph& c, const std::vector<Output>& v, const std::vector<Output>&) {
-           return std::vector<Output>{op(c, "Less", {v[0], i32(c, 3)})};
+           return std::vector<Output>{node(c, "Less", {v[0], i32(c, 3)})};
          },
          [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-           return std::vector<Output>{op(b, "AddV2", {v[0], i32(b, 1)}), op(b, "FloorMod", {v[1], v[0]})};
+           return std::vector<Output>{node(b, "AddV2", {v[0], i32(b, 1)}), node(b, "FloorMod", {v[1], v[0]})};
          });
   CHECK(l.scalar());
   Plan p = compile_plan(l.g);
@@ -179,9 +179,9 @@ TEST_CASE("the scalar loop honours maximum_iterations, captures, swaps and a boo
   Loop l({kBool, kI64, kF64, kF64}, {kF64},
          [](Graph&, const std::vector<Output>& v, const std::vector<Output>&) { return std::vector<Output>{v[0]}; },
          [](Graph& b, const std::vector<Output>& v, const std::vector<Output>& outer) {
-           Output i = op(b, "AddV2", {v[1], b.constant(Tensor::scalar<int64_t>(1))});
-           Output go = op(b, "Less", {i, b.constant(Tensor::scalar<int64_t>(100))});
-           return std::vector<Output>{go, i, v[3], op(b, "AddV2", {v[2], b.capture(outer[0])})};
+           Output i = node(b, "AddV2", {v[1], b.constant(Tensor::scalar<int64_t>(1))});
+           Output go = node(b, "Less", {i, b.constant(Tensor::scalar<int64_t>(100))});
+           return std::vector<Output>{go, i, v[3], node(b, "AddV2", {v[2], b.capture(outer[0])})};
          },
          o);
   CHECK(l.scalar());
@@ -203,12 +203,12 @@ TEST_CASE("the scalar loop honours maximum_iterations, captures, swaps and a boo
 
 TEST_CASE("loops over tensors or with stateful or unknown ops keep the plans") {
   auto counter_cond = [](Graph& c, const std::vector<Output>& v, const std::vector<Output>&) {
-    return std::vector<Output>{op(c, "Less", {v[0], i32(c, 3)})};
+    return std::vector<Output>{node(c, "Less", {v[0], i32(c, 3)})};
   };
   // A vector loop variable.
   Loop vec({kI32, {DType::Int32, Shape{2}}}, {}, counter_cond,
            [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-             return std::vector<Output>{op(b, "AddV2", {v[0], i32(b, 1)}), op(b, "AddV2", {v[1], v[1]})};
+             return std::vector<Output>{node(b, "AddV2", {v[0], i32(b, 1)}), node(b, "AddV2", {v[1], v[1]})};
            });
   CHECK_FALSE(vec.scalar());
   auto out = compile_plan(vec.g).run(
@@ -216,8 +216,8 @@ TEST_CASE("loops over tensors or with stateful or unknown ops keep the plans") {
   CHECK(out[1].data<int32_t>()[1] == 16);
   // An op the program does not run (Cast).
   Loop cast({kI32, kF64}, {}, counter_cond, [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-    Output f = b.add_node("Cast", {v[0]}, Attrs{{"DstT", DType::Float64}})->output();
-    return std::vector<Output>{op(b, "AddV2", {v[0], i32(b, 1)}), op(b, "AddV2", {v[1], f})};
+    Output f = b.add_node(op::Cast, {v[0]}, Attrs{{"DstT", DType::Float64}})->output();
+    return std::vector<Output>{node(b, "AddV2", {v[0], i32(b, 1)}), node(b, "AddV2", {v[1], f})};
   });
   CHECK_FALSE(cast.scalar());
   out = compile_plan(cast.g).run(std::vector<Tensor>{t32(0), Tensor::scalar<double>(0.5)});
@@ -227,7 +227,7 @@ TEST_CASE("loops over tensors or with stateful or unknown ops keep the plans") {
   o.shape_invariants = {std::nullopt, Shape::unknown_rank()};
   Loop inv({kI32, kI32}, {}, counter_cond,
            [](Graph& b, const std::vector<Output>& v, const std::vector<Output>&) {
-             return std::vector<Output>{op(b, "AddV2", {v[0], i32(b, 1)}), op(b, "AddV2", {v[1], i32(b, 2)})};
+             return std::vector<Output>{node(b, "AddV2", {v[0], i32(b, 1)}), node(b, "AddV2", {v[1], i32(b, 2)})};
            },
            o);
   CHECK_FALSE(inv.scalar());

@@ -118,7 +118,7 @@ inline const OpRegistry& test_ops() {
 
 /// Adds test op `op` (from test_ops()) to `g`.
 inline Output add(Graph& g, std::string_view op, std::vector<Output> in, Attrs attrs = {}, std::string_view name = {}) {
-  return g.add_node(test_ops().get(op), std::move(in), std::move(attrs), name)->output(0);
+  return g.add_node(test_ops().get(OpType{op}), std::move(in), std::move(attrs), name)->output(0);
 }
 
 /// True when every op in `names` is in the global registry (tests of real ops

@@ -34,7 +34,7 @@ TEST_CASE("Dense builds its weights on the first call and computes relu(x @ kern
   CHECK(str(kernel.getattr("shape")) == "(4, 3)");
   CHECK(str(kernel.getattr("name")).rfind("dense", 0) == 0);
   CHECK(weight_text(dense, "bias") == "tf.Tensor([0. 0. 0.], shape=(3,), dtype=float32)");
-  Value expected = Value(apply_op1("Relu", std::vector<TensorHandle>{tf::matmul(x, kernel).as_tensor()}));
+  Value expected = Value(apply_op1(op::Relu, std::vector<TensorHandle>{tf::matmul(x, kernel).as_tensor()}));
   CHECK(str(y) == str(expected));
   // glorot_uniform: |w| <= sqrt(6 / (4 + 3)).
   CHECK(truthy(tf::reduce_all(tf::less_equal(tf::abs(kernel), Value(0.9258201)))));

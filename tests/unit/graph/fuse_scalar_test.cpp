@@ -14,7 +14,7 @@ using namespace ag;
 using ag::test::bytes_of;
 using ag::test::count_op;
 using ag::test::have;
-using ag::test::op;
+using ag::test::node;
 
 namespace {
 
@@ -28,14 +28,14 @@ void build(Graph& g) {
   Output f = g.placeholder({DType::Float32, Shape{}}, "f");
   Output c = g.placeholder({DType::Bool, Shape{}}, "c");
   auto i32 = [&](int32_t v) { return g.constant(Tensor::scalar<int32_t>(v)); };
-  Output cond = op(g, "LogicalAnd", {c, op(g, "GreaterEqual", {op(g, "FloorMod", {x, i32(7)}), y})});
-  Output r0 = op(g, "SelectV2", {cond, op(g, "Sub", {op(g, "Mul", {x, y}), i32(3)}), op(g, "Neg", {y})});
-  Output as_float = g.add_node("Cast", {r0}, Attrs{{"DstT", DType::Float32}})->output();
+  Output cond = node(g, "LogicalAnd", {c, node(g, "GreaterEqual", {node(g, "FloorMod", {x, i32(7)}), y})});
+  Output r0 = node(g, "SelectV2", {cond, node(g, "Sub", {node(g, "Mul", {x, y}), i32(3)}), node(g, "Neg", {y})});
+  Output as_float = g.add_node(op::Cast, {r0}, Attrs{{"DstT", DType::Float32}})->output();
   Output two = g.constant(Tensor::scalar<float>(2.f));
   Output one = g.constant(Tensor::scalar<float>(1.f));
-  Output m = op(g, "Maximum", {op(g, "Mul", {f, two}), op(g, "Sub", {as_float, one})});
-  Output r1 = op(g, "Less", {m, g.constant(Tensor::scalar<float>(0.5f))});
-  Output r2 = op(g, "FloorDiv", {op(g, "AddV2", {x, y}), i32(-4)});
+  Output m = node(g, "Maximum", {node(g, "Mul", {f, two}), node(g, "Sub", {as_float, one})});
+  Output r1 = node(g, "Less", {m, g.constant(Tensor::scalar<float>(0.5f))});
+  Output r2 = node(g, "FloorDiv", {node(g, "AddV2", {x, y}), i32(-4)});
   g.outputs() = {r0, r1, r2, cond};
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("a fused integer division by zero fails as the kernel does") {
   Graph g("f");
   Output x = g.placeholder({DType::Int64, Shape{}}, "x");
   Output y = g.placeholder({DType::Int64, Shape{}}, "y");
-  g.outputs() = {op(g, "FloorMod", {op(g, "AddV2", {x, y}), y})};
+  g.outputs() = {node(g, "FloorMod", {node(g, "AddV2", {x, y}), y})};
   fuse_scalar(g);
   REQUIRE(count_op(g, "FusedScalar") == 1);
   Plan p = compile_plan(g);
@@ -92,7 +92,7 @@ TEST_CASE("non-scalar and stateful nodes are not fused") {
   Graph g("f");
   Output v = g.placeholder({DType::Int32, Shape{2}}, "v");
   Output s = g.placeholder({DType::Int32, Shape{}}, "s");
-  Output a = op(g, "AddV2", {op(g, "Mul", {v, v}), v});
+  Output a = node(g, "AddV2", {node(g, "Mul", {v, v}), v});
   g.outputs() = {a, s};
   fuse_scalar(g);
   CHECK(count_op(g, "FusedScalar") == 0);
@@ -103,9 +103,9 @@ TEST_CASE("a stateful node cuts a run, so a fused error keeps its place before i
   Graph g("f");
   Output x = g.placeholder({DType::Int32, Shape{}}, "x");
   Output y = g.placeholder({DType::Int32, Shape{}}, "y");
-  Output b = op(g, "FloorMod", {op(g, "AddV2", {x, y}), y});
-  g.add_node("PrintV2", {g.constant(Tensor::scalar<std::string>("after the modulo"))});
-  Output d = op(g, "Sub", {op(g, "Mul", {x, x}), y});
+  Output b = node(g, "FloorMod", {node(g, "AddV2", {x, y}), y});
+  g.add_node(op::PrintV2, {g.constant(Tensor::scalar<std::string>("after the modulo"))});
+  Output d = node(g, "Sub", {node(g, "Mul", {x, x}), y});
   g.outputs() = {b, d};
   fuse_scalar(g);
   CHECK(count_op(g, "FusedScalar") == 2);

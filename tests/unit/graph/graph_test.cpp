@@ -18,7 +18,7 @@ TEST_CASE("nodes record inputs, inferred types and Const values") {
   Graph g("f");
   Output a = g.placeholder({DType::Int32, Shape{}}, "a");
   Output c = g.constant(Tensor::scalar<int32_t>(3));
-  Node* id = g.add_node("Identity", {a});
+  Node* id = g.add_node(op::Identity, {a});
   CHECK(id->name == "Identity");
   CHECK(id->outputs[0].dtype == DType::Int32);
   CHECK(a.name() == "a:0");
@@ -32,7 +32,7 @@ TEST_CASE("nodes record inputs, inferred types and Const values") {
 TEST_CASE("an input from an unrelated graph is rejected") {
   Graph g1, g2;
   Output a = g1.placeholder({DType::Float32, Shape{}}, "a");
-  CHECK_THROWS_AS(g2.add_node("Identity", {a}), InvalidArgumentError);
+  CHECK_THROWS_AS(g2.add_node(op::Identity, {a}), InvalidArgumentError);
   CHECK_THROWS_AS(g2.capture(a), InvalidArgumentError);
 }
 
@@ -56,7 +56,7 @@ TEST_CASE("removing nodes renumbers the rest") {
   Graph g;
   Output a = g.placeholder({DType::Float32, Shape{}}, "a");
   g.constant(Tensor::scalar<float>(1));
-  Node* id = g.add_node("Identity", {a});
+  Node* id = g.add_node(op::Identity, {a});
   g.remove_nodes({true, false, true});
   CHECK(g.nodes().size() == 2);
   CHECK(id->id == 1);

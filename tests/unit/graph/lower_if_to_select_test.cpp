@@ -15,7 +15,7 @@
 using namespace ag;
 using ag::test::bytes_of;
 using ag::test::have;
-using ag::test::op;
+using ag::test::node;
 
 namespace {
 
@@ -74,11 +74,11 @@ void build_simple(Graph& g) {
   Output x = g.placeholder({DType::Float32, Shape{3}}, "x");
   Output y = g.placeholder({DType::Float32, Shape{3}}, "y");
   auto then_g = std::make_shared<Graph>("then", &g);
-  then_g->outputs() = {op(*then_g, "AddV2", {then_g->capture(x), then_g->capture(y)}), then_g->capture(x)};
+  then_g->outputs() = {node(*then_g, "AddV2", {then_g->capture(x), then_g->capture(y)}), then_g->capture(x)};
   auto else_g = std::make_shared<Graph>("else", &g);
-  else_g->outputs() = {op(*else_g, "Mul", {else_g->capture(x), else_g->capture(y)}), else_g->capture(x)};
+  else_g->outputs() = {node(*else_g, "Mul", {else_g->capture(x), else_g->capture(y)}), else_g->capture(x)};
   Node* n = add_if(g, c, {}, then_g, else_g);
-  g.outputs() = {op(g, "Neg", {n->output(0)}), n->output(1)};
+  g.outputs() = {node(g, "Neg", {n->output(0)}), n->output(1)};
 }
 
 /// An If on an int32 scalar whose then branch is `then_body(branch, v)` and
@@ -90,7 +90,7 @@ void build_int_if(Graph& g, const std::function<Output(Graph&, Output)>& then_bo
   then_g->outputs() = {then_body(*then_g, then_g->placeholder({DType::Int32, Shape{}}, "v"))};
   auto else_g = std::make_shared<Graph>("else", &g);
   Output ev = else_g->placeholder({DType::Int32, Shape{}}, "v");
-  else_g->outputs() = {op(*else_g, "AddV2", {ev, else_g->constant(Tensor::scalar<int32_t>(1))})};
+  else_g->outputs() = {node(*else_g, "AddV2", {ev, else_g->constant(Tensor::scalar<int32_t>(1))})};
   Node* n = add_if(g, c, {v}, then_g, else_g);
   g.outputs() = {n->output(0)};
 }
@@ -123,22 +123,22 @@ TEST_CASE("Ifs with an op that can fail or has an effect stay Ifs") {
     return count_op_nested(g, "StatelessIf") + count_op_nested(g, "If") == 1 && count_op_nested(g, "SelectV2") == 0;
   };
   // Integer modulo and division by a run-time value can fail (division by zero).
-  CHECK(kept([](Graph& b, Output v) { return op(b, "FloorMod", {v, v}); }));
-  CHECK(kept([](Graph& b, Output v) { return op(b, "FloorDiv", {int_const(b, 7), v}); }));
-  CHECK(kept([](Graph& b, Output v) { return op(b, "FloorMod", {v, int_const(b, 0)}); }));
+  CHECK(kept([](Graph& b, Output v) { return node(b, "FloorMod", {v, v}); }));
+  CHECK(kept([](Graph& b, Output v) { return node(b, "FloorDiv", {int_const(b, 7), v}); }));
+  CHECK(kept([](Graph& b, Output v) { return node(b, "FloorMod", {v, int_const(b, 0)}); }));
   // Stateful ops: printing and asserting must happen only on the taken side.
   CHECK(kept([](Graph& b, Output v) {
-    b.add_node("PrintV2", {b.constant(Tensor::scalar<std::string>("hi"))});
+    b.add_node(op::PrintV2, {b.constant(Tensor::scalar<std::string>("hi"))});
     return v;
   }));
   CHECK(kept([](Graph& b, Output v) {
-    b.add_node("Assert", {op(b, "Equal", {v, int_const(b, 0)}), v});
+    b.add_node(op::Assert, {node(b, "Equal", {v, int_const(b, 0)}), v});
     return v;
   }));
   // A Const divisor without zeros cannot fail: that lowers.
-  CHECK_FALSE(kept([](Graph& b, Output v) { return op(b, "FloorMod", {v, int_const(b, 3)}); }));
+  CHECK_FALSE(kept([](Graph& b, Output v) { return node(b, "FloorMod", {v, int_const(b, 3)}); }));
   check_lowered_equivalent([](Graph& g) {
-    build_int_if(g, [](Graph& b, Output v) { return op(b, "FloorDiv", {v, int_const(b, -3)}); });
+    build_int_if(g, [](Graph& b, Output v) { return node(b, "FloorDiv", {v, int_const(b, -3)}); });
   });
 }
 
@@ -148,7 +148,7 @@ TEST_CASE("an If whose output shape is not static stays an If") {
   Output c = g.placeholder({DType::Bool, Shape{}}, "c");
   Output x = g.placeholder({DType::Float32, Shape::unknown_dims(1)}, "x");
   auto then_g = std::make_shared<Graph>("then", &g);
-  then_g->outputs() = {op(*then_g, "AddV2", {then_g->capture(x), then_g->capture(x)})};
+  then_g->outputs() = {node(*then_g, "AddV2", {then_g->capture(x), then_g->capture(x)})};
   auto else_g = std::make_shared<Graph>("else", &g);
   else_g->outputs() = {else_g->capture(x)};
   Node* n = add_if(g, c, {}, then_g, else_g);
@@ -164,17 +164,17 @@ TEST_CASE("nested Ifs lower bottom-up into straight-line code") {
     Output a = g.placeholder({DType::Int32, Shape{}}, "a");
     Output b = g.placeholder({DType::Int32, Shape{}}, "b");
     auto divisible = [](Graph& gr, Output v, int32_t d) {
-      return op(gr, "Equal", {op(gr, "FloorMod", {v, int_const(gr, d)}), int_const(gr, 0)});
+      return node(gr, "Equal", {node(gr, "FloorMod", {v, int_const(gr, d)}), int_const(gr, 0)});
     };
     auto outer_then = std::make_shared<Graph>("then", &g);
-    outer_then->outputs() = {op(*outer_then, "AddV2", {outer_then->capture(a), int_const(*outer_then, 1)}),
+    outer_then->outputs() = {node(*outer_then, "AddV2", {outer_then->capture(a), int_const(*outer_then, 1)}),
                              outer_then->capture(b)};
     auto outer_else = std::make_shared<Graph>("else", &g);
     {
       Graph& e = *outer_else;
       auto inner_then = std::make_shared<Graph>("then", &e);
       inner_then->outputs() = {inner_then->capture(e.capture(a)),
-                               op(*inner_then, "Sub", {inner_then->capture(e.capture(b)), int_const(*inner_then, 1)})};
+                               node(*inner_then, "Sub", {inner_then->capture(e.capture(b)), int_const(*inner_then, 1)})};
       auto inner_else = std::make_shared<Graph>("else", &e);
       inner_else->outputs() = {inner_else->capture(e.capture(b)), inner_else->capture(e.capture(a))};
       Node* inner = add_if(e, divisible(e, e.capture(a), 5), {}, inner_then, inner_else);
@@ -204,16 +204,16 @@ void build_fizzbuzz(Graph& g) {
   {
     std::vector<Output> v;
     for (const char* name : {"i", "fizz", "buzz", "fizzbuzz", "other"}) v.push_back(cond->placeholder(s, name));
-    cond->outputs() = {op(*cond, "Less", {v[0], cond->capture(limit)})};
+    cond->outputs() = {node(*cond, "Less", {v[0], cond->capture(limit)})};
   }
   auto body = std::make_shared<Graph>("while_body", &g);
   Graph& b = *body;
   std::vector<Output> v;
   for (const char* name : {"i", "fizz", "buzz", "fizzbuzz", "other"}) v.push_back(b.placeholder(s, name));
   auto divisible = [](Graph& gr, Output x, int32_t d) {
-    return op(gr, "Equal", {op(gr, "FloorMod", {x, int_const(gr, d)}), int_const(gr, 0)});
+    return node(gr, "Equal", {node(gr, "FloorMod", {x, int_const(gr, d)}), int_const(gr, 0)});
   };
-  auto inc = [](Graph& gr, Output x) { return op(gr, "AddV2", {x, int_const(gr, 1)}); };
+  auto inc = [](Graph& gr, Output x) { return node(gr, "AddV2", {x, int_const(gr, 1)}); };
   // An If over `vars` (the state) whose then branch increments vars[k] and
   // whose else branch is `else_body` (given the branch and its placeholders).
   std::function<std::vector<Output>(Graph&, Output, std::vector<Output>, size_t,

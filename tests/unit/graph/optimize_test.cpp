@@ -15,7 +15,7 @@
 using namespace ag;
 using ag::test::count_op;
 using ag::test::have;
-using ag::test::op;
+using ag::test::node;
 
 namespace {
 
@@ -60,10 +60,10 @@ TEST_CASE("identity removal forwards consumers but keeps output Identities") {
   if (!have({"AddV2"})) return;
   auto build = [](Graph& g) {
     Output x = g.placeholder({DType::Float32, Shape{3}}, "x");
-    Output y = op(g, "Identity", {x}, "y");
-    Output z = op(g, "Identity", {y}, "z");
-    Output add = op(g, "AddV2", {z, y}, "add");
-    g.outputs() = {op(g, "Identity", {add})};
+    Output y = node(g, "Identity", {x}, "y");
+    Output z = node(g, "Identity", {y}, "z");
+    Output add = node(g, "AddV2", {z, y}, "add");
+    g.outputs() = {node(g, "Identity", {add})};
   };
   Graph g("f");
   build(g);
@@ -78,9 +78,9 @@ TEST_CASE("constant folding evaluates constant subgraphs and keeps node names") 
     Output x = g.placeholder({DType::Float32, Shape{2}}, "x");
     Output two = g.constant(Tensor::scalar<float>(2), "two");
     Output three = g.constant(Tensor::scalar<float>(3), "three");
-    Output m = op(g, "Mul", {two, three}, "mul");
-    Output m2 = op(g, "AddV2", {m, m}, "twelve");
-    g.outputs() = {op(g, "AddV2", {x, m2}, "add")};
+    Output m = node(g, "Mul", {two, three}, "mul");
+    Output m2 = node(g, "AddV2", {m, m}, "twelve");
+    g.outputs() = {node(g, "AddV2", {x, m2}, "add")};
   };
   Graph g("f");
   build(g);
@@ -97,8 +97,8 @@ TEST_CASE("constant folding leaves stateful nodes and failing kernels alone") {
   if (!have({"RandomUniform", "FloorDiv"})) return;
   Graph g("f");
   Output shape = g.constant(Tensor::from_vector<int32_t>({1}, {3}), "shape");
-  Output r = g.add_node("RandomUniform", {shape}, Attrs{{"dtype", DType::Float32}}, "r")->output();
-  Output div = op(g, "FloorDiv", {g.constant(Tensor::scalar<int32_t>(1)), g.constant(Tensor::scalar<int32_t>(0))}, "div");
+  Output r = g.add_node(op::RandomUniform, {shape}, Attrs{{"dtype", DType::Float32}}, "r")->output();
+  Output div = node(g, "FloorDiv", {g.constant(Tensor::scalar<int32_t>(1)), g.constant(Tensor::scalar<int32_t>(0))}, "div");
   g.outputs() = {r, div};
   fold_constants(g);
   CHECK(g.find("r")->op->name == "RandomUniform");
@@ -110,13 +110,13 @@ TEST_CASE("CSE merges equal computations, never stateful ones") {
   auto build = [](Graph& g) {
     Output x = g.placeholder({DType::Float32, Shape{4}}, "x");
     Output y = g.placeholder({DType::Float32, Shape{4}}, "y");
-    Output a = op(g, "AddV2", {x, y}, "a");
-    Output b = op(g, "AddV2", {x, y}, "b");
+    Output a = node(g, "AddV2", {x, y}, "a");
+    Output b = node(g, "AddV2", {x, y}, "b");
     Output one = g.constant(Tensor::scalar<float>(1), "one");
     Output one2 = g.constant(Tensor::scalar<float>(1), "one2");
-    Output c = op(g, "Mul", {a, one}, "c");
-    Output d = op(g, "Mul", {b, one2}, "d");
-    g.outputs() = {op(g, "AddV2", {c, d}, "out")};
+    Output c = node(g, "Mul", {a, one}, "c");
+    Output d = node(g, "Mul", {b, one2}, "d");
+    g.outputs() = {node(g, "AddV2", {c, d}, "out")};
   };
   Graph g("f");
   build(g);
@@ -127,8 +127,8 @@ TEST_CASE("CSE merges equal computations, never stateful ones") {
   if (!have({"PrintV2"})) return;
   Graph s("f");
   Output str = s.constant(Tensor::scalar<std::string>("x"), "s");
-  s.add_node("PrintV2", {str}, {}, "p1");
-  s.add_node("PrintV2", {str}, {}, "p2");
+  s.add_node(op::PrintV2, {str}, {}, "p1");
+  s.add_node(op::PrintV2, {str}, {}, "p2");
   eliminate_common_subexpressions(s);
   CHECK(count_op(s, "PrintV2") == 2);
 }
@@ -138,9 +138,9 @@ TEST_CASE("pruning drops what reaches neither an output nor a stateful node") {
   Graph g("f");
   Output x = g.placeholder({DType::Float32, Shape{2}}, "x");
   Output unused = g.placeholder({DType::Float32, Shape{2}}, "unused");
-  op(g, "Tanh", {op(g, "Tanh", {x}, "dead1")}, "dead2");
-  g.add_node("PrintV2", {g.constant(Tensor::scalar<std::string>("hi"), "msg")}, {}, "print");
-  g.outputs() = {op(g, "Tanh", {x}, "live")};
+  node(g, "Tanh", {node(g, "Tanh", {x}, "dead1")}, "dead2");
+  g.add_node(op::PrintV2, {g.constant(Tensor::scalar<std::string>("hi"), "msg")}, {}, "print");
+  g.outputs() = {node(g, "Tanh", {x}, "live")};
   (void)unused;
   prune(g);
   CHECK(print_graph(g) == "[] -> x\n[] -> unused\n[] -> msg\n['msg'] -> print\n['x'] -> live\n");
@@ -151,11 +151,11 @@ TEST_CASE("elementwise chains fuse into one node in the chain's last place") {
   auto build = [](Graph& g) {
     Output x = g.placeholder({DType::Float32, Shape{3, 50}}, "x");
     Output y = g.placeholder({DType::Float32, Shape{3, 50}}, "y");
-    Output m = op(g, "Mul", {x, y}, "mul");
-    Output a = op(g, "AddV2", {m, g.constant(Tensor::scalar<float>(0.5f), "half")}, "add");
-    Output t = op(g, "Tanh", {a}, "tanh");
-    Output n = op(g, "Neg", {t}, "neg");
-    Output e = op(g, "Exp", {n}, "exp");
+    Output m = node(g, "Mul", {x, y}, "mul");
+    Output a = node(g, "AddV2", {m, g.constant(Tensor::scalar<float>(0.5f), "half")}, "add");
+    Output t = node(g, "Tanh", {a}, "tanh");
+    Output n = node(g, "Neg", {t}, "neg");
+    Output e = node(g, "Exp", {n}, "exp");
     g.outputs() = {e, t};  // t is an output: the chain splits there
   };
   Graph g("f");
@@ -178,8 +178,8 @@ TEST_CASE("fusion leaves non-float, broadcasting and stateful chains alone") {
   Output i = g.placeholder({DType::Int32, Shape{4}}, "i");
   Output x = g.placeholder({DType::Float32, Shape{4}}, "x");
   Output row = g.placeholder({DType::Float32, Shape{2, 4}}, "row");
-  Output ii = op(g, "Mul", {op(g, "AddV2", {i, i}), i});
-  Output xb = op(g, "Mul", {op(g, "AddV2", {x, x}), row});  // broadcasts [4] against [2,4]
+  Output ii = node(g, "Mul", {node(g, "AddV2", {i, i}), i});
+  Output xb = node(g, "Mul", {node(g, "AddV2", {x, x}), row});  // broadcasts [4] against [2,4]
   g.outputs() = {ii, xb};
   fuse_elementwise(g);
   CHECK(count_op(g, "FusedElementwise") == 0);
@@ -190,23 +190,23 @@ TEST_CASE("optimize() keeps results on a mixed graph and inside loop bodies") {
   auto build = [](Graph& g) {
     Output x = g.placeholder({DType::Float32, Shape{5}}, "x");
     Output y = g.placeholder({DType::Float32, Shape{5}}, "y");
-    Output k = op(g, "Mul", {g.constant(Tensor::scalar<float>(0.5f)), g.constant(Tensor::scalar<float>(0.5f))});
-    Output a = op(g, "Identity", {op(g, "AddV2", {x, y})});
-    Output b = op(g, "AddV2", {x, y});
-    Output c = op(g, "Tanh", {op(g, "Mul", {a, k})});
-    Output d = op(g, "Sub", {c, b});
-    op(g, "Tanh", {d});  // dead
+    Output k = node(g, "Mul", {g.constant(Tensor::scalar<float>(0.5f)), g.constant(Tensor::scalar<float>(0.5f))});
+    Output a = node(g, "Identity", {node(g, "AddV2", {x, y})});
+    Output b = node(g, "AddV2", {x, y});
+    Output c = node(g, "Tanh", {node(g, "Mul", {a, k})});
+    Output d = node(g, "Sub", {c, b});
+    node(g, "Tanh", {d});  // dead
     // while sum(v) > 1: v = tanh(v) * 0.9
     auto cond = std::make_shared<Graph>("cond", &g);
     Output cv = cond->placeholder({DType::Float32, Shape{5}}, "v");
-    cond->outputs() = {op(*cond, "Greater", {op(*cond, "Sum", {cv, cond->constant(Tensor::scalar<int32_t>(0))}),
+    cond->outputs() = {node(*cond, "Greater", {node(*cond, "Sum", {cv, cond->constant(Tensor::scalar<int32_t>(0))}),
                                              cond->constant(Tensor::scalar<float>(1))})};
     auto body = std::make_shared<Graph>("body", &g);
     Output bv = body->placeholder({DType::Float32, Shape{5}}, "v");
-    Output nine = op(*body, "Identity", {body->constant(Tensor::scalar<float>(0.9f))});
-    body->outputs() = {op(*body, "Mul", {op(*body, "Tanh", {bv}), nine})};
-    Node* loop = add_while(g, {op(g, "Mul", {x, x})}, cond, body);
-    g.outputs() = {d, loop->output(), op(g, "AddV2", {loop->output(), d})};
+    Output nine = node(*body, "Identity", {body->constant(Tensor::scalar<float>(0.9f))});
+    body->outputs() = {node(*body, "Mul", {node(*body, "Tanh", {bv}), nine})};
+    Node* loop = add_while(g, {node(g, "Mul", {x, x})}, cond, body);
+    g.outputs() = {d, loop->output(), node(g, "AddV2", {loop->output(), d})};
   };
   std::string printed = check_equivalent(build, 10);
   CHECK(printed.find("Identity") == std::string::npos);

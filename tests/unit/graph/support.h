@@ -27,8 +27,8 @@ inline bool have(std::initializer_list<const char*> ops) {
 }
 
 /// A node of op `name` on `in` (no attributes), its first output.
-inline Output op(Graph& g, const char* name, std::vector<Output> in, std::string_view node_name = {}) {
-  return g.add_node(name, std::move(in), {}, node_name)->output();
+inline Output node(Graph& g, const char* name, std::vector<Output> in, std::string_view node_name = {}) {
+  return g.add_node(OpType{name}, std::move(in), {}, node_name)->output();
 }
 
 /// Number of `name` nodes in `g` (not in the graphs nested in it).

@@ -20,10 +20,10 @@ TEST_CASE("Const returns its value and Identity its input, for every dtype and s
     DType dt = static_cast<DType>(i);
     for (int trial = 0; trial < 5; ++trial) {
       Tensor v = sweep::random_tensor(dt, sweep::random_shape());
-      Tensor c = run_op1("Const", {}, Attrs{{"value", v}});
+      Tensor c = run_op1(op::Const, {}, Attrs{{"value", v}});
       sweep::expect_close(c, v, std::string("Const ") + dtype_name(dt));
       std::vector<Tensor> in{c};
-      sweep::expect_close(run_op1("Identity", in), v, std::string("Identity ") + dtype_name(dt));
+      sweep::expect_close(run_op1(op::Identity, in), v, std::string("Identity ") + dtype_name(dt));
     }
   }
 }
@@ -90,7 +90,7 @@ std::string what(std::string_view op, DType dt, const Shape& s) {
 /// The output specs the shape rule gives when no input value is known.
 TensorSpec infer_unknown(std::string_view op, const std::vector<TensorSpec>& in, const Attrs& a = {}) {
   std::vector<const Tensor*> none(in.size(), nullptr);
-  return infer_outputs(OpRegistry::global().get(op), in, a, none)[0];
+  return infer_outputs(OpRegistry::global().get(OpType{op}), in, a, none)[0];
 }
 
 }  // namespace
@@ -397,7 +397,7 @@ TEST_CASE("ConcatV2 and Pack join tensors along an axis") {
   std::vector<TensorSpec> specs{{DType::Float32, Shape{2, -1}}, {DType::Float32, Shape{-1, 4}}, {DType::Int32, Shape{}}};
   Tensor axis0 = iscalar(1);
   std::vector<const Tensor*> consts{nullptr, nullptr, &axis0};
-  CHECK(infer_outputs(OpRegistry::global().get("ConcatV2"), specs, {}, consts)[0].shape.str() == "(2, None)");
+  CHECK(infer_outputs(OpRegistry::global().get(op::ConcatV2), specs, {}, consts)[0].shape.str() == "(2, None)");
 }
 
 TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
@@ -409,7 +409,7 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
       int ax = static_cast<int>(sweep::rng()() % static_cast<unsigned>(r));
       Tensor x = sweep::random_tensor(dt, s);
       // Unpack: one output per index along ax.
-      std::vector<Tensor> outs = run_op("Unpack", std::vector<Tensor>{x}, {{"axis", int64_t{ax - r}}});
+      std::vector<Tensor> outs = run_op(op::Unpack, std::vector<Tensor>{x}, {{"axis", int64_t{ax - r}}});
       REQUIRE(static_cast<int64_t>(outs.size()) == s.dim(ax));
       Shape us;
       for (int i = 0; i < r; ++i) {
@@ -434,7 +434,7 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
       sizes[static_cast<size_t>(n - 1)] = left;
       Index arg = sizes;
       arg[sweep::rng()() % static_cast<unsigned>(n)] = -1;
-      std::vector<Tensor> parts = run_op("SplitV", std::vector<Tensor>{x, ints(arg), iscalar(ax)});
+      std::vector<Tensor> parts = run_op(op::SplitV, std::vector<Tensor>{x, ints(arg), iscalar(ax)});
       REQUIRE(static_cast<int>(parts.size()) == n);
       int64_t start = 0;
       for (int k = 0; k < n; ++k) {
@@ -448,7 +448,7 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
         start += sizes[static_cast<size_t>(k)];
       }
       int64_t ways = s.dim(ax) == 0 ? 2 : (s.dim(ax) % 2 == 0 ? 2 : 1);
-      std::vector<Tensor> eq = run_op("Split", std::vector<Tensor>{iscalar(ax), x}, {{"num_split", ways}});
+      std::vector<Tensor> eq = run_op(op::Split, std::vector<Tensor>{iscalar(ax), x}, {{"num_split", ways}});
       REQUIRE(static_cast<int64_t>(eq.size()) == ways);
       for (int64_t k = 0; k < ways; ++k) {
         int64_t piece = s.dim(ax) / ways;
@@ -462,21 +462,21 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
     }
   }
   Tensor x = sweep::random_tensor(DType::Float32, Shape{5, 2});
-  CHECK_THROWS_WITH_AS(run_op("Split", std::vector<Tensor>{iscalar(0), x}, {{"num_split", int64_t{2}}}),
+  CHECK_THROWS_WITH_AS(run_op(op::Split, std::vector<Tensor>{iscalar(0), x}, {{"num_split", int64_t{2}}}),
                        "Number of ways to split should evenly divide the split dimension, but got split_dim 0 (size = 5) "
                        "and num_split 2",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op("Split", std::vector<Tensor>{iscalar(2), x}, {{"num_split", int64_t{1}}}),
+  CHECK_THROWS_WITH_AS(run_op(op::Split, std::vector<Tensor>{iscalar(2), x}, {{"num_split", int64_t{1}}}),
                        "-input rank(-2) <= split_dim < input rank (2), but got 2", InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op("SplitV", std::vector<Tensor>{x, ints({-1, -1}), iscalar(0)}),
+  CHECK_THROWS_WITH_AS(run_op(op::SplitV, std::vector<Tensor>{x, ints({-1, -1}), iscalar(0)}),
                        "There can only be one -1 in the input.", InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op("SplitV", std::vector<Tensor>{x, ints({2, 2}), iscalar(0)}),
+  CHECK_THROWS_WITH_AS(run_op(op::SplitV, std::vector<Tensor>{x, ints({2, 2}), iscalar(0)}),
                        "Determined shape must either match input shape along split_dim exactly if fully specified, or "
                        "be less than the size of the input along split_dim if not fully specified.  Got: 4",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op("Unpack", std::vector<Tensor>{x}, {{"axis", int64_t{2}}}), "axis = 2 not in [-2, 2)",
+  CHECK_THROWS_WITH_AS(run_op(op::Unpack, std::vector<Tensor>{x}, {{"axis", int64_t{2}}}), "axis = 2 not in [-2, 2)",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(infer_outputs(OpRegistry::global().get("Unpack"), std::vector<TensorSpec>{{DType::Float32, Shape{-1, 3}}},
+  CHECK_THROWS_WITH_AS(infer_outputs(OpRegistry::global().get(op::Unpack), std::vector<TensorSpec>{{DType::Float32, Shape{-1, 3}}},
                                      {}, std::vector<const Tensor*>{nullptr}),
                        "Cannot infer argument `num` from shape (None, 3)", ValueError);
 }
@@ -812,7 +812,7 @@ TEST_CASE("StridedSlice matches Python subscripts") {
   std::vector<const Tensor*> consts{nullptr, &b, &e, &st};
   Attrs a{{"begin_mask", int64_t{1}}, {"end_mask", int64_t{1}}, {"new_axis_mask", int64_t{2}},
           {"shrink_axis_mask", int64_t{4}}};
-  CHECK(infer_outputs(OpRegistry::global().get("StridedSlice"), specs, a, consts)[0].shape.str() == "(None, 1)");
+  CHECK(infer_outputs(OpRegistry::global().get(op::StridedSlice), specs, a, consts)[0].shape.str() == "(None, 1)");
   CHECK(infer_unknown("StridedSlice", specs, a).shape.str() == "(None, 1)");
   specs[1].shape = specs[2].shape = specs[3].shape = Shape{-1};
   CHECK(infer_unknown("StridedSlice", specs, a).shape.str() == "<unknown>");
@@ -830,7 +830,7 @@ std::vector<Tensor> run_kernel_unchecked(std::string_view op, const std::vector<
     specs.push_back({t.dtype(), Shape::unknown_rank()});
     ptrs.push_back(&t);
   }
-  const OpDef& def = OpRegistry::global().get(op);
+  const OpDef& def = OpRegistry::global().get(OpType{op});
   Kernel k = def.cpu(KernelSpec{def.name, specs, out_specs, a});
   std::vector<Tensor> outs(out_specs.size());
   KernelContext ctx{ptrs, outs};

@@ -16,7 +16,7 @@ AG_SWEEP_COVERS("If", "StatelessIf", "While", "StatelessWhile", "FusedElementwis
 
 namespace {
 
-Output op(Graph& g, const char* name, std::vector<Output> in) { return g.add_node(name, std::move(in))->output(0); }
+Output node(Graph& g, const char* name, std::vector<Output> in) { return g.add_node(OpType{name}, std::move(in))->output(0); }
 
 /// f(p, x) = if p: x * 2 else: x - 1, with a print in the then branch when `stateful`.
 std::vector<Tensor> run_if(bool pred, const Tensor& x, bool stateful, std::string* kind) {
@@ -26,13 +26,13 @@ std::vector<Tensor> run_if(bool pred, const Tensor& x, bool stateful, std::strin
   auto then_g = std::make_shared<Graph>("then", &g);
   Output tx = then_g->placeholder({x.dtype(), x.shape()}, "x");
   if (stateful) {
-    then_g->add_node("PrintV2", {then_g->constant(Tensor::scalar<std::string>(""))},
+    then_g->add_node(op::PrintV2, {then_g->constant(Tensor::scalar<std::string>(""))},
                      Attrs{{"output_stream", std::string("file:///dev/null")}});
   }
-  then_g->outputs() = {op(*then_g, "Mul", {tx, then_g->constant(Tensor::scalar<float>(2))})};
+  then_g->outputs() = {node(*then_g, "Mul", {tx, then_g->constant(Tensor::scalar<float>(2))})};
   auto else_g = std::make_shared<Graph>("else", &g);
   Output ex = else_g->placeholder({x.dtype(), x.shape()}, "x");
-  else_g->outputs() = {op(*else_g, "Sub", {ex, else_g->constant(Tensor::scalar<float>(1))})};
+  else_g->outputs() = {node(*else_g, "Sub", {ex, else_g->constant(Tensor::scalar<float>(1))})};
   Node* n = add_if(g, p, {xi}, then_g, else_g);
   *kind = n->op->name;
   g.outputs() = {n->output(0)};
@@ -66,14 +66,14 @@ TEST_CASE("While and StatelessWhile loop until the condition fails") {
       Output i0 = g.placeholder({DType::Int32, Shape{}}, "i");
       auto cond = std::make_shared<Graph>("cond", &g);
       Output ci = cond->placeholder({DType::Int32, Shape{}}, "i");
-      cond->outputs() = {op(*cond, "Less", {ci, cond->constant(Tensor::scalar<int32_t>(limit))})};
+      cond->outputs() = {node(*cond, "Less", {ci, cond->constant(Tensor::scalar<int32_t>(limit))})};
       auto body = std::make_shared<Graph>("body", &g);
       Output bi = body->placeholder({DType::Int32, Shape{}}, "i");
       if (stateful) {
-        body->add_node("PrintV2", {body->constant(Tensor::scalar<std::string>(""))},
+        body->add_node(op::PrintV2, {body->constant(Tensor::scalar<std::string>(""))},
                        Attrs{{"output_stream", std::string("file:///dev/null")}});
       }
-      body->outputs() = {op(*body, "AddV2", {bi, body->constant(Tensor::scalar<int32_t>(1))})};
+      body->outputs() = {node(*body, "AddV2", {bi, body->constant(Tensor::scalar<int32_t>(1))})};
       Node* loop = add_while(g, {i0}, cond, body);
       CHECK(loop->op->name == (stateful ? "While" : "StatelessWhile"));
       g.outputs() = {loop->output(0)};
@@ -89,8 +89,8 @@ TEST_CASE("FusedElementwise computes what the chain it replaces computed") {
     Shape shape = sweep::random_shape(3);
     auto build = [&](Graph& g) {
       Output x = g.placeholder({DType::Float32, shape}, "x");
-      Output y = op(g, "Tanh", {op(g, "Mul", {x, g.constant(Tensor::scalar<float>(0.5f))})});
-      g.outputs() = {op(g, "AddV2", {op(g, "Exp", {y}), x})};
+      Output y = node(g, "Tanh", {node(g, "Mul", {x, g.constant(Tensor::scalar<float>(0.5f))})});
+      g.outputs() = {node(g, "AddV2", {node(g, "Exp", {y}), x})};
     };
     Graph plain("plain"), fused("fused");
     build(plain);

@@ -31,10 +31,10 @@ void check_op(const char* op, const std::vector<Tensor>& args) {
     operands.push_back(static_cast<int64_t>(i));
   }
   while (operands.size() < 3) operands.push_back(-1);
-  plain.outputs() = {plain.add_node(op, pin)->output()};
+  plain.outputs() = {plain.add_node(OpType{op}, pin)->output()};
   const auto result = static_cast<int64_t>(args.size());
   fused.outputs() = {fused
-                         .add_node("FusedScalar", fin,
+                         .add_node(op::FusedScalar, fin,
                                    Attrs{{"ops", std::vector<std::string>{op}},
                                          {"operands", operands},
                                          {"results", std::vector<int64_t>{result}}})
@@ -86,7 +86,7 @@ TEST_CASE("FusedScalar rejects programs it cannot run") {
   Output x = g.placeholder({DType::Int32, Shape{}}, "x");
   Output v = g.placeholder({DType::Int32, Shape{2}}, "v");
   auto add = [&](std::vector<Output> in, std::vector<std::string> ops, std::vector<int64_t> operands) {
-    g.add_node("FusedScalar", std::move(in),
+    g.add_node(op::FusedScalar, std::move(in),
                Attrs{{"ops", std::move(ops)}, {"operands", std::move(operands)}, {"results", std::vector<int64_t>{1}}});
   };
   CHECK_THROWS_AS(add({v}, {"Neg"}, {0, -1, -1}), InvalidArgumentError);         // not a scalar

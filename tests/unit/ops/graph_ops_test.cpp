@@ -9,7 +9,7 @@ AG_SWEEP_COVERS("Placeholder");
 
 TEST_CASE("running a Placeholder is TF's must-feed error") {
   Attrs a{{"dtype", DType::Float32}, {"shape", Shape{2}}};
-  CHECK_THROWS_WITH_AS(run_op("Placeholder", {}, a),
+  CHECK_THROWS_WITH_AS(run_op(op::Placeholder, {}, a),
                        "You must feed a value for placeholder tensor with dtype float32 and shape [2]",
                        InvalidArgumentError);
 }

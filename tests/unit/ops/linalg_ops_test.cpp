@@ -42,7 +42,7 @@ TEST_CASE("MatMul matches a naive triple loop") {
       Tensor a = sweep::random_tensor(dt, ta ? Shape{k, m} : Shape{m, k});
       Tensor b = sweep::random_tensor(dt, tb ? Shape{n, k} : Shape{k, n});
       std::vector<Tensor> args{a, b};
-      Tensor got = run_op1("MatMul", args, Attrs{{"transpose_a", ta}, {"transpose_b", tb}});
+      Tensor got = run_op1(op::MatMul, args, Attrs{{"transpose_a", ta}, {"transpose_b", tb}});
       Tensor want(dt, Shape{m, n});
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < n; ++j) {
@@ -96,7 +96,7 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
       os.push_back(m);
       os.push_back(n);
       std::vector<Tensor> args{a, b};
-      Tensor got = run_op1("BatchMatMulV2", args, Attrs{{"adj_x", ax}, {"adj_y", ay}});
+      Tensor got = run_op1(op::BatchMatMulV2, args, Attrs{{"adj_x", ax}, {"adj_y", ay}});
       Tensor want(dt, os);
       int64_t batches = 1;
       for (int64_t d : obs) batches *= d;
@@ -136,7 +136,7 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
   Tensor a = sweep::random_tensor(DType::Float32, Shape{64, 24, 24});
   Tensor b = sweep::random_tensor(DType::Float32, Shape{24, 24});
   std::vector<Tensor> args{a, b};
-  Tensor got = run_op1("BatchMatMulV2", args);
+  Tensor got = run_op1(op::BatchMatMulV2, args);
   for (int64_t bi : {0, 37, 63}) {
     for (int64_t i = 0; i < 24; i += 5) {
       for (int64_t j = 0; j < 24; j += 7) {
@@ -151,38 +151,38 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
 TEST_CASE("MatMul and BatchMatMulV2 errors and shape rules") {
   Tensor a = sweep::random_tensor(DType::Float32, Shape{2, 3});
   std::vector<Tensor> same{a, a};
-  CHECK_THROWS_WITH_AS(run_op1("MatMul", same), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
+  CHECK_THROWS_WITH_AS(run_op1(op::MatMul, same), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
                        InvalidArgumentError);
   Tensor v = sweep::random_tensor(DType::Float32, Shape{2});
   std::vector<Tensor> vec{v, a};
-  CHECK_THROWS_WITH_AS(run_op1("MatMul", vec), "In[0] is not a matrix. Instead it has shape [2]",
+  CHECK_THROWS_WITH_AS(run_op1(op::MatMul, vec), "In[0] is not a matrix. Instead it has shape [2]",
                        InvalidArgumentError);
   Tensor i = sweep::random_tensor(DType::Int32, Shape{3, 2});
   std::vector<Tensor> mixed{a, i};
-  CHECK_THROWS_WITH_AS(run_op1("MatMul", mixed),
+  CHECK_THROWS_WITH_AS(run_op1(op::MatMul, mixed),
                        "cannot compute MatMul as input #1(zero-based) was expected to be a float tensor but is a "
                        "int32 tensor",
                        InvalidArgumentError);
   Tensor bo = sweep::random_tensor(DType::Bool, Shape{2, 2});
   std::vector<Tensor> bools{bo, bo};
-  CHECK_THROWS_AS(run_op1("MatMul", bools), InvalidArgumentError);
+  CHECK_THROWS_AS(run_op1(op::MatMul, bools), InvalidArgumentError);
   std::vector<Tensor> bvec{v, a};
-  CHECK_THROWS_WITH_AS(run_op1("BatchMatMulV2", bvec), "In[0] ndims must be >= 2: 1", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op1(op::BatchMatMulV2, bvec), "In[0] ndims must be >= 2: 1", InvalidArgumentError);
   Tensor x = sweep::random_tensor(DType::Float32, Shape{2, 3, 4});
   Tensor y = sweep::random_tensor(DType::Float32, Shape{5, 4, 3});
   std::vector<Tensor> bad_batch{x, y};
-  CHECK_THROWS_WITH_AS(run_op1("BatchMatMulV2", bad_batch),
+  CHECK_THROWS_WITH_AS(run_op1(op::BatchMatMulV2, bad_batch),
                        "In[0] and In[1] must have compatible batch dimensions: [2,3,4] vs. [5,4,3]",
                        InvalidArgumentError);
   std::vector<Tensor> bad_inner{x, x};
-  CHECK_THROWS_WITH_AS(run_op1("BatchMatMulV2", bad_inner), "Matrix size-incompatible: In[0]: [2,3,4], In[1]: [2,3,4]",
+  CHECK_THROWS_WITH_AS(run_op1(op::BatchMatMulV2, bad_inner), "Matrix size-incompatible: In[0]: [2,3,4], In[1]: [2,3,4]",
                        InvalidArgumentError);
   // Partial shapes.
-  const OpDef& bmm = OpRegistry::global().get("BatchMatMulV2");
+  const OpDef& bmm = OpRegistry::global().get(op::BatchMatMulV2);
   TensorSpec specs[2] = {{DType::Float32, Shape{-1, 1, 3, 4}}, {DType::Float32, Shape{7, 4, -1}}};
   const Tensor* none[2] = {nullptr, nullptr};
   CHECK(infer_outputs(bmm, specs, Attrs{}, none)[0].shape.str() == "(None, 7, 3, None)");
-  const OpDef& mm = OpRegistry::global().get("MatMul");
+  const OpDef& mm = OpRegistry::global().get(op::MatMul);
   TensorSpec mspecs[2] = {{DType::Float32, Shape{-1, 4}}, {DType::Float32, Shape::unknown_rank()}};
   CHECK(infer_outputs(mm, mspecs, Attrs{}, none)[0].shape.str() == "(None, None)");
 }
@@ -210,15 +210,15 @@ TEST_CASE("FusedMatMul computes what the MatMul, AddV2 (product, addend, bias)/B
       std::vector<Output> in;
       const char* names[] = {"a", "b", "c", "d", "bias", "addend"};
       for (size_t i = 0; i < args.size(); ++i) in.push_back(g.placeholder({dt, args[i].shape()}, names[i]));
-      Output y = g.add_node("MatMul", {in[0], in[1]}, Attrs{{"transpose_a", ta}, {"transpose_b", tb}})->output();
+      Output y = g.add_node(op::MatMul, {in[0], in[1]}, Attrs{{"transpose_a", ta}, {"transpose_b", tb}})->output();
       if (two) {
-        Output y2 = g.add_node("MatMul", {in[2], in[3]}, Attrs{{"transpose_a", tc}, {"transpose_b", td}})->output();
-        y = g.add_node("AddV2", {y2, y})->output();
+        Output y2 = g.add_node(op::MatMul, {in[2], in[3]}, Attrs{{"transpose_a", tc}, {"transpose_b", td}})->output();
+        y = g.add_node(op::AddV2, {y2, y})->output();
       }
-      if (addend) y = g.add_node("AddV2", {y, in[5]})->output();
-      if (bias == 1) y = g.add_node("AddV2", {in[4], y})->output();
-      if (bias == 2) y = g.add_node("BiasAdd", {y, in[4]})->output();
-      if (*act) y = g.add_node(act, {y})->output();
+      if (addend) y = g.add_node(op::AddV2, {y, in[5]})->output();
+      if (bias == 1) y = g.add_node(op::AddV2, {in[4], y})->output();
+      if (bias == 2) y = g.add_node(op::BiasAdd, {y, in[4]})->output();
+      if (*act) y = g.add_node(OpType{act}, {y})->output();
       g.outputs() = {y};
     };
     Graph plain("plain"), fused("fused");
@@ -245,8 +245,8 @@ TEST_CASE("fuse_matmul leaves products whose result is also used elsewhere") {
   Graph g("shared");
   Output a = g.placeholder({DType::Float32, Shape{2, 3}}, "a");
   Output b = g.placeholder({DType::Float32, Shape{3, 2}}, "b");
-  Output y = g.add_node("MatMul", {a, b})->output();
-  Output t = g.add_node("Tanh", {y})->output();
+  Output y = g.add_node(op::MatMul, {a, b})->output();
+  Output t = g.add_node(op::Tanh, {y})->output();
   g.outputs() = {t, y};
   fuse_matmul(g);
   for (const auto& node : g.nodes()) CHECK(node->op->name != "FusedMatMul");
@@ -258,23 +258,23 @@ TEST_CASE("FusedMatMul errors and shape rules") {
   Tensor c = sweep::random_tensor(DType::Float32, Shape{3, 5});
   Tensor d = sweep::random_tensor(DType::Float32, Shape{5, 4});
   std::vector<Tensor> mismatched{a, b, c, d};
-  CHECK_THROWS_WITH_AS(run_op1("FusedMatMul", mismatched, Attrs{{"products", int64_t{2}}}),
+  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, mismatched, Attrs{{"products", int64_t{2}}}),
                        "Incompatible shapes: [2,4] vs. [3,4]", InvalidArgumentError);
   Tensor bias = sweep::random_tensor(DType::Float32, Shape{3});
   std::vector<Tensor> bad_bias{a, b, bias};
-  CHECK_THROWS_AS(run_op1("FusedMatMul", bad_bias, Attrs{{"bias", true}}), InvalidArgumentError);
+  CHECK_THROWS_AS(run_op1(op::FusedMatMul, bad_bias, Attrs{{"bias", true}}), InvalidArgumentError);
   std::vector<Tensor> too_few{a, b};
-  CHECK_THROWS_WITH_AS(run_op1("FusedMatMul", too_few, Attrs{{"bias", true}}), "FusedMatMul expects 3 inputs, got 2",
+  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, too_few, Attrs{{"bias", true}}), "FusedMatMul expects 3 inputs, got 2",
                        InvalidArgumentError);
   Tensor i = sweep::random_tensor(DType::Int32, Shape{2, 3});
   std::vector<Tensor> ints{i, i};
-  CHECK_THROWS_AS(run_op1("FusedMatMul", ints, Attrs{{"transpose_b", true}}), InvalidArgumentError);
+  CHECK_THROWS_AS(run_op1(op::FusedMatMul, ints, Attrs{{"transpose_b", true}}), InvalidArgumentError);
   std::vector<Tensor> bad_inner{a, a};
-  CHECK_THROWS_WITH_AS(run_op1("FusedMatMul", bad_inner), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
+  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, bad_inner), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
                        InvalidArgumentError);
   std::vector<Tensor> ok{a, b};
-  CHECK_THROWS_AS(run_op1("FusedMatMul", ok, Attrs{{"activation", std::string("Elu")}}), InvalidArgumentError);
-  const OpDef& fm = OpRegistry::global().get("FusedMatMul");
+  CHECK_THROWS_AS(run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("Elu")}}), InvalidArgumentError);
+  const OpDef& fm = OpRegistry::global().get(op::FusedMatMul);
   TensorSpec specs[4] = {{DType::Float32, Shape{-1, 3}},
                          {DType::Float32, Shape{3, -1}},
                          {DType::Float32, Shape{7, 5}},

@@ -24,6 +24,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
                 "Cos", "Round", "Floor", "Ceil", "Reciprocal");
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
+AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
 
 namespace {
 
@@ -39,7 +40,7 @@ double as_prec(double v) { return g_dtype == DType::Float64 ? v : static_cast<do
 /// Runs `op` with a kernel prepared for unknown shapes (the executor's case
 /// for partially known nodes), twice through one output slot.
 Tensor run_dynamic(const char* op, const std::vector<Tensor>& in, const Attrs& attrs = {}) {
-  const OpDef& def = OpRegistry::global().get(op);
+  const OpDef& def = OpRegistry::global().get(OpType{op});
   std::vector<TensorSpec> specs;
   std::vector<const Tensor*> ptrs;
   for (const Tensor& t : in) {
@@ -158,7 +159,7 @@ void sweep_binary(const char* op, std::initializer_list<DType> dtypes, const FRe
       Tensor want = reference_binary(a, b, od, fref, iref);
       std::string what = std::string(op) + " " + dtype_name(dt) + " " + sa.str() + " vs " + sb.str();
       std::vector<Tensor> in{a, b};
-      sweep::expect_close(run_op1(op, in), want, what, tolerance(dt), tolerance(dt));
+      sweep::expect_close(run_op1(OpType{op}, in), want, what, tolerance(dt), tolerance(dt));
       sweep::expect_close(run_dynamic(op, in), want, what + " (dynamic)", tolerance(dt), tolerance(dt));
     }
   }
@@ -245,10 +246,10 @@ TEST_CASE("strings: AddV2 concatenates, Equal and NotEqual compare, with broadca
       ne.data<bool>()[i] = x != y;
     }
     std::vector<Tensor> in{a, b};
-    sweep::expect_close(run_op1("AddV2", in), cat, "AddV2 string " + sa.str() + " " + sb.str());
+    sweep::expect_close(run_op1(op::AddV2, in), cat, "AddV2 string " + sa.str() + " " + sb.str());
     sweep::expect_close(run_dynamic("AddV2", in), cat, "AddV2 string dynamic");
-    sweep::expect_close(run_op1("Equal", in), eq, "Equal string");
-    sweep::expect_close(run_op1("NotEqual", in), ne, "NotEqual string");
+    sweep::expect_close(run_op1(op::Equal, in), eq, "Equal string");
+    sweep::expect_close(run_op1(op::NotEqual, in), ne, "NotEqual string");
   }
 }
 
@@ -271,7 +272,7 @@ void sweep_unary(const char* op, std::initializer_list<DType> dtypes, const URef
       }
       std::string what = std::string(op) + " " + dtype_name(dt) + " " + s.str();
       std::vector<Tensor> in{x};
-      sweep::expect_close(run_op1(op, in), want, what, tolerance(dt), tolerance(dt));
+      sweep::expect_close(run_op1(OpType{op}, in), want, what, tolerance(dt), tolerance(dt));
       sweep::expect_close(run_dynamic(op, in), want, what + " (dynamic)", tolerance(dt), tolerance(dt));
     }
   }
@@ -324,7 +325,7 @@ TEST_CASE("Cast matches the reference between every pair of non-string dtypes") 
         std::vector<Tensor> in{x};
         Attrs attrs{{"DstT", dst}};
         std::string what = std::string("Cast ") + dtype_name(src) + " -> " + dtype_name(dst);
-        sweep::expect_close(run_op1("Cast", in, attrs), want, what, 0, 0);
+        sweep::expect_close(run_op1(op::Cast, in, attrs), want, what, 0, 0);
         sweep::expect_close(run_dynamic("Cast", in, attrs), want, what + " (dynamic)", 0, 0);
       }
     }
@@ -334,7 +335,7 @@ TEST_CASE("Cast matches the reference between every pair of non-string dtypes") 
 TEST_CASE("Cast edge cases: truncation, out of range, NaN, bool, bfloat16 ties to even, strings") {
   auto cast = [](const Tensor& x, DType dst) {
     std::vector<Tensor> in{x};
-    return run_op1("Cast", in, Attrs{{"DstT", dst}});
+    return run_op1(op::Cast, in, Attrs{{"DstT", dst}});
   };
   float nan = std::numeric_limits<float>::quiet_NaN();
   Tensor f = Tensor::from_vector<float>(Shape{6}, {-1.9f, 2.9f, 300.7f, 1e10f, nan, 0.0f});
@@ -382,7 +383,7 @@ TEST_CASE("SelectV2 matches the reference with broadcasting among condition, the
       });
       std::vector<Tensor> in{c, t, e};
       std::string what = std::string("SelectV2 ") + dtype_name(dt) + " " + sc.str() + " " + st.str() + " " + se.str();
-      sweep::expect_close(run_op1("SelectV2", in), want, what, 0, 0);
+      sweep::expect_close(run_op1(op::SelectV2, in), want, what, 0, 0);
       sweep::expect_close(run_dynamic("SelectV2", in), want, what + " (dynamic)", 0, 0);
     }
   }
@@ -410,7 +411,7 @@ TEST_CASE("Where returns the row-major coordinates of true and non-zero elements
       Tensor want = Tensor::from_vector<int64_t>(Shape{count, s.rank()}, coords);
       std::vector<Tensor> in{x};
       std::string what = std::string("Where ") + dtype_name(dt) + " " + s.str();
-      sweep::expect_close(run_op1("Where", in), want, what);
+      sweep::expect_close(run_op1(op::Where, in), want, what);
       sweep::expect_close(run_dynamic("Where", in), want, what + " (dynamic)");
     }
   }
@@ -424,7 +425,7 @@ Tensor vec(std::vector<T> v) {
 }
 Tensor run2(const char* op, const Tensor& a, const Tensor& b) {
   std::vector<Tensor> in{a, b};
-  return run_op1(op, in);
+  return run_op1(OpType{op}, in);
 }
 template <class T>
 std::vector<T> values(const Tensor& t) {
@@ -477,19 +478,19 @@ TEST_CASE("TF's error texts") {
                        InvalidArgumentError);
   Tensor c = vec<bool>({true, false});
   std::vector<Tensor> bad_types{c, f, i};
-  CHECK_THROWS_WITH_AS(run_op1("SelectV2", bad_types),
+  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_types),
                        "cannot compute SelectV2 as input #2(zero-based) was expected to be a float tensor but is a "
                        "int32 tensor",
                        InvalidArgumentError);
   std::vector<Tensor> bad_cond{f, f, f};
-  CHECK_THROWS_WITH_AS(run_op1("SelectV2", bad_cond),
+  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_cond),
                        "cannot compute SelectV2 as input #0(zero-based) was expected to be a bool tensor but is a "
                        "float tensor",
                        InvalidArgumentError);
   std::vector<Tensor> bad_te{c, i, i3};
-  CHECK_THROWS_WITH_AS(run_op1("SelectV2", bad_te), "then [2] and else [3] must be broadcastable", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_te), "then [2] and else [3] must be broadcastable", InvalidArgumentError);
   std::vector<Tensor> bad_c{vec<bool>({true, false, true}), i, i};
-  CHECK_THROWS_WITH_AS(run_op1("SelectV2", bad_c), "condition [3], then [2], and else [2] must be broadcastable",
+  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_c), "condition [3], then [2], and else [2] must be broadcastable",
                        InvalidArgumentError);
 }
 
@@ -497,7 +498,7 @@ TEST_CASE("Equal and NotEqual with incompatible_shape_error=false give a scalar"
   Tensor a = vec<int32_t>({1, 2}), b = vec<int32_t>({1, 2, 3});
   std::vector<Tensor> in{a, b};
   Attrs lenient{{"incompatible_shape_error", false}};
-  Tensor eq = run_op1("Equal", in, lenient), ne = run_op1("NotEqual", in, lenient);
+  Tensor eq = run_op1(op::Equal, in, lenient), ne = run_op1(op::NotEqual, in, lenient);
   CHECK(eq.rank() == 0);
   CHECK(eq.scalar_value<bool>() == false);
   CHECK(ne.scalar_value<bool>() == true);
@@ -541,7 +542,7 @@ TEST_CASE("semantics: Python floordiv/floormod signs, NaN in Maximum/Minimum, ro
 
   Tensor halves = vec<float>({0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f});
   CHECK(values<float>(run1("Round", {halves})) == std::vector<float>{0, 2, 2, -0.0f, -2, -2});
-  Tensor bh = run1("Round", {run_op1("Cast", std::vector<Tensor>{halves}, Attrs{{"DstT", DType::BFloat16}})});
+  Tensor bh = run1("Round", {run_op1(op::Cast, std::vector<Tensor>{halves}, Attrs{{"DstT", DType::BFloat16}})});
   CHECK(static_cast<float>(bh.data<bfloat16>()[2]) == 2.0f);
   CHECK(values<double>(run1("Round", {vec<double>({2.5, 3.5})})) == std::vector<double>{2, 4});
 }
@@ -554,9 +555,9 @@ TEST_CASE("large tensors: vectorized paths agree with scalar references") {
     Tensor t = run1("Tanh", {x}), bt = run1("Tanh", {bx});
     Tensor s = run2("AddV2", x, Tensor::scalar<float>(1.5f));
     Tensor d = run2("Sub", x, x);
-    Tensor ci = run_op1("Cast", std::vector<Tensor>{x}, Attrs{{"DstT", DType::Int32}});
+    Tensor ci = run_op1(op::Cast, std::vector<Tensor>{x}, Attrs{{"DstT", DType::Int32}});
     Tensor pos = run2("Greater", x, Tensor::scalar<float>(0.0f));
-    Tensor sel = run_op1("SelectV2", std::vector<Tensor>{pos, x, s});
+    Tensor sel = run_op1(op::SelectV2, std::vector<Tensor>{pos, x, s});
     int64_t bad = 0;  // mismatches, counted so the loop stays cheap
     for (int64_t i = 0; i < n; ++i) {
       float v = x.data<float>()[i];
@@ -576,7 +577,7 @@ TEST_CASE("large tensors: vectorized paths agree with scalar references") {
 TEST_CASE("a prepared 5-element float32 kernel reuses its output slot") {
   // Its speed is measured in bench/, never asserted here.
   for (const char* op : {"AddV2", "Tanh"}) {
-    const OpDef& def = OpRegistry::global().get(op);
+    const OpDef& def = OpRegistry::global().get(OpType{op});
     Tensor a = vec<float>({1, 2, 3, 4, 5}), b = vec<float>({5, 4, 3, 2, 1});
     std::vector<const Tensor*> ptrs{&a, &b};
     size_t arity = def.min_inputs == 1 ? 1 : 2;
@@ -591,4 +592,18 @@ TEST_CASE("a prepared 5-element float32 kernel reuses its output slot") {
     for (int it = 0; it < 100; ++it) k(ctx);
     CHECK(slots[0].raw_data() == first);  // no reallocation
   }
+}
+
+TEST_CASE("bitwise ops match two's complement arithmetic on every integer dtype, and refuse floats") {
+  auto ints = {DType::Int8, DType::UInt8, DType::Int32, DType::Int64};
+  sweep_binary("BitwiseAnd", ints, nullptr, [](I128 a, I128 b) { return a & b; }, false, -100, 100, false, -100);
+  sweep_binary("BitwiseOr", ints, nullptr, [](I128 a, I128 b) { return a | b; }, false, -100, 100, false, -100);
+  sweep_binary("BitwiseXor", ints, nullptr, [](I128 a, I128 b) { return a ^ b; }, false, -100, 100, false, -100);
+  sweep_unary("Invert", ints, nullptr, [](I128 x) { return ~x; }, -100, 100);
+  CHECK(error_of("BitwiseAnd", {Tensor::scalar<float>(1), Tensor::scalar<float>(2)}) ==
+        "Value for attr 'T' of float is not in the list of allowed values: int8, int16, int32, int64, uint8, uint16, "
+        "uint32, uint64\n\t; NodeDef: {{node BitwiseAnd}}");
+  CHECK(error_of("Invert", {Tensor::scalar<bool>(true)}) ==
+        "Value for attr 'T' of bool is not in the list of allowed values: int8, int16, int32, int64, uint8, uint16, "
+        "uint32, uint64\n\t; NodeDef: {{node Invert}}");
 }

@@ -29,7 +29,7 @@ struct Prepared {
       in.push_back({t.dtype(), t.shape()});
       consts.push_back(&t);
     }
-    const OpDef& def = OpRegistry::global().get(op);
+    const OpDef& def = OpRegistry::global().get(OpType{op});
     out = infer_outputs(def, in, attrs, consts);
     kernel = def.cpu(KernelSpec{op, in, out, attrs});
   }
@@ -215,6 +215,6 @@ TEST_CASE("random ops' errors") {
             "Value for attr 'dtype' of int32 is not in the list of allowed values: half, bfloat16, float, double") == 0);
   CHECK(error_of("RandomStandardNormal", {Tensor::from_vector<float>({1}, {2})}, {}).find(
             "Value for attr 'T' of float is not in the list of allowed values: int32, int64") == 0);
-  const OpDef& op = OpRegistry::global().get("RandomUniform");
+  const OpDef& op = OpRegistry::global().get(op::RandomUniform);
   CHECK(op.stateful);
 }

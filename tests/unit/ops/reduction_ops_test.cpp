@@ -136,7 +136,7 @@ std::vector<bool> random_axes(int rank, std::vector<int64_t>& axes) {
 
 Tensor reduce(const std::string& op, const Tensor& in, const Tensor& axes, bool keep) {
   std::vector<Tensor> args{in, axes};
-  return run_op1(op, args, Attrs{{"keep_dims", keep}});
+  return run_op1(OpType{op}, args, Attrs{{"keep_dims", keep}});
 }
 
 const DType kNumeric[] = {DType::Float32, DType::Float64, DType::Int32, DType::Int64,
@@ -238,7 +238,7 @@ TEST_CASE("reductions: shape rules and errors") {
                        "Value for attr 'Tidx' of float is not in the list of allowed values: int32, int64",
                        InvalidArgumentError);
   // Shape rule without a constant axis.
-  const OpDef& sum = OpRegistry::global().get("Sum");
+  const OpDef& sum = OpRegistry::global().get(op::Sum);
   TensorSpec specs[2] = {{DType::Float32, Shape{2, -1, 4}}, {DType::Int32, Shape{1}}};
   const Tensor* none[2] = {nullptr, nullptr};
   CHECK(infer_outputs(sum, specs, Attrs{{"keep_dims", true}}, none)[0].shape.str() == "(None, None, None)");
@@ -263,7 +263,7 @@ TEST_CASE("ArgMax and ArgMin match a naive loop") {
         std::vector<Tensor> args{in, index_tensor({given}, DType::Int32, true)};
         Attrs attrs;
         if (ot == DType::Int32) attrs.set("output_type", DType::Int32);
-        Tensor got = run_op1(is_max ? "ArgMax" : "ArgMin", args, attrs);
+        Tensor got = run_op1(is_max ? op::ArgMax : op::ArgMin, args, attrs);
         Shape os;
         for (int d = 0; d < s.rank(); ++d) {
           if (d != axis) os.push_back(s.dim(d));
@@ -287,18 +287,18 @@ TEST_CASE("ArgMax and ArgMin match a naive loop") {
   }
   Tensor e = Tensor::zeros(DType::Float32, Shape{0});
   std::vector<Tensor> args{e, index_tensor({0}, DType::Int32, true)};
-  CHECK_THROWS_WITH_AS(run_op1("ArgMax", args), "Reduction axis 0 is empty in shape [0]", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op1(op::ArgMax, args), "Reduction axis 0 is empty in shape [0]", InvalidArgumentError);
   Tensor m = sweep::random_tensor(DType::Float32, Shape{2, 3});
   std::vector<Tensor> bad{m, index_tensor({2}, DType::Int64, true)};
-  CHECK_THROWS_WITH_AS(run_op1("ArgMin", bad), "Expected dimension in the range [-2, 2), but got 2",
+  CHECK_THROWS_WITH_AS(run_op1(op::ArgMin, bad), "Expected dimension in the range [-2, 2), but got 2",
                        InvalidArgumentError);
   std::vector<Tensor> vec{m, index_tensor({0}, DType::Int32, false)};
-  CHECK_THROWS_WITH_AS(run_op1("ArgMax", vec), "dim must be a scalar, but received tensor of shape: [1]",
+  CHECK_THROWS_WITH_AS(run_op1(op::ArgMax, vec), "dim must be a scalar, but received tensor of shape: [1]",
                        InvalidArgumentError);
   // Output of an empty non-axis dim is empty, not an error.
   Tensor ez = Tensor::zeros(DType::Float32, Shape{0, 3});
   std::vector<Tensor> ok{ez, index_tensor({1}, DType::Int32, true)};
-  CHECK(run_op1("ArgMax", ok).shape().str() == "(0,)");
+  CHECK(run_op1(op::ArgMax, ok).shape().str() == "(0,)");
 }
 
 TEST_CASE("Cumsum matches a naive loop") {
@@ -310,7 +310,7 @@ TEST_CASE("Cumsum matches a naive loop") {
       int axis = static_cast<int>(sweep::rng()() % static_cast<unsigned>(s.rank()));
       bool exclusive = sweep::rng()() % 2, reverse = sweep::rng()() % 2;
       std::vector<Tensor> args{in, index_tensor({sweep::rng()() % 2 ? axis : axis - s.rank()}, DType::Int32, true)};
-      Tensor got = run_op1("Cumsum", args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
+      Tensor got = run_op1(op::Cumsum, args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
       Tensor want(dt, s);
       int64_t len = s.dim(axis), inner = 1;
       for (int d = axis + 1; d < s.rank(); ++d) inner *= s.dim(d);
@@ -330,8 +330,8 @@ TEST_CASE("Cumsum matches a naive loop") {
   }
   Tensor m = sweep::random_tensor(DType::Float32, Shape{2, 3});
   std::vector<Tensor> bad{m, index_tensor({2}, DType::Int32, true)};
-  CHECK_THROWS_WITH_AS(run_op1("Cumsum", bad), "ScanOp: Expected scan axis in the range [-2, 2), but got 2",
+  CHECK_THROWS_WITH_AS(run_op1(op::Cumsum, bad), "ScanOp: Expected scan axis in the range [-2, 2), but got 2",
                        InvalidArgumentError);
   std::vector<Tensor> vec{m, index_tensor({0}, DType::Int32, false)};
-  CHECK_THROWS_WITH_AS(run_op1("Cumsum", vec), "ScanOp: axis must be a scalar, not [1]", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op1(op::Cumsum, vec), "ScanOp: axis must be a scalar, not [1]", InvalidArgumentError);
 }

@@ -16,18 +16,29 @@ TEST_CASE("every registered op has a shape rule and a CPU kernel") {
   }
 }
 
+TEST_CASE("every op type C++ code names (op_types.def) is registered, and finds its own op") {
+  const OpRegistry& reg = OpRegistry::global();
+  for (const OpType& t : op::kAll) {
+    INFO(t.name());
+    const OpDef* by_name = reg.find(t.name());
+    REQUIRE(by_name != nullptr);
+    CHECK(&reg.get(t) == by_name);
+    CHECK(&reg.get(OpType{t.name()}) == by_name);
+  }
+}
+
 TEST_CASE("unknown ops and wrong arity are typed errors") {
-  CHECK_THROWS_AS(run_op("NoSuchOp", {}), NotFoundError);
+  CHECK_THROWS_AS(run_op(OpType{"NoSuchOp"}, {}), NotFoundError);
   std::vector<Tensor> two{Tensor::scalar<float>(1), Tensor::scalar<float>(2)};
-  CHECK_THROWS_WITH_AS(run_op("Identity", two), "Identity expects 1 inputs, got 2", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op(op::Identity, two), "Identity expects 1 inputs, got 2", InvalidArgumentError);
 }
 
 TEST_CASE("Const and Identity run eagerly") {
   Tensor v = Tensor::from_vector<int32_t>({2}, {4, 1});
-  Tensor c = run_op1("Const", {}, Attrs{{"value", v}});
+  Tensor c = run_op1(op::Const, {}, Attrs{{"value", v}});
   CHECK(c.shares_storage_with(v));
   std::vector<Tensor> in{c};
-  Tensor i = run_op1("Identity", in);
+  Tensor i = run_op1(op::Identity, in);
   CHECK(i.data<int32_t>()[0] == 4);
 }
 

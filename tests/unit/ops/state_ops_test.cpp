@@ -11,27 +11,27 @@ AG_SWEEP_COVERS("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "As
 TEST_CASE("variable ops read and assign in order, checking types as TF does") {
   auto v = Variable::create(Tensor::from_vector<float>({2}, {1, 2}), "v");
   Attrs a{{"var", v->id()}};
-  Tensor r = run_op1("ReadVariableOp", {}, a);
+  Tensor r = run_op1(op::ReadVariableOp, {}, a);
   CHECK(r.data<float>()[1] == 2);
   std::vector<Tensor> in{Tensor::from_vector<float>({2}, {5, 6})};
-  CHECK(run_op("AssignVariableOp", in, a).empty());
+  CHECK(run_op(op::AssignVariableOp, in, a).empty());
   CHECK(v->read().data<float>()[0] == 5);
   CHECK(r.data<float>()[0] == 1);  // an earlier read keeps its value
 
   std::vector<Tensor> bad_dtype{Tensor::from_vector<int32_t>({2}, {1, 2})};
-  CHECK_THROWS_WITH_AS(run_op("AssignVariableOp", bad_dtype, a),
+  CHECK_THROWS_WITH_AS(run_op(op::AssignVariableOp, bad_dtype, a),
                        "Trying to assign variable with wrong dtype. Expected float got int32", InvalidArgumentError);
   std::vector<Tensor> bad_shape{Tensor::from_vector<float>({3}, {1, 2, 3})};
-  CHECK_THROWS_WITH_AS(run_op("AssignVariableOp", bad_shape, a),
+  CHECK_THROWS_WITH_AS(run_op(op::AssignVariableOp, bad_shape, a),
                        "Trying to assign to variable with tensor with wrong shape. Expected [2] got [3]",
                        InvalidArgumentError);
 
   if (OpRegistry::global().find("AddV2") && OpRegistry::global().find("Sub")) {
     std::vector<Tensor> one{Tensor::from_vector<float>({2}, {1, 1})};
-    run_op("AssignAddVariableOp", one, a);
+    run_op(op::AssignAddVariableOp, one, a);
     CHECK(v->read().data<float>()[1] == 7);
-    run_op("AssignSubVariableOp", one, a);
-    run_op("AssignSubVariableOp", one, a);
+    run_op(op::AssignSubVariableOp, one, a);
+    run_op(op::AssignSubVariableOp, one, a);
     CHECK(v->read().data<float>()[1] == 5);
   } else {
     MESSAGE("AddV2/Sub not registered yet: AssignAdd/AssignSub not run");
@@ -44,12 +44,12 @@ TEST_CASE("a destroyed variable is a typed error") {
     auto v = Variable::create(Tensor::scalar<float>(1));
     id = v->id();
   }
-  CHECK_THROWS_AS(run_op("ReadVariableOp", {}, Attrs{{"var", id}}), NotFoundError);
+  CHECK_THROWS_AS(run_op(op::ReadVariableOp, {}, Attrs{{"var", id}}), NotFoundError);
 }
 
 TEST_CASE("a prepared kernel whose variable is gone raises TF's FailedPreconditionError") {
   auto v = Variable::create(Tensor::scalar<int32_t>(3));
-  const OpDef& read = OpRegistry::global().get("ReadVariableOp");
+  const OpDef& read = OpRegistry::global().get(op::ReadVariableOp);
   Attrs a{{"var", v->id()}};
   std::vector<TensorSpec> outs{{DType::Int32, Shape{}}};
   Kernel k = read.cpu(KernelSpec{"ReadVariableOp", {}, outs, a});

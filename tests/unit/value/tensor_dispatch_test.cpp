@@ -77,6 +77,16 @@ TEST_CASE("floor division and modulo of tensors") {
   CHECK(str(-i32({2})) == "tf.Tensor([-2], shape=(1,), dtype=int32)");
 }
 
+TEST_CASE("&, |, ^ and ~ on integer tensors are bitwise; on bool tensors logical") {
+  CHECK(str(i32({12, -1}) & Value(10)) == "tf.Tensor([ 8 10], shape=(2,), dtype=int32)");
+  CHECK(str(i32({12, -1}) | i32({3, 0})) == "tf.Tensor([15 -1], shape=(2,), dtype=int32)");
+  CHECK(str(Value(5) ^ i32({1, 6})) == "tf.Tensor([4 3], shape=(2,), dtype=int32)");
+  CHECK(str(~i32({0, -6})) == "tf.Tensor([-1  5], shape=(2,), dtype=int32)");
+  Value t(Tensor::from_vector<bool>({2}, {true, false}));
+  CHECK(str(t ^ Value(true)) == "tf.Tensor([False  True], shape=(2,), dtype=bool)");
+  CHECK(str(~t) == "tf.Tensor([False  True], shape=(2,), dtype=bool)");
+}
+
 TEST_CASE("comparisons of tensors are bool tensors; == None is False") {
   if (!have({"Less", "Greater", "Equal"})) return;
   CHECK(str(i32({1, 5}) < Value(3)) == "tf.Tensor([ True False], shape=(2,), dtype=bool)");
