@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   TensorSpec spec{DType::Float32, Shape{2, 2}};
   std::vector<TensorSpec> ins{spec, spec}, outs{spec};
   Attrs attrs;
-  Kernel kernel = op.cpu(KernelSpec{"AddV2", ins, outs, attrs});
+  Kernel kernel = op.cpu()(KernelSpec{"AddV2", ins, outs, attrs});
   const Tensor* args[] = {&xt, &xt};
   Tensor out[1];
   double kernel_ns = timed("kernel", [&] {

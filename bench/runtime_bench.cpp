@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/exec/control_flow.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/exec/plan.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"

@@ -12,7 +12,7 @@
 #include "runtime/autograph/list_ops.h"
 #include "runtime/autograph/undefined.h"
 #include "runtime/core/tensor_list.h"
-#include "runtime/exec/control_flow.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"

@@ -20,6 +20,15 @@ enum class DType : uint8_t { Float32, Float64, Int32, Int64, Bool, String, BFloa
 /// dispatch_dtype() refuses it.
 inline constexpr int kNumDTypes = 9;
 
+/// A set of dtypes (bit i for DType i): what an op accepts, what it may fail on.
+using TypeMask = uint32_t;
+constexpr TypeMask bit(DType t) { return TypeMask{1} << static_cast<unsigned>(t); }
+constexpr TypeMask kFloatTypes = bit(DType::Float32) | bit(DType::Float64) | bit(DType::BFloat16);
+constexpr TypeMask kSignedIntTypes = bit(DType::Int8) | bit(DType::Int32) | bit(DType::Int64);
+constexpr TypeMask kIntTypes = kSignedIntTypes | bit(DType::UInt8);
+constexpr TypeMask kRealTypes = kFloatTypes | kIntTypes;
+constexpr TypeMask kAllTypes = (TypeMask{1} << kNumDTypes) - 1;
+
 /// "float32", "int64", "bool", "string", "bfloat16", ... (tf.dtypes names).
 const char* dtype_name(DType t);
 /// TF's DataTypeString: "float", "double", "int32", "string", ... (error texts).

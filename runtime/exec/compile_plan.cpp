@@ -7,18 +7,17 @@
 #include "runtime/core/error.h"
 #include "runtime/exec/buffer_planner.h"
 #include "runtime/exec/plan.h"
-#include "runtime/exec/subgraph_context.h"
 #include "runtime/graph/graph.h"
 
 namespace ag {
 
-Plan compile_plan(const Graph& g) {
+Plan compile_plan(const Graph& g, Backend backend) {
   const auto& nodes = g.nodes();
   const size_t n = nodes.size();
   std::vector<int> arg_index(n, -1);
   for (size_t i = 0; i < g.inputs().size(); ++i) arg_index[static_cast<size_t>(g.inputs()[i]->id)] = static_cast<int>(i);
   std::vector<bool> permanent(n, false);
-  for (size_t i = 0; i < n; ++i) permanent[i] = arg_index[i] >= 0 || nodes[i]->op->name == "Const";
+  for (size_t i = 0; i < n; ++i) permanent[i] = arg_index[i] >= 0 || nodes[i]->op->role() == OpRole::Constant;
 
   // An Identity only forwards its input: the plan runs no instruction for it,
   // and its readers (and the graph's outputs) read its input's slot. A traced
@@ -27,7 +26,7 @@ Plan compile_plan(const Graph& g) {
   std::vector<Output> forwards(n);
   for (size_t i = 0; i < n; ++i) {
     const Node& node = *nodes[i];
-    if (node.op->name != "Identity" || node.inputs.size() != 1 || node.outputs.size() != 1) continue;
+    if (node.op->role() != OpRole::Identity || node.inputs.size() != 1 || node.outputs.size() != 1) continue;
     const Output& in = node.inputs[0];
     if (in.node->graph != &g || arg_index[i] >= 0) continue;
     // Inputs come earlier in node order, so their own forwarding is resolved.
@@ -62,7 +61,8 @@ Plan compile_plan(const Graph& g) {
       continue;
     }
     if (forwards[i].node != nullptr) continue;
-    if (!node.op->cpu) throw UnimplementedError("op " + node.op->name + " has no CPU kernel");
+    const KernelFactory& factory = node.op->kernel(backend);
+    if (!factory) throw UnimplementedError("op " + node.op->name + " has no kernel for this target");
     Instr ins;
     ins.in_begin = static_cast<uint32_t>(p.input_slots_.size());
     ins.in_count = static_cast<uint32_t>(node.inputs.size());
@@ -77,10 +77,8 @@ Plan compile_plan(const Graph& g) {
       in_constants.push_back(Graph::constant_value(in));
     }
     for (uint32_t k = 0; k < ins.out_count; ++k) p.computed_[first + k] = true;
-    {
-      SubgraphScope scope(node.subgraphs);
-      ins.kernel = node.op->cpu(KernelSpec{node.op->name, in_specs, node.outputs, node.attrs, in_constants});
-    }
+    ins.kernel = factory(
+        KernelSpec{node.op->name, in_specs, node.outputs, node.attrs, in_constants, node.subgraphs, backend});
     p.instr_names_.push_back(node.name + " = " + node.op->name);
     p.instrs_.push_back(std::move(ins));
   }

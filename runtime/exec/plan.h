@@ -113,7 +113,7 @@ class Plan {
   std::string dump() const;
 
  private:
-  friend Plan compile_plan(const Graph& g);
+  friend Plan compile_plan(const Graph& g, Backend backend);
   friend class StateLease;
   struct Pool;
   struct ThreadCache;
@@ -163,9 +163,10 @@ class Plan {
   PoolHandle pool_;
 };
 
-/// Compiles `g`: prepares every node's kernel once (If/While compile their
-/// subgraphs here), lays out slots with liveness so dead values' buffers are
-/// reused, and binds Graph::inputs() to the arguments.
-Plan compile_plan(const Graph& g);
+/// Compiles `g` (as it is: compile() in compile.h optimizes first): prepares
+/// every node's kernel from `backend`'s factories once (If/While compile their
+/// subgraphs here, for the same backend), lays out slots with liveness so
+/// dead values' buffers are reused, and binds Graph::inputs() to the arguments.
+Plan compile_plan(const Graph& g, Backend backend = Backend::Cpu);
 
 }  // namespace ag

@@ -20,75 +20,13 @@
 
 #include "runtime/core/error.h"
 #include "runtime/graph/graph.h"
-#include "runtime/ops/fused_scalar.h"
+#include "runtime/exec/scalar_program.h"
 
 namespace ag {
 namespace {
 
 bool scalar_spec(const TensorSpec& s) {
-  return s.shape.rank_known() && s.shape.rank() == 0 && scalar_program_dtype(s.dtype);
-}
-
-/// Appends graph `g`'s nodes to `p`, its inputs (Graph::inputs()) being
-/// registers `args`; returns the registers of its outputs, or nothing when a
-/// node is not a pure scalar op the program runs.
-std::optional<std::vector<int>> emit_graph(ScalarProgram& p, const Graph& g, const std::vector<int>& args) {
-  if (g.inputs().size() != args.size()) return std::nullopt;
-  std::vector<std::vector<int>> regs(g.nodes().size());  // per node, per output; -1: not usable
-  auto reg_of = [&](const Output& o) -> int {
-    if (o.node->graph != &g) return -1;
-    const auto& r = regs[static_cast<size_t>(o.node->id)];
-    return static_cast<size_t>(o.index) < r.size() ? r[static_cast<size_t>(o.index)] : -1;
-  };
-  for (const auto& node : g.nodes()) {
-    const Node& m = *node;
-    auto& out = regs[static_cast<size_t>(m.id)];
-    const std::string& op = m.op->name;
-    if (op == "Placeholder") {
-      for (size_t i = 0; i < g.inputs().size(); ++i) {
-        if (g.inputs()[i] == &m) out = {args[i]};
-      }
-      if (out.empty()) return std::nullopt;
-      continue;
-    }
-    if (m.stateful() || !m.control_inputs.empty() || !m.subgraphs.empty()) return std::nullopt;
-    if (op == "Const") {
-      // A constant no scalar op can read stays unusable rather than failing the loop.
-      out = {scalar_spec(m.outputs[0]) ? p.add_constant(m.attrs.get<Tensor>("value")) : -1};
-      continue;
-    }
-    for (const TensorSpec& o : m.outputs) {
-      if (!scalar_spec(o)) return std::nullopt;
-    }
-    std::vector<int> in;
-    for (const Output& o : m.inputs) {
-      const int r = reg_of(o);
-      if (r < 0 || !scalar_spec(o.spec())) return std::nullopt;
-      in.push_back(r);
-    }
-    if (op == "Identity" && in.size() == 1) {
-      out = in;
-    } else if (op == "FusedScalar") {
-      out = p.add_fused(m.attrs, in);
-    } else if (m.outputs.size() == 1) {
-      const int r = p.add_op(op, in);
-      if (r < 0) return std::nullopt;
-      out = {r};
-    } else {
-      return std::nullopt;
-    }
-    if (out.size() != m.outputs.size()) return std::nullopt;
-    for (size_t k = 0; k < out.size(); ++k) {
-      if (p.dtype(out[k]) != m.outputs[k].dtype) return std::nullopt;
-    }
-  }
-  std::vector<int> results;
-  for (const Output& o : g.outputs()) {
-    const int r = reg_of(o);
-    if (r < 0) return std::nullopt;
-    results.push_back(r);
-  }
-  return results;
+  return s.shape.rank_known() && s.shape.rank() == 0 && scalar_register_dtype(s.dtype);
 }
 
 struct ScalarLoop {
@@ -128,11 +66,11 @@ std::optional<ScalarLoop> compile_scalar_loop(const Graph& cond_g, const Graph& 
   };
   const size_t top = p.size();
   if (loop.counter >= 0) p.add_count_down(loop.counter);
-  auto cond = emit_graph(p, cond_g, args(n, cc));
+  auto cond = p.add_graph(cond_g, args(n, cc));
   if (!cond || cond->size() != 1 || p.dtype((*cond)[0]) != DType::Bool) return std::nullopt;
   p.add_exit_unless((*cond)[0]);
   const size_t body_begin = p.size();
-  auto body = emit_graph(p, body_g, args(n + cc, bc));
+  auto body = p.add_graph(body_g, args(n + cc, bc));
   if (!body || body->size() != n) return std::nullopt;
   std::vector<int>& results = *body;
   for (size_t i = 0; i < n; ++i) {

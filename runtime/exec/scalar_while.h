@@ -1,7 +1,7 @@
 // The While kernel's fast path for loops over scalars: when every loop
 // variable and capture is a rank-0 int32/int64/float32/float64/bool and the
-// cond and body graphs hold only ops a ScalarProgram runs (FusedScalar nodes,
-// single scalar ops, Const, Identity), the whole loop (maximum_iterations
+// cond and body graphs hold only ops a ScalarProgram runs (elementwise ops with
+// a scalar step, fused nodes of them, Const, Identity), the whole loop (maximum_iterations
 // count, cond, exit test, body, moving the results into the loop variables)
 // compiles to one ScalarProgram over a register file. An iteration then
 // touches no Tensor, plan, kernel call or reference count: fizzbuzz's loop

@@ -4,7 +4,6 @@
 
 #include "runtime/function/structure.h"
 #include "runtime/function/tensor_spec.h"
-#include "runtime/graph/optimize/optimize.h"
 
 namespace ag {
 namespace {
@@ -79,9 +78,7 @@ ConcreteFunction::ConcreteFunction(std::string name, std::vector<Param> params, 
       types_(std::move(types)),
       graph_(std::move(graph)),
       outputs_(std::move(outputs)) {
-  std::shared_ptr<Graph> optimized = graph_->clone();
-  optimize(*optimized);
-  plan_ = compile_plan(*optimized);
+  executable_ = compile(*graph_);
 }
 
 void ConcreteFunction::flatten_call(const Value& traced, const Value& given, const std::string& param,
@@ -184,7 +181,7 @@ bool ConcreteFunction::matches_exactly(std::span<const Value* const> args) const
 
 Value ConcreteFunction::call_bound(const std::vector<Value>& args) const {
   std::vector<const Tensor*> tensors;
-  tensors.reserve(plan_.num_args());
+  tensors.reserve(executable_.plan().num_args());
   for (size_t i = 0; i < params_.size(); ++i) flatten_call(args_[i], args[i], params_[i].name, tensors);
   return run_plan(tensors, true);
 }
@@ -192,7 +189,7 @@ Value ConcreteFunction::call_bound(const std::vector<Value>& args) const {
 Value ConcreteFunction::call_matched(std::span<const Value* const> args) const {
   // The usual few tensors need no heap array.
   constexpr size_t kInline = 8;
-  if (plan_.num_args() <= kInline && types_.size() <= kInline) {
+  if (executable_.plan().num_args() <= kInline && types_.size() <= kInline) {
     const Tensor* inline_ptrs[kInline];
     size_t n = 0;
     bool flat = true;  // every parameter a tensor: one pointer each
@@ -200,24 +197,24 @@ Value ConcreteFunction::call_matched(std::span<const Value* const> args) const {
       flat = types_[i].kind() == TraceType::Kind::Tensor;
       if (flat) inline_ptrs[n++] = &args[i]->as_tensor().value();
     }
-    if (flat && n == plan_.num_args()) return run_plan(std::span<const Tensor* const>(inline_ptrs, n), false);
+    if (flat && n == executable_.plan().num_args()) return run_plan(std::span<const Tensor* const>(inline_ptrs, n), false);
   }
   std::vector<const Tensor*> tensors;
-  tensors.reserve(plan_.num_args());
+  tensors.reserve(executable_.plan().num_args());
   for (size_t i = 0; i < types_.size(); ++i) collect_tensors(types_[i], *args[i], tensors);
   return run_plan(tensors, true);
 }
 
 Value ConcreteFunction::run_plan(std::span<const Tensor* const> tensors, bool check) const {
-  if (plan_.num_outputs() == 1 && outputs_.is_tensor()) {
+  if (executable_.plan().num_outputs() == 1 && outputs_.is_tensor()) {
     Tensor one;
-    if (check) plan_.run(tensors, std::span<Tensor>(&one, 1));
-    else plan_.run_checked(tensors, std::span<Tensor>(&one, 1));
+    if (check) executable_.plan().run(tensors, std::span<Tensor>(&one, 1));
+    else executable_.plan().run_checked(tensors, std::span<Tensor>(&one, 1));
     return Value(std::move(one));
   }
-  std::vector<Tensor> results(plan_.num_outputs());
-  if (check) plan_.run(tensors, results);
-  else plan_.run_checked(tensors, results);
+  std::vector<Tensor> results(executable_.plan().num_outputs());
+  if (check) executable_.plan().run(tensors, results);
+  else executable_.plan().run_checked(tensors, results);
   size_t next = 0;
   return map_tensors(outputs_, [&](const Value&) { return Value(std::move(results[next++])); });
 }

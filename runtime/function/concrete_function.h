@@ -1,6 +1,6 @@
 // ConcreteFunction: one trace of a tf.function — the graph as traced, its
-// compiled plan (from an optimized copy), and the structure of its inputs and
-// outputs. Calling it binds arguments to the traced signature: tensors must
+// executable (compile(graph, cpu_target()): an optimized copy and its plan),
+// and the structure of its inputs and outputs. Calling it binds arguments to the traced signature: tensors must
 // match their placeholders, Python values must equal the traced ones.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/exec/plan.h"
+#include "runtime/exec/compile.h"
 #include "runtime/function/trace_type.h"
 #include "runtime/graph/graph.h"
 #include "runtime/value/value.h"
@@ -70,7 +70,7 @@ class ConcreteFunction {
   std::vector<TraceType> types_;
   std::shared_ptr<Graph> graph_;
   Value outputs_;
-  Plan plan_;
+  Executable executable_;
 };
 
 /// Python's argument binding: `args`/`kwargs` to one value per parameter

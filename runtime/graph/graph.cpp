@@ -41,15 +41,33 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
     constants.push_back(constant_value(in));
   }
   auto node = std::make_unique<Node>();
-  node->outputs = infer_outputs(op, specs, attrs, constants);
-  node->id = static_cast<int>(nodes_.size());
+  node->outputs = infer_outputs(op, specs, attrs, constants, subgraphs);
   node->name = unique_name(name.empty() ? std::string_view(op.name) : name);
   node->op = &op;
   node->inputs = std::move(inputs);
   node->attrs = std::move(attrs);
   node->subgraphs = std::move(subgraphs);
+  return append(std::move(node));
+}
+
+Node* Graph::add_copy(const Node& n, std::vector<Output> inputs) {
+  for (const Output& in : inputs) {
+    if (in.node == nullptr || in.node->graph != this) throw InternalError("add_copy: an input belongs to another graph");
+  }
+  auto node = std::make_unique<Node>();
+  node->outputs = n.outputs;
+  node->name = unique_name(n.name);
+  node->op = n.op;
+  node->inputs = std::move(inputs);
+  node->attrs = n.attrs;
+  node->subgraphs = n.subgraphs;
+  return append(std::move(node));
+}
+
+Node* Graph::append(std::unique_ptr<Node> node) {
+  node->id = static_cast<int>(nodes_.size());
   node->graph = this;
-  if (op.stateful) {
+  if (node->stateful()) {
     if (last_stateful_) node->control_inputs.push_back(last_stateful_);
     last_stateful_ = node.get();
   }
@@ -61,6 +79,16 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
 
 Node* Graph::add_node(OpType op, std::vector<Output> inputs, Attrs attrs, std::string_view name) {
   return add_node(OpRegistry::global().get(op), std::move(inputs), std::move(attrs), name);
+}
+
+void Graph::make_constant(Node& n, Tensor value) {
+  if (n.graph != this || n.stateful()) throw InternalError("make_constant: not a pure node of this graph");
+  n.op = &OpRegistry::global().get(op::Const);
+  n.inputs.clear();
+  n.control_inputs.clear();
+  n.subgraphs.clear();
+  n.outputs = {TensorSpec{value.dtype(), value.shape()}};
+  n.attrs = Attrs{{"value", std::move(value)}};
 }
 
 Output Graph::constant(const Tensor& value, std::string_view name) {
@@ -91,7 +119,7 @@ Output Graph::capture(const Output& o) {
 }
 
 const Tensor* Graph::constant_value(const Output& o) {
-  if (o.node == nullptr || o.node->op != &OpRegistry::global().get(op::Const)) return nullptr;
+  if (o.node == nullptr || o.node->op->role() != OpRole::Constant) return nullptr;
   return &o.node->attrs.get<Tensor>("value");
 }
 

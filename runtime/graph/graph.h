@@ -43,8 +43,14 @@ struct Node {
   Graph* graph = nullptr;
 
   Output output(int i = 0) { return Output{this, i}; }
-  bool stateful() const { return op->stateful; }
+  bool stateful() const { return op->stateful(); }
 };
+
+/// Calls f(ctx) with node `n`'s InferContext (its input types, attributes,
+/// constant inputs and subgraphs): how passes ask an op's node-level
+/// questions (OpTraits::selects_row, OpDef::canonicalize).
+template <class F>
+auto with_context(const Node& n, F&& f);
 
 class Graph {
  public:
@@ -67,7 +73,14 @@ class Graph {
   Node* add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {},
                  std::vector<std::shared_ptr<Graph>> subgraphs = {});
   Node* add_node(OpType op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {});
+  /// A copy of node `n` (of any graph) reading `inputs`: same op, attributes,
+  /// output types and subgraphs (shared), named after it; its types are
+  /// taken, not inferred again (a rewrite that moves a node keeps them).
+  Node* add_copy(const Node& n, std::vector<Output> inputs);
 
+  /// Turns node `n` of this graph into a Const holding `value` (its name,
+  /// position and readers stay; constant folding).
+  void make_constant(Node& n, Tensor value);
   /// A Const node holding `value`.
   Output constant(const Tensor& value, std::string_view name = "Const");
   /// A Placeholder for argument `spec`; appended to inputs().
@@ -81,6 +94,13 @@ class Graph {
   /// (outer tensor, placeholder here) pairs, in capture order. Captured
   /// placeholders follow the argument placeholders in inputs().
   const std::vector<std::pair<Output, Output>>& captures() const { return captures_; }
+  /// Rewrites the outer side of each capture (a rewrite of the parent graph
+  /// that replaces a captured tensor replaces it here too, as in the node
+  /// that feeds it).
+  template <class F>
+  void retarget_captures(F&& map) {
+    for (auto& [outer, inner] : captures_) outer = map(outer);
+  }
   /// The argument placeholders' count: inputs() before the captures (a
   /// branch's arguments, a loop body's loop variables).
   size_t num_args() const { return inputs_.size() - captures_.size(); }
@@ -113,6 +133,9 @@ class Graph {
   void reorder_nodes(const std::vector<Node*>& order);
 
  private:
+  /// Takes `node` as the last node (its id, graph and stateful chain set).
+  Node* append(std::unique_ptr<Node> node);
+
   std::string name_;
   Graph* parent_ = nullptr;
   std::vector<std::pair<Output, Output>> captures_;
@@ -123,5 +146,18 @@ class Graph {
   std::unordered_map<std::string, Node*> by_name_;
   Node* last_stateful_ = nullptr;
 };
+
+template <class F>
+auto with_context(const Node& n, F&& f) {
+  std::vector<TensorSpec> specs;
+  std::vector<const Tensor*> constants;
+  specs.reserve(n.inputs.size());
+  constants.reserve(n.inputs.size());
+  for (const Output& in : n.inputs) {
+    specs.push_back(in.spec());
+    constants.push_back(Graph::constant_value(in));
+  }
+  return f(InferContext{n.op->name, specs, n.attrs, constants, n.subgraphs});
+}
 
 }  // namespace ag

@@ -1,7 +1,10 @@
 // Ops that exist only in graphs: Placeholder (a function argument; the
-// executor binds it, so running it is TF's "must feed" error).
+// executor binds it, so running it is TF's "must feed" error), and the
+// registration of the graph layer's ops.
+#include "runtime/graph/graph_ops.h"
+
 #include "runtime/core/error.h"
-#include "runtime/ops/families.h"
+#include "runtime/graph/fused_ops.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -16,7 +19,14 @@ void register_graph_ops(OpRegistry& reg) {
         std::string msg = std::string("You must feed a value for placeholder tensor with dtype ") +
                           dtype_name(s.outputs[0].dtype) + " and shape " + s.outputs[0].shape.debug_string();
         return Kernel([msg](KernelContext&) -> void { throw InvalidArgumentError(msg); });
-      });
+      })
+      .role(OpRole::Argument)
+      .speculatable()
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
+  register_control_flow_ops(reg);
+  register_fused_ops(reg);
 }
 
 }  // namespace ag

@@ -128,7 +128,10 @@ void register_basic_ops(OpRegistry& reg) {
                     "Shape output type is 32-bit  but dim " + std::to_string(i) + " is " + std::to_string(in.dim(i)));
           }
         });
-      });
+      })
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
 
   reg.op("Size")
       .inputs(1)
@@ -144,7 +147,10 @@ void register_basic_ops(OpRegistry& reg) {
           put_int(out, 0, k.input(0).num_elements(),
                   "Number of elements was larger than representable by 32-bit output type");
         });
-      });
+      })
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
 
   reg.op("Rank")
       .inputs(1)
@@ -153,7 +159,10 @@ void register_basic_ops(OpRegistry& reg) {
         return Kernel([](KernelContext& k) {
           k.allocate_output(0, DType::Int32, Shape{}).data<int32_t>()[0] = k.input(0).rank();
         });
-      });
+      })
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
 
   // Fill(dims, value): a tensor of shape `dims` holding `value` everywhere.
   reg.op("Fill")
@@ -184,7 +193,9 @@ void register_basic_ops(OpRegistry& reg) {
             fill_with<T>(out, v.scalar_value<T>());
           });
         });
-      });
+      })
+      .cost(CostKind::Elementwise).tpu()
+      .grad_unimplemented();
 
   reg.op("ZerosLike")
       .inputs(1)
@@ -200,7 +211,10 @@ void register_basic_ops(OpRegistry& reg) {
             }
           });
         });
-      });
+      })
+      .speculatable()
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
 
   reg.op("OnesLike")
       .inputs(1)
@@ -223,7 +237,10 @@ void register_basic_ops(OpRegistry& reg) {
             }
           });
         });
-      });
+      })
+      .speculatable()
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
 
   // Range(start, limit, delta): [start, start + delta, ...) up to limit.
   reg.op("Range")
@@ -260,7 +277,9 @@ void register_basic_ops(OpRegistry& reg) {
           };
         });
         return kernel;
-      });
+      })
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
 }
 
 }  // namespace
@@ -276,12 +295,20 @@ void register_array_ops(OpRegistry& reg) {
       .cpu([](const KernelSpec& s) {
         Tensor value = s.attrs.get<Tensor>("value");
         return Kernel([value](KernelContext& k) { k.set_output(0, value); });
-      });
+      })
+      .role(OpRole::Constant)
+      .speculatable()
+      .cost(CostKind::Free).tpu()
+      .not_differentiable();
 
   reg.op("Identity")
       .inputs(1)
       .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
-      .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); });
+      .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); })
+      .role(OpRole::Identity)
+      .speculatable()
+      .cost(CostKind::Free).tpu()
+      .grad_unimplemented();
 
   register_basic_ops(reg);
   register_shape_ops(reg);

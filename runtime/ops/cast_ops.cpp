@@ -87,7 +87,10 @@ void register_cast_ops(OpRegistry& reg) {
         return dispatch_kernel<kNumbers>(s.op, src, [&]<class S>() {
           return dispatch_kernel<kNumbers>(s.op, dst, [&]<class D>() { return make_cast_kernel<S, D>(); });
         });
-      });
+      })
+      .speculatable(bit(DType::String) | bit(DType::Variant))
+      .cost(CostKind::Elementwise).tpu()
+      .grad_unimplemented();
 }
 
 }  // namespace ag

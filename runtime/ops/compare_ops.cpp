@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/ops/kernels/elementwise.h"
+#include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
 
@@ -50,35 +50,17 @@ struct LogicalOrOp {
 struct LogicalNotOp {
   static bool apply(bool a) { return !a; }
 };
-
-Shape broadcast_or_incompatible(const Shape& a, const Shape& b) {
-  Shape out;
-  if (!broadcast_static(a, b, out)) throw InvalidArgumentError(incompatible_shapes(a, b));
-  return out;
-}
-
-/// Less, ... (x: T, y: T -> z: bool) on TF's realnumbertypes.
-template <class F>
-void compare_op(OpRegistry& reg, const char* name) {
-  reg.op(name)
-      .inputs(2)
-      .infer([](const InferContext& c) {
-        check_same_dtype(c, 0, 1);
-        check_allowed(c.op, c.inputs[0].dtype, kRealNumberSet);
-        return std::vector<TensorSpec>{{DType::Bool, broadcast_or_incompatible(c.inputs[0].shape, c.inputs[1].shape)}};
-      })
-      .cpu([](const KernelSpec& s) {
-        return dispatch_kernel<kRealTypes>(s.op, s.inputs[0].dtype,
-                                           [&]<class T>() { return make_binary_kernel<F, T, bool>(s); });
-      });
-}
+struct SelectOp {
+  template <class T>
+  static T apply(bool c, const T& a, const T& b) { return c ? a : b; }
+};
 
 /// Equal and NotEqual, on every dtype. With incompatible_shape_error=false
 /// (Python's `==` on tensors) shapes that do not broadcast give the scalar
 /// `kIncompatible` instead of an error.
 template <class F, bool kIncompatible>
-void equality_op(OpRegistry& reg, const char* name) {
-  reg.op(name)
+OpBuilder equality_op(OpRegistry& reg, const char* name) {
+  return reg.op(name)
       .inputs(2)
       .infer([](const InferContext& c) {
         check_same_dtype(c, 0, 1);
@@ -105,20 +87,13 @@ void equality_op(OpRegistry& reg, const char* name) {
             binary_dynamic<F, T, bool>(k);
           });
         });
-      });
-}
-
-/// LogicalAnd and LogicalOr (x: bool, y: bool -> z: bool).
-template <class F>
-void logical_op(OpRegistry& reg, const char* name) {
-  reg.op(name)
-      .inputs(2)
-      .infer([](const InferContext& c) {
-        check_dtype(c, 0, DType::Bool);
-        check_dtype(c, 1, DType::Bool);
-        return std::vector<TensorSpec>{{DType::Bool, broadcast_or_incompatible(c.inputs[0].shape, c.inputs[1].shape)}};
       })
-      .cpu([](const KernelSpec& s) { return make_binary_kernel<F, bool, bool>(s); });
+      .elementwise(elementwise_def_of<F, 2, kAllTypes, true>())
+      .commutative()
+      .speculatable()
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .not_differentiable();
 }
 
 /// Shapes of SelectV2's inputs broadcast together, with TF's error texts.
@@ -231,21 +206,17 @@ Kernel make_where_kernel(const KernelSpec&) {
 }  // namespace
 
 void register_compare_ops(OpRegistry& reg) {
+  // TF's comparisons, logical ops and shape-like results have no gradient (MG).
   equality_op<EqualOp, false>(reg, "Equal");
   equality_op<NotEqualOp, true>(reg, "NotEqual");
-  compare_op<LessOp>(reg, "Less");
-  compare_op<LessEqualOp>(reg, "LessEqual");
-  compare_op<GreaterOp>(reg, "Greater");
-  compare_op<GreaterEqualOp>(reg, "GreaterEqual");
-  logical_op<LogicalAndOp>(reg, "LogicalAnd");
-  logical_op<LogicalOrOp>(reg, "LogicalOr");
-  reg.op("LogicalNot")
-      .inputs(1)
-      .infer([](const InferContext& c) {
-        check_dtype(c, 0, DType::Bool);
-        return std::vector<TensorSpec>{c.inputs[0]};
-      })
-      .cpu([](const KernelSpec& s) { return make_unary_kernel<LogicalNotOp, bool>(s); });
+  const char* const real = kRealNumberSet.tf_list;
+  register_binary<LessOp, kRealTypes, true>(reg, "Less", real).semantic(OpSemantic::Less).not_differentiable();
+  register_binary<LessEqualOp, kRealTypes, true>(reg, "LessEqual", real).not_differentiable();
+  register_binary<GreaterOp, kRealTypes, true>(reg, "Greater", real).not_differentiable();
+  register_binary<GreaterEqualOp, kRealTypes, true>(reg, "GreaterEqual", real).not_differentiable();
+  register_binary<LogicalAndOp, bit(DType::Bool)>(reg, "LogicalAnd", "bool").commutative().not_differentiable();
+  register_binary<LogicalOrOp, bit(DType::Bool)>(reg, "LogicalOr", "bool").commutative().not_differentiable();
+  register_unary<LogicalNotOp, bit(DType::Bool)>(reg, "LogicalNot", "bool").not_differentiable();
 
   // SelectV2(condition: bool, t: T, e: T) -> T.
   reg.op("SelectV2")
@@ -258,7 +229,12 @@ void register_compare_ops(OpRegistry& reg) {
       })
       .cpu([](const KernelSpec& s) {
         return dispatch_kernel<kAllTypes>(s.op, s.inputs[1].dtype, [&]<class T>() { return make_select_kernel<T>(s); });
-      });
+      })
+      .elementwise(elementwise_def_of<SelectOp, 3, kAllTypes>())
+      .speculatable()
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
 
   // Where(input: T) -> int64 [num_true, rank], T numbers or bool.
   static constexpr TypeSet kWhereSet{
@@ -277,7 +253,10 @@ void register_compare_ops(OpRegistry& reg) {
       .cpu([](const KernelSpec& s) {
         return dispatch_kernel<kWhereSet.mask>(s.op, s.inputs[0].dtype,
                                                [&]<class T>() { return make_where_kernel<T>(s); });
-      });
+      })
+      .cost(CostKind::DataMovement)
+      .tpu_unsupported("its output shape depends on the input's values")
+      .not_differentiable();
 }
 
 }  // namespace ag

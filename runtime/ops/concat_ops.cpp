@@ -367,7 +367,9 @@ void register_concat_ops(OpRegistry& reg) {
             concat_into<T>(k.inputs.subspan(0, n), static_cast<int>(ax), out);
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   // Pack(values...) with attr axis: stacks along a new axis.
   reg.op("Pack")
@@ -397,7 +399,9 @@ void register_concat_ops(OpRegistry& reg) {
             concat_into<T>(ptrs, static_cast<int>(ax), out);
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   // Unpack(value) with attrs axis and num: one output per slice along axis.
   reg.op("Unpack")
@@ -447,7 +451,9 @@ void register_concat_ops(OpRegistry& reg) {
             split_into<T>(in, static_cast<int>(ax), std::vector<int64_t>(num, 1), true, k);
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   // Split(axis, value) with attr num_split: equal pieces.
   reg.op("Split")
@@ -476,7 +482,9 @@ void register_concat_ops(OpRegistry& reg) {
             split_into<T>(in, static_cast<int>(ax), std::vector<int64_t>(num, piece), false, k);
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   // SplitV(value, size_splits, axis): pieces of the given sizes (one may be -1).
   reg.op("SplitV")
@@ -517,7 +525,9 @@ void register_concat_ops(OpRegistry& reg) {
             split_into<T>(in, ax, sizes, false, k);
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   reg.op("Tile")
       .inputs(2)
@@ -544,10 +554,13 @@ void register_concat_ops(OpRegistry& reg) {
             tile_into<T>(in, out);
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
-  reg.op("Pad").inputs(2).infer(pad_infer).cpu(pad_kernel());
-  reg.op("PadV2").inputs(3).infer(pad_infer).cpu(pad_kernel());
+  for (auto [name, inputs] : {std::pair{"Pad", 2}, std::pair{"PadV2", 3}}) {
+    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu().grad_unimplemented();
+  }
 }
 
 }  // namespace ag

@@ -14,7 +14,7 @@ namespace {
 class SeededKernelCache {
  public:
   static bool applies(const OpDef& op, const Attrs& attrs) {
-    return op.stateful && (attrs.get_or<int64_t>("seed", 0) != 0 || attrs.get_or<int64_t>("seed2", 0) != 0);
+    return op.stateful() && (attrs.get_or<int64_t>("seed", 0) != 0 || attrs.get_or<int64_t>("seed2", 0) != 0);
   }
   Kernel get(const OpDef& op, std::span<const TensorSpec> in, std::span<const TensorSpec> out, const Attrs& attrs) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -25,7 +25,7 @@ class SeededKernelCache {
       }
     }
     if (entries_.size() >= kMaxEntries) entries_.clear();
-    Entry e{&op, {}, attrs, op.cpu(KernelSpec{op.name, in, out, attrs})};
+    Entry e{&op, {}, attrs, op.cpu()(KernelSpec{op.name, in, out, attrs})};
     for (const TensorSpec& t : in) e.in.push_back(t.dtype);
     entries_.push_back(e);
     return e.kernel;
@@ -57,7 +57,8 @@ SeededKernelCache& seeded_kernels() {
 void clear_eager_kernel_cache() { seeded_kernels().clear(); }
 
 std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpec> inputs, const Attrs& attrs,
-                                      std::span<const Tensor* const> constants) {
+                                      std::span<const Tensor* const> constants,
+                                      std::span<const std::shared_ptr<Graph>> subgraphs) {
   int n = static_cast<int>(inputs.size());
   if (n < op.min_inputs || (op.max_inputs >= 0 && n > op.max_inputs)) {
     std::string want = op.min_inputs == op.max_inputs ? std::to_string(op.min_inputs)
@@ -66,7 +67,7 @@ std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpe
     throw InvalidArgumentError(op.name + " expects " + want + " inputs, got " + std::to_string(n));
   }
   if (!op.infer) throw InternalError("op " + op.name + " has no shape rule");
-  InferContext ctx{op.name, inputs, attrs, constants};
+  InferContext ctx{op.name, inputs, attrs, constants, subgraphs};
   std::vector<TensorSpec> out = op.infer(ctx);
   if (op.num_outputs >= 0 && static_cast<int>(out.size()) != op.num_outputs) {
     throw InternalError("shape rule of " + op.name + " returned " + std::to_string(out.size()) + " outputs");
@@ -85,9 +86,9 @@ std::vector<Tensor> run_op(const OpDef& op, std::span<const Tensor> inputs, cons
     ptrs.push_back(&t);
   }
   std::vector<TensorSpec> out_specs = infer_outputs(op, specs, attrs, ptrs);
-  if (!op.cpu) throw UnimplementedError("op " + op.name + " has no CPU kernel");
+  if (!op.cpu()) throw UnimplementedError("op " + op.name + " has no CPU kernel");
   Kernel kernel = SeededKernelCache::applies(op, attrs) ? seeded_kernels().get(op, specs, out_specs, attrs)
-                                                       : op.cpu(KernelSpec{op.name, specs, out_specs, attrs});
+                                                       : op.cpu()(KernelSpec{op.name, specs, out_specs, attrs});
   std::vector<Tensor> outputs(out_specs.size());
   KernelContext ctx{ptrs, outputs};
   kernel(ctx);

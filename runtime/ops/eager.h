@@ -12,9 +12,11 @@
 namespace ag {
 
 /// The output types of `op` on inputs of `inputs` types (values in `constants`
-/// where known). Throws the op's errors (InvalidArgumentError, ...).
+/// where known; the node's subgraphs, for ops that have them). Throws the
+/// op's errors (InvalidArgumentError, ...).
 std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpec> inputs, const Attrs& attrs,
-                                      std::span<const Tensor* const> constants);
+                                      std::span<const Tensor* const> constants,
+                                      std::span<const std::shared_ptr<Graph>> subgraphs = {});
 
 /// Runs `op` on `inputs` now and returns its outputs.
 std::vector<Tensor> run_op(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});

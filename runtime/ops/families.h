@@ -1,5 +1,6 @@
-// One registration function per op family (STYLE.md 8.4); register_builtin_ops()
-// calls each of them, in this order.
+// One registration function per op family of the ops layer (STYLE.md 8.4);
+// register_builtin_ops() (exec/register_builtin_ops.cpp) calls each of them,
+// in this order, then the graph layer's and the executor's.
 #pragma once
 
 namespace ag {
@@ -16,7 +17,5 @@ void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform,
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)
 void register_state_ops(OpRegistry& reg);      // state_ops.cpp: variable reads and assignments
-void register_graph_ops(OpRegistry& reg);      // graph/graph_ops.cpp: Placeholder
-void register_control_flow_ops(OpRegistry& reg);  // exec/control_flow_ops.cpp: If, While, FusedElementwise
 
 }  // namespace ag

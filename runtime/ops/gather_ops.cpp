@@ -160,10 +160,23 @@ int64_t one_hot_depth(const Tensor& d) {
 
 }  // namespace
 
+/// x[i] as a `for` over x's rows traces it: a scalar index on axis 0.
+bool gathers_row(const InferContext& c) {
+  const Tensor* axis = c.constant(2);
+  if (axis == nullptr || axis->num_elements() != 1 ||
+      (axis->dtype() != DType::Int32 && axis->dtype() != DType::Int64)) {
+    return false;
+  }
+  const int64_t a = axis->dtype() == DType::Int64 ? axis->scalar_value<int64_t>() : axis->scalar_value<int32_t>();
+  return a == 0 && c.inputs[1].shape.rank_known() && c.inputs[1].shape.rank() == 0 &&
+         c.attrs.get_or<int64_t>("batch_dims", 0) == 0;
+}
+
 void register_gather_ops(OpRegistry& reg) {
   // GatherV2(params, indices, axis) with attr batch_dims.
   reg.op("GatherV2")
       .inputs(3)
+      .selects_row(gathers_row)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tindices");
         array::check_index_dtype(c.inputs[2].dtype, "Taxis");
@@ -199,7 +212,9 @@ void register_gather_ops(OpRegistry& reg) {
           });
         });
         return kernel;
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   reg.op("GatherNd")
       .inputs(2)
@@ -222,7 +237,9 @@ void register_gather_ops(OpRegistry& reg) {
           });
         });
         return kernel;
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   // OneHot(indices, depth, on_value, off_value) with attr axis (-1: last).
   reg.op("OneHot")
@@ -300,7 +317,9 @@ void register_gather_ops(OpRegistry& reg) {
           });
         });
         return kernel;
-      });
+      })
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
 }
 
 }  // namespace ag

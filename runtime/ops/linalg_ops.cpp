@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/ops/elementwise_def.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/registry.h"
@@ -188,7 +189,8 @@ Kernel batch_matmul_kernel(bool ax, bool ay) {
 // ---- FusedMatMul: act(op(a)·op(b) [+ op(c)·op(d)] [+ addend] [+ bias]),
 // float32/float64. Inputs a, b, then c, d when attr products = 2, then the
 // addend ([m, n], attr addend) and the bias ([n], attr bias); attrs
-// transpose_a..transpose_d, activation ("" or Tanh, Sigmoid, Relu). The
+// transpose_a..transpose_d, activation ("" or the name of a unary elementwise
+// op, run through its ElementwiseDef's block step: the op's own semantic). The
 // products accumulate into the addend's copy or the first product (GEMMs with
 // beta = 1) and the bias and activation run while the result is in cache: no
 // temporaries, one pass. Made by fuse_matmul
@@ -212,9 +214,18 @@ struct FusedMatMulAttrs {
     if (products != 1 && products != 2) {
       throw InvalidArgumentError("FusedMatMul: products must be 1 or 2, got " + std::to_string(products));
     }
-    if (!activation.empty() && activation != "Tanh" && activation != "Sigmoid" && activation != "Relu") {
-      throw InvalidArgumentError("FusedMatMul: unknown activation '" + activation + "'");
+    if (!activation.empty()) activation_step(DType::Float32);  // checks the name
+  }
+  /// The activation's block step on `t`, or nullptr for none.
+  BlockFn activation_step(DType t) const {
+    if (activation.empty()) return nullptr;
+    const OpDef* op = OpRegistry::global().find(activation);
+    const ElementwiseDef* e = op != nullptr ? op->elementwise : nullptr;
+    if (e == nullptr || e->arity != 1 || e->bool_result || e->block_for(t) == nullptr) {
+      throw InvalidArgumentError("FusedMatMul: activation '" + activation + "' is not a unary elementwise op on " +
+                                 dtype_name(t));
     }
+    return e->block_for(t);
   }
   size_t addend_input() const { return static_cast<size_t>(products * 2); }
   size_t num_inputs() const { return addend_input() + (addend ? 1 : 0) + (bias ? 1 : 0); }
@@ -269,7 +280,8 @@ std::vector<TensorSpec> infer_fused_matmul(const InferContext& c) {
 
 template <class T>
 Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
-  return [f](KernelContext& k) {
+  const BlockFn activation = f.activation_step(dtype_of<T>());
+  return [f, activation](KernelContext& k) {
     auto product_dims = [&](size_t i, int64_t& m, int64_t& kk, int64_t& n) {
       const Tensor& a = k.input(i);
       const Tensor& b = k.input(i + 1);
@@ -327,10 +339,13 @@ Kernel fused_matmul_kernel(const FusedMatMulAttrs& f) {
       if (bias != nullptr) {
         r.rowwise() += Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(bias->data<T>() + c0, c1 - c0);
       }
-      // The same Eigen expressions as the Tanh, Sigmoid and Relu kernels.
-      if (f.activation == "Tanh") r = r.tanh();
-      else if (f.activation == "Sigmoid") r = r.logistic();
-      else if (f.activation == "Relu") r = r.unaryExpr([](T x) { return x > 0 || x != x ? x : T(0); });
+      if (activation != nullptr) {
+        for (int64_t row = 0; row < r1 - r0; ++row) {
+          T* p = out_block + row * n;
+          const void* in[1] = {p};
+          activation(in, p, c1 - c0);
+        }
+      }
     };
     // The fused work decides the threads, not each product alone (an RNN
     // step's two 32x256x256 products), and each block runs through its
@@ -360,6 +375,27 @@ struct MakeBatchMatMul {
   static Kernel make(bool a, bool b) { return batch_matmul_kernel<T>(a, b); }
 };
 
+/// A 2-D product's [M, K]·[K, N] from its node: K is a's contracted dim.
+ContractionDims matmul_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& a = c.inputs[0].shape;
+  const Shape& y = out[0].shape;
+  if (!a.rank_known() || a.rank() != 2 || !y.rank_known() || y.rank() != 2) return {1, -1, -1, -1};
+  const bool ta = c.attrs.get_or<bool>("transpose_a", false);
+  return {1, static_cast<double>(y.dim(0)), static_cast<double>(a.dim(ta ? 0 : 1)), static_cast<double>(y.dim(1))};
+}
+
+/// BatchMatMulV2: the batch is every output dim but the last two.
+ContractionDims batch_matmul_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& x = c.inputs[0].shape;
+  const Shape& y = out[0].shape;
+  if (!x.rank_known() || x.rank() < 2 || !y.rank_known() || y.rank() < 2) return {-1, -1, -1, -1};
+  double batch = 1;
+  for (int i = 0; i + 2 < y.rank(); ++i) batch *= static_cast<double>(y.dim(i));
+  const bool adj_x = c.attrs.get_or<bool>("adj_x", false);
+  return {batch, static_cast<double>(y.dim(y.rank() - 2)), static_cast<double>(x.dim(x.rank() - (adj_x ? 2 : 1))),
+          static_cast<double>(y.dim(y.rank() - 1))};
+}
+
 }  // namespace
 
 void register_linalg_ops(OpRegistry& reg) {
@@ -367,19 +403,30 @@ void register_linalg_ops(OpRegistry& reg) {
   reg.op("MatMul").inputs(2).infer(infer_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("transpose_a", false),
                                        s.attrs.get_or<bool>("transpose_b", false));
-  });
+  })
+      .semantic(OpSemantic::MatMul)
+      .cost(CostKind::Contraction, matmul_dims)
+      .tpu()
+      .grad_unimplemented();
   // BatchMatMulV2(x: T, y: T) -> T; attrs adj_x, adj_y; batch dims broadcast.
   reg.op("BatchMatMulV2").inputs(2).infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeBatchMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("adj_x", false),
                                             s.attrs.get_or<bool>("adj_y", false));
-  });
+  })
+      .cost(CostKind::Contraction, batch_matmul_dims)
+      .tpu()
+      .grad_unimplemented();
   // FusedMatMul(a, b[, c, d][, bias]) -> T; see fused_matmul_kernel.
-  reg.op("FusedMatMul").inputs(2, 5).infer(infer_fused_matmul).cpu([](const KernelSpec& s) -> Kernel {
+  reg.op("FusedMatMul").inputs(2, 6).infer(infer_fused_matmul).cpu([](const KernelSpec& s) -> Kernel {
     FusedMatMulAttrs f(s.attrs);
     if (s.inputs[0].dtype == DType::Float64) return fused_matmul_kernel<double>(f);
     if (s.inputs[0].dtype == DType::Float32) return fused_matmul_kernel<float>(f);
     throw InternalError("FusedMatMul kernel for an unchecked dtype");
-  });
+  })
+      // Made by fusion after differentiation (fusion is the last graph stage).
+      .cost(CostKind::Contraction, matmul_dims)
+      .tpu()
+      .not_differentiable();
 }
 
 }  // namespace ag

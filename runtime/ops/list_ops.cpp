@@ -176,7 +176,10 @@ void register_list_ops(OpRegistry& reg) {
         DType dtype = new_list_dtype(s.attrs);
         Shape shape = element_shape(s.attrs);
         return Kernel([dtype, shape](KernelContext& k) { k.set_output(0, list_tensor(TensorList::reserve(dtype, shape, 0))); });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListReserve")
       .inputs(1)
@@ -196,7 +199,10 @@ void register_list_ops(OpRegistry& reg) {
           }
           k.set_output(0, list_tensor(TensorList::reserve(dtype, shape, n)));
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListFromTensor")
       .inputs(1)
@@ -224,7 +230,10 @@ void register_list_ops(OpRegistry& reg) {
           }
           k.set_output(0, list_tensor(TensorList::from_items(t.dtype(), merged, std::move(items))));
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListLength")
       .inputs(1)
@@ -236,7 +245,10 @@ void register_list_ops(OpRegistry& reg) {
         return Kernel([](KernelContext& k) {
           k.set_output(0, Tensor::scalar<int32_t>(static_cast<int32_t>(list_of(k.input(0)).size)));
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListGetItem")
       .inputs(2)
@@ -245,7 +257,10 @@ void register_list_ops(OpRegistry& reg) {
         check_dtype(c, 1, DType::Int32);
         return std::vector<TensorSpec>{{element_dtype(c.attrs), element_shape(c.attrs)}};
       })
-      .cpu(get_item_kernel);
+      .cpu(get_item_kernel)
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListSetItem")
       .inputs(3)
@@ -255,7 +270,10 @@ void register_list_ops(OpRegistry& reg) {
         checked_element_dtype(c.inputs[2].dtype);
         return list_spec();
       })
-      .cpu(set_item_kernel);
+      .cpu(set_item_kernel)
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListPushBack")
       .inputs(2)
@@ -275,7 +293,10 @@ void register_list_ops(OpRegistry& reg) {
           }
           k.set_output(0, list_tensor(l.set(l.size, item)));
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListPopBack")
       .inputs(1)
@@ -300,7 +321,10 @@ void register_list_ops(OpRegistry& reg) {
           k.set_output(1, std::move(t));
           k.set_output(0, list_tensor(l.pop_back()));
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListStack")
       .inputs(1)
@@ -324,7 +348,10 @@ void register_list_ops(OpRegistry& reg) {
           for (int64_t i = 0; i < l.size; ++i) all[static_cast<size_t>(i)] = i;
           stack_into(l, all, declared, k, "Trying to access element ");
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 
   reg.op("TensorListGather")
       .inputs(2)
@@ -350,7 +377,10 @@ void register_list_ops(OpRegistry& reg) {
           check_element_dtype(l, dtype);
           stack_into(l, array::int_values(k.input(1)), declared, k, "Trying to gather element ");
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad_unimplemented();
 }
 
 }  // namespace ag

@@ -116,7 +116,10 @@ void register_logging_ops(OpRegistry& reg) {
             default_print_sink(stream, text);
           }
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("printing runs on the host")
+      .not_differentiable();
 
   // Assert(condition: bool scalar, data...): stateful; attr summarize (3).
   // When the condition is false: InvalidArgumentError "assertion failed: "
@@ -147,7 +150,10 @@ void register_logging_ops(OpRegistry& reg) {
           }
           throw InvalidArgumentError(msg);
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("assertions run on the host")
+      .not_differentiable();
 }
 
 }  // namespace ag

@@ -6,8 +6,7 @@
 #include <type_traits>
 
 #include "runtime/ops/families.h"
-#include "runtime/ops/fused_scalar.h"
-#include "runtime/ops/kernels/elementwise.h"
+#include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/int_math.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
@@ -25,6 +24,7 @@ using namespace kernels;
 
 /// TF's integer division kernels fail on a zero divisor instead of trapping.
 struct NonZeroDivisor {
+  static constexpr TypeMask fails_on = kIntTypes;
   template <class T>
   static void check_rhs(const T* b, int64_t n) {
     if constexpr (kInt<T>) {
@@ -87,6 +87,7 @@ struct FloorModOp : NonZeroDivisor {
   }
 };
 struct PowOp {
+  static constexpr TypeMask fails_on = kSignedIntTypes;
   template <class T>
   static void check_rhs(const T* b, int64_t n) {
     if constexpr (kInt<T> && std::is_signed_v<T>) {
@@ -149,27 +150,6 @@ struct BitwiseXorOp {
   static T apply(T a, T b) { return static_cast<T>(a ^ b); }
 };
 
-/// Registers binary op `name` (x: T, y: T -> z: T, broadcasting) for the
-/// dtypes in Mask; `tf_list` is TF's allowed list for the error text.
-template <class F, TypeMask Mask>
-void binary_op(OpRegistry& reg, const char* name, const char* tf_list) {
-  TypeSet set{Mask, tf_list};
-  reg.op(name)
-      .inputs(2)
-      .infer([set](const InferContext& c) {
-        check_same_dtype(c, 0, 1);
-        check_allowed(c.op, c.inputs[0].dtype, set);
-        Shape out;
-        if (!broadcast_static(c.inputs[0].shape, c.inputs[1].shape, out)) {
-          throw InvalidArgumentError(incompatible_shapes(c.inputs[0].shape, c.inputs[1].shape));
-        }
-        return std::vector<TensorSpec>{{c.inputs[0].dtype, out}};
-      })
-      .cpu([](const KernelSpec& s) {
-        return dispatch_kernel<Mask>(s.op, s.inputs[0].dtype, [&]<class T>() { return make_binary_kernel<F, T>(s); });
-      });
-}
-
 // TF's op-def lists (BINARY_MORE and friends).
 constexpr const char* kBinaryMore =
     "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, uint32, uint64, complex64, complex128";
@@ -180,32 +160,40 @@ constexpr TypeMask kArith = kRealTypes;
 void register_math_ops(OpRegistry& reg) {
   // TF's AddV2 op def lists no string (tf.add picks the old Add for strings);
   // agc's AddV2 concatenates strings too, so one op serves both.
-  binary_op<AddOp, kArith | bit(DType::String)>(
+  register_binary<AddOp, kArith | bit(DType::String)>(
       reg, "AddV2",
-      "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, complex128");
-  binary_op<SubOp, kArith>(reg, "Sub", kBinaryMore);
-  binary_op<MulOp, kArith>(reg, "Mul", kBinaryMore);
-  binary_op<RealDivOp, kArith>(reg, "RealDiv", kBinaryMore);
-  binary_op<FloorDivOp, kArith>(reg, "FloorDiv", kBinaryMore);
-  binary_op<FloorModOp, kArith>(reg, "FloorMod",
-                                "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double");
-  binary_op<PowOp, kFloatTypes | kSignedIntTypes>(
-      reg, "Pow", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128");
+      "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, complex128")
+      .semantic(OpSemantic::Add)
+      .commutative()
+      .grad_unimplemented();
+  register_binary<SubOp, kArith>(reg, "Sub", kBinaryMore).semantic(OpSemantic::Sub).grad_unimplemented();
+  register_binary<MulOp, kArith>(reg, "Mul", kBinaryMore).semantic(OpSemantic::Mul).commutative().grad_unimplemented();
+  register_binary<RealDivOp, kArith>(reg, "RealDiv", kBinaryMore).grad_unimplemented();
+  register_binary<FloorDivOp, kArith>(reg, "FloorDiv", kBinaryMore).not_differentiable();
+  register_binary<FloorModOp, kArith>(reg, "FloorMod",
+                                      "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double")
+      .grad_unimplemented();
+  register_binary<PowOp, kFloatTypes | kSignedIntTypes>(
+      reg, "Pow", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128")
+      .grad_unimplemented();
   constexpr const char* kMinMax = "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64";
-  binary_op<MaximumOp, kArith>(reg, "Maximum", kMinMax);
-  binary_op<MinimumOp, kArith>(reg, "Minimum", kMinMax);
-  binary_op<SquaredDifferenceOp, kFloatTypes | bit(DType::Int32) | bit(DType::Int64)>(
-      reg, "SquaredDifference", "bfloat16, half, float, double, int32, int64, complex64, complex128");
-  binary_op<DivNoNanOp, kFloatTypes>(reg, "DivNoNan", "half, float, bfloat16, double, complex64, complex128");
+  register_binary<MaximumOp, kArith>(reg, "Maximum", kMinMax).commutative().grad_unimplemented();
+  register_binary<MinimumOp, kArith>(reg, "Minimum", kMinMax).commutative().grad_unimplemented();
+  register_binary<SquaredDifferenceOp, kFloatTypes | bit(DType::Int32) | bit(DType::Int64)>(
+      reg, "SquaredDifference", "bfloat16, half, float, double, int32, int64, complex64, complex128")
+      .commutative()
+      .grad_unimplemented();
+  register_binary<DivNoNanOp, kFloatTypes>(reg, "DivNoNan", "half, float, bfloat16, double, complex64, complex128")
+      .grad_unimplemented();
+  // Integer-only: no gradient (TF registers none for them).
   constexpr const char* kBitwise = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";
-  binary_op<BitwiseAndOp, kIntTypes>(reg, "BitwiseAnd", kBitwise);
-  binary_op<BitwiseOrOp, kIntTypes>(reg, "BitwiseOr", kBitwise);
-  binary_op<BitwiseXorOp, kIntTypes>(reg, "BitwiseXor", kBitwise);
+  register_binary<BitwiseAndOp, kIntTypes>(reg, "BitwiseAnd", kBitwise).commutative().not_differentiable();
+  register_binary<BitwiseOrOp, kIntTypes>(reg, "BitwiseOr", kBitwise).commutative().not_differentiable();
+  register_binary<BitwiseXorOp, kIntTypes>(reg, "BitwiseXor", kBitwise).commutative().not_differentiable();
 
   register_unary_math_ops(reg);
   register_compare_ops(reg);
   register_cast_ops(reg);
-  register_fused_scalar_op(reg);
 }
 
 }  // namespace ag

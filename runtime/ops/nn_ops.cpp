@@ -10,6 +10,7 @@
 
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/conv.h"
+#include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -48,57 +49,47 @@ Compute<T> widen(T v) {
   else return v;
 }
 
-// ---- Elementwise activations: features: T -> T. Each gets x and T's epsilon.
+// ---- Elementwise activations: features: T -> T. NaN passes through, as
+// Eigen's max/min keep it.
 
-template <class T>
-Compute<T> epsilon() {
-  if constexpr (std::is_same_v<T, bfloat16>) return 0.0078125f;  // 2^-7
-  else if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::epsilon();
-  else return T(0);
-}
-
-template <class F>
-void register_unary(OpRegistry& reg, const char* name, bool floats_only, F f) {
-  bool (*ok)(DType) = floats_only ? float_type : real_type;
-  const char* list = floats_only ? kFloatList : kRealList;
-  reg.op(name)
-      .inputs(1)
-      .infer([ok, list](const InferContext& c) {
-        check_attr_type(c.inputs[0].dtype, ok(c.inputs[0].dtype), list);
-        return std::vector<TensorSpec>{c.inputs[0]};
-      })
-      .cpu([f](const KernelSpec& s) -> Kernel {
-        return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
-          if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
-            throw InternalError("activation kernel for a non-numeric dtype");
-          } else {
-            return [f](KernelContext& k) {
-              const Tensor& in = k.input(0);
-              Tensor& out = k.allocate_output(0, in.dtype(), in.shape());
-              const T* x = in.data<T>();
-              T* y = out.data<T>();
-              int64_t n = in.num_elements();
-              const Compute<T> eps = epsilon<T>();
-              for (int64_t i = 0; i < n; ++i) y[i] = T(f(widen(x[i]), eps));
-            };
-          }
-        });
-      });
-}
-
-// Softplus' cut-offs, from T's epsilon as TF computes them.
-template <class C>
-C softplus(C x, C eps) {
-  const C threshold = std::log(eps) + C(2);
-  if (x > -threshold) return x;
-  if (x < threshold) return std::exp(x);
-  return std::log1p(std::exp(x));
-}
+struct ReluOp {
+  template <class C>
+  static C apply(C x) { return x > 0 || x != x ? x : C(0); }
+};
+struct Relu6Op {
+  template <class C>
+  static C apply(C x) { return x != x ? x : x < C(0) ? C(0) : x > C(6) ? C(6) : x; }
+};
+struct EluOp {
+  template <class C>
+  static C apply(C x) { return x < 0 ? std::expm1(x) : x; }
+};
+struct SeluOp {
+  template <class C>
+  static C apply(C x) {
+    const C scale = C(1.0507009873554804934193349852946), alpha = C(1.6732632423543772848170429916717);
+    return x < 0 ? scale * alpha * std::expm1(x) : scale * x;
+  }
+};
+// Softplus' cut-offs come from the storage type's epsilon, as TF computes
+// them (bfloat16's is 2^-7 though the math runs in float).
+struct SoftplusOp {
+  template <class T, class C>
+  static C apply_for(C x) {
+    C eps;
+    if constexpr (std::is_same_v<T, bfloat16>) eps = C(0.0078125);
+    else eps = std::numeric_limits<T>::epsilon();
+    const C threshold = std::log(eps) + C(2);
+    if (x > -threshold) return x;
+    if (x < threshold) return std::exp(x);
+    return std::log1p(std::exp(x));
+  }
+};
 
 // ---- Softmax, LogSoftmax: logits: T -> T over the last axis.
 
-void register_softmax(OpRegistry& reg, const char* name, bool log) {
-  reg.op(name)
+OpBuilder register_softmax(OpRegistry& reg, const char* name, bool log) {
+  return reg.op(name)
       .inputs(1)
       .infer([](const InferContext& c) {
         check_attr_type(c.inputs[0].dtype, float_type(c.inputs[0].dtype), kFloatList);
@@ -179,6 +170,13 @@ std::vector<TensorSpec> infer_bias_add(const InferContext& c) {
     }
   }
   return {c.inputs[0]};
+}
+
+/// BiasAdd over the last dim (NHWC) is AddV2 of a [channels] vector, which
+/// NumPy broadcasting gives: fusers then see one kind of addition.
+std::optional<CanonicalForm> bias_add_as_add(const InferContext& c) {
+  if (nchw_format(c.attrs)) return std::nullopt;
+  return CanonicalForm{op::AddV2, {}};
 }
 
 Kernel bias_add_kernel(const KernelSpec& s) {
@@ -323,6 +321,16 @@ std::vector<TensorSpec> infer_conv2d(const InferContext& c) {
   return {{t, out}};
 }
 
+/// Conv2D as the product im2col computes: [N·Ho·Wo, kh·kw·Cin/groups]·[.., Cout].
+ContractionDims conv2d_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& f = c.inputs[1].shape;
+  const Shape& y = out[0].shape;
+  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
+  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)),
+          static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)) * static_cast<double>(f.dim(2)),
+          static_cast<double>(f.dim(3))};
+}
+
 Kernel conv2d_kernel(const KernelSpec& s) {
   ConvAttrs a = conv_attrs(s.attrs);
   return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
@@ -460,25 +468,31 @@ KernelFactory pool_kernel(bool is_max) {
 }  // namespace
 
 void register_nn_ops(OpRegistry& reg) {
-  // NaN passes through the activations, as Eigen's max/min keep it.
-  register_unary(reg, "Relu", false, [](auto x, auto) { return x > 0 || x != x ? x : decltype(x)(0); });
-  register_unary(reg, "Relu6", false, [](auto x, auto) {
-    using C = decltype(x);
-    return x != x ? x : x < C(0) ? C(0) : x > C(6) ? C(6) : x;
-  });
-  register_unary(reg, "Elu", true, [](auto x, auto) { return x < 0 ? std::expm1(x) : x; });
-  register_unary(reg, "Selu", true, [](auto x, auto) {
-    using C = decltype(x);
-    const C scale = C(1.0507009873554804934193349852946), alpha = C(1.6732632423543772848170429916717);
-    return x < 0 ? scale * alpha * std::expm1(x) : scale * x;
-  });
-  register_unary(reg, "Softplus", true, [](auto x, auto eps) { return softplus(x, eps); });
-  register_softmax(reg, "Softmax", false);
-  register_softmax(reg, "LogSoftmax", true);
-  reg.op("BiasAdd").inputs(2).infer(infer_bias_add).cpu(bias_add_kernel);
-  reg.op("Conv2D").inputs(2).infer(infer_conv2d).cpu(conv2d_kernel);
-  reg.op("MaxPool").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true));
-  reg.op("AvgPool").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false));
+  using kernels::register_unary;
+  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).grad_unimplemented();
+  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).grad_unimplemented();
+  register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).grad_unimplemented();
+  register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).grad_unimplemented();
+  register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).grad_unimplemented();
+  register_softmax(reg, "Softmax", false).cost(CostKind::Elementwise).tpu().grad_unimplemented();
+  register_softmax(reg, "LogSoftmax", true).cost(CostKind::Elementwise).tpu().grad_unimplemented();
+  reg.op("BiasAdd")
+      .inputs(2)
+      .infer(infer_bias_add)
+      .cpu(bias_add_kernel)
+      .canonicalize(bias_add_as_add)
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("Conv2D")
+      .inputs(2)
+      .infer(infer_conv2d)
+      .cpu(conv2d_kernel)
+      .cost(CostKind::Contraction, conv2d_dims)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("MaxPool").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad_unimplemented();
+  reg.op("AvgPool").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad_unimplemented();
 }
 
 }  // namespace ag

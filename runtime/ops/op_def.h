@@ -1,21 +1,31 @@
-// What the runtime knows about one op, all in one registration (STYLE.md 8.4):
-// arity, statefulness, the dtype/shape rule and the CPU kernel. Gradient and
-// TPU cost slots are filled by later issues.
+// What the runtime knows about one op, in one definition (STYLE.md 8.4, in
+// the spirit of MLIR's ODS): arity; the traits passes query (never its name);
+// the dtype/shape rule; for elementwise ops one scalar semantic from which
+// every kernel, fused loop step and scalar-program instruction is derived;
+// a kernel factory per backend; a gradient decision; its cost and TPU facts.
 //
 // A kernel is prepared once per node (attributes read, dtype dispatched) and
 // then run many times: the executor's hot path calls a prepared Kernel only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "runtime/core/tensor.h"
 #include "runtime/ops/attrs.h"
+#include "runtime/ops/op_type.h"
 
 namespace ag {
+
+class Graph;
+struct Output;
+struct ElementwiseDef;
 
 /// A tensor's static type: dtype and (possibly partial) shape.
 struct TensorSpec {
@@ -24,22 +34,30 @@ struct TensorSpec {
   friend bool operator==(const TensorSpec&, const TensorSpec&) = default;
 };
 
-/// What a shape rule sees: input types, attributes, and the values of inputs
-/// known while building (constants), for ops whose output shape depends on
-/// an input's value (Reshape, Fill, Range, ...).
+/// What a shape rule (or a trait query) sees: input types, attributes, the
+/// values of inputs known while building (constants), for ops whose output
+/// depends on an input's value (Reshape, Fill, Range, ...), and the node's
+/// subgraphs (If: {then, else}; While: {cond, body}; a fused node: its body).
 struct InferContext {
   std::string_view op;
   std::span<const TensorSpec> inputs;
   const Attrs& attrs;
   /// One entry per input: its value if known, else nullptr.
   std::span<const Tensor* const> constants;
+  std::span<const std::shared_ptr<Graph>> subgraphs = {};
 
   const Tensor* constant(size_t i) const { return i < constants.size() ? constants[i] : nullptr; }
 };
 using InferFn = std::function<std::vector<TensorSpec>(const InferContext&)>;
 
-/// What a kernel is prepared for: the node's input and output types and
-/// attributes, and, in a compiled plan, the values of inputs that are graph
+/// The kernel backends an op may provide a factory for. The CPU one is
+/// Eigen's; a target picks the backend its kernels come from.
+enum class Backend : uint8_t { Cpu, TpuEmu };
+inline constexpr size_t kNumBackends = 2;
+
+/// What a kernel is prepared for: the node's input and output types,
+/// attributes and subgraphs, the backend it is compiled for (nested plans use
+/// the same), and, in a compiled plan, the values of inputs that are graph
 /// constants (axes, shapes), which a kernel may specialize on; eager kernels
 /// are cached per type, so they get none.
 struct KernelSpec {
@@ -48,6 +66,8 @@ struct KernelSpec {
   std::span<const TensorSpec> outputs;
   const Attrs& attrs;
   std::span<const Tensor* const> constants = {};
+  std::span<const std::shared_ptr<Graph>> subgraphs = {};
+  Backend backend = Backend::Cpu;
 
   const Tensor* constant(size_t i) const { return i < constants.size() ? constants[i] : nullptr; }
 };
@@ -74,17 +94,126 @@ struct KernelContext {
 using Kernel = std::function<void(KernelContext&)>;
 using KernelFactory = std::function<Kernel(const KernelSpec&)>;
 
+/// The op's structural role in the graph IR, which passes and the compiler ask.
+enum class OpRole : uint8_t {
+  Compute,   // an ordinary op
+  Constant,  // its output is attrs "value" (Const)
+  Argument,  // bound by the caller of the graph (Placeholder)
+  Identity,  // output 0 is input 0, unchanged
+  If,        // runs subgraph 0 or 1 on a scalar bool predicate (input 0)
+  While,     // subgraph 0 (cond) and 1 (body) over loop variables
+  Fused,     // runs subgraph 0 as one kernel (made by fusion, never traced)
+};
+
+/// What an op computes, for the passes that reason about arithmetic (loop
+/// trip counts, epilogues fused into a product). None for most ops.
+enum class OpSemantic : uint8_t {
+  None,
+  Add,     // x + y, NumPy broadcasting
+  Sub,     // x - y
+  Mul,     // x * y
+  Less,    // x < y
+  MatMul,  // op(a)·op(b) of 2-D a, b, with bool attrs transpose_a, transpose_b
+};
+
+/// A node-level question an op answers from its node's types, attributes and
+/// constant inputs (InferContext), e.g. "does this node select one row?".
+using NodeQuery = bool (*)(const InferContext&);
+
+/// Facts passes query instead of op names.
+struct OpTraits {
+  OpRole role = OpRole::Compute;
+  OpSemantic semantic = OpSemantic::None;
+  /// Has an effect or state (print, random, variables): keeps program order,
+  /// never folded, merged or pruned.
+  bool stateful = false;
+  /// f(a, b) == f(b, a).
+  bool commutative = false;
+  /// For inputs of statically known (fully defined) shapes it can neither fail
+  /// nor have an effect, except on the dtypes in `fails_on`; so running it on
+  /// a path not taken (If-conversion) is unobservable.
+  bool speculatable = false;
+  /// Dtypes on which some input values make it fail (integer division by
+  /// zero, negative integer powers).
+  TypeMask fails_on = 0;
+  /// The input whose values decide those failures (a divisor), or -1.
+  int failing_input = -1;
+  /// For a node of this op: "it takes one slice of input 0 along axis 0,
+  /// dropping that axis, at an index given by its other inputs; the same node
+  /// over another tensor of the same leading dimension takes the same slice"
+  /// (x[i] as getitem traces it). Null: never.
+  NodeQuery selects_row = nullptr;
+};
+
+/// The same node as a simpler op (BiasAdd NHWC is AddV2): the canonicalize
+/// pass swaps the node's op and attributes. Types must not change.
+struct CanonicalForm {
+  OpType op;
+  Attrs attrs;
+};
+using CanonicalizeFn = std::optional<CanonicalForm> (*)(const InferContext&);
+
+/// Differentiation (GRADIENTS.md section 0): every op holds a decision.
+struct GradContext;  // defined by the gradient builder
+/// One entry per forward input: its gradient, or nullopt for None.
+using GradFn = std::function<std::vector<std::optional<Output>>(GradContext&)>;
+struct GradientDecision {
+  enum class Kind : uint8_t {
+    Unset,              // no decision yet: the completeness test fails
+    Function,           // `fn` builds the gradient from other ops
+    NotDifferentiable,  // None for every input, silently (comparisons, shapes, ...)
+    Unimplemented,      // LookupError "No gradient defined for operation ..." until one is written
+  };
+  Kind kind = Kind::Unset;
+  GradFn fn;
+};
+
+/// How an op's cost is estimated (TPU_EMULATOR.md section 8) and whether the
+/// TPU can run it.
+enum class CostKind : uint8_t {
+  Unset,         // no decision yet: the completeness test fails
+  Free,          // no work: reshape, identity, constant, argument
+  Elementwise,   // one pass over its largest array (reductions too)
+  DataMovement,  // bytes moved only: transpose, concat, slice, gather, pad
+  Contraction,   // a product: 2·b·M·K·N multiply-adds (see `contraction`)
+  ControlFlow,   // the cost of the subgraphs it runs
+  Host,          // host-side work: strings, printing, variables' bookkeeping
+};
+/// A contraction's dimensions: b batches of [M, K]·[K, N].
+struct ContractionDims {
+  double b = 1, m = 0, k = 0, n = 0;
+};
+using ContractionFn = ContractionDims (*)(const InferContext& node, std::span<const TensorSpec> outputs);
+struct CostFacts {
+  CostKind kind = CostKind::Unset;
+  ContractionFn contraction = nullptr;  // for CostKind::Contraction
+};
+struct TpuFacts {
+  enum class Kind : uint8_t { Unset, Supported, Unsupported };
+  Kind kind = Kind::Unset;
+  std::string reason;  // why not, for the conversion report
+};
+
 struct OpDef {
   std::string name;  // TF's op type: "AddV2", "MatMul", ...
   int min_inputs = 0;
-  int max_inputs = 0;  // -1: any number
+  int max_inputs = 0;   // -1: any number
   int num_outputs = 1;  // -1: decided by the shape rule
-  /// Stateful ops (print, random, variable reads and writes) keep program
-  /// order and are never folded, merged or pruned.
-  bool stateful = false;
+  OpTraits traits;
   InferFn infer;
-  KernelFactory cpu;
+  /// For elementwise ops, the scalar semantic every kernel derives from.
+  const ElementwiseDef* elementwise = nullptr;
+  CanonicalizeFn canonicalize = nullptr;
+  std::array<KernelFactory, kNumBackends> kernels;
+  GradientDecision gradient;
+  CostFacts cost;
+  TpuFacts tpu;
   int id = -1;  // index in the registry
+
+  bool stateful() const { return traits.stateful; }
+  OpRole role() const { return traits.role; }
+  const KernelFactory& kernel(Backend b) const { return kernels[static_cast<size_t>(b)]; }
+  const KernelFactory& cpu() const { return kernel(Backend::Cpu); }
 };
 
 }  // namespace ag

@@ -50,7 +50,7 @@ class GuardedPhilox {
 /// The output shape from a `shape` input: its values when known, else its length.
 Shape shape_from_input(const InferContext& c, size_t i) {
   kernels::check_allowed(c.op, c.inputs[i].dtype,
-                         {kernels::bit(DType::Int32) | kernels::bit(DType::Int64), "int32, int64"}, "T");
+                         {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "T");
   const Shape& ss = c.inputs[i].shape;
   if (ss.rank_known() && ss.rank() != 1) {
     throw InvalidArgumentError("shape must be a vector of {int32,int64}, got shape " + ss.debug_string());
@@ -146,12 +146,12 @@ void uniform_int_fill(Philox4x32 gen, T* out, int64_t n, T lo, T hi) {
   }
 }
 
-constexpr kernels::TypeSet kRandomFloatSet{kernels::kFloatTypes, "half, bfloat16, float, double"};
+constexpr kernels::TypeSet kRandomFloatSet{kFloatTypes, "half, bfloat16, float, double"};
 
 /// RandomUniform / RandomStandardNormal: shape input, attrs dtype, seed, seed2.
 template <bool kNormal>
-void register_float_random(OpRegistry& reg, const char* name) {
-  reg.op(name)
+OpBuilder register_float_random(OpRegistry& reg, const char* name) {
+  return reg.op(name)
       .inputs(1)
       .stateful()
       .infer([](const InferContext& c) {
@@ -180,8 +180,9 @@ void register_float_random(OpRegistry& reg, const char* name) {
 }  // namespace
 
 void register_random_ops(OpRegistry& reg) {
-  register_float_random<false>(reg, "RandomUniform");
-  register_float_random<true>(reg, "RandomStandardNormal");
+  // TF's random ops have no gradient (NotDifferentiable in random_grad.py).
+  register_float_random<false>(reg, "RandomUniform").cost(CostKind::Elementwise).tpu().not_differentiable();
+  register_float_random<true>(reg, "RandomStandardNormal").cost(CostKind::Elementwise).tpu().not_differentiable();
 
   // RandomUniformInt(shape, minval: Tout, maxval: Tout) -> Tout; attrs seed, seed2.
   reg.op("RandomUniformInt")
@@ -189,7 +190,7 @@ void register_random_ops(OpRegistry& reg) {
       .stateful()
       .infer([](const InferContext& c) {
         DType t = c.inputs[1].dtype;
-        kernels::check_allowed(c.op, t, {kernels::bit(DType::Int32) | kernels::bit(DType::Int64), "int32, int64"},
+        kernels::check_allowed(c.op, t, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"},
                                "Tout");
         kernels::check_dtype(c, 2, t);
         const char* names[] = {"minval", "maxval"};
@@ -222,7 +223,9 @@ void register_random_ops(OpRegistry& reg) {
           if (t == DType::Int32) run.operator()<int32_t>();
           else run.operator()<int64_t>();
         });
-      });
+      })
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
 }
 
 }  // namespace ag

@@ -480,16 +480,46 @@ KernelFactory cumsum_kernel() {
 }  // namespace
 
 void register_reduction_ops(OpRegistry& reg) {
-  reg.op("Sum").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Sum));
-  reg.op("Mean").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Mean));
-  reg.op("Prod").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Prod));
-  reg.op("Max").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Max));
-  reg.op("Min").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Min));
-  reg.op("Any").inputs(2).infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::Any));
-  reg.op("All").inputs(2).infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::All));
-  reg.op("ArgMax").inputs(2).infer(infer_arg).cpu(arg_kernel(true));
-  reg.op("ArgMin").inputs(2).infer(infer_arg).cpu(arg_kernel(false));
-  reg.op("Cumsum").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel());
+  reg.op("Sum").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Sum))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("Mean").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Mean))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("Prod").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Prod))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("Max").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Max))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("Min").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Min))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
+  reg.op("Any").inputs(2).infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::Any))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .not_differentiable();
+  reg.op("All").inputs(2).infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::All))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .not_differentiable();
+  reg.op("ArgMax").inputs(2).infer(infer_arg).cpu(arg_kernel(true))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .not_differentiable();
+  reg.op("ArgMin").inputs(2).infer(infer_arg).cpu(arg_kernel(false))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .not_differentiable();
+  reg.op("Cumsum").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel())
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad_unimplemented();
 }
 
 }  // namespace ag

@@ -27,6 +27,12 @@ OpBuilder OpRegistry::op(std::string name) {
   return OpBuilder(ref);
 }
 
+OpBuilder OpRegistry::extend(OpType type) {
+  auto it = by_name_.find(std::string(type.name()));
+  if (it == by_name_.end()) throw InternalError("op '" + std::string(type.name()) + "' extended before it is registered");
+  return OpBuilder(*it->second);
+}
+
 const OpDef* OpRegistry::find(std::string_view name) const {
   auto it = by_name_.find(std::string(name));
   return it == by_name_.end() ? nullptr : it->second;

@@ -174,7 +174,9 @@ void register_shape_ops(OpRegistry& reg) {
           check_sizes_vector(k.input(1).shape());
           k.set_output(0, k.input(0).reshaped(reshape_shape(k.input(0).shape(), array::int_values(k.input(1)))));
         });
-      });
+      })
+      .cost(CostKind::Free).tpu()
+      .grad_unimplemented();
 
   reg.op("ExpandDims")
       .inputs(2)
@@ -194,7 +196,9 @@ void register_shape_ops(OpRegistry& reg) {
           if (dim.num_elements() != 1) throw InvalidArgumentError("'dim' must be a tensor with a single value");
           k.set_output(0, k.input(0).reshaped(expand_shape(k.input(0).shape(), array::int_at(dim, 0))));
         });
-      });
+      })
+      .cost(CostKind::Free).tpu()
+      .grad_unimplemented();
 
   reg.op("Squeeze")
       .inputs(1)
@@ -207,7 +211,9 @@ void register_shape_ops(OpRegistry& reg) {
         return Kernel([dims](KernelContext& k) {
           k.set_output(0, k.input(0).reshaped(squeeze_shape(k.input(0).shape(), dims)));
         });
-      });
+      })
+      .cost(CostKind::Free).tpu()
+      .grad_unimplemented();
 
   reg.op("Transpose")
       .inputs(2)
@@ -254,7 +260,9 @@ void register_shape_ops(OpRegistry& reg) {
             array::copy_nd<T>(out_shape, in.data<T>(), 0, src_st.data(), out.data<T>(), 0, dst_st.data());
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 
   reg.op("ReverseV2")
       .inputs(2)
@@ -286,7 +294,9 @@ void register_shape_ops(OpRegistry& reg) {
             array::copy_nd<T>(in.shape(), in.data<T>(), off, src_st.data(), out.data<T>(), 0, dst_st.data());
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 }
 
 }  // namespace ag

@@ -162,9 +162,22 @@ void check_vectors(const InferContext& c) {
 
 }  // namespace
 
+/// x[i] as getitem traces it: axis 0 alone, shrunk (one [1] spec per input).
+bool selects_row(const InferContext& c) {
+  for (const char* mask : {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask"}) {
+    if (c.attrs.get_or<int64_t>(mask, 0) != 0) return false;
+  }
+  if (c.attrs.get_or<int64_t>("shrink_axis_mask", 0) != 1) return false;
+  for (size_t i = 1; i < 4; ++i) {
+    if (!(c.inputs[i].shape == Shape{1})) return false;
+  }
+  return true;
+}
+
 void register_slice_ops(OpRegistry& reg) {
   reg.op("StridedSlice")
       .inputs(4)
+      .selects_row(selects_row)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Index");
         check_vectors(c);
@@ -218,7 +231,9 @@ void register_slice_ops(OpRegistry& reg) {
             array::copy_nd<T>(region, in.data<T>(), off, src_st.data(), out.data<T>(), 0, dst_st.data());
           });
         });
-      });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad_unimplemented();
 }
 
 }  // namespace ag

@@ -55,7 +55,7 @@ KernelFactory update_kernel(OpType op) {
     TensorSpec spec{var->dtype(), var->shape()};
     std::vector<TensorSpec> ins{spec, s.inputs[0]};
     std::vector<TensorSpec> outs{spec};
-    Kernel update = def.cpu(KernelSpec{def.name, ins, outs, s.attrs});
+    Kernel update = def.cpu()(KernelSpec{def.name, ins, outs, s.attrs});
     return Kernel([ref, update](KernelContext& k) {
       auto var = ref.get();
       Tensor current = var->read();
@@ -81,7 +81,10 @@ void register_state_ops(OpRegistry& reg) {
       .cpu([](const KernelSpec& s) {
         VariableRef ref(s.attrs);
         return Kernel([ref](KernelContext& k) { k.set_output(0, ref.get()->read()); });
-      });
+      })
+      .cost(CostKind::Free)
+      .tpu()
+      .grad_unimplemented();
 
   reg.op("AssignVariableOp")
       .inputs(1)
@@ -91,10 +94,22 @@ void register_state_ops(OpRegistry& reg) {
       .cpu([](const KernelSpec& s) {
         VariableRef ref(s.attrs);
         return Kernel([ref](KernelContext& k) { ref.get()->assign(k.input(0)); });
-      });
+      })
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
 
-  reg.op("AssignAddVariableOp").inputs(1).outputs(0).stateful().infer(check_assign).cpu(update_kernel(op::AddV2));
-  reg.op("AssignSubVariableOp").inputs(1).outputs(0).stateful().infer(check_assign).cpu(update_kernel(op::Sub));
+  for (auto [name, update] : {std::pair{"AssignAddVariableOp", op::AddV2}, std::pair{"AssignSubVariableOp", op::Sub}}) {
+    reg.op(name)
+        .inputs(1)
+        .outputs(0)
+        .stateful()
+        .infer(check_assign)
+        .cpu(update_kernel(update))
+        .cost(CostKind::Elementwise)
+        .tpu()
+        .not_differentiable();
+  }
 }
 
 }  // namespace ag

@@ -217,7 +217,10 @@ void register_string_ops(OpRegistry& reg) {
             o[i] = std::move(r);
           }
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TPUs have no string type")
+      .not_differentiable();
 
   // AsString(input: T) -> string; attrs precision, scientific, shortest, width, fill.
   reg.op("AsString")
@@ -253,7 +256,10 @@ void register_string_ops(OpRegistry& reg) {
             }
           });
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TPUs have no string type")
+      .not_differentiable();
 
   // StringToNumber(string_tensor: string) -> out_type (float32 by default).
   reg.op("StringToNumber")
@@ -262,8 +268,8 @@ void register_string_ops(OpRegistry& reg) {
         check_dtype(c, 0, DType::String);
         DType t = c.attrs.get_or<DType>("out_type", DType::Float32);
         kernels::check_allowed(c.op, t,
-                               {kernels::bit(DType::Float32) | kernels::bit(DType::Float64) |
-                                    kernels::bit(DType::Int32) | kernels::bit(DType::Int64),
+                               {bit(DType::Float32) | bit(DType::Float64) |
+                                    bit(DType::Int32) | bit(DType::Int64),
                                 "float, double, int32, int64, uint32, uint64"},
                                "out_type");
         return std::vector<TensorSpec>{{t, c.inputs[0].shape}};
@@ -290,7 +296,10 @@ void register_string_ops(OpRegistry& reg) {
             default: fill.operator()<int64_t>(parse_int<int64_t>); break;
           }
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TPUs have no string type")
+      .not_differentiable();
 
   // StringLength(input: string) -> int32; attr unit "BYTE" | "UTF8_CHAR".
   reg.op("StringLength")
@@ -315,7 +324,10 @@ void register_string_ops(OpRegistry& reg) {
             o[i] = static_cast<int32_t>(chars ? utf8_length(x[i]) : static_cast<int64_t>(x[i].size()));
           }
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TPUs have no string type")
+      .not_differentiable();
 
   // StringFormat(inputs: T...) -> string scalar; attrs template, placeholder, summarize.
   reg.op("StringFormat")
@@ -342,7 +354,10 @@ void register_string_ops(OpRegistry& reg) {
           Tensor& out = k.allocate_output(0, DType::String, Shape{});
           *out.data<std::string>() = std::move(msg);
         });
-      });
+      })
+      .cost(CostKind::Host)
+      .tpu_unsupported("TPUs have no string type")
+      .not_differentiable();
 }
 
 }  // namespace ag

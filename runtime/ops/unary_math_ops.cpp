@@ -4,7 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "runtime/ops/kernels/elementwise.h"
+#include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/int_math.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
@@ -60,6 +60,7 @@ struct RoundOp {
   static auto array(const A& x) { return x.rint(); }
 };
 struct ReciprocalOp {
+  static constexpr TypeMask fails_on = kIntTypes;
   template <class T>
   static void check_rhs(const T* x, int64_t n) {
     if constexpr (kInt<T>) {
@@ -101,45 +102,33 @@ AG_ARRAY_UNARY(FloorOp, x.floor())
 AG_ARRAY_UNARY(CeilOp, x.ceil())
 #undef AG_ARRAY_UNARY
 
-/// Registers unary op `name` (x: T -> y: T) for the dtypes in `set`.
-template <class F, TypeMask Mask>
-void unary_op(OpRegistry& reg, const char* name, const char* tf_list) {
-  TypeSet set{Mask, tf_list};
-  reg.op(name)
-      .inputs(1)
-      .infer([set](const InferContext& c) {
-        check_allowed(c.op, c.inputs[0].dtype, set);
-        return std::vector<TensorSpec>{c.inputs[0]};
-      })
-      .cpu([](const KernelSpec& s) {
-        return dispatch_kernel<Mask>(s.op, s.inputs[0].dtype, [&]<class T>() { return make_unary_kernel<F, T>(s); });
-      });
-}
-
 }  // namespace
 
 void register_unary_math_ops(OpRegistry& reg) {
   constexpr TypeMask kUnary = kUnarySet.mask;
-  unary_op<NegOp, kUnary>(reg, "Neg", kUnarySet.tf_list);
-  unary_op<AbsOp, kAbsSet.mask>(reg, "Abs", kAbsSet.tf_list);
-  unary_op<SignOp, kUnary>(reg, "Sign", kUnarySet.tf_list);
-  unary_op<SquareOp, kUnary>(reg, "Square", kUnarySet.tf_list);
-  unary_op<RoundOp, kUnary>(reg, "Round", kUnarySet.tf_list);
-  unary_op<ReciprocalOp, kUnary>(reg, "Reciprocal", kUnarySet.tf_list);
+  const char* const unary = kUnarySet.tf_list;
+  register_unary<NegOp, kUnary>(reg, "Neg", unary).grad_unimplemented();
+  register_unary<AbsOp, kAbsSet.mask>(reg, "Abs", kAbsSet.tf_list).grad_unimplemented();
+  register_unary<SignOp, kUnary>(reg, "Sign", unary).grad_unimplemented();
+  register_unary<SquareOp, kUnary>(reg, "Square", unary).grad_unimplemented();
+  register_unary<RoundOp, kUnary>(reg, "Round", unary).not_differentiable();
+  register_unary<ReciprocalOp, kUnary>(reg, "Reciprocal", unary).grad_unimplemented();
 
   constexpr TypeMask kFloat = kUnaryFloatSet.mask;
-  unary_op<SqrtOp, kFloat>(reg, "Sqrt", kUnaryFloatSet.tf_list);
-  unary_op<RsqrtOp, kFloat>(reg, "Rsqrt", kUnaryFloatSet.tf_list);
-  unary_op<ExpOp, kFloat>(reg, "Exp", kUnaryFloatSet.tf_list);
-  unary_op<LogOp, kFloat>(reg, "Log", kUnaryFloatSet.tf_list);
-  unary_op<Log1pOp, kFloat>(reg, "Log1p", kUnaryFloatSet.tf_list);
-  unary_op<TanhOp, kFloat>(reg, "Tanh", kUnaryFloatSet.tf_list);
-  unary_op<SigmoidOp, kFloat>(reg, "Sigmoid", kUnaryFloatSet.tf_list);
-  unary_op<SinOp, kFloat>(reg, "Sin", kUnaryFloatSet.tf_list);
-  unary_op<CosOp, kFloat>(reg, "Cos", kUnaryFloatSet.tf_list);
-  unary_op<FloorOp, kFloorSet.mask>(reg, "Floor", kFloorSet.tf_list);
-  unary_op<CeilOp, kFloorSet.mask>(reg, "Ceil", kFloorSet.tf_list);
-  unary_op<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64");
+  const char* const floats = kUnaryFloatSet.tf_list;
+  register_unary<SqrtOp, kFloat>(reg, "Sqrt", floats).grad_unimplemented();
+  register_unary<RsqrtOp, kFloat>(reg, "Rsqrt", floats).grad_unimplemented();
+  register_unary<ExpOp, kFloat>(reg, "Exp", floats).grad_unimplemented();
+  register_unary<LogOp, kFloat>(reg, "Log", floats).grad_unimplemented();
+  register_unary<Log1pOp, kFloat>(reg, "Log1p", floats).grad_unimplemented();
+  register_unary<TanhOp, kFloat>(reg, "Tanh", floats).grad_unimplemented();
+  register_unary<SigmoidOp, kFloat>(reg, "Sigmoid", floats).grad_unimplemented();
+  register_unary<SinOp, kFloat>(reg, "Sin", floats).grad_unimplemented();
+  register_unary<CosOp, kFloat>(reg, "Cos", floats).grad_unimplemented();
+  register_unary<FloorOp, kFloorSet.mask>(reg, "Floor", kFloorSet.tf_list).not_differentiable();
+  register_unary<CeilOp, kFloorSet.mask>(reg, "Ceil", kFloorSet.tf_list).not_differentiable();
+  register_unary<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64")
+      .not_differentiable();
 }
 
 }  // namespace ag

@@ -11,8 +11,8 @@ namespace {
 constexpr size_t kMaxFoldedBytes = 10u << 20;
 
 bool foldable(const Node& n) {
-  if (n.stateful() || !n.subgraphs.empty() || !n.control_inputs.empty() || !n.op->cpu) return false;
-  if (n.outputs.size() != 1 || n.op->name == "Const" || n.op->name == "Placeholder") return false;
+  if (n.stateful() || !n.subgraphs.empty() || !n.control_inputs.empty() || !n.op->cpu()) return false;
+  if (n.outputs.size() != 1 || (n.op->role() != OpRole::Compute && n.op->role() != OpRole::Identity)) return false;
   for (const Output& in : n.inputs) {
     if (Graph::constant_value(in) == nullptr) return false;
   }
@@ -38,7 +38,7 @@ Tensor evaluate(const Node& n) {
         bytes > kMaxFoldedBytes) {
       return {};
     }
-    Kernel kernel = n.op->cpu(KernelSpec{n.op->name, specs, out, n.attrs});
+    Kernel kernel = n.op->cpu()(KernelSpec{n.op->name, specs, out, n.attrs});
     std::vector<Tensor> result(1);
     KernelContext ctx{values, result};
     kernel(ctx);
@@ -51,16 +51,11 @@ Tensor evaluate(const Node& n) {
 }  // namespace
 
 void fold_constants(Graph& g) {
-  const OpDef& const_op = OpRegistry::global().get(op::Const);
   for (const auto& up : g.nodes()) {
     Node& n = *up;
     if (!foldable(n)) continue;
     Tensor v = evaluate(n);
-    if (!v.defined()) continue;
-    n.op = &const_op;
-    n.inputs.clear();
-    n.outputs = {TensorSpec{v.dtype(), v.shape()}};
-    n.attrs = Attrs{{"value", std::move(v)}};
+    if (v.defined()) g.make_constant(n, std::move(v));
   }
 }
 

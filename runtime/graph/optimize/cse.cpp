@@ -16,7 +16,7 @@ namespace {
 size_t node_hash(const Node& n) {
   size_t h = std::hash<const void*>()(n.op);
   for (const Output& in : n.inputs) h = hash_mix(hash_mix(h, std::hash<const void*>()(in.node)), static_cast<size_t>(in.index));
-  if (n.op->name == "Const") {
+  if (n.op->role() == OpRole::Constant) {
     const Tensor& v = n.attrs.get<Tensor>("value");
     h = hash_mix(h, static_cast<size_t>(v.dtype()));
     h = hash_mix(h, static_cast<size_t>(v.num_elements()));
@@ -27,6 +27,12 @@ size_t node_hash(const Node& n) {
     }
   }
   return h;
+}
+
+/// A fixed order of tensors: by node position, then output index.
+bool precedes(const Output& a, const Output& b) {
+  if (a.node->graph != b.node->graph) return false;
+  return a.node->id != b.node->id ? a.node->id < b.node->id : a.index < b.index;
 }
 
 bool same(const Node& a, const Node& b) {
@@ -43,11 +49,15 @@ void eliminate_common_subexpressions(Graph& g) {
   bool any = false;
   for (const auto& up : nodes) {
     Node& n = *up;
-    if (n.stateful() || !n.subgraphs.empty() || !n.control_inputs.empty() || n.op->name == "Placeholder") continue;
+    if (n.stateful() || !n.subgraphs.empty() || !n.control_inputs.empty() || n.op->role() == OpRole::Argument) continue;
     // Inputs of earlier merged nodes are already redirected (nodes are in
     // topological order), so equal computations now have equal inputs.
     for (Output& in : n.inputs) {
       while (!to[static_cast<size_t>(in.node->id)].empty()) in = to[static_cast<size_t>(in.node->id)][static_cast<size_t>(in.index)];
+    }
+    // a + b and b + a are one computation: a commutative op's operands in one order.
+    if (n.op->traits.commutative && n.inputs.size() == 2 && precedes(n.inputs[1], n.inputs[0])) {
+      std::swap(n.inputs[0], n.inputs[1]);
     }
     size_t h = node_hash(n);
     Node* match = nullptr;

@@ -1,22 +1,28 @@
+// Elementwise fusion: chains of elementwise nodes of one dtype and shape
+// become one FusedElementwise node holding them as its body (fused_ops.h).
 #include <algorithm>
 
-#include "runtime/exec/fused_elementwise.h"
+#include "runtime/graph/builders.h"
+#include "runtime/graph/fused_ops.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/optimize/rewrite.h"
-#include "runtime/ops/registry.h"
+#include "runtime/ops/elementwise_def.h"
 
 namespace ag {
 namespace {
 
-/// A node FusedElementwise can run: a known elementwise op on float32/float64
-/// whose inputs have its (fully defined) shape or are scalars.
+/// A node FusedElementwise can run: a pure op whose ElementwiseDef has a
+/// block step on its dtype (unary or binary, result of the operands' dtype),
+/// a float type, whose inputs have its (fully defined) shape or are scalars.
 bool elementwise_candidate(const Node& n) {
-  if (n.stateful() || !n.control_inputs.empty() || n.outputs.size() != 1) return false;
-  const int arity = fusable_op_arity(n.op->name);
-  if (arity == 0 || static_cast<int>(n.inputs.size()) != arity) return false;
+  const ElementwiseDef* e = n.op->elementwise;
+  if (e == nullptr || n.stateful() || !n.control_inputs.empty() || n.outputs.size() != 1) return false;
+  if (e->arity > 2 || static_cast<int>(n.inputs.size()) != e->arity) return false;
   const TensorSpec& out = n.outputs[0];
+  // Floats only: an integer chain is rarely long enough to pay for the kernel.
   if ((out.dtype != DType::Float32 && out.dtype != DType::Float64) || !out.shape.fully_defined()) return false;
+  if (e->result(out.dtype) != out.dtype || e->block_for(out.dtype) == nullptr) return false;
   for (const Output& in : n.inputs) {
     const TensorSpec& s = in.spec();
     if (s.dtype != out.dtype) return false;
@@ -30,8 +36,6 @@ bool elementwise_candidate(const Node& n) {
 void fuse_elementwise(Graph& g) {
   const auto& nodes = g.nodes();
   const size_t n = nodes.size();
-  const OpDef* fused_op = OpRegistry::global().find("FusedElementwise");
-  if (fused_op == nullptr) return;
   std::vector<int> uses = opt::use_counts(g);
   std::vector<bool> is_output(n, false);
   for (const Output& o : g.outputs()) is_output[static_cast<size_t>(o.node->id)] = true;
@@ -46,16 +50,14 @@ void fuse_elementwise(Graph& g) {
     Node& root = *nodes[r];
     std::vector<Node*> group{&root};
     std::vector<Node*> frontier{&root};
-    while (!frontier.empty() && static_cast<int>(group.size()) < kFusedMaxOps) {
+    while (!frontier.empty() && static_cast<int>(group.size()) < kFusedElementwiseMaxOps) {
       Node* m = frontier.back();
       frontier.pop_back();
       for (const Output& in : m->inputs) {
         const size_t p = static_cast<size_t>(in.node->id);
-        if (!is_candidate[p] || taken[p] || uses[p] != 1 || is_output[p] || in.node->graph != &g) continue;
-        if (!(in.node->outputs[0].shape == root.outputs[0].shape) || in.node->outputs[0].dtype != root.outputs[0].dtype) {
-          continue;
-        }
-        if (static_cast<int>(group.size()) >= kFusedMaxOps) break;
+        if (in.node->graph != &g || !is_candidate[p] || taken[p] || uses[p] != 1 || is_output[p]) continue;
+        if (!(in.node->outputs[0] == root.outputs[0])) continue;
+        if (static_cast<int>(group.size()) >= kFusedElementwiseMaxOps) break;
         if (std::find(group.begin(), group.end(), in.node) != group.end()) continue;
         group.push_back(in.node);
         frontier.push_back(in.node);
@@ -63,40 +65,15 @@ void fuse_elementwise(Graph& g) {
     }
     if (group.size() < 2) continue;
     std::sort(group.begin(), group.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
-    // Registers: external inputs first, then one per member in order.
     std::vector<Output> inputs;
-    std::vector<std::string> ops;
-    std::vector<int64_t> operands;
-    auto reg_of = [&](const Output& o) -> int64_t {
-      auto it = std::find(group.begin(), group.end(), o.node);
-      if (it != group.end()) return -1 - (it - group.begin());  // member k → -1-k, fixed below
-      auto e = std::find(inputs.begin(), inputs.end(), o);
-      if (e != inputs.end()) return e - inputs.begin();
-      inputs.push_back(o);
-      return static_cast<int64_t>(inputs.size()) - 1;
-    };
-    for (Node* m : group) {
-      ops.push_back(m->op->name);
-      operands.push_back(reg_of(m->inputs[0]));
-      operands.push_back(m->inputs.size() > 1 ? reg_of(m->inputs[1]) : -1 - static_cast<int64_t>(kFusedMaxOps) * 4);
-    }
-    if (static_cast<int>(inputs.size()) > kFusedMaxInputs) continue;
-    const auto n_in = static_cast<int64_t>(inputs.size());
-    for (int64_t& v : operands) {
-      if (v == -1 - static_cast<int64_t>(kFusedMaxOps) * 4) {
-        v = -1;  // a unary op's missing operand
-      } else if (v < 0) {
-        v = n_in + (-1 - v);  // member k's result register
-      }
-    }
+    const Output result[1] = {root.output()};
+    std::shared_ptr<Graph> body = fusion_body(g, group, result, inputs);
+    if (static_cast<int>(inputs.size()) > kFusedElementwiseMaxInputs) continue;
     for (Node* m : group) {
       taken[static_cast<size_t>(m->id)] = true;
       if (m != &root) keep[static_cast<size_t>(m->id)] = false;
     }
-    const DType t = root.outputs[0].dtype;
-    root.op = fused_op;
-    root.inputs = std::move(inputs);
-    root.attrs = Attrs{{"T", t}, {"ops", std::move(ops)}, {"operands", std::move(operands)}};
+    build::fused_elementwise(root, std::move(body), std::move(inputs));
     any = true;
   }
   if (any) g.remove_nodes(keep);

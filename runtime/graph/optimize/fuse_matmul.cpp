@@ -5,7 +5,8 @@
 
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/rewrite.h"
-#include "runtime/ops/registry.h"
+#include "runtime/graph/builders.h"
+#include "runtime/ops/elementwise_def.h"
 
 namespace ag {
 namespace {
@@ -38,10 +39,19 @@ class SoleConsumers {
   std::vector<Node*> of_;
 };
 
-/// A MatMul whose result can be fused: float, fully defined [m, n], plain.
+/// A 2-D product whose result can be fused: float, fully defined [m, n], plain.
 bool fusable_matmul(const Node& n, const Graph& g) {
-  return n.op->name == "MatMul" && n.graph == &g && n.control_inputs.empty() && n.outputs.size() == 1 &&
-         is_float(n.outputs[0].dtype) && n.outputs[0].shape.fully_defined();
+  return n.op->traits.semantic == OpSemantic::MatMul && n.graph == &g && n.control_inputs.empty() &&
+         n.outputs.size() == 1 && is_float(n.outputs[0].dtype) && n.outputs[0].shape.fully_defined();
+}
+
+/// An addition (NumPy broadcasting; BiasAdd is one after canonicalization).
+bool is_add(const Node& n) { return n.op->traits.semantic == OpSemantic::Add && n.inputs.size() == 2; }
+
+/// A unary elementwise op FusedMatMul can apply to its result in place.
+bool is_activation(const Node& n, DType t) {
+  const ElementwiseDef* e = n.op->elementwise;
+  return e != nullptr && e->arity == 1 && !e->bool_result && e->block_for(t) != nullptr && !n.stateful();
 }
 
 /// The input of binary `n` that is not `from` (n reads `from` once).
@@ -52,8 +62,6 @@ const Output& other_input(const Node& n, const Node* from) {
 }  // namespace
 
 void fuse_matmul(Graph& g) {
-  const OpDef* fused_op = OpRegistry::global().find("FusedMatMul");
-  if (fused_op == nullptr) return;
   const auto& nodes = g.nodes();
   SoleConsumers consumers(g);
   std::vector<bool> taken(nodes.size(), false), keep(nodes.size(), true);
@@ -72,7 +80,7 @@ void fuse_matmul(Graph& g) {
     Node* last = first;
     // The sum with a second product.
     Node* next = consumers.of(*last);
-    if (next != nullptr && next->op->name == "AddV2" && same_spec(next)) {
+    if (next != nullptr && is_add(*next) && same_spec(next)) {
       Node* second = other_input(*next, last).node;
       if (second != first && !taken[static_cast<size_t>(second->id)] && fusable_matmul(*second, g) &&
           consumers.of(*second) == next && same_spec(second)) {
@@ -89,7 +97,7 @@ void fuse_matmul(Graph& g) {
     // A matrix of the result's shape added (the input projection an RNN step
     // adds, a residual): the products accumulate onto it.
     next = consumers.of(*last);
-    if (next != nullptr && next->op->name == "AddV2" && same_spec(next)) {
+    if (next != nullptr && is_add(*next) && same_spec(next)) {
       const Output& addend = other_input(*next, last);
       if (addend.node != last && addend.spec() == spec) {
         absorbed.push_back(next);
@@ -100,10 +108,7 @@ void fuse_matmul(Graph& g) {
     }
     // A bias vector ([n], broadcast over the rows).
     next = consumers.of(*last);
-    if (next != nullptr && same_spec(next) &&
-        (next->op->name == "AddV2" ||
-         (next->op->name == "BiasAdd" && next->inputs[0].node == last &&
-          next->attrs.get_or<std::string>("data_format", "NHWC") == "NHWC"))) {
+    if (next != nullptr && same_spec(next) && is_add(*next)) {
       const Output& bias = other_input(*next, last);
       if (bias.node != last && bias.spec().dtype == spec.dtype && bias.spec().shape == Shape{width}) {
         absorbed.push_back(next);
@@ -114,8 +119,7 @@ void fuse_matmul(Graph& g) {
     }
     // The activation.
     next = consumers.of(*last);
-    if (next != nullptr && same_spec(next) &&
-        (next->op->name == "Tanh" || next->op->name == "Sigmoid" || next->op->name == "Relu")) {
+    if (next != nullptr && same_spec(next) && is_activation(*next, spec.dtype)) {
       absorbed.push_back(next);
       attrs.set("activation", next->op->name);
       last = next;
@@ -125,9 +129,7 @@ void fuse_matmul(Graph& g) {
       taken[static_cast<size_t>(n->id)] = true;
       if (n != last) keep[static_cast<size_t>(n->id)] = false;
     }
-    last->op = fused_op;
-    last->inputs = std::move(inputs);
-    last->attrs = std::move(attrs);
+    build::fused_matmul(*last, std::move(inputs), std::move(attrs));
     any = true;
   }
   if (any) g.remove_nodes(keep);

@@ -11,51 +11,49 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/graph/builders.h"
+#include "runtime/graph/fused_ops.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/optimize/rewrite.h"
-#include "runtime/ops/fused_scalar.h"
-#include "runtime/ops/registry.h"
+#include "runtime/ops/elementwise_def.h"
 
 namespace ag {
 namespace {
 
 bool scalar(const TensorSpec& s) { return s.shape.rank_known() && s.shape.rank() == 0; }
 
-/// A node FusedScalar can run: a pure op on scalars of dtypes it supports.
+/// A node FusedScalar can run: a pure op on scalars whose ElementwiseDef has
+/// a scalar step for its operands' dtype.
 bool scalar_candidate(const Node& n) {
-  if (n.stateful() || !n.control_inputs.empty() || !n.subgraphs.empty() || n.outputs.size() != 1) return false;
-  if (!scalar(n.outputs[0])) return false;
-  std::vector<DType> in;
+  const ElementwiseDef* e = n.op->elementwise;
+  if (e == nullptr || n.stateful() || !n.control_inputs.empty() || n.outputs.size() != 1) return false;
+  if (static_cast<int>(n.inputs.size()) != e->arity || !scalar(n.outputs[0])) return false;
   for (const Output& o : n.inputs) {
     if (!scalar(o.spec())) return false;
-    in.push_back(o.spec().dtype);
   }
-  DType out;
-  return fused_scalar_result(n.op->name, in, out) && out == n.outputs[0].dtype;
+  const DType operand = n.inputs[e->arity == 3 ? 1 : 0].spec().dtype;
+  return e->scalar_for(operand) != nullptr && e->result(operand) == n.outputs[0].dtype;
 }
 
 struct Group {
   std::vector<Node*> members;
-  std::vector<Output> inputs;
   Node* fused = nullptr;
 };
 
 }  // namespace
 
 void fuse_scalar(Graph& g) {
-  const OpDef* fused_op = OpRegistry::global().find("FusedScalar");
-  if (fused_op == nullptr) return;
   const size_t n = g.nodes().size();
   std::vector<int> group_of(n, -1);
   std::vector<Group> groups;
   std::vector<Node*> current;
-  std::vector<Output> current_inputs;
+  std::vector<Output> current_inputs;  // the run's outside inputs, for FusedScalar's limit
 
   auto flush = [&] {
     if (current.size() >= 2) {
       for (Node* m : current) group_of[static_cast<size_t>(m->id)] = static_cast<int>(groups.size());
-      groups.push_back(Group{current, current_inputs, nullptr});
+      groups.push_back(Group{current, nullptr});
     }
     current.clear();
     current_inputs.clear();
@@ -115,22 +113,10 @@ void fuse_scalar(Graph& g) {
     std::vector<Node*>& outs = exported[gi];
     // Results in member order, so the node reads like the code it replaces.
     std::sort(outs.begin(), outs.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
-    const auto n_in = static_cast<int64_t>(grp.inputs.size());
-    auto reg_of = [&](const Output& o) -> int64_t {
-      auto it = std::find(grp.members.begin(), grp.members.end(), o.node);
-      if (it != grp.members.end()) return n_in + (it - grp.members.begin());
-      return std::find(grp.inputs.begin(), grp.inputs.end(), o) - grp.inputs.begin();
-    };
-    std::vector<std::string> ops;
-    std::vector<int64_t> operands, results;
-    for (Node* m : grp.members) {
-      ops.push_back(m->op->name);
-      for (size_t j = 0; j < 3; ++j) operands.push_back(j < m->inputs.size() ? reg_of(m->inputs[j]) : -1);
-    }
-    for (Node* m : outs) results.push_back(reg_of(m->output()));
-    grp.fused = g.add_node(*fused_op, grp.inputs,
-                           Attrs{{"ops", std::move(ops)}, {"operands", std::move(operands)}, {"results", std::move(results)}},
-                           "FusedScalar");
+    std::vector<Output> results, inputs;
+    for (Node* m : outs) results.push_back(m->output());
+    std::shared_ptr<Graph> body = fusion_body(g, grp.members, results, inputs);
+    grp.fused = build::fused_scalar(g, std::move(body), std::move(inputs), "FusedScalar");
     for (size_t k = 0; k < outs.size(); ++k) replacement[outs[k]] = grp.fused->output(static_cast<int>(k));
     after[static_cast<size_t>(grp.members.back()->id)] = grp.fused;
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "runtime/graph/builders.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
 
@@ -58,7 +59,7 @@ std::optional<int64_t> trip_count(const Node& loop) {
   const size_t n = body.num_args();
   if (cond.outputs().size() != 1 || body.outputs().size() != n) return std::nullopt;
   const Node* less = cond.outputs()[0].node;
-  if (less->op->name != "Less") return std::nullopt;
+  if (less->op->traits.semantic != OpSemantic::Less) return std::nullopt;
   size_t counter = n;
   for (size_t i = 0; i < n; ++i) {
     if (less->inputs[0].node == cond.inputs()[i]) counter = i;
@@ -67,7 +68,7 @@ std::optional<int64_t> trip_count(const Node& loop) {
   const std::optional<int64_t> limit = invariant_int(loop, 0, less->inputs[1]);
   const std::optional<int64_t> start = scalar_int(Graph::constant_value(loop.inputs[counter]));
   const Node* step = body.outputs()[counter].node;
-  if (!limit || !start || step->op->name != "AddV2") return std::nullopt;
+  if (!limit || !start || step->op->traits.semantic != OpSemantic::Add) return std::nullopt;
   const Node* self = body.inputs()[counter];
   const Output* other = step->inputs[0].node == self ? &step->inputs[1]
                         : step->inputs[1].node == self ? &step->inputs[0]
@@ -79,30 +80,13 @@ std::optional<int64_t> trip_count(const Node& loop) {
   return trips;
 }
 
-/// `s` selects row i of a [T, r, k] X captured by the body: X[i] as getitem
-/// traces it (a StridedSlice on axis 0 alone, shrinking it) or as a `for`
-/// over X's rows does (GatherV2 of a scalar index on axis 0). The same node
-/// on X·W then selects the same row of the product, with the same bounds
-/// check. Returns X's outer tensor (the While's input), else nullptr.
+/// `s` selects row i of a [T, r, k] X captured by the body (its op's
+/// selects_row trait: x[i] as getitem or a `for` over x's rows traces it). The
+/// same node on X·W then selects the same row of the product, with the same
+/// bounds check. Returns X's outer tensor (the While's input), else nullptr.
 const Output* selected_row_of_capture(const Node& loop, const Node& s) {
-  if (!s.control_inputs.empty()) return nullptr;
-  if (s.op->name == "StridedSlice" && s.inputs.size() == 4) {
-    if (s.attrs.get_or<int64_t>("shrink_axis_mask", 0) != 1 || s.attrs.get_or<int64_t>("begin_mask", 0) != 0 ||
-        s.attrs.get_or<int64_t>("end_mask", 0) != 0 || s.attrs.get_or<int64_t>("ellipsis_mask", 0) != 0 ||
-        s.attrs.get_or<int64_t>("new_axis_mask", 0) != 0) {
-      return nullptr;
-    }
-    for (size_t i = 1; i < 4; ++i) {
-      if (!(s.inputs[i].spec().shape == Shape{1})) return nullptr;  // a spec for axis 0 only
-    }
-  } else if (s.op->name == "GatherV2" && s.inputs.size() == 3) {
-    if (s.inputs[1].spec().shape.rank() != 0 || scalar_int(Graph::constant_value(s.inputs[2])) != 0 ||
-        s.attrs.get_or<int64_t>("batch_dims", 0) != 0) {
-      return nullptr;
-    }
-  } else {
-    return nullptr;
-  }
+  const NodeQuery selects_row = s.op->traits.selects_row;
+  if (!s.control_inputs.empty() || selects_row == nullptr || !with_context(s, selects_row)) return nullptr;
   const Output* x = captured_from(loop, 1, s.inputs[0].node);
   if (x == nullptr) return nullptr;
   const Shape& shape = x->spec().shape;
@@ -119,7 +103,8 @@ std::vector<Node*> hoist_from(Graph& g, Node& loop) {
   const size_t before = body.nodes().size();
   for (size_t id = 0; id < before; ++id) {
     Node& mm = *body.nodes()[id];
-    if (mm.op->name != "MatMul" || !mm.control_inputs.empty() || mm.attrs.get_or<bool>("transpose_a", false)) {
+    if (mm.op->traits.semantic != OpSemantic::MatMul || !mm.control_inputs.empty() ||
+        mm.attrs.get_or<bool>("transpose_a", false)) {
       continue;
     }
     const TensorSpec& out = mm.outputs[0];
@@ -139,15 +124,9 @@ std::vector<Node*> hoist_from(Graph& g, Node& loop) {
       continue;
     }
     const size_t first_added = g.nodes().size();
-    Output flat = g.add_node(op::Reshape, {*x, g.constant(Tensor::from_vector<int64_t>(Shape{2}, {rows * r, k}))})
-                      ->output();
-    Output product =
-        g.add_node(op::MatMul, {flat, *w},
-                   Attrs{{"transpose_a", false}, {"transpose_b", mm.attrs.get_or<bool>("transpose_b", false)}})
-            ->output();
-    Output all_rows =
-        g.add_node(op::Reshape, {product, g.constant(Tensor::from_vector<int64_t>(Shape{3}, {rows, r, n}))})
-            ->output();
+    Output flat = build::reshape(g, *x, Shape{rows * r, k});
+    Output product = build::matmul(g, flat, *w, false, mm.attrs.get_or<bool>("transpose_b", false));
+    Output all_rows = build::reshape(g, product, Shape{rows, r, n});
     for (size_t i = first_added; i < g.nodes().size(); ++i) added.push_back(g.nodes()[i].get());
     // The body selects row i of the product as it selected row i of X, from
     // a new capture (the While's inputs end with the body's captures).
@@ -177,7 +156,7 @@ void hoist_row_products(Graph& g) {
   bool any = false;
   for (size_t id = 0; id < count; ++id) {
     Node& n = *g.nodes()[id];
-    if ((n.op->name == "While" || n.op->name == "StatelessWhile") && n.subgraphs.size() == 2) {
+    if (n.op->role() == OpRole::While && n.subgraphs.size() == 2) {
       hoisted[id] = hoist_from(g, n);
       any = any || !hoisted[id].empty();
     }

@@ -12,7 +12,7 @@ void remove_identities(Graph& g) {
   std::vector<bool> keep(nodes.size(), true);
   bool any = false;
   for (const auto& n : nodes) {
-    if (n->op->name != "Identity" || n->stateful() || output_node[static_cast<size_t>(n->id)] ||
+    if (n->op->role() != OpRole::Identity || n->stateful() || output_node[static_cast<size_t>(n->id)] ||
         !n->control_inputs.empty()) {
       continue;
     }

@@ -6,11 +6,11 @@
 //
 // Running the untaken branch must be unobservable, so every branch node has
 // to be an op that can neither fail nor have an effect for any input values
-// of the statically known (fully defined) shapes: elementwise float math,
-// integer arithmetic that wraps, comparisons, logical ops, Cast, Select,
-// Identity, Const. Integer division and modulo only qualify with a Const
-// divisor that holds no zero (their one error is division by zero; the
-// kernels define x / -1 for the most negative x).
+// of the statically known (fully defined) shapes: its op's `speculatable`
+// trait (elementwise math, integer arithmetic that wraps, comparisons,
+// logical ops, Cast, Select, Identity, Const). An op that fails on some
+// values of some dtypes (integer division by zero) qualifies when the input
+// deciding it is a Const its own check accepts.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -22,7 +22,8 @@
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/optimize/rewrite.h"
-#include "runtime/ops/registry.h"
+#include "runtime/graph/builders.h"
+#include "runtime/ops/elementwise_def.h"
 
 namespace ag {
 namespace {
@@ -31,68 +32,52 @@ namespace {
 /// the lowered form runs both branches on every execution.
 constexpr int kMaxBranchOps = 16;
 
-bool contains(std::initializer_list<std::string_view> names, std::string_view op) {
-  return std::find(names.begin(), names.end(), op) != names.end();
-}
-
-template <class T>
-bool all_nonzero(const Tensor& t) {
-  const T* p = t.data<T>();
-  for (int64_t i = 0; i < t.num_elements(); ++i) {
-    if (p[i] == 0) return false;
+/// The tensors of `n`'s inputs and outputs hold a dtype of `mask`.
+bool touches(const Node& n, TypeMask mask) {
+  for (const Output& in : n.inputs) {
+    if ((mask & bit(in.spec().dtype)) != 0) return true;
   }
-  return true;
-}
-
-/// True when `o` is an integer Const none of whose elements is zero.
-bool nonzero_constant(const Output& o) {
-  const Tensor* t = Graph::constant_value(o);
-  if (t == nullptr) return false;
-  switch (t->dtype()) {
-    case DType::Int8: return all_nonzero<int8_t>(*t);
-    case DType::UInt8: return all_nonzero<uint8_t>(*t);
-    case DType::Int32: return all_nonzero<int32_t>(*t);
-    case DType::Int64: return all_nonzero<int64_t>(*t);
-    default: return false;
+  for (const TensorSpec& out : n.outputs) {
+    if ((mask & bit(out.dtype)) != 0) return true;
   }
+  return false;
 }
 
 /// True when node `n` (of a branch) can run for any inputs of its static
-/// specs without failing or any effect, so running it speculatively is safe.
+/// specs without failing or any effect, so running it speculatively is safe:
+/// its op is speculatable, and where its dtypes are ones it may fail on, the
+/// input that decides it is a constant the op's own check accepts (integer
+/// division by a Const holding no zero).
 bool never_fails(const Node& n) {
-  if (n.stateful() || !n.control_inputs.empty() || !n.subgraphs.empty()) return false;
+  const OpTraits& t = n.op->traits;
+  if (!t.speculatable || n.stateful() || !n.control_inputs.empty() || !n.subgraphs.empty()) return false;
   // A shape known only at run time could fail to broadcast.
   for (const Output& in : n.inputs) {
     if (!in.spec().shape.fully_defined()) return false;
   }
   for (const TensorSpec& out : n.outputs) {
-    if (!out.shape.fully_defined() || out.dtype == DType::String || out.dtype == DType::Variant) return false;
+    if (!out.shape.fully_defined() || has_object_elements(out.dtype)) return false;
   }
-  const std::string_view op = n.op->name;
-  if (contains({"Const", "Placeholder", "Identity", "SelectV2", "Select", "Equal", "NotEqual", "Less", "LessEqual",
-                "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "FusedElementwise"},
-               op)) {
-    return true;
+  if (!touches(n, t.fails_on)) return true;
+  if (t.failing_input < 0 || static_cast<size_t>(t.failing_input) >= n.inputs.size() || n.op->elementwise == nullptr) {
+    return false;
   }
-  if (op == "Cast") return n.inputs[0].spec().dtype != DType::String && n.inputs[0].spec().dtype != DType::Variant;
-  const DType t = n.outputs.empty() ? DType::Bool : n.outputs[0].dtype;
-  const bool is_float = is_floating(t);
-  const bool is_int = is_integer(t);
-  // Integer arithmetic wraps in these kernels (TF's does too): not an error.
-  if (contains({"AddV2", "Sub", "Mul", "Neg", "Maximum", "Minimum", "SquaredDifference", "Sign", "ZerosLike",
-                "OnesLike"},
-               op)) {
-    return is_float || is_int;
+  const Tensor* v = Graph::constant_value(n.inputs[static_cast<size_t>(t.failing_input)]);
+  if (v == nullptr) return false;
+  const CheckFn check = n.op->elementwise->check[static_cast<size_t>(v->dtype())];
+  if (check == nullptr) return true;
+  try {
+    check(v->raw_data(), v->num_elements());
+  } catch (const Error&) {
+    return false;
   }
-  if (contains({"RealDiv", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Div"}, op)) {
-    return is_float || (is_int && n.inputs.size() == 2 && nonzero_constant(n.inputs[1]));
-  }
-  if (contains({"Abs", "Square", "Round", "Reciprocal", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Tanh", "Sigmoid",
-                "Sin", "Cos", "Floor", "Ceil", "Pow", "DivNoNan"},
-               op)) {
-    return is_float;
-  }
-  return false;
+  return true;
+}
+
+/// Nodes that cost nothing once inlined (constants, arguments, forwards).
+bool free_node(const Node& n) {
+  const OpRole r = n.op->role();
+  return r == OpRole::Constant || r == OpRole::Argument || r == OpRole::Identity;
 }
 
 /// True when `branch` is small and every node in it is safe to run always.
@@ -103,8 +88,7 @@ bool lowerable_branch(const Graph& branch) {
     for (const Output& in : n->inputs) {
       if (in.node->graph != &branch) return false;  // only captured through placeholders
     }
-    const std::string_view op = n->op->name;
-    if (op != "Const" && op != "Placeholder" && op != "Identity") ++work;
+    if (!free_node(*n)) ++work;
   }
   for (const Output& o : branch.outputs()) {
     if (o.node->graph != &branch) return false;
@@ -114,7 +98,7 @@ bool lowerable_branch(const Graph& branch) {
 
 /// True when If node `n` can be replaced by both branches plus Selects.
 bool lowerable(const Node& n) {
-  if (n.op->name != "StatelessIf" && n.op->name != "If") return false;
+  if (n.op->role() != OpRole::If) return false;
   if (n.subgraphs.size() != 2 || n.inputs.empty()) return false;
   const TensorSpec& cond = n.inputs[0].spec();
   if (cond.dtype != DType::Bool || !cond.shape.rank_known() || cond.shape.rank() != 0) return false;
@@ -153,8 +137,8 @@ std::vector<Output> inline_branch(Graph& g, const Graph& branch, const std::vect
     return Output{copy.at(o.node), o.index};
   };
   for (const auto& n : branch.nodes()) {
-    if (n->op->name == "Placeholder") continue;
-    if (n->op->name == "Identity") {  // forwarded: identity removal would drop it anyway
+    if (n->op->role() == OpRole::Argument) continue;
+    if (n->op->role() == OpRole::Identity) {  // forwarded: identity removal would drop it anyway
       placeholder_feed[n.get()] = map(n->inputs[0]);
       continue;
     }
@@ -182,7 +166,6 @@ void lower_if_to_select(Graph& g) {
     if (lowerable(*n)) ifs.push_back(n.get());
   }
   if (ifs.empty()) return;
-  const OpDef& select = OpRegistry::global().get(op::SelectV2);
 
   // Each If's replacement nodes are appended, then moved into its place.
   const size_t old_count = g.nodes().size();
@@ -207,7 +190,7 @@ void lower_if_to_select(Graph& g) {
       if (then_out[k] == else_out[k]) {
         result.push_back(then_out[k]);  // passed through by both branches: no Select
       } else {
-        result.push_back(g.add_node(select, {n->inputs[0], then_out[k], else_out[k]}, {}, n->name + "/Select")->output());
+        result.push_back(build::select(g, n->inputs[0], then_out[k], else_out[k], n->name + "/Select"));
       }
     }
     for (size_t i = first_new; i < g.nodes().size(); ++i) {

@@ -8,7 +8,12 @@ namespace ag {
 
 class Graph;
 
-/// Forwards consumers of Identity nodes to the Identity's input and removes
+/// Replaces each node whose op has a simpler canonical form (OpDef::
+/// canonicalize) by that form, so later passes see one kind of each thing.
+/// Before: y = BiasAdd(x, b){data_format "NHWC"}  After: y = AddV2(x, b)
+void canonicalize(Graph& g);
+
+/// Forwards consumers of identity nodes (role Identity) to the Identity's input and removes
 /// them, except Identity nodes that are graph outputs (the seeds' `Identity`).
 /// Before: y = Identity(x); z = Neg(y)  After: z = Neg(x)
 void remove_identities(Graph& g);
@@ -33,13 +38,15 @@ void lower_if_to_select(Graph& g);
 /// (never stateful nodes or nodes with subgraphs).
 void eliminate_common_subexpressions(Graph& g);
 
-/// Fuses chains of small float elementwise ops (AddV2, Mul, Tanh, ...) whose
-/// intermediates have one consumer into one FusedElementwise node, which takes
-/// the chain's last node's place and name.
+/// Fuses chains of float elementwise ops (any op with an ElementwiseDef block
+/// step: AddV2, Mul, Tanh, ...) whose intermediates have one consumer into one
+/// FusedElementwise node holding them as its body, which takes the chain's
+/// last node's place and name.
 void fuse_elementwise(Graph& g);
 
-/// Fuses runs of scalar (rank-0) int/float/bool ops (arithmetic, FloorMod,
-/// comparisons, logical ops, SelectV2) into one FusedScalar node per run, with
+/// Fuses runs of scalar (rank-0) int/float/bool ops (any op with an
+/// ElementwiseDef scalar step: arithmetic, FloorMod, comparisons, logical ops,
+/// SelectV2) into one FusedScalar node per run holding them as its body, with
 /// one output per value used outside the run; it takes the run's last node's
 /// place. Loop bodies over scalar counters then run one kernel per iteration.
 void fuse_scalar(Graph& g);
@@ -61,10 +68,8 @@ void hoist_row_products(Graph& g);
 /// Placeholders in Graph::inputs() stay (they are the graph's signature).
 void prune(Graph& g);
 
-/// Runs every pass, in this order, on `g` and, first, on its subgraphs:
-/// identity removal, constant folding, If-conversion, CSE, row-product
-/// hoisting; then pruning, scalar fusion, MatMul fusion, elementwise fusion,
-/// pruning.
+/// Runs simplification_passes() then fusion_passes() (pipeline.h) on `g`
+/// and its subgraphs: what the CPU target does before planning (compile.h).
 void optimize(Graph& g);
 
 }  // namespace ag

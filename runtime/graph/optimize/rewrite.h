@@ -8,9 +8,9 @@
 
 namespace ag::opt {
 
-/// Makes every input of `g`'s nodes and every graph output that reads
-/// `from[i]` read `to[i]` instead (from: node id → replacement per output, or
-/// empty when the node is not replaced).
+/// Makes every input of `g`'s nodes, every graph output and every capture of
+/// a nested graph that reads `from[i]` read `to[i]` instead (from: node id →
+/// replacement per output, or empty when the node is not replaced).
 inline void redirect(Graph& g, const std::vector<std::vector<Output>>& to) {
   auto fix = [&](Output& o) {
     // Follow chains (a replacement may itself be replaced).
@@ -18,6 +18,12 @@ inline void redirect(Graph& g, const std::vector<std::vector<Output>>& to) {
   };
   for (const auto& n : g.nodes()) {
     for (Output& in : n->inputs) fix(in);
+    for (const auto& sub : n->subgraphs) {
+      sub->retarget_captures([&](Output o) {
+        if (o.node->graph == &g) fix(o);
+        return o;
+      });
+    }
   }
   for (Output& o : g.outputs()) fix(o);
 }

@@ -178,6 +178,14 @@ Kernel make_binary_kernel(const KernelSpec& s) {
 template <class F, class T>
 concept HasArrayForm = requires(Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x) { F::array(x); };
 
+/// F on one (widened) element of storage type T: F::apply_for<T> where the
+/// semantic depends on the storage type (Softplus' epsilon), else F::apply.
+template <class F, class T, class W>
+inline auto apply_unary(const W& x) {
+  if constexpr (requires { F::template apply_for<T>(x); }) return F::template apply_for<T>(x);
+  else return F::apply(x);
+}
+
 /// y[i] = F(x[i]) for i < n.
 template <class F, class T>
 inline void unary_run(const T* x, T* y, int64_t n) {
@@ -196,7 +204,7 @@ inline void unary_run(const T* x, T* y, int64_t n) {
       for (int64_t i = 0; i < m; ++i) y[start + i] = bfloat16(out[i]);
     }
   } else {
-    for (int64_t i = 0; i < n; ++i) y[i] = narrow<T>(F::apply(widen(x[i])));
+    for (int64_t i = 0; i < n; ++i) y[i] = narrow<T>(apply_unary<F, T>(widen(x[i])));
   }
 }
 

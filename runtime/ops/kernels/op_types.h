@@ -13,14 +13,6 @@
 
 namespace ag::kernels {
 
-using TypeMask = uint32_t;
-constexpr TypeMask bit(DType t) { return TypeMask{1} << static_cast<unsigned>(t); }
-constexpr TypeMask kFloatTypes = bit(DType::Float32) | bit(DType::Float64) | bit(DType::BFloat16);
-constexpr TypeMask kSignedIntTypes = bit(DType::Int8) | bit(DType::Int32) | bit(DType::Int64);
-constexpr TypeMask kIntTypes = kSignedIntTypes | bit(DType::UInt8);
-constexpr TypeMask kRealTypes = kFloatTypes | kIntTypes;
-constexpr TypeMask kAllTypes = (TypeMask{1} << kNumDTypes) - 1;
-
 template <class T>
 constexpr bool in_mask(TypeMask m) {
   return (m & bit(dtype_of<T>())) != 0;

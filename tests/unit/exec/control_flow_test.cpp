@@ -4,7 +4,7 @@
 #include <set>
 #include <thread>
 
-#include "runtime/exec/control_flow.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/exec/plan.h"
 #include "tests/unit/exec/test_ops.h"
 

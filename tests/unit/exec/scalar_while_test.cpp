@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "runtime/core/error.h"
-#include "runtime/exec/control_flow.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/exec/plan.h"
 #include "runtime/exec/scalar_while.h"
 #include "runtime/graph/graph.h"

@@ -4,7 +4,7 @@
 #include <random>
 #include <string>
 
-#include "runtime/exec/control_flow.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/exec/plan.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"

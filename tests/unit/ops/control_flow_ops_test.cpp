@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "runtime/exec/control_flow.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/exec/plan.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "tests/unit/ops/sweep.h"

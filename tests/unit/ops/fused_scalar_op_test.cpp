@@ -1,6 +1,7 @@
-// Sweep case for FusedScalar: every op it runs, on every dtype it takes, as a
-// one-op program against the op's own kernel on random scalars (Python-sign
-// modulo, wrapping and NaN included), plus its error for a zero divisor.
+// Sweep case for FusedScalar: every op with a scalar step (ElementwiseDef),
+// on every register dtype it takes, as a one-op body against the op's own
+// kernel on random scalars (Python-sign modulo, wrapping and NaN included),
+// errors (zero divisors) included; plus the bodies it refuses.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,8 +11,11 @@
 
 #include "runtime/core/error.h"
 #include "runtime/exec/plan.h"
+#include "runtime/graph/builders.h"
+#include "runtime/graph/fused_ops.h"
 #include "runtime/graph/graph.h"
-#include "runtime/ops/fused_scalar.h"
+#include "runtime/ops/elementwise_def.h"
+#include "runtime/ops/registry.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
@@ -21,25 +25,21 @@ AG_SWEEP_COVERS("FusedScalar");
 namespace {
 
 /// Runs `op` on `args` through its kernel and as a one-op FusedScalar.
-void check_op(const char* op, const std::vector<Tensor>& args) {
+void check_op(const OpDef& op, const std::vector<Tensor>& args) {
   Graph plain("f"), fused("f");
-  std::vector<Output> pin, fin;
-  std::vector<int64_t> operands;
-  for (size_t i = 0; i < args.size(); ++i) {
-    pin.push_back(plain.placeholder({args[i].dtype(), Shape{}}, "a"));
-    fin.push_back(fused.placeholder({args[i].dtype(), Shape{}}, "a"));
-    operands.push_back(static_cast<int64_t>(i));
-  }
-  while (operands.size() < 3) operands.push_back(-1);
-  plain.outputs() = {plain.add_node(OpType{op}, pin)->output()};
-  const auto result = static_cast<int64_t>(args.size());
-  fused.outputs() = {fused
-                         .add_node(op::FusedScalar, fin,
-                                   Attrs{{"ops", std::vector<std::string>{op}},
-                                         {"operands", operands},
-                                         {"results", std::vector<int64_t>{result}}})
-                         ->output()};
-  std::string what = std::string("FusedScalar ") + op + " " + dtype_name(args.back().dtype());
+  std::vector<Output> pin;
+  for (const Tensor& a : args) pin.push_back(plain.placeholder({a.dtype(), Shape{}}, "a"));
+  Node* n = plain.add_node(op, pin);
+  plain.outputs() = {n->output()};
+  std::vector<Output> fin;
+  for (const Tensor& a : args) fin.push_back(fused.placeholder({a.dtype(), Shape{}}, "a"));
+  Node* copy = fused.add_copy(*n, fin);
+  Node* const members[1] = {copy};
+  const Output results[1] = {copy->output()};
+  std::vector<Output> inputs;
+  auto body = fusion_body(fused, members, results, inputs);
+  fused.outputs() = {build::fused_scalar(fused, body, inputs, "FusedScalar")->output()};
+  std::string what = "FusedScalar " + op.name + " " + dtype_name(args.back().dtype());
   bool plain_threw = false, fused_threw = false;
   std::vector<Tensor> want, got;
   try { want = compile_plan(plain).run(args); } catch (const InvalidArgumentError&) { plain_threw = true; }
@@ -48,49 +48,55 @@ void check_op(const char* op, const std::vector<Tensor>& args) {
   if (!plain_threw && !fused_threw) sweep::expect_close(got[0], want[0], what, 0, 0);
 }
 
-}  // namespace
-
-TEST_CASE("FusedScalar computes what each op's kernel computes") {
-  const DType numeric[] = {DType::Int32, DType::Int64, DType::Float32, DType::Float64};
-  const char* binary[] = {"AddV2", "Sub", "Mul", "Maximum", "Minimum", "FloorDiv", "FloorMod",
-                          "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"};
-  for (int trial = 0; trial < 30; ++trial) {
-    for (DType t : numeric) {
-      Tensor a = sweep::random_tensor(t, Shape{}, -9, 9);
-      Tensor b = sweep::random_tensor(t, Shape{}, -9, 9);
-      for (const char* op : binary) check_op(op, {a, b});
-      check_op("Neg", {a});
-      check_op("SelectV2", {sweep::random_tensor(DType::Bool, Shape{}), a, b});
+/// Every op with a scalar step for `t`, on `args` made by `make`.
+template <class Make>
+void each_scalar_op(DType t, Make make) {
+  for (const auto& op : OpRegistry::global().ops()) {
+    const ElementwiseDef* e = op->elementwise;
+    if (e == nullptr || e->scalar_for(t) == nullptr) continue;
+    std::vector<Tensor> args;
+    for (int i = 0; i < e->arity; ++i) {
+      args.push_back(e->arity == 3 && i == 0 ? sweep::random_tensor(DType::Bool, Shape{}) : make());
     }
-    Tensor p = sweep::random_tensor(DType::Bool, Shape{});
-    Tensor q = sweep::random_tensor(DType::Bool, Shape{});
-    for (const char* op : {"LogicalAnd", "LogicalOr", "Equal", "NotEqual"}) check_op(op, {p, q});
-    check_op("LogicalNot", {p});
-  }
-  // Edges: the most negative integer, zero divisors, NaN.
-  const int32_t min32 = std::numeric_limits<int32_t>::min();
-  for (const char* op : {"FloorDiv", "FloorMod", "Mul", "Sub"}) {
-    check_op(op, {Tensor::scalar<int32_t>(min32), Tensor::scalar<int32_t>(-1)});
-    check_op(op, {Tensor::scalar<int32_t>(5), Tensor::scalar<int32_t>(0)});
-  }
-  check_op("Neg", {Tensor::scalar<int32_t>(min32)});
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (const char* op : {"Maximum", "Minimum", "FloorMod", "Equal", "Less"}) {
-    check_op(op, {Tensor::scalar<float>(nan), Tensor::scalar<float>(1.f)});
-    check_op(op, {Tensor::scalar<float>(1.f), Tensor::scalar<float>(nan)});
+    check_op(*op, args);
   }
 }
 
-TEST_CASE("FusedScalar rejects programs it cannot run") {
+}  // namespace
+
+TEST_CASE("FusedScalar computes what each op's kernel computes, for every op with a scalar step") {
+  const DType types[] = {DType::Int32, DType::Int64, DType::Float32, DType::Float64, DType::Bool};
+  for (int trial = 0; trial < 30; ++trial) {
+    for (DType t : types) each_scalar_op(t, [&] { return sweep::random_tensor(t, Shape{}, -9, 9); });
+  }
+  // Edges: the most negative integer, zero divisors, NaN.
+  const int32_t min32 = std::numeric_limits<int32_t>::min();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (Tensor v : {Tensor::scalar<int32_t>(min32), Tensor::scalar<int32_t>(-1), Tensor::scalar<int32_t>(0)}) {
+    each_scalar_op(DType::Int32, [&] { return v; });
+  }
+  for (Tensor v : {Tensor::scalar<float>(nan), Tensor::scalar<float>(1.f), Tensor::scalar<float>(-0.f)}) {
+    each_scalar_op(DType::Float32, [&] { return v; });
+  }
+  const OpDef& floor_div = OpRegistry::global().get(op::FloorDiv);
+  check_op(floor_div, {Tensor::scalar<int32_t>(min32), Tensor::scalar<int32_t>(-1)});
+  check_op(floor_div, {Tensor::scalar<int32_t>(5), Tensor::scalar<int32_t>(0)});
+}
+
+TEST_CASE("FusedScalar rejects bodies it cannot run") {
   Graph g("f");
   Output x = g.placeholder({DType::Int32, Shape{}}, "x");
   Output v = g.placeholder({DType::Int32, Shape{2}}, "v");
-  auto add = [&](std::vector<Output> in, std::vector<std::string> ops, std::vector<int64_t> operands) {
-    g.add_node(op::FusedScalar, std::move(in),
-               Attrs{{"ops", std::move(ops)}, {"operands", std::move(operands)}, {"results", std::vector<int64_t>{1}}});
+  auto fuse = [&](Node* n) {
+    Node* const members[1] = {n};
+    const Output results[1] = {n->output()};
+    std::vector<Output> inputs;
+    auto body = fusion_body(g, members, results, inputs);
+    build::fused_scalar(g, body, inputs, "FusedScalar");
   };
-  CHECK_THROWS_AS(add({v}, {"Neg"}, {0, -1, -1}), InvalidArgumentError);         // not a scalar
-  CHECK_THROWS_AS(add({x}, {"Tanh"}, {0, -1, -1}), InvalidArgumentError);        // not an op it runs
-  CHECK_THROWS_AS(add({x}, {"LogicalNot"}, {0, -1, -1}), InvalidArgumentError);  // wrong dtype
-  CHECK_THROWS_AS(add({x}, {"Neg"}, {1, -1, -1}), InvalidArgumentError);         // operand not yet computed
+  CHECK_THROWS_WITH_AS(fuse(g.add_node(op::Neg, {v})),
+                       "FusedScalar: malformed body: every value must be a scalar of a register dtype",
+                       InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(fuse(g.add_node(op::Size, {x})), "FusedScalar: malformed body: Size is not a pure elementwise op",
+                       InvalidArgumentError);
 }

@@ -10,6 +10,7 @@
 #include "runtime/exec/plan.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/fuse_matmul.h"
+#include "runtime/graph/optimize/optimize.h"
 #include "runtime/ops/eager.h"
 #include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
@@ -224,6 +225,7 @@ TEST_CASE("FusedMatMul computes what the MatMul, AddV2 (product, addend, bias)/B
     Graph plain("plain"), fused("fused");
     build(plain);
     build(fused);
+    canonicalize(fused);  // BiasAdd (NHWC) is an AddV2 to the fuser
     fuse_matmul(fused);
     int fused_nodes = 0;
     for (const auto& node : fused.nodes()) fused_nodes += node->op->name == "FusedMatMul";
@@ -273,7 +275,14 @@ TEST_CASE("FusedMatMul errors and shape rules") {
   CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, bad_inner), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
                        InvalidArgumentError);
   std::vector<Tensor> ok{a, b};
-  CHECK_THROWS_AS(run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("Elu")}}), InvalidArgumentError);
+  // The activation is any unary elementwise op, by name.
+  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("AddV2")}}),
+                       "FusedMatMul: activation 'AddV2' is not a unary elementwise op on float32", InvalidArgumentError);
+  CHECK_THROWS_AS(run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("NoSuchOp")}}), InvalidArgumentError);
+  Tensor elu = run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("Elu")}});
+  Tensor product = run_op1(op::MatMul, ok);
+  std::vector<Tensor> product_in{product};
+  sweep::expect_close(elu, run_op1(OpType{"Elu"}, product_in), "FusedMatMul with Elu", 0, 0);
   const OpDef& fm = OpRegistry::global().get(op::FusedMatMul);
   TensorSpec specs[4] = {{DType::Float32, Shape{-1, 3}},
                          {DType::Float32, Shape{3, -1}},

@@ -61,12 +61,12 @@ TEST_CASE("PrintV2 writes each message with its end to its stream") {
 
 TEST_CASE("PrintV2 is stateful and runs on every call of a prepared kernel") {
   const OpDef& op = OpRegistry::global().get(op::PrintV2);
-  CHECK(op.stateful);
+  CHECK(op.stateful());
   Capture cap;
   std::vector<TensorSpec> in{{DType::String, Shape{}}};
   std::vector<TensorSpec> out;
   Attrs attrs;
-  Kernel k = op.cpu(KernelSpec{"PrintV2", in, out, attrs});
+  Kernel k = op.cpu()(KernelSpec{"PrintV2", in, out, attrs});
   Tensor s = Tensor::scalar(std::string("tick"));
   const Tensor* ptrs[] = {&s};
   std::vector<Tensor> outputs;

@@ -49,7 +49,7 @@ Tensor run_dynamic(const char* op, const std::vector<Tensor>& in, const Attrs& a
   }
   std::vector<const Tensor*> no_consts(in.size(), nullptr);
   std::vector<TensorSpec> outs = infer_outputs(def, specs, attrs, no_consts);
-  Kernel k = def.cpu(KernelSpec{def.name, specs, outs, attrs});
+  Kernel k = def.cpu()(KernelSpec{def.name, specs, outs, attrs});
   std::vector<Tensor> slots(1);
   KernelContext ctx{ptrs, slots};
   k(ctx);
@@ -584,7 +584,7 @@ TEST_CASE("a prepared 5-element float32 kernel reuses its output slot") {
     ptrs.resize(arity);
     std::vector<TensorSpec> specs(arity, TensorSpec{DType::Float32, Shape{5}});
     std::vector<TensorSpec> outs{{DType::Float32, Shape{5}}};
-    Kernel k = def.cpu(KernelSpec{def.name, specs, outs, {}});
+    Kernel k = def.cpu()(KernelSpec{def.name, specs, outs, {}});
     std::vector<Tensor> slots(1);
     KernelContext ctx{ptrs, slots};
     k(ctx);

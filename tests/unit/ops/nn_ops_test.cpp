@@ -66,11 +66,11 @@ TEST_CASE("activations match their formulas") {
   Tensor b = sweep::random_tensor(DType::Bool, Shape{2});
   CHECK_THROWS_WITH_AS(run1("Relu", {b}),
                        "Value for attr 'T' of bool is not in the list of allowed values: float, double, int32, uint8, "
-                       "int8, int64, bfloat16",
+                       "int8, int64, bfloat16\n\t; NodeDef: {{node Relu}}",
                        InvalidArgumentError);
   Tensor i = sweep::random_tensor(DType::Int32, Shape{2});
   CHECK_THROWS_WITH_AS(run1("Elu", {i}), "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, "
-                                         "float, double",
+                                         "float, double\n\t; NodeDef: {{node Elu}}",
                        InvalidArgumentError);
 }
 

@@ -31,7 +31,7 @@ struct Prepared {
     }
     const OpDef& def = OpRegistry::global().get(OpType{op});
     out = infer_outputs(def, in, attrs, consts);
-    kernel = def.cpu(KernelSpec{op, in, out, attrs});
+    kernel = def.cpu()(KernelSpec{op, in, out, attrs});
   }
   Tensor run(const std::vector<Tensor>& inputs) {
     std::vector<const Tensor*> ptrs;
@@ -216,5 +216,5 @@ TEST_CASE("random ops' errors") {
   CHECK(error_of("RandomStandardNormal", {Tensor::from_vector<float>({1}, {2})}, {}).find(
             "Value for attr 'T' of float is not in the list of allowed values: int32, int64") == 0);
   const OpDef& op = OpRegistry::global().get(op::RandomUniform);
-  CHECK(op.stateful);
+  CHECK(op.stateful());
 }

@@ -11,7 +11,7 @@ TEST_CASE("every registered op has a shape rule and a CPU kernel") {
   for (const auto& op : reg.ops()) {
     INFO(op->name);
     CHECK(static_cast<bool>(op->infer));
-    CHECK(static_cast<bool>(op->cpu));
+    CHECK(static_cast<bool>(op->cpu()));
     CHECK(reg.find(op->name) == op.get());
   }
 }

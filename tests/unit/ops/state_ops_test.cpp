@@ -52,7 +52,7 @@ TEST_CASE("a prepared kernel whose variable is gone raises TF's FailedPreconditi
   const OpDef& read = OpRegistry::global().get(op::ReadVariableOp);
   Attrs a{{"var", v->id()}};
   std::vector<TensorSpec> outs{{DType::Int32, Shape{}}};
-  Kernel k = read.cpu(KernelSpec{"ReadVariableOp", {}, outs, a});
+  Kernel k = read.cpu()(KernelSpec{"ReadVariableOp", {}, outs, a});
   Tensor out[1];
   KernelContext ctx{{}, out};
   k(ctx);

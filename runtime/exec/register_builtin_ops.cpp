@@ -1,3 +1,8 @@
+// register_builtin_ops (declared in ops/registry.h): every layer's ops, in
+// layer order. It lives in the executor's layer, the highest that defines a
+// part of an op, so that it can see every layer's registration function.
+#include "runtime/exec/exec_ops.h"
+#include "runtime/graph/graph_ops.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/registry.h"
 
@@ -15,7 +20,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_list_ops(reg);
   register_state_ops(reg);
   register_graph_ops(reg);
-  register_control_flow_ops(reg);
+  register_control_flow_kernels(reg);
+  register_fused_kernels(reg);
 }
 
 }  // namespace ag
