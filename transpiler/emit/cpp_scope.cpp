@@ -5,6 +5,7 @@
 
 #include "transpiler/ast/visitor.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
+#include "transpiler/emit/cpp_text.h"
 
 namespace agc::emit::cpp {
 
