@@ -15,7 +15,7 @@
 #include "transpiler/base/check.h"
 #include "transpiler/base/diagnostic.h"
 #include "transpiler/base/python_limits.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
 
@@ -379,7 +379,7 @@ std::vector<std::string> check_source(const std::string& text, std::mt19937& rng
     emit::ToCodeRequest observed = req;
     if (observe) {
       // What `--dump-after=all` does: print the function after every pass.
-      observed.observer = [](const char*, const ast::Ref& fn) { (void)emit::to_source(fn); };
+      observed.observer = [](const char*, const ast::Ref& fn) { (void)ast::to_source(fn); };
     }
     Conversion a = run_to_code(c, first, observed, label.c_str());
     // Determinism: a fresh parse of the same text converts to the same bytes.

@@ -20,7 +20,7 @@
 #include "transpiler/ast/visitor.h"
 #include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
 #include "transpiler/passes/pipeline.h"
@@ -109,9 +109,9 @@ class AnnotationLister : public ast::AstVisitor {
   void describe(const char* what, const ast::Node& n, const ast::Ref& extra,
                 const std::vector<ast::LoopOption>& opts) {
     std::string line = n.span.known() ? std::to_string(n.span.file->line_col(n.span.begin).line) : "?";
-    if (extra) out += "\n# " + std::string(what) + " loop at line " + line + ": extra test " + emit::to_source(extra);
+    if (extra) out += "\n# " + std::string(what) + " loop at line " + line + ": extra test " + ast::to_source(extra);
     for (const auto& o : opts) {
-      out += "\n# " + std::string(what) + " loop at line " + line + ": option " + o.key + "=" + emit::to_source(o.value);
+      out += "\n# " + std::string(what) + " loop at line " + line + ": option " + o.key + "=" + ast::to_source(o.value);
     }
   }
 };
@@ -142,7 +142,7 @@ std::string run_pass(const std::string& pass, const std::string& source, const e
     passes::PassContext ctx{sink, namer, analyses, request.options, imports};
     ast::Ref r = fn(e.fn, ctx);
     if (!out.empty()) out += "\n\n";
-    out += emit::to_source(r);
+    out += ast::to_source(r);
     AnnotationLister annotations;
     annotations.visit(r);
     out += annotations.out;

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "transpiler/cli/commands.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
 
@@ -91,7 +91,7 @@ int run_to_code(const std::vector<std::string>& args) {
     if (!known) return usage_error("--dump-after: unknown pass '" + dump_after + "'");
     request.observer = [dump_after](const char* pass, const ast::Ref& fn) {
       if (dump_after != "all" && dump_after != pass) return;
-      std::string text = emit::to_source(fn);
+      std::string text = ast::to_source(fn);
       std::fprintf(stderr, "# ---- after %s\n%s\n\n", pass, text.c_str());
     };
   }

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "transpiler/base/big_stack.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 
 namespace agc::emit {
 
@@ -45,7 +45,7 @@ std::string to_code(const ast::Module& m, const ToCodeRequest& request, Diagnost
         ast::Ref converted =
             passes::convert_entity(entities[i].fn, request.options, globals, imports, sinks[i], request.observer);
         // inspect.getsource ends the function with a newline; print adds another.
-        if (converted) texts[i] = to_source(converted) + "\n\n";
+        if (converted) texts[i] = ast::to_source(converted) + "\n\n";
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
       }

@@ -120,7 +120,7 @@ TEST_CASE("a generated statement points at the user statement it replaces") {
   struct Finder : AstVisitor {
     const Node* found = nullptr;
     void visit_Call(const Ptr<Call>& n) override {
-      if (emit::to_source(n->func) == "ag__.while_stmt") found = n.get();
+      if (ast::to_source(n->func) == "ag__.while_stmt") found = n.get();
       visit_children(*n);
     }
   } finder;
@@ -167,7 +167,7 @@ TEST_CASE("canonicalizing passes are idempotent") {
     CAPTURE(name);
     Ref once = run_pass(name, *p, p->body()[1]);
     Ref twice = run_pass(name, *p, once);
-    CHECK(emit::to_source(twice) == emit::to_source(once));
+    CHECK(ast::to_source(twice) == ast::to_source(once));
   }
 }
 
@@ -186,7 +186,7 @@ TEST_CASE("user names stay wrapped in ag__.ld and generated names never are") {
   auto p = testing::parse("def f(x):\n  while x > 0:\n    x = x - 1\n  return x\n");
   DiagnosticSink sink;
   Ref converted = passes::convert_entity(p->first(), {}, nullptr, {}, sink);
-  std::string text = emit::to_source(converted);
+  std::string text = ast::to_source(converted);
   CHECK(text.find("ag__.ld(x)") != std::string::npos);
   CHECK(text.find("ag__.ld(do_return)") == std::string::npos);
   CHECK(text.find("ag__.ld(ag__") == std::string::npos);

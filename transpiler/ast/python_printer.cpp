@@ -1,8 +1,8 @@
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 
-#include "transpiler/emit/python_repr.h"
+#include "transpiler/ast/python_repr.h"
 
-namespace agc::emit {
+namespace agc::ast {
 namespace {
 
 using namespace ast;
@@ -717,4 +717,4 @@ std::string to_source(const ast::Ref& node) {
   return strip(u.out);
 }
 
-}  // namespace agc::emit
+}  // namespace agc::ast
