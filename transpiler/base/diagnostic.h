@@ -37,6 +37,8 @@ class DiagnosticSink {
 
   void report(Diagnostic d);
   void error(SourceSpan span, std::string message);
+  /// Reports every diagnostic `other` holds, in its order.
+  void report_all(const DiagnosticSink& other);
 
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   size_t error_count() const { return errors_; }
