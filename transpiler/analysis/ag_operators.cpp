@@ -4,11 +4,15 @@ namespace agc::analysis {
 
 using namespace ast;
 
-std::string_view ag_operator(const Ref& e) {
-  const auto* c = e ? e->dyn<Call>() : nullptr;
-  const auto* a = c ? c->func->dyn<Attribute>() : nullptr;
+std::string_view ag_attribute(const Ref& e) {
+  const auto* a = e ? e->dyn<Attribute>() : nullptr;
   const auto* n = a ? a->value->dyn<Name>() : nullptr;
   return n && n->id == "ag__" && !n->from_source ? std::string_view(a->attr) : std::string_view();
+}
+
+std::string_view ag_operator(const Ref& e) {
+  const auto* c = e ? e->dyn<Call>() : nullptr;
+  return c ? ag_attribute(c->func) : std::string_view();
 }
 
 const Ref& unwrap_ld(const Ref& e) {

@@ -10,6 +10,8 @@
 
 namespace agc::analysis {
 
+/// `name` for `ag__.name` as the conversion spells it, else "".
+std::string_view ag_attribute(const ast::Ref& e);
 /// `op` for a call `ag__.op(...)` the conversion made, else "".
 std::string_view ag_operator(const ast::Ref& e);
 

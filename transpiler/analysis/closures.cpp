@@ -34,9 +34,7 @@ namespace {
 /// parameters without defaults (a C++ lambda binds no Python arguments).
 bool plain_def(const FunctionDef& f) {
   for (const Ref& d : f.decorator_list) {
-    const auto* a = d->dyn<Attribute>();
-    const auto* base = a ? a->value->dyn<Name>() : nullptr;
-    if (!base || base->id != "ag__" || base->from_source || a->attr != "autograph_artifact") return false;
+    if (ag_attribute(d) != "autograph_artifact") return false;
   }
   const Arguments& a = f.args->as<Arguments>();
   return a.posonlyargs.empty() && !a.vararg && a.kwonlyargs.empty() && !a.kwarg && a.defaults.empty();
@@ -74,6 +72,7 @@ class ClosureBuilder : public AstVisitor {
     size_t order;
   };
   struct Def {
+    const FunctionDef* node;
     Closure* scope;
     Closure* parent;
     const std::string* name;
@@ -119,7 +118,7 @@ class ClosureBuilder : public AstVisitor {
     Closure* own = open(Closure::Kind::Function, *n);
     walk_all(n->body);
     close();
-    defs_.push_back({own, parent, &n->name, parent && plain_def(*n), ++order_});
+    defs_.push_back({n.get(), own, parent, &n->name, parent && plain_def(*n), ++order_});
     bind(n->name);
   }
   void visit_ClassDef(const Ptr<ClassDef>& n) override {
@@ -217,6 +216,9 @@ class ClosureBuilder : public AstVisitor {
           changed = true;
         }
       }
+    }
+    for (const auto& [key, d] : by_name) {
+      if (!d->scope->escapes) d->parent->local_functions[*d->name] = d->node;
     }
   }
 

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -50,6 +51,9 @@ struct Closure {
   std::set<std::string> cells;
   /// Names used here or in a nested scope that belong to an enclosing scope.
   std::set<std::string> free;
+  /// The nested defs bound here that do not escape (local functions of this
+  /// frame), by name.
+  std::map<std::string, const ast::FunctionDef*> local_functions;
   /// May outlive the frame that makes it: stored, returned or passed on.
   bool escapes = true;
   /// A recursive def's own name (one of its locals; see above), or "".

@@ -3,8 +3,12 @@
 // super() to ag::super_getattr, nested defs emitted as lambdas to direct C++
 // calls, and AutoGraph's ag__.* operators to ag::autograph (with the nested
 // defs they receive adapted to the operators' C++ signatures).
+#include <functional>
+
 #include <fmt/format.h>
 
+#include "transpiler/analysis/ag_operators.h"
+#include "transpiler/ast/visitor.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
@@ -12,6 +16,8 @@
 namespace agc::emit::cpp {
 
 using namespace agc::ast;
+using analysis::ag_operator;
+using analysis::unwrap_ld;
 
 namespace {
 
@@ -39,6 +45,25 @@ bool converted_kwargs(const Ref& e, Refs& out) {
   return false;
 }
 
+/// The names `X` of `X = ag__.list_append(X, ...)` / `X, _ = ag__.list_pop(X, ...)`
+/// anywhere in `body`: the loop's list_symbols.
+std::set<std::string> list_symbols(const Refs& body) {
+  std::set<std::string> out;
+  std::function<void(const Ref&)> visit = [&](const Ref& n) {
+    if (!n) return;
+    if (auto* a = n->dyn<Assign>()) {
+      std::string_view op = ag_operator(a->value);
+      const auto& args = op.empty() ? Refs{} : a->value->as<Call>().args;
+      if ((op == "list_append" || op == "list_pop") && !args.empty()) {
+        if (auto* nm = unwrap_ld(args[0])->dyn<Name>()) out.insert(nm->id);
+      }
+    }
+    for_each_child(*n, visit);
+  };
+  for (const Ref& s : body) visit(s);
+  return out;
+}
+
 }  // namespace
 
 // A call of `func` with `args` / `keywords`, resolved at transpile time.
@@ -55,13 +80,12 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
     return tf_unknown(*func, path);
   }
   if (auto* n = func->dyn<Name>()) {
-    const Scope* s = scope_of(n->id);
-    if (s && s->lambda_defs.count(n->id) && keywords.empty()) {
+    if (local_function(n->id) && keywords.empty()) {
       std::vector<std::string> parts;
       for (const Ref& a : args) parts.push_back(value(a));
       return fmt::format("{}({})", cpp_ident(n->id), join(parts));
     }
-    bool global_or_builtin = !s && !module_globals_.count(n->id);
+    bool global_or_builtin = !owner(n->id) && !module_globals_.count(n->id);
     if (global_or_builtin) {
       if (const char* b = find_builtin(n->id)) {
         return fmt::format("ag::py::{}({}, {})", b, arg_list(args), kwarg_list(keywords));
@@ -75,7 +99,7 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   if (auto* a = func->dyn<Attribute>(); a && is_super_call(a->value)) {
     return fmt::format("{}({}, {})", super_attr(at_node, a->attr), arg_list(args), kwarg_list(keywords));
   }
-  return fmt::format("{}({}, {})", value(func), arg_list(args), kwarg_list(keywords));
+  return fmt::format("{}({}, {})", operand(func), arg_list(args), kwarg_list(keywords));
 }
 
 std::string Emitter::super_attr(const Node& at_node, const std::string& attr) {
@@ -101,33 +125,27 @@ std::string Emitter::tf_unknown(const Node& n, const std::string& path) {
 /// taking `params` ("" or "ag::Value itr").
 std::string Emitter::callable_ref(const Ref& e, int nparams) {
   const Ref& f = unwrap_ld(e);
-  if (auto* n = f->dyn<Name>()) {
-    const Scope* s = scope_of(n->id);
-    if (s && s->lambda_defs.count(n->id)) return cpp_ident(n->id);
-  }
+  if (auto* n = f->dyn<Name>(); n && local_function(n->id)) return cpp_ident(n->id);
   if (auto* c = f->dyn<Constant>(); c && c->value.kind == ConstantValue::Kind::None) return "{}";
-  std::string v = value(f);
+  std::string v = operand(f);
   if (nparams == 0) return fmt::format("[&]() -> ag::Value {{ return {}({{}}, {{}}); }}", v);
   return fmt::format("[&](const ag::Value& ag_a) -> ag::Value {{ return {}({{ag_a}}, {{}}); }}", v);
 }
 
-std::string Emitter::ag_call(const Call& c, const std::string& op) {
+std::string Emitter::ag_call(const Call& c, std::string_view op) {
   auto arg = [&](size_t i) -> const Ref& {
     static const Ref kNone = nullptr;
     return i < c.args.size() ? c.args[i] : kNone;
   };
+  // The conversion calls each operator with its arguments (only ag__ as the
+  // conversion spells it is an operator).
   auto need = [&](size_t n) {
-    if (c.args.size() < n) {
-      error(c, fmt::format("internal: ag__.{} with {} arguments", op, c.args.size()));
-      return false;
-    }
+    AGC_CHECK(c.args.size() >= n) << "ag__." << op << " with " << c.args.size() << " arguments";
     return true;
   };
   // `lambda: x` as the C++ thunk of and_/or_/if_exp/ldu.
   auto thunk = [&](const Ref& e) {
-    if (auto* l = e->dyn<Lambda>()) {
-      return fmt::format("[&]() -> ag::Value {{ return {}; }}", expr(l->body));
-    }
+    if (auto* l = e->dyn<Lambda>()) return this->thunk(*l);
     return callable_ref(e, 0);
   };
   auto names_list = [&](const Ref& e) {
@@ -151,7 +169,7 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
   if (op == "ld") {
     if (!need(1)) return "";
     const Ref& x = c.args[0];
-    if (auto* n = x->dyn<Name>(); n && (scope_of(n->id) || module_globals_.count(n->id))) {
+    if (auto* n = x->dyn<Name>(); n && (owner(n->id) || module_globals_.count(n->id))) {
       return fmt::format("ag::autograph::ld({})", name_load(*n));
     }
     return expr(x);
@@ -240,6 +258,7 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
     if (!need(1)) return "";
     return expr(arg(0));
   }
+  // The optional features' operators (ag__.assert_stmt, ag__.eq, ...).
   error(c, fmt::format("the AutoGraph operator ag__.{} is not supported by the C++ emitter yet", op));
   return "ag::Value()";
 }
@@ -249,9 +268,8 @@ std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
   std::string shape_invariants, maximum_iterations, iterate_names;
   if (opts) {
     auto* d = opts->dyn<Dict>();
-    if (!d) {
-      error(*opts, "internal: loop options are not a dict");
-    } else {
+    AGC_CHECK(d) << "loop options are not a dict";
+    {
       for (size_t i = 0; i < d->keys.size(); ++i) {
         auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
         if (!k) continue;
@@ -282,13 +300,7 @@ std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
   }
   std::set<std::string> lists;
   if (auto* n = unwrap_ld(body)->dyn<Name>()) {
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-      auto f = it->nested_defs.find(n->id);
-      if (f != it->nested_defs.end()) {
-        lists = list_symbols(f->second->body);
-        break;
-      }
-    }
+    if (const FunctionDef* f = local_function(n->id)) lists = list_symbols(f->body);
   }
   // Set field by field: GCC warns about the fields a designated initializer omits.
   if (!shape_invariants.empty()) fields.push_back("o.shape_invariants = " + shape_invariants + ";");

@@ -69,10 +69,10 @@ struct ModuleEmitter {
     const Ref& converted = cm.converted(&original);
     AGC_CHECK(converted) << "emit_cpp of a module with an unconverted function: " << original.name;
     const FunctionDef& conv = converted->as<FunctionDef>();
-    std::vector<std::string> params = params_of(conv);
-    std::string sig = cpp::value_params(conv, params);
+    em.set_root(converted);
+    std::string sig = em.value_params(conv);
     em.pending_class_ = cls;
-    std::string body = em.function_body(conv, params, true, cls.empty() ? original.name : cls + "." + original.name);
+    std::string body = em.function_body(conv, cls.empty() ? original.name : cls + "." + original.name);
     em.pending_class_.clear();
     return fmt::format("// {}:{}: def {}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
                        m.file->line_col(original.span.begin).line, cls.empty() ? original.name : cls + "." + original.name,
@@ -118,10 +118,7 @@ struct ModuleEmitter {
       if (!cm.imports.count(n)) value_globals.insert(n);
     }
     em.set_module(value_globals, cm.imports);
-    cpp::Scope module_scope;
-    module_scope.kind = cpp::Scope::Kind::Module;
-    module_scope.locals = value_globals;
-    em.scopes.push_back(module_scope);
+    em.scopes.push_back(cpp::Scope{});  // the module's own code
 
     // Converted functions and methods.
     std::string functions;
@@ -138,6 +135,7 @@ struct ModuleEmitter {
     em.indent = 1;
     em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
+      em.set_root(s);
       if (auto* f = s->dyn<FunctionDef>()) {
         em.at(*s);
         em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, "tf__" + f->name)));

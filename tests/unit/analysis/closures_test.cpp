@@ -107,8 +107,10 @@ TEST_CASE("closures: a def only called in its frame stays plain, unless an escap
   auto plain = analyse("def f(x):\n  def helper(y):\n    return y + x\n  return helper(1) + helper(2)\n");
   CHECK(!plain->at("helper").escapes);
   CHECK(plain->at("f").cells.empty());
+  CHECK(plain->at("f").local_functions.at("helper") == find(plain->root, "helper"));
   auto escaping = analyse("def f(x):\n  def helper(y):\n    return y + x\n  return lambda: helper(1)\n");
   CHECK(escaping->at("helper").escapes);
+  CHECK(escaping->at("f").local_functions.empty());
   CHECK(joined(escaping->at("f").cells) == "helper x");
   auto stored = analyse("def f(x):\n  def cb():\n    return x\n  cbs = [cb]\n  return cbs\n");
   CHECK(stored->at("cb").escapes);
