@@ -105,8 +105,14 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
 std::string Emitter::super_attr(const Node& at_node, const std::string& attr) {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
     if (!it->class_name.empty()) {
-      return fmt::format("ag::super_getattr({}, {}, {})", cpp_ident(it->class_name), cpp_ident(it->self_name),
+      return fmt::format("ag::super_getattr({}, {}, {})", cpp_ident(it->class_name), variable(it->self_name),
                          cpp_string(attr));
+    }
+    // Python's super() takes the class and self of the function it is
+    // written in; a nested def or lambda has neither (RuntimeError).
+    if (it->closure && it->closure->escapes) {
+      error(at_node, "super() without arguments works only in a method's own body, not in a nested function or lambda");
+      return "ag::Value()";
     }
   }
   error(at_node, "super() is only supported inside a method of a module-level class");

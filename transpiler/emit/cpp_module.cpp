@@ -42,8 +42,11 @@ std::string literal_default(const Ref& d) {
     }
     case ConstantValue::Kind::Float: return "ag::Value(" + cpp_double(c->value.number) + ")";
     case ConstantValue::Kind::Str: return "ag::Value(" + cpp_string(c->value.text) + ")";
-    default: return "";
+    case ConstantValue::Kind::Complex:
+    case ConstantValue::Kind::Bytes:
+    case ConstantValue::Kind::Ellipsis: return "";
   }
+  AGC_UNREACHABLE("constant kind");
 }
 
 struct ModuleEmitter {
