@@ -110,7 +110,7 @@ std::string Emitter::super_attr(const Node& at_node, const std::string& attr) {
     }
     // Python's super() takes the class and self of the function it is
     // written in; a nested def or lambda has neither (RuntimeError).
-    if (it->closure && it->closure->escapes) {
+    if (it->closure && it->closure->parent && it->closure->escapes) {
       error(at_node, "super() without arguments works only in a method's own body, not in a nested function or lambda");
       return "ag::Value()";
     }
