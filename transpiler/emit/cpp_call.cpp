@@ -147,7 +147,6 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
   // conversion spells it is an operator).
   auto need = [&](size_t n) {
     AGC_CHECK(c.args.size() >= n) << "ag__." << op << " with " << c.args.size() << " arguments";
-    return true;
   };
   // `lambda: x` as the C++ thunk of and_/or_/if_exp/ldu.
   auto thunk = [&](const Ref& e) {
@@ -173,7 +172,7 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
   };
 
   if (op == "ld") {
-    if (!need(1)) return "";
+    need(1);
     const Ref& x = c.args[0];
     if (auto* n = x->dyn<Name>(); n && (owner(n->id) || module_globals_.count(n->id))) {
       return fmt::format("ag::autograph::ld({})", name_load(*n));
@@ -181,11 +180,11 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     return expr(x);
   }
   if (op == "ldu") {
-    if (!need(2)) return "";
+    need(2);
     return fmt::format("ag::autograph::ldu({}, {})", thunk(c.args[0]), expr(c.args[1]));
   }
   if (op == "converted_call") {
-    if (!need(3)) return "";
+    need(3);
     Refs positional;
     if (auto* t = c.args[1]->dyn<Tuple>()) {
       positional = t->elts;
@@ -199,14 +198,14 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     return call(c, c.args[0], positional, keywords);
   }
   if (op == "if_stmt") {
-    if (!need(7)) return "";
+    need(7);
     return fmt::format("ag::autograph::if_stmt({}, {}, {}, {}, {}, {}, {})", value(arg(0)), callable_ref(arg(1), 0),
                        callable_ref(arg(2), 0), get_state(arg(3)), set_state(arg(4)), names_list(arg(5)), expr(arg(6)));
   }
   if (op == "while_stmt" || op == "for_stmt") {
     bool is_for = op == "for_stmt";
     size_t base = is_for ? 2 : 1;
-    if (!need(base + 4)) return "";
+    need(base + 4);
     const Ref& body = arg(base);
     std::string opts = loop_options(c.args.size() > base + 4 ? arg(base + 4) : nullptr, body);
     if (is_for) {
@@ -219,12 +218,12 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
                        names_list(arg(base + 3)), opts);
   }
   if (op == "if_exp") {
-    if (!need(3)) return "";
+    need(3);
     return fmt::format("ag::autograph::if_exp({}, {}, {}, {})", value(arg(0)), thunk(arg(1)), thunk(arg(2)),
                        c.args.size() > 3 ? expr(arg(3)) : "\"\"");
   }
   if (op == "and_" || op == "or_") {
-    if (!need(2)) return "";
+    need(2);
     // ag__.and_(lambda: a, lambda: b, lambda: c) nests to the right.
     std::string out = thunk(c.args.back());
     for (size_t i = c.args.size() - 1; i-- > 0;) {
@@ -237,31 +236,31 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     return out;
   }
   if (op == "not_") {
-    if (!need(1)) return "";
+    need(1);
     return fmt::format("ag::autograph::not_({})", value(arg(0)));
   }
   if (op == "Undefined") {
-    if (!need(1)) return "";
+    need(1);
     return fmt::format("ag::autograph::Undefined({})", expr(arg(0)));
   }
   if (op == "UndefinedReturnValue") return "ag::autograph::UndefinedReturnValue()";
   if (op == "list_append") {
-    if (!need(2)) return "";
+    need(2);
     return fmt::format("ag::autograph::list_append({}, {})", value(arg(0)), value(arg(1)));
   }
   if (op == "list_pop") {
-    if (!need(1)) return "";
+    need(1);
     std::string i = c.args.size() > 1 ? value(arg(1)) : "ag::Value()";
     return fmt::format("[&] {{ auto [ag_list, ag_item] = ag::autograph::list_pop({}, {}); "
                        "return ag::Value::tuple({{ag_list, ag_item}}); }}()",
                        value(arg(0)), i);
   }
   if (op == "list_stack") {
-    if (!need(1)) return "";
+    need(1);
     return fmt::format("ag::autograph::list_stack({})", value(arg(0)));
   }
   if (op == "autograph_artifact") {
-    if (!need(1)) return "";
+    need(1);
     return expr(arg(0));
   }
   // The optional features' operators (ag__.assert_stmt, ag__.eq, ...).
@@ -275,33 +274,31 @@ std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
   if (opts) {
     auto* d = opts->dyn<Dict>();
     AGC_CHECK(d) << "loop options are not a dict";
-    {
-      for (size_t i = 0; i < d->keys.size(); ++i) {
-        auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
-        if (!k) continue;
-        const std::string& key = k->value.text;
-        const Ref& v = d->values[i];
-        if (key == "iterate_names") {
-          iterate_names = expr(v);
-        } else if (key == "maximum_iterations") {
-          maximum_iterations = fmt::format("ag::Value({}).as_int()", expr(v));
-        } else if (key == "shape_invariants") {
-          std::vector<std::string> pairs;
-          auto* items = v->dyn<List>();
-          const Refs* elts = items ? &items->elts : v->is<Tuple>() ? &v->as<Tuple>().elts : nullptr;
-          for (const Ref& p : elts ? *elts : Refs{}) {
-            auto* t = p->dyn<Tuple>();
-            if (!t || t->elts.size() != 2 || !unwrap_ld(t->elts[0])->is<Name>()) {
-              error(*p, "shape_invariants entries must be (variable, shape) pairs naming a loop variable");
-              continue;
-            }
-            pairs.push_back(fmt::format("{{{}, ag::shape_from_value({})}}",
-                                        cpp_string(unwrap_ld(t->elts[0])->as<Name>().id), value(t->elts[1])));
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
+      if (!k) continue;
+      const std::string& key = k->value.text;
+      const Ref& v = d->values[i];
+      if (key == "iterate_names") {
+        iterate_names = expr(v);
+      } else if (key == "maximum_iterations") {
+        maximum_iterations = fmt::format("ag::Value({}).as_int()", expr(v));
+      } else if (key == "shape_invariants") {
+        std::vector<std::string> pairs;
+        auto* items = v->dyn<List>();
+        const Refs* elts = items ? &items->elts : v->is<Tuple>() ? &v->as<Tuple>().elts : nullptr;
+        for (const Ref& p : elts ? *elts : Refs{}) {
+          auto* t = p->dyn<Tuple>();
+          if (!t || t->elts.size() != 2 || !unwrap_ld(t->elts[0])->is<Name>()) {
+            error(*p, "shape_invariants entries must be (variable, shape) pairs naming a loop variable");
+            continue;
           }
-          shape_invariants = "{" + join(pairs) + "}";
+          pairs.push_back(fmt::format("{{{}, ag::shape_from_value({})}}",
+                                      cpp_string(unwrap_ld(t->elts[0])->as<Name>().id), value(t->elts[1])));
         }
-        // parallel_iterations / swap_memory: accepted and ignored, as on CPU.
+        shape_invariants = "{" + join(pairs) + "}";
       }
+      // parallel_iterations / swap_memory: accepted and ignored, as on CPU.
     }
   }
   std::set<std::string> lists;

@@ -86,10 +86,22 @@ class Emitter {
   const ast::FunctionDef* local_function(const std::string& name) const;
   /// Whether `name` where emission is lives in a cell.
   bool in_cell(const std::string& name) const;
+  /// A variable where emission is: `x`, or `*x` for a cell.
+  std::string variable(const std::string& name) const;
 
   // ---- statements (cpp_stmt.cpp)
   void block(const ast::Refs& stmts);
   void stmt(const ast::Ref& s);
+  /// C++ statements assigning the C++ expression `rhs` to the Python target.
+  std::string assign_code(const ast::Ref& target, const std::string& rhs);
+  /// A C++ loop: `head` (ending in `{`), then `first` (the target's assignment)
+  /// and the body; a Python `else` runs after it unless a `break` left it.
+  void loop(const ast::Refs& body, const ast::Refs& orelse, const std::string& head, const std::string& first);
+  /// `current op= rhs` as the value it assigns.
+  std::string augmented(ast::BinOpKind op, const std::string& current, const ast::Ref& rhs);
+  void try_stmt(const ast::Try& t, const ast::Node& s);
+  /// The C++ condition of an except clause on the caught `ag_error`.
+  std::string handler_test(const ast::ExceptHandler& h);
 
   // ---- expressions (cpp_expr.cpp)
   /// A C++ expression of type ag::Value (or convertible to it: bare literals).
@@ -101,10 +113,6 @@ class Emitter {
   std::string operand(const ast::Ref& e);
   /// `if (...)` condition text: Python truthiness of `e`.
   std::string truthy(const ast::Ref& e);
-  /// C++ statements assigning the C++ expression `rhs` to the Python target.
-  std::string assign_code(const ast::Ref& target, const std::string& rhs);
-  /// A variable of the scope being emitted: `x`, or `*x` for a cell.
-  std::string variable(const std::string& name) const;
   /// The positional / keyword argument lists of a call: `{a, b}`, `{{"k", v}}`.
   std::string arg_list(const ast::Refs& args);
   std::string kwarg_list(const ast::Refs& keywords);
@@ -115,19 +123,15 @@ class Emitter {
   std::string subscript(const ast::Subscript& s);
   std::string fstring(const ast::JoinedStr& j);
 
-  // ---- calls (cpp_call.cpp)
+  // ---- calls and AutoGraph's operators (cpp_call.cpp)
   std::string call(const ast::Node& at_node, const ast::Ref& func, const ast::Refs& args, const ast::Refs& keywords);
   std::string ag_call(const ast::Call& c, std::string_view op);
   std::string super_attr(const ast::Node& at_node, const std::string& attr);
   std::string tf_unknown(const ast::Node& n, const std::string& path);
+  /// A C++ callable for the function named by `e` (a local function or any
+  /// Value) taking `nparams` (0 or 1) arguments.
   std::string callable_ref(const ast::Ref& e, int nparams);
   std::string loop_options(const ast::Ref& opts, const ast::Ref& body);
-  /// A C++ loop: `head` (ending in `{`), then `first` (the target's assignment)
-  /// and the body; a Python `else` runs after it unless a `break` left it.
-  void loop(const ast::Refs& body, const ast::Refs& orelse, const std::string& head, const std::string& first);
-  std::string augmented(ast::BinOpKind op, const std::string& current, const ast::Ref& rhs);
-  void try_stmt(const ast::Try& t, const ast::Node& s);
-  std::string handler_test(const ast::ExceptHandler& h);
 
   // ---- output
   void line(const std::string& text);
@@ -145,10 +149,21 @@ class Emitter {
   std::string pending_class_;
 
  private:
-  /// Emits `body` into a string of its own at one more level of indentation.
+  /// What `body` emits, as text of its own one level deeper than the current one.
   template <class F>
-  std::string nested_text(F&& body);
-  /// The locals of `scope` that its body declares (not its parameters).
+  std::string nested_text(F&& body) {
+    std::string saved = std::move(out_);
+    int saved_indent = indent;
+    out_.clear();
+    indent = saved_indent + 1;
+    body();
+    std::string text = std::move(out_);
+    out_ = std::move(saved);
+    indent = saved_indent;
+    return text;
+  }
+  /// The locals a scope's body declares: all but its parameters, its
+  /// FunctionScope and its local functions.
   void declare_locals(const analysis::Closure& c, const std::vector<std::string>& params, const std::string& fscope);
   /// `[a, b]`: what an escaping closure copies (its free cells and self reference).
   std::string captures(const analysis::Closure& c) const;

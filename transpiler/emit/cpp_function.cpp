@@ -136,19 +136,6 @@ std::vector<std::string> Emitter::unpack_args(const Closure& c, const std::vecto
   return out;
 }
 
-template <class F>
-std::string Emitter::nested_text(F&& body) {
-  std::string saved = std::move(out_);
-  int saved_indent = indent;
-  out_.clear();
-  indent = saved_indent + 1;
-  body();
-  std::string text = std::move(out_);
-  out_ = std::move(saved);
-  indent = saved_indent;
-  return text;
-}
-
 std::string Emitter::function_body(const FunctionDef& f, const std::string& python_name) {
   const Closure& c = closure_of(f);
   std::vector<std::string> params = param_names(f.args->as<Arguments>());

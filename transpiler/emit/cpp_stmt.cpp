@@ -357,14 +357,7 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     // finally: runs on leaving the block, normally or by an exception.
     line("{");
     ++indent;
-    std::string saved = std::move(out_);
-    out_.clear();
-    int saved_indent = indent;
-    indent = saved_indent + 1;
-    block(t.finalbody);
-    std::string fin = std::move(out_);
-    out_ = std::move(saved);
-    indent = saved_indent;
+    std::string fin = nested_text([&] { block(t.finalbody); });
     line("ag::Finally ag_finally([&] {");
     out_ += fin;
     line("});");
