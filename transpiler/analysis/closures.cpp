@@ -48,7 +48,10 @@ class ClosureBuilder : public AstVisitor {
 
   void run(const Ref& root) {
     if (const auto* f = root->dyn<FunctionDef>()) {
-      // The converted function itself: a module-level function.
+      // A module-level function: its decorators and defaults run at module
+      // level, its body is a scope of its own (no def in an enclosing one).
+      walk_all(f->decorator_list);
+      walk_arguments(f->args->as<Arguments>());
       open(Closure::Kind::Function, *root);
       walk_all(f->body);
       close();

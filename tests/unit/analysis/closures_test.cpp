@@ -193,3 +193,11 @@ TEST_CASE("closures: a def whose name is nonlocal or global is a value bound out
   CHECK(joined(a->at("f").cells) == "");
   CHECK(joined(a->at("set_g").free) == "g");
 }
+
+TEST_CASE("closures: a module-level def's decorators and defaults are module-level code") {
+  auto a = analyse("def f(x, g=lambda y: y + x0):\n  return lambda: x\n");
+  const Closure& g = a->at("lambda");
+  CHECK(g.parent == nullptr);
+  CHECK(g.free.empty());  // x0 is a global
+  CHECK(joined(a->at("f").cells) == "x");
+}
