@@ -160,15 +160,18 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
     if (!ends_in_return(f, scope.fscope)) line("return ag::Value();");
     scopes.pop_back();
   });
-  // A local function's lines belong to its caller's frame.
-  if (!own_frame) last_line_ = saved_line;
+  // The enclosing frame's line is where it was before the def's body.
+  last_line_ = saved_line;
   return text;
 }
 
 void Emitter::nested_def(const FunctionDef& f) {
   const Closure& c = closure_of(f);
   if (!c.escapes) {
-    std::string body = function_body(f, "");
+    // A def the user wrote (AutoGraph marks it) is a frame of its own in
+    // tracebacks, as in Python; AutoGraph's if_body, loop_body, ... are not.
+    bool user_def = !f.decorator_list.empty();
+    std::string body = function_body(f, user_def ? f.name : "");
     line(fmt::format("auto {} = [&]({}) -> ag::Value {{", cpp_ident(f.name), value_params(f)));
     out_ += body;
     line("};");
