@@ -9,6 +9,7 @@
 #include "transpiler/analysis/ag_operators.h"
 #include "transpiler/analysis/analysis_cache.h"
 #include "transpiler/ast/visitor.h"
+#include "transpiler/base/check.h"
 
 namespace agc::analysis {
 

@@ -1,5 +1,7 @@
 #include "transpiler/analysis/module_scope.h"
 
+#include "transpiler/base/check.h"
+
 namespace agc::analysis {
 
 using namespace ast;

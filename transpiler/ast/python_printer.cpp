@@ -2,6 +2,7 @@
 #include "transpiler/ast/python_printer.h"
 
 #include "transpiler/ast/python_unparser.h"
+#include "transpiler/base/check.h"
 
 namespace agc::ast {
 

@@ -4,6 +4,7 @@
 
 #include "transpiler/ast/python_repr.h"
 #include "transpiler/ast/python_unparser.h"
+#include "transpiler/base/check.h"
 
 namespace agc::ast {
 

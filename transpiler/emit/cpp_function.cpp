@@ -17,6 +17,7 @@
 
 #include "transpiler/analysis/ag_operators.h"
 #include "transpiler/ast/visitor.h"
+#include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"

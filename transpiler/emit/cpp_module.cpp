@@ -3,6 +3,7 @@
 // includes, and main().
 #include <fmt/format.h>
 
+#include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
