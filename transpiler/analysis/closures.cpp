@@ -51,13 +51,13 @@ class ClosureBuilder : public AstVisitor {
     if (const auto* f = root->dyn<FunctionDef>()) {
       // A module-level function: its decorators and defaults run at module
       // level, its body is a scope of its own (no def in an enclosing one).
-      walk_all(f->decorator_list);
-      walk_arguments(f->args->as<Arguments>());
+      visit_all(f->decorator_list);
+      visit_arguments(f->args->as<Arguments>());
       open(Closure::Kind::Function, *root);
-      walk_all(f->body);
+      visit_all(f->body);
       close();
     } else {
-      walk(root);
+      visit(root);
     }
     decide_escapes();
     find_self_references();
@@ -111,16 +111,13 @@ class ClosureBuilder : public AstVisitor {
     if (const Closure* t = Closures::owner(current_, name)) ++bindings_[{t, name}];
   }
 
-  void walk(const Ref& n) { visit(n); }
-  void walk_all(const Refs& ns) { visit_all(ns); }
-
   void visit_FunctionDef(const Ptr<FunctionDef>& n) override {
-    walk_all(n->decorator_list);
-    walk_arguments(n->args->as<Arguments>());
-    walk(n->returns);
+    visit_all(n->decorator_list);
+    visit_arguments(n->args->as<Arguments>());
+    visit(n->returns);
     Closure* parent = current_;
     Closure* own = open(Closure::Kind::Function, *n);
-    walk_all(n->body);
+    visit_all(n->body);
     close();
     defs_.push_back({n.get(), own, parent, &n->name, parent && plain_def(*n), ++order_});
     bind(n->name);
@@ -131,10 +128,10 @@ class ClosureBuilder : public AstVisitor {
     bind(n->name);
   }
   void visit_Lambda(const Ptr<Lambda>& n) override {
-    walk_arguments(n->args->as<Arguments>());
+    visit_arguments(n->args->as<Arguments>());
     Closure* own = open(Closure::Kind::Lambda, *n);
     own->escapes = !thunks_.count(n.get());
-    walk(n->body);
+    visit(n->body);
     close();
   }
   void visit_ListComp(const Ptr<ListComp>& n) override { comprehension(*n, n->generators, {n->elt}); }
@@ -163,27 +160,27 @@ class ClosureBuilder : public AstVisitor {
     }
   }
 
-  void walk_arguments(const Arguments& a) {
+  void visit_arguments(const Arguments& a) {
     // Defaults and annotations are evaluated where the def or lambda runs.
-    walk_all(a.defaults);
-    walk_all(a.kw_defaults);
+    visit_all(a.defaults);
+    visit_all(a.kw_defaults);
     for (const Refs* list : {&a.posonlyargs, &a.args, &a.kwonlyargs}) {
-      for (const Ref& arg : *list) walk(arg->as<Arg>().annotation);
+      for (const Ref& arg : *list) visit(arg->as<Arg>().annotation);
     }
   }
 
   void comprehension(const Node& n, const Refs& generators, std::initializer_list<Ref> results) {
     // The first iterable is evaluated outside (Python's rule), the rest inside.
-    walk(generators.front()->as<Comprehension>().iter);
+    visit(generators.front()->as<Comprehension>().iter);
     Closure* own = open(Closure::Kind::Comprehension, n);
     own->escapes = false;  // it runs where it is written
     for (size_t i = 0; i < generators.size(); ++i) {
       const auto& g = generators[i]->as<Comprehension>();
-      if (i > 0) walk(g.iter);
-      walk(g.target);
-      walk_all(g.ifs);
+      if (i > 0) visit(g.iter);
+      visit(g.target);
+      visit_all(g.ifs);
     }
-    for (const Ref& r : results) walk(r);
+    for (const Ref& r : results) visit(r);
     close();
   }
 
@@ -290,13 +287,13 @@ void ClosureBuilder::visit_Call(const Ptr<Call>& n) {
   if (op == "converted_call") {
     // Its fourth argument names the caller's FunctionScope, which tells
     // AutoGraph how to convert the callee: no value a closure needs.
-    for (size_t i = 0; i < c.args.size() && i < 3; ++i) walk(c.args[i]);
-    walk_all(c.keywords);
+    for (size_t i = 0; i < c.args.size() && i < 3; ++i) visit(c.args[i]);
+    visit_all(c.keywords);
     return;
   }
-  walk(c.func);
-  walk_all(c.args);
-  walk_all(c.keywords);
+  visit(c.func);
+  visit_all(c.args);
+  visit_all(c.keywords);
 }
 
 Closures Closures::compute(const Ref& root, AnalysisCache& cache) {
