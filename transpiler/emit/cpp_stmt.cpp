@@ -9,6 +9,7 @@
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
+#include "transpiler/passes/pass.h"
 
 namespace agc::emit::cpp {
 
@@ -88,15 +89,6 @@ std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
 }
 
 namespace {
-
-/// `with ag__.FunctionScope(name, 'fscope', ag__.ConversionOptions(...)) as fscope`:
-/// the name it binds, or "".
-std::string function_scope_name(const With& w) {
-  if (w.items.size() != 1) return "";
-  const WithItem& item = w.items[0]->as<WithItem>();
-  const auto* var = item.optional_vars ? item.optional_vars->dyn<Name>() : nullptr;
-  return var && ag_operator(item.context_expr) == "FunctionScope" ? var->id : "";
-}
 
 std::string conversion_options(const Ref& e) {
   std::vector<std::string> fields;
@@ -257,7 +249,7 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::ImportFrom: return;  // resolved at transpile time (cpp_module.cpp checks them)
     case NodeKind::With: {
       const With& w = s->as<With>();
-      if (std::string name = function_scope_name(w); !name.empty()) {
+      if (std::string name = passes::function_context_name(w); !name.empty()) {
         const Call& c = w.items[0]->as<WithItem>().context_expr->as<Call>();
         line(fmt::format("ag::autograph::FunctionScope {}({}, {}, {});", cpp_ident(name),
                          c.args.size() > 0 ? expr(c.args[0]) : "\"\"",
