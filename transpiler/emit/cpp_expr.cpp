@@ -287,7 +287,7 @@ std::string Emitter::expr(const Ref& e) {
         case UnaryOpKind::Invert: return fmt::format("(~{})", value(u.operand));
         case UnaryOpKind::Not: return fmt::format("ag::not_({})", value(u.operand));
       }
-      return "";
+      AGC_UNREACHABLE("unary operator");
     }
     case NodeKind::BoolOp: {
       const BoolOp& b = e->as<BoolOp>();
