@@ -25,6 +25,7 @@
 #include "transpiler/base/source.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
+#include "transpiler/passes/convert_module.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -73,7 +74,9 @@ agc::ast::Module parse(const std::string& text, agc::DiagnosticSink& sink) {
 std::string full(const std::string& text, agc::DiagnosticSink& sink) {
   agc::ast::Module m = parse(text, sink);
   if (sink.has_errors()) return "";
-  return agc::emit::to_code(m, agc::emit::ToCodeRequest{}, sink);
+  agc::passes::ConvertedModule cm = agc::passes::convert_module(m);
+  sink.report_all(cm.diagnostics);
+  return sink.has_errors() ? "" : agc::emit::to_code(cm);
 }
 
 size_t count_lines(const std::string& s) {

@@ -18,21 +18,26 @@ Value::~Value() = default;
 WeakValue::WeakValue(const Value& v) {
   if (v.is_object()) {
     object_ = std::get<std::shared_ptr<ObjectObj>>(v.v_);
+  } else if (v.is_callable()) {
+    callable_ = std::get<std::shared_ptr<CallableObj>>(v.v_);
   } else {
     other_ = v;
   }
 }
 
 Value WeakValue::lock() const {
+  Value v;
   if (std::shared_ptr<ObjectObj> o = object_.lock()) {
-    Value v;
     v.v_ = std::move(o);
-    return v;
+  } else if (std::shared_ptr<CallableObj> c = callable_.lock()) {
+    v.v_ = std::move(c);
+  } else {
+    v = other_;
   }
-  return other_;
+  return v;
 }
 
-bool WeakValue::expired() const { return other_.is_none() && object_.expired(); }
+bool WeakValue::expired() const { return other_.is_none() && object_.expired() && callable_.expired(); }
 
 Value Value::list(std::vector<Value> items) {
   Value v;

@@ -159,10 +159,10 @@ class Value {
   friend class WeakValue;
 };
 
-/// A reference that does not keep an object (a class instance) alive, as
-/// Python's weakref.ref: lock() gives the object, or None once it is gone.
-/// Values that are not objects are held as they are (they cannot be part of a
-/// reference cycle through a class).
+/// A reference that does not keep an object (a class instance) or a function
+/// alive, as Python's weakref.ref: lock() gives it, or None once it is gone.
+/// Values of other kinds are held as they are (Python cannot reference them
+/// weakly either).
 class WeakValue {
  public:
   WeakValue() = default;
@@ -172,6 +172,7 @@ class WeakValue {
 
  private:
   std::weak_ptr<ObjectObj> object_;
+  std::weak_ptr<CallableObj> callable_;
   Value other_;
 };
 

@@ -177,6 +177,11 @@ head -n 1 "$TMP/err" | grep -qE "^$TMP/bad.py:2:[0-9]+: error: " || fail "run di
 expect 1 "$AGC" run "$TMP/boom.py"
 same "$TMP/out" 'before\n' "output before the exception"
 same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/boom.py\", line 10, in <module>\n    outer(7)\n  File \"$TMP/boom.py\", line 6, in outer\n    return inner(x)\n  File \"$TMP/boom.py\", line 2, in inner\n    raise ValueError('boom ' + str(x))\nValueError: boom 7\n" "traceback"
+# The module's frame is on a decorated def's line while its decorator runs
+# (it used to say line 0 when the def's converted body ended on that line).
+printf 'import tensorflow as tf\n\n@tf.function(input_signature=3)\ndef f(x):\n    return x\n' >"$TMP/deco.py"
+expect 1 "$AGC" run "$TMP/deco.py"
+same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/deco.py\", line 3, in <module>\n    @tf.function(input_signature=3)\nTypeError: input_signature must be either a tuple or a list, got int.\n" "decorator traceback"
 # 2>&1 keeps program order.
 "$AGC" run "$TMP/boom.py" >"$TMP/both" 2>&1
 head -n 2 "$TMP/both" | tr '\n' '|' | grep -q '^before|Traceback' || fail "2>&1 order: $(head -c 200 "$TMP/both")"

@@ -11,14 +11,15 @@
 # usage: seed_samples.sh AGC SOURCE_ROOT CACHE_DIR [NAME ...]
 #   CACHE_DIR is agc run's build cache (AGC_CACHE_DIR), kept between runs so
 #   that an unchanged sample is not recompiled; NAMEs (e.g. 000_01_usage)
-#   restrict the run to those samples.
+#   restrict the run to those samples. AGC_SAMPLES_DIR runs the programs of
+#   another directory the same way (tests/e2e/closures).
 set -u
 if [ $# -lt 3 ]; then
   echo "usage: $0 AGC SOURCE_ROOT CACHE_DIR [NAME ...]" >&2
   exit 2
 fi
 AGC=$(realpath "$1")
-DIR=$(realpath "$2")/samples/seeds
+DIR=$(realpath "${AGC_SAMPLES_DIR:-$2/samples/seeds}")
 export AGC_CACHE_DIR=$3
 # The generated code of every sample must compile warning-free (issue 4), and
 # compiles at -O0: a third of the CPU of agc's -O2 for 25 programs, and these

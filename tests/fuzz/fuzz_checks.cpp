@@ -15,8 +15,9 @@
 #include "transpiler/base/check.h"
 #include "transpiler/base/diagnostic.h"
 #include "transpiler/base/python_limits.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/to_code.h"
+#include "transpiler/passes/convert_module.h"
 #include "transpiler/frontend/parse.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
@@ -220,10 +221,14 @@ void run_parse(Checker& c, const std::string& text, PipelineRun& run) {
   }
 }
 
-Conversion run_to_code(Checker& c, const PipelineRun& run, const emit::ToCodeRequest& req, const char* label) {
+Conversion run_to_code(Checker& c, const PipelineRun& run, const passes::ModuleRequest& req, const char* label) {
   Conversion conv;
   DiagnosticSink sink;
-  conv.ran = guarded(c, std::string("to_code ") + label, [&] { conv.output = emit::to_code(run.module, req, sink); });
+  conv.ran = guarded(c, std::string("to_code ") + label, [&] {
+    passes::ConvertedModule cm = passes::convert_module(run.module, req);
+    sink.report_all(cm.diagnostics);
+    if (!sink.has_errors()) conv.output = emit::to_code(cm);
+  });
   c.check_sink(sink, *run.file, label);
   conv.diagnostics = sink.render_all();
   if (sink.has_errors() && !conv.output.empty()) c.fail("output-despite-errors", std::string(label));
@@ -231,7 +236,7 @@ Conversion run_to_code(Checker& c, const PipelineRun& run, const emit::ToCodeReq
   return conv;
 }
 
-std::string describe_request(const emit::ToCodeRequest& req) {
+std::string describe_request(const passes::ModuleRequest& req) {
   std::string s = std::string("lists=") + (req.options.lists ? "on" : "off") + " features={";
   for (const auto& f : req.options.optional_features) s += f + ",";
   s += "} functions={";
@@ -343,7 +348,7 @@ std::vector<std::string> check_source(const std::string& text, std::mt19937& rng
     }
   }
   struct Variant {
-    emit::ToCodeRequest req;
+    passes::ModuleRequest req;
     bool observe = false;
   };
   std::vector<Variant> variants;
@@ -373,13 +378,13 @@ std::vector<std::string> check_source(const std::string& text, std::mt19937& rng
   }
   bool all_converted = true;
   for (const Variant& v : variants) {
-    const emit::ToCodeRequest& req = v.req;
+    const passes::ModuleRequest& req = v.req;
     bool observe = v.observe;
     std::string label = describe_request(req);
-    emit::ToCodeRequest observed = req;
+    passes::ModuleRequest observed = req;
     if (observe) {
       // What `--dump-after=all` does: print the function after every pass.
-      observed.observer = [](const char*, const ast::Ref& fn) { (void)emit::to_source(fn); };
+      observed.observer = [](const char*, const ast::Ref& fn) { (void)ast::to_source(fn); };
     }
     Conversion a = run_to_code(c, first, observed, label.c_str());
     // Determinism: a fresh parse of the same text converts to the same bytes.

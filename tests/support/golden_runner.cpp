@@ -17,12 +17,14 @@
 
 #include "tests/support/golden.h"
 #include "transpiler/analysis/analysis_cache.h"
+#include "transpiler/analysis/module_scope.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/ast/visitor.h"
 #include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter.h"
-#include "transpiler/emit/python_printer.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
+#include "transpiler/passes/convert_module.h"
 #include "transpiler/passes/pipeline.h"
 
 namespace fs = std::filesystem;
@@ -47,8 +49,8 @@ bool bless() {
   return b && std::string(b) == "1";
 }
 
-emit::ToCodeRequest request_from(const std::vector<std::string>& options, std::string& error) {
-  emit::ToCodeRequest r;
+passes::ModuleRequest request_from(const std::vector<std::string>& options, std::string& error) {
+  passes::ModuleRequest r;
   for (size_t i = 0; i < options.size(); ++i) {
     const std::string& o = options[i];
     if (o == "--autograph-compat") {
@@ -67,23 +69,31 @@ emit::ToCodeRequest request_from(const std::vector<std::string>& options, std::s
 }
 
 /// to-code output of `source`, or its rendered diagnostics.
-std::string run_to_code(const std::string& source, const emit::ToCodeRequest& request, bool& had_errors) {
+std::string run_to_code(const std::string& source, const passes::ModuleRequest& request, bool& had_errors) {
   auto file = std::make_shared<SourceFile>("input.py", source);
   DiagnosticSink sink;
   ast::Module m = frontend::parse_module(file, sink);
   std::string out;
-  if (!sink.has_errors()) out = emit::to_code(m, request, sink);
+  if (!sink.has_errors()) {
+    passes::ConvertedModule cm = passes::convert_module(m, request);
+    sink.report_all(cm.diagnostics);
+    if (!sink.has_errors()) out = emit::to_code(cm);
+  }
   had_errors = sink.has_errors();
   return had_errors ? sink.render_all() : out;
 }
 
 /// The C++ emitter's output for `source` (module "input"), or its diagnostics.
-std::string run_emit_cpp(const std::string& source, const emit::ToCodeRequest& request, bool& had_errors) {
+std::string run_emit_cpp(const std::string& source, const passes::ModuleRequest& request, bool& had_errors) {
   auto file = std::make_shared<SourceFile>("input.py", source);
   DiagnosticSink sink;
   ast::Module m = frontend::parse_module(file, sink);
   emit::CppOutput out;
-  if (!sink.has_errors()) out = emit::emit_cpp(m, "input", request.options, false, sink);
+  if (!sink.has_errors()) {
+    passes::ConvertedModule cm = passes::convert_module(m, {request.options, {}, {}});
+    sink.report_all(cm.diagnostics);
+    out = emit::emit_cpp(cm, "input", false, sink);
+  }
   had_errors = sink.has_errors();
   if (had_errors) return sink.render_all();
   return out.header + "// ---- input.cpp\n" + out.source;
@@ -109,15 +119,15 @@ class AnnotationLister : public ast::AstVisitor {
   void describe(const char* what, const ast::Node& n, const ast::Ref& extra,
                 const std::vector<ast::LoopOption>& opts) {
     std::string line = n.span.known() ? std::to_string(n.span.file->line_col(n.span.begin).line) : "?";
-    if (extra) out += "\n# " + std::string(what) + " loop at line " + line + ": extra test " + emit::to_source(extra);
+    if (extra) out += "\n# " + std::string(what) + " loop at line " + line + ": extra test " + ast::to_source(extra);
     for (const auto& o : opts) {
-      out += "\n# " + std::string(what) + " loop at line " + line + ": option " + o.key + "=" + emit::to_source(o.value);
+      out += "\n# " + std::string(what) + " loop at line " + line + ": option " + o.key + "=" + ast::to_source(o.value);
     }
   }
 };
 
 /// One pass alone over every function of `source`.
-std::string run_pass(const std::string& pass, const std::string& source, const emit::ToCodeRequest& request,
+std::string run_pass(const std::string& pass, const std::string& source, const passes::ModuleRequest& request,
                      bool& had_errors) {
   auto file = std::make_shared<SourceFile>("input.py", source);
   DiagnosticSink sink;
@@ -134,15 +144,15 @@ std::string run_pass(const std::string& pass, const std::string& source, const e
     had_errors = true;
     return "unknown pass " + pass;
   }
-  auto globals = passes::module_names(m);
-  auto imports = passes::module_imports(m);
+  auto globals = analysis::module_names(m);
+  auto imports = analysis::module_imports(m);
   for (const auto& e : passes::find_entities(m)) {
     Namer namer(globals);
     analysis::AnalysisCache analyses;
     passes::PassContext ctx{sink, namer, analyses, request.options, imports};
     ast::Ref r = fn(e.fn, ctx);
     if (!out.empty()) out += "\n\n";
-    out += emit::to_source(r);
+    out += ast::to_source(r);
     AnnotationLister annotations;
     annotations.visit(r);
     out += annotations.out;
@@ -224,7 +234,11 @@ int run_samples(const fs::path& golden_dir, const fs::path& samples_dir) {
     DiagnosticSink sink;
     ast::Module m = frontend::parse_module(file, sink);
     std::string actual;
-    if (!sink.has_errors()) actual = emit::to_code(m, {}, sink);
+    if (!sink.has_errors()) {
+      passes::ConvertedModule cm = passes::convert_module(m);
+      sink.report_all(cm.diagnostics);
+      if (!sink.has_errors()) actual = emit::to_code(cm);
+    }
     had_errors = sink.has_errors();
     if (had_errors) actual = sink.render_all();
     fs::path golden = golden_dir / (sample.stem().string() + ".out");

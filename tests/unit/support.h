@@ -6,7 +6,7 @@
 
 #include "transpiler/ast/ast.h"
 #include "transpiler/base/diagnostic.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/frontend/parse.h"
 
 namespace agc::testing {
@@ -30,7 +30,7 @@ inline std::unique_ptr<Parsed> parse(const std::string& source, const std::strin
 inline std::string roundtrip(const std::string& source) {
   auto p = parse(source);
   if (p->sink.has_errors()) return "ERRORS:\n" + p->errors();
-  return emit::to_source(p->body());
+  return ast::to_source(p->body());
 }
 
 }  // namespace agc::testing

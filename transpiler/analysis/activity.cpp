@@ -85,9 +85,15 @@ class ActivityAnalyzer {
         p->deleted.insert(s->deleted.begin(), s->deleted.end());
         p->globals.insert(s->globals.begin(), s->globals.end());
         p->nonlocals.insert(s->nonlocals.begin(), s->nonlocals.end());
-      } else {
+      } else if (!s->comprehension) {
         for (const auto& q : s->read) {
           if (!s->bound.count(q)) p->read.insert(q);
+        }
+      } else {
+        // What a comprehension reads through its targets (`x.a` for target
+        // x) stays inside it too, as track() never recorded it.
+        for (const auto& q : s->read) {
+          if (!reaches_through(q, s->bound)) p->read.insert(q);
         }
       }
     }
@@ -96,15 +102,20 @@ class ActivityAnalyzer {
 
   Scope& cur() { return *stack_.back(); }
 
+  /// Whether `qn` is one of `names` or reached through one (`x.a`, `x[0]` for x).
+  static bool reaches_through(QN qn, const QNSet& names) {
+    for (;;) {
+      if (names.count(qn)) return true;
+      if (!qn.is_composite()) return false;
+      qn = qn.parent();
+    }
+  }
+
   void track(const QN& qn, ExprContext ctx) {
     // Inside a comprehension, its own targets (and anything reached through
     // them) are local to it.
     for (const auto& targets : comprehension_targets_) {
-      for (QN q = qn;;) {
-        if (targets.count(q)) return;
-        if (!q.is_composite()) break;
-        q = q.parent();
-      }
+      if (reaches_through(qn, targets)) return;
     }
     switch (ctx) {
       case ExprContext::Store:
@@ -341,10 +352,15 @@ class ActivityAnalyzer {
         const auto& a = l.args->as<Arguments>();
         for (const auto& d : a.defaults) expr(d);
         for (const auto& d : a.kw_defaults) expr(d);
+        // Inside the lambda, the targets of comprehensions around it are free
+        // variables it reads, not names of its own scope to skip.
+        std::vector<QNSet> outer_targets = std::move(comprehension_targets_);
+        comprehension_targets_.clear();
         enter(true);
         bind_params(a);
         expr(l.body);
         const Scope* s = exit();
+        comprehension_targets_ = std::move(outer_targets);
         out_.scope_[n.get()] = s;
         out_.function_[n.get()] = s;
         return;
@@ -353,17 +369,23 @@ class ActivityAnalyzer {
       case NodeKind::SetComp:
       case NodeKind::GeneratorExp:
       case NodeKind::DictComp: {
-        comprehension_targets_.emplace_back();
         const Refs* gens = nullptr;
         if (const auto* c = n->dyn<ListComp>()) gens = &c->generators;
         else if (const auto* c = n->dyn<SetComp>()) gens = &c->generators;
         else if (const auto* c = n->dyn<GeneratorExp>()) gens = &c->generators;
         else gens = &n->as<DictComp>().generators;
-        for (const auto& g : *gens) {
-          const auto& c = g->as<Comprehension>();
-          expr(c.iter);
+        // The first iterable is evaluated in the enclosing scope (Python's
+        // rule); the rest runs in the comprehension's own scope, where its
+        // targets are local.
+        expr(gens->front()->as<Comprehension>().iter);
+        Scope* own = enter(true);
+        own->comprehension = true;
+        comprehension_targets_.emplace_back();
+        for (size_t i = 0; i < gens->size(); ++i) {
+          const auto& c = (*gens)[i]->as<Comprehension>();
+          if (i > 0) expr(c.iter);
           expr(c.target);
-          for (const auto& i : c.ifs) expr(i);
+          for (const auto& cond : c.ifs) expr(cond);
         }
         if (const auto* c = n->dyn<ListComp>()) expr(c->elt);
         else if (const auto* c = n->dyn<SetComp>()) expr(c->elt);
@@ -372,7 +394,10 @@ class ActivityAnalyzer {
           expr(n->as<DictComp>().key);
           expr(n->as<DictComp>().value);
         }
+        own->bound = std::move(comprehension_targets_.back());
+        own->modified = own->bound;
         comprehension_targets_.pop_back();
+        out_.function_[n.get()] = exit();
         return;
       }
       default:

@@ -6,9 +6,9 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <tuple>
-#include <functional>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -25,6 +25,8 @@ class AnalysisCache;
 struct Scope {
   const Scope* parent = nullptr;
   bool isolated = false;
+  /// A comprehension's own scope: its targets are `bound`.
+  bool comprehension = false;
   QNSet read, modified, bound, deleted, globals, nonlocals;
 
   /// Everything read here or in an enclosing scope (AutoGraph's `referenced`).
@@ -61,7 +63,9 @@ class Activity {
   const Scope* iterate_scope(const ast::Node* n) const { return find(iterate_, n); }
   /// ARGS_SCOPE of a Call.
   const Scope* args_scope(const ast::Node* n) const { return find(args_, n); }
-  /// ARGS_AND_BODY_SCOPE of a FunctionDef or Lambda (its isolated scope).
+  /// ARGS_AND_BODY_SCOPE of a FunctionDef or Lambda (its isolated scope), or
+  /// the own scope of a comprehension (Python 3 gives it one; the first
+  /// iterable is evaluated outside it).
   const Scope* function_scope(const ast::Node* n) const { return find(function_, n); }
 
   /// The body (or call-arguments) scope of the node `n` was rewritten from:

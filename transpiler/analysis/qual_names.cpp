@@ -4,7 +4,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "transpiler/emit/python_repr.h"
+#include "transpiler/ast/python_repr.h"
 
 namespace agc::analysis {
 
@@ -70,7 +70,7 @@ QN QN::symbol(std::string_view name) {
 QN QN::literal(const ast::ConstantValue& value) {
   // AutoGraph prints string literals in single quotes without escaping.
   std::string text =
-      value.kind == ast::ConstantValue::Kind::Str ? "'" + value.text + "'" : emit::repr_constant(value);
+      value.kind == ast::ConstantValue::Kind::Str ? "'" + value.text + "'" : ast::repr_constant(value);
   return QN(QNInterner::get().intern(Kind::Literal, text, nullptr, nullptr, &value, text));
 }
 

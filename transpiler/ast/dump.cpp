@@ -1,6 +1,6 @@
 #include "transpiler/ast/dump.h"
 
-#include "transpiler/emit/python_repr.h"
+#include "transpiler/ast/python_repr.h"
 
 namespace agc::ast {
 namespace {
@@ -41,7 +41,7 @@ void dump_list(const Refs& ns, std::string& out) {
 #define AGC_DUMP_UNOP(f) out += " op" + std::to_string(static_cast<int>(src.f));
 #define AGC_DUMP_BOOLOP(f) out += src.f == BoolOpKind::And ? " And" : " Or";
 #define AGC_DUMP_CMPOPS(f) for (auto o : src.f) out += " cmp" + std::to_string(static_cast<int>(o));
-#define AGC_DUMP_CONST(f) out += ' '; out += emit::repr_constant(src.f);
+#define AGC_DUMP_CONST(f) out += ' '; out += ast::repr_constant(src.f);
 #define AGC_DUMP_LOOPOPTS(f) for (const auto& o : src.f) { out += " opt:" + o.key + "="; dump_into(o.value, out); }
 
 void dump_into(const Ref& n, std::string& out) {

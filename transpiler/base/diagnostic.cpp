@@ -115,6 +115,11 @@ void DiagnosticSink::error(SourceSpan span, std::string message) {
   report({Severity::Error, span, std::move(message), {}});
 }
 
+void DiagnosticSink::report_all(const DiagnosticSink& other) {
+  for (const Diagnostic& d : other.diags_) report(d);
+  dropped_ += other.dropped_;
+}
+
 std::string DiagnosticSink::render_all() const {
   std::vector<const Diagnostic*> order;
   for (const auto& d : diags_) order.push_back(&d);

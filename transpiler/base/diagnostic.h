@@ -37,6 +37,9 @@ class DiagnosticSink {
 
   void report(Diagnostic d);
   void error(SourceSpan span, std::string message);
+  /// Reports every diagnostic `other` holds, in its order (and counts the
+  /// errors it dropped as dropped here).
+  void report_all(const DiagnosticSink& other);
 
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   size_t error_count() const { return errors_; }

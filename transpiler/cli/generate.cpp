@@ -6,7 +6,9 @@
 
 #include "transpiler/base/source.h"
 #include "transpiler/cli/commands.h"
+#include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/frontend/parse.h"
+#include "transpiler/passes/convert_module.h"
 
 namespace agc::cli {
 
@@ -52,7 +54,11 @@ bool generate_cpp(const std::string& path, const passes::ConversionOptions& opti
   auto file = std::make_shared<SourceFile>(path, std::move(text));
   DiagnosticSink sink;
   ast::Module m = frontend::parse_module(file, sink);
-  if (!sink.has_errors()) out = emit::emit_cpp(m, module_stem(path), options, library, sink);
+  if (!sink.has_errors()) {
+    passes::ConvertedModule cm = passes::convert_module(m, {options, {}, {}});
+    sink.report_all(cm.diagnostics);
+    out = emit::emit_cpp(cm, module_stem(path), library, sink);
+  }
   if (sink.has_errors()) {
     std::fputs(sink.render_all().c_str(), stderr);
     return false;

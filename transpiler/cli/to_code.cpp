@@ -3,10 +3,12 @@
 #include <memory>
 #include <sstream>
 
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/cli/commands.h"
-#include "transpiler/emit/python_printer.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/frontend/parse.h"
+#include "transpiler/passes/convert_module.h"
+#include "transpiler/passes/pipeline.h"
 
 namespace agc::cli {
 
@@ -45,7 +47,7 @@ bool split_option(const std::string& arg, const std::string& name, std::string& 
 
 int run_to_code(const std::vector<std::string>& args) {
   std::string path;
-  emit::ToCodeRequest request;
+  passes::ModuleRequest request;
   std::string dump_after;
   auto usage_error = [](const std::string& msg) {
     std::fprintf(stderr, "agc to-code: error: %s\n(run 'agc to-code --help' for usage)\n", msg.c_str());
@@ -91,7 +93,7 @@ int run_to_code(const std::vector<std::string>& args) {
     if (!known) return usage_error("--dump-after: unknown pass '" + dump_after + "'");
     request.observer = [dump_after](const char* pass, const ast::Ref& fn) {
       if (dump_after != "all" && dump_after != pass) return;
-      std::string text = emit::to_source(fn);
+      std::string text = ast::to_source(fn);
       std::fprintf(stderr, "# ---- after %s\n%s\n\n", pass, text.c_str());
     };
   }
@@ -101,7 +103,11 @@ int run_to_code(const std::vector<std::string>& args) {
   DiagnosticSink sink;
   ast::Module m = frontend::parse_module(file, sink);
   std::string out;
-  if (!sink.has_errors()) out = emit::to_code(m, request, sink);
+  if (!sink.has_errors()) {
+    passes::ConvertedModule cm = passes::convert_module(m, request);
+    sink.report_all(cm.diagnostics);
+    if (!sink.has_errors()) out = emit::to_code(cm);
+  }
   if (sink.has_errors()) {
     std::fputs(sink.render_all().c_str(), stderr);
     return 1;

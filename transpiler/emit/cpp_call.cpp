@@ -3,8 +3,13 @@
 // super() to ag::super_getattr, nested defs emitted as lambdas to direct C++
 // calls, and AutoGraph's ag__.* operators to ag::autograph (with the nested
 // defs they receive adapted to the operators' C++ signatures).
+#include <functional>
+
 #include <fmt/format.h>
 
+#include "transpiler/analysis/ag_operators.h"
+#include "transpiler/ast/visitor.h"
+#include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
@@ -12,6 +17,8 @@
 namespace agc::emit::cpp {
 
 using namespace agc::ast;
+using analysis::ag_operator;
+using analysis::unwrap_ld;
 
 namespace {
 
@@ -39,6 +46,25 @@ bool converted_kwargs(const Ref& e, Refs& out) {
   return false;
 }
 
+/// The names `X` of `X = ag__.list_append(X, ...)` / `X, _ = ag__.list_pop(X, ...)`
+/// anywhere in `body`: the loop's list_symbols.
+std::set<std::string> list_symbols(const Refs& body) {
+  std::set<std::string> out;
+  std::function<void(const Ref&)> visit = [&](const Ref& n) {
+    if (!n) return;
+    if (auto* a = n->dyn<Assign>()) {
+      std::string_view op = ag_operator(a->value);
+      const auto& args = op.empty() ? Refs{} : a->value->as<Call>().args;
+      if ((op == "list_append" || op == "list_pop") && !args.empty()) {
+        if (auto* nm = unwrap_ld(args[0])->dyn<Name>()) out.insert(nm->id);
+      }
+    }
+    for_each_child(*n, visit);
+  };
+  for (const Ref& s : body) visit(s);
+  return out;
+}
+
 }  // namespace
 
 // A call of `func` with `args` / `keywords`, resolved at transpile time.
@@ -55,13 +81,12 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
     return tf_unknown(*func, path);
   }
   if (auto* n = func->dyn<Name>()) {
-    const Scope* s = scope_of(n->id);
-    if (s && s->lambda_defs.count(n->id) && keywords.empty()) {
+    if (local_function(n->id) && keywords.empty()) {
       std::vector<std::string> parts;
       for (const Ref& a : args) parts.push_back(value(a));
       return fmt::format("{}({})", cpp_ident(n->id), join(parts));
     }
-    bool global_or_builtin = !s && !module_globals_.count(n->id);
+    bool global_or_builtin = !owner(n->id) && !module_globals_.count(n->id);
     if (global_or_builtin) {
       if (const char* b = find_builtin(n->id)) {
         return fmt::format("ag::py::{}({}, {})", b, arg_list(args), kwarg_list(keywords));
@@ -75,14 +100,20 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   if (auto* a = func->dyn<Attribute>(); a && is_super_call(a->value)) {
     return fmt::format("{}({}, {})", super_attr(at_node, a->attr), arg_list(args), kwarg_list(keywords));
   }
-  return fmt::format("{}({}, {})", value(func), arg_list(args), kwarg_list(keywords));
+  return fmt::format("{}({}, {})", operand(func), arg_list(args), kwarg_list(keywords));
 }
 
 std::string Emitter::super_attr(const Node& at_node, const std::string& attr) {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
     if (!it->class_name.empty()) {
-      return fmt::format("ag::super_getattr({}, {}, {})", cpp_ident(it->class_name), cpp_ident(it->self_name),
+      return fmt::format("ag::super_getattr({}, {}, {})", cpp_ident(it->class_name), variable(it->self_name),
                          cpp_string(attr));
+    }
+    // Python's super() takes the class and self of the function it is
+    // written in; a nested def or lambda has neither (RuntimeError).
+    if (it->closure && it->closure->parent && it->closure->escapes) {
+      error(at_node, "super() without arguments works only in a method's own body, not in a nested function or lambda");
+      return "ag::Value()";
     }
   }
   error(at_node, "super() is only supported inside a method of a module-level class");
@@ -101,33 +132,26 @@ std::string Emitter::tf_unknown(const Node& n, const std::string& path) {
 /// taking `params` ("" or "ag::Value itr").
 std::string Emitter::callable_ref(const Ref& e, int nparams) {
   const Ref& f = unwrap_ld(e);
-  if (auto* n = f->dyn<Name>()) {
-    const Scope* s = scope_of(n->id);
-    if (s && s->lambda_defs.count(n->id)) return cpp_ident(n->id);
-  }
+  if (auto* n = f->dyn<Name>(); n && local_function(n->id)) return cpp_ident(n->id);
   if (auto* c = f->dyn<Constant>(); c && c->value.kind == ConstantValue::Kind::None) return "{}";
-  std::string v = value(f);
+  std::string v = operand(f);
   if (nparams == 0) return fmt::format("[&]() -> ag::Value {{ return {}({{}}, {{}}); }}", v);
   return fmt::format("[&](const ag::Value& ag_a) -> ag::Value {{ return {}({{ag_a}}, {{}}); }}", v);
 }
 
-std::string Emitter::ag_call(const Call& c, const std::string& op) {
+std::string Emitter::ag_call(const Call& c, std::string_view op) {
   auto arg = [&](size_t i) -> const Ref& {
     static const Ref kNone = nullptr;
     return i < c.args.size() ? c.args[i] : kNone;
   };
+  // The conversion calls each operator with its arguments (only ag__ as the
+  // conversion spells it is an operator).
   auto need = [&](size_t n) {
-    if (c.args.size() < n) {
-      error(c, fmt::format("internal: ag__.{} with {} arguments", op, c.args.size()));
-      return false;
-    }
-    return true;
+    AGC_CHECK(c.args.size() >= n) << "ag__." << op << " with " << c.args.size() << " arguments";
   };
   // `lambda: x` as the C++ thunk of and_/or_/if_exp/ldu.
   auto thunk = [&](const Ref& e) {
-    if (auto* l = e->dyn<Lambda>()) {
-      return fmt::format("[&]() -> ag::Value {{ return {}; }}", expr(l->body));
-    }
+    if (auto* l = e->dyn<Lambda>()) return this->thunk(*l);
     return callable_ref(e, 0);
   };
   auto names_list = [&](const Ref& e) {
@@ -149,19 +173,19 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
   };
 
   if (op == "ld") {
-    if (!need(1)) return "";
+    need(1);
     const Ref& x = c.args[0];
-    if (auto* n = x->dyn<Name>(); n && (scope_of(n->id) || module_globals_.count(n->id))) {
+    if (auto* n = x->dyn<Name>(); n && (owner(n->id) || module_globals_.count(n->id))) {
       return fmt::format("ag::autograph::ld({})", name_load(*n));
     }
     return expr(x);
   }
   if (op == "ldu") {
-    if (!need(2)) return "";
+    need(2);
     return fmt::format("ag::autograph::ldu({}, {})", thunk(c.args[0]), expr(c.args[1]));
   }
   if (op == "converted_call") {
-    if (!need(3)) return "";
+    need(3);
     Refs positional;
     if (auto* t = c.args[1]->dyn<Tuple>()) {
       positional = t->elts;
@@ -175,14 +199,14 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
     return call(c, c.args[0], positional, keywords);
   }
   if (op == "if_stmt") {
-    if (!need(7)) return "";
+    need(7);
     return fmt::format("ag::autograph::if_stmt({}, {}, {}, {}, {}, {}, {})", value(arg(0)), callable_ref(arg(1), 0),
                        callable_ref(arg(2), 0), get_state(arg(3)), set_state(arg(4)), names_list(arg(5)), expr(arg(6)));
   }
   if (op == "while_stmt" || op == "for_stmt") {
     bool is_for = op == "for_stmt";
     size_t base = is_for ? 2 : 1;
-    if (!need(base + 4)) return "";
+    need(base + 4);
     const Ref& body = arg(base);
     std::string opts = loop_options(c.args.size() > base + 4 ? arg(base + 4) : nullptr, body);
     if (is_for) {
@@ -195,12 +219,12 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
                        names_list(arg(base + 3)), opts);
   }
   if (op == "if_exp") {
-    if (!need(3)) return "";
+    need(3);
     return fmt::format("ag::autograph::if_exp({}, {}, {}, {})", value(arg(0)), thunk(arg(1)), thunk(arg(2)),
                        c.args.size() > 3 ? expr(arg(3)) : "\"\"");
   }
   if (op == "and_" || op == "or_") {
-    if (!need(2)) return "";
+    need(2);
     // ag__.and_(lambda: a, lambda: b, lambda: c) nests to the right.
     std::string out = thunk(c.args.back());
     for (size_t i = c.args.size() - 1; i-- > 0;) {
@@ -213,33 +237,34 @@ std::string Emitter::ag_call(const Call& c, const std::string& op) {
     return out;
   }
   if (op == "not_") {
-    if (!need(1)) return "";
+    need(1);
     return fmt::format("ag::autograph::not_({})", value(arg(0)));
   }
   if (op == "Undefined") {
-    if (!need(1)) return "";
+    need(1);
     return fmt::format("ag::autograph::Undefined({})", expr(arg(0)));
   }
   if (op == "UndefinedReturnValue") return "ag::autograph::UndefinedReturnValue()";
   if (op == "list_append") {
-    if (!need(2)) return "";
+    need(2);
     return fmt::format("ag::autograph::list_append({}, {})", value(arg(0)), value(arg(1)));
   }
   if (op == "list_pop") {
-    if (!need(1)) return "";
+    need(1);
     std::string i = c.args.size() > 1 ? value(arg(1)) : "ag::Value()";
     return fmt::format("[&] {{ auto [ag_list, ag_item] = ag::autograph::list_pop({}, {}); "
                        "return ag::Value::tuple({{ag_list, ag_item}}); }}()",
                        value(arg(0)), i);
   }
   if (op == "list_stack") {
-    if (!need(1)) return "";
+    need(1);
     return fmt::format("ag::autograph::list_stack({})", value(arg(0)));
   }
   if (op == "autograph_artifact") {
-    if (!need(1)) return "";
+    need(1);
     return expr(arg(0));
   }
+  // The optional features' operators (ag__.assert_stmt, ag__.eq, ...).
   error(c, fmt::format("the AutoGraph operator ag__.{} is not supported by the C++ emitter yet", op));
   return "ag::Value()";
 }
@@ -249,46 +274,37 @@ std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
   std::string shape_invariants, maximum_iterations, iterate_names;
   if (opts) {
     auto* d = opts->dyn<Dict>();
-    if (!d) {
-      error(*opts, "internal: loop options are not a dict");
-    } else {
-      for (size_t i = 0; i < d->keys.size(); ++i) {
-        auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
-        if (!k) continue;
-        const std::string& key = k->value.text;
-        const Ref& v = d->values[i];
-        if (key == "iterate_names") {
-          iterate_names = expr(v);
-        } else if (key == "maximum_iterations") {
-          maximum_iterations = fmt::format("ag::Value({}).as_int()", expr(v));
-        } else if (key == "shape_invariants") {
-          std::vector<std::string> pairs;
-          auto* items = v->dyn<List>();
-          const Refs* elts = items ? &items->elts : v->is<Tuple>() ? &v->as<Tuple>().elts : nullptr;
-          for (const Ref& p : elts ? *elts : Refs{}) {
-            auto* t = p->dyn<Tuple>();
-            if (!t || t->elts.size() != 2 || !unwrap_ld(t->elts[0])->is<Name>()) {
-              error(*p, "shape_invariants entries must be (variable, shape) pairs naming a loop variable");
-              continue;
-            }
-            pairs.push_back(fmt::format("{{{}, ag::shape_from_value({})}}",
-                                        cpp_string(unwrap_ld(t->elts[0])->as<Name>().id), value(t->elts[1])));
+    AGC_CHECK(d) << "loop options are not a dict";
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      auto* k = d->keys[i] ? d->keys[i]->dyn<Constant>() : nullptr;
+      if (!k) continue;
+      const std::string& key = k->value.text;
+      const Ref& v = d->values[i];
+      if (key == "iterate_names") {
+        iterate_names = expr(v);
+      } else if (key == "maximum_iterations") {
+        maximum_iterations = fmt::format("ag::Value({}).as_int()", expr(v));
+      } else if (key == "shape_invariants") {
+        std::vector<std::string> pairs;
+        auto* items = v->dyn<List>();
+        const Refs* elts = items ? &items->elts : v->is<Tuple>() ? &v->as<Tuple>().elts : nullptr;
+        for (const Ref& p : elts ? *elts : Refs{}) {
+          auto* t = p->dyn<Tuple>();
+          if (!t || t->elts.size() != 2 || !unwrap_ld(t->elts[0])->is<Name>()) {
+            error(*p, "shape_invariants entries must be (variable, shape) pairs naming a loop variable");
+            continue;
           }
-          shape_invariants = "{" + join(pairs) + "}";
+          pairs.push_back(fmt::format("{{{}, ag::shape_from_value({})}}",
+                                      cpp_string(unwrap_ld(t->elts[0])->as<Name>().id), value(t->elts[1])));
         }
-        // parallel_iterations / swap_memory: accepted and ignored, as on CPU.
+        shape_invariants = "{" + join(pairs) + "}";
       }
+      // parallel_iterations / swap_memory: accepted and ignored, as on CPU.
     }
   }
   std::set<std::string> lists;
   if (auto* n = unwrap_ld(body)->dyn<Name>()) {
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-      auto f = it->nested_defs.find(n->id);
-      if (f != it->nested_defs.end()) {
-        lists = list_symbols(f->second->body);
-        break;
-      }
-    }
+    if (const FunctionDef* f = local_function(n->id)) lists = list_symbols(f->body);
   }
   // Set field by field: GCC warns about the fields a designated initializer omits.
   if (!shape_invariants.empty()) fields.push_back("o.shape_invariants = " + shape_invariants + ";");

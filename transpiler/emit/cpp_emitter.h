@@ -10,9 +10,8 @@
 
 #include <string>
 
-#include "transpiler/ast/ast.h"
 #include "transpiler/base/diagnostic.h"
-#include "transpiler/passes/pass.h"
+#include "transpiler/passes/convert_module.h"
 
 namespace agc::emit {
 
@@ -23,9 +22,10 @@ struct CppOutput {
   std::string source;
 };
 
-/// `stem` is the module's name (the file name without .py) and becomes its C++
-/// namespace. Problems go to `sink`; the output is then empty.
-CppOutput emit_cpp(const ast::Module& m, const std::string& stem, const passes::ConversionOptions& options,
-                   bool library, DiagnosticSink& sink);
+/// The C++ of a converted module (all of its entities). `stem` is the module's
+/// name (the file name without .py) and becomes its C++ namespace. Problems
+/// with the module's imports are reported to `sink` even when the conversion
+/// failed; the output is empty when `cm` or `sink` holds an error.
+CppOutput emit_cpp(const passes::ConvertedModule& cm, const std::string& stem, bool library, DiagnosticSink& sink);
 
 }  // namespace agc::emit

@@ -1,73 +1,51 @@
 // The C++ emitter's state, shared by its files: cpp_module.cpp (the module,
-// its functions and classes, the header and main), cpp_stmt.cpp (statements),
-// cpp_expr.cpp (expressions and calls), cpp_scope.cpp (which names each C++
-// scope declares). Internal to transpiler/emit.
+// its functions and classes, the header and main), cpp_function.cpp (function
+// bodies, their locals and cells, nested defs, lambdas and comprehensions),
+// cpp_stmt.cpp (statements), cpp_expr.cpp (expressions), cpp_call.cpp (calls
+// and AutoGraph's operators). Internal to transpiler/emit.
+//
+// Scope facts (which names a function binds, which live in cells, which
+// nested functions escape) come from analysis::Closures, computed per root:
+// a converted function, or a statement of the module's own code.
 #pragma once
 
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "transpiler/analysis/analysis_cache.h"
+#include "transpiler/analysis/closures.h"
 #include "transpiler/ast/ast.h"
 #include "transpiler/base/diagnostic.h"
 
 namespace agc::emit::cpp {
 
-/// The names one Python scope binds (Python's rule: a name assigned anywhere
-/// in a function is local to all of it, unless declared global/nonlocal).
-struct ScopeNames {
-  std::set<std::string> bound;
-  std::set<std::string> globals;
-  std::set<std::string> nonlocals;
-};
-/// The names `body` binds, not looking into nested functions, classes,
-/// lambdas or comprehensions (they are scopes of their own; a nested def's
-/// name is bound here).
-ScopeNames scope_names(const ast::Refs& body);
 /// The parameter names of `args`, in order.
 std::vector<std::string> param_names(const ast::Arguments& args);
-/// The parameter list of the C++ lambda behind a callable Value with
+/// The parameter list of the C++ lambda behind a function value with
 /// `num_params` Python parameters: `ag_args` goes unnamed when there are none,
 /// or -Wunused-parameter rejects the generated code.
 std::string value_lambda_params(size_t num_params);
-/// The C++ parameter list of def `f`'s function or lambda, `ag::Value x, ...`
-/// for `params`, with [[maybe_unused]] on those its body never names (Python
-/// may ignore a parameter: AutoGraph's `set_state(block_vars)` does), so the
-/// generated code compiles under -Wextra -Werror.
-std::string value_params(const ast::FunctionDef& f, const std::vector<std::string>& params);
 
-/// The nested defs of `body` that can be plain C++ lambdas (`auto f = [&](...)`):
-/// positional parameters only, no decorators, and only called positionally
-/// or passed to an ag__ operator after their definition. The others become
-/// callable ag::Values.
-std::set<std::string> lambda_defs(const ast::Refs& body);
-
+/// The C++ of Python's `l op r` on two rendered operands.
+std::string binop_code(ast::BinOpKind op, const std::string& l, const std::string& r);
 /// `parts` joined by `sep`.
 std::string join(const std::vector<std::string>& parts, const char* sep = ", ");
-/// `ag__.ld(x)` -> x; anything else unchanged.
-const ast::Ref& unwrap_ld(const ast::Ref& e);
 /// `super()`, or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.
 bool is_super_call(const ast::Ref& e);
 
-/// `op` for a call `ag__.op(...)`, else "".
-std::string ag_operator(const ast::Ref& e);
-
-/// The names `X` of `X = ag__.list_append(X, ...)` / `X, _ = ag__.list_pop(X, ...)`
-/// anywhere in `body`: the loop's list_symbols.
-std::set<std::string> list_symbols(const ast::Refs& body);
-
+/// One C++ scope being emitted: the module's code, or a Python scope.
 struct Scope {
-  enum class Kind { Module, Function, Lambda, Comprehension };
-  Kind kind = Kind::Function;
-  std::set<std::string> locals;         // ag::Value variables of this C++ scope
-  std::set<std::string> lambda_defs;    // nested defs emitted as C++ lambdas
-  std::set<std::string> globals;        // declared `global`
-  /// Nested defs seen so far, by name (a loop's body, for its list_symbols).
-  std::map<std::string, const ast::FunctionDef*> nested_defs;
-  std::string class_name;               // for a method: its class (for super())
-  std::string self_name;                // for a method: its first parameter
+  /// The Python scope; null for the module's own code.
+  const analysis::Closure* closure = nullptr;
+  /// A converted def's `with ag__.FunctionScope(...) as <fscope>:` variable.
+  std::string fscope;
+  /// For a method: its class and its first parameter (for super()).
+  std::string class_name;
+  std::string self_name;
 };
 
 class Emitter {
@@ -78,55 +56,82 @@ class Emitter {
     module_globals_ = std::move(globals);
     imports_ = std::move(imports);
   }
+  /// The tree whose closures name the scopes emitted next: a converted
+  /// function, or a module-level statement (analysed when first needed).
+  void set_root(const ast::Ref& root) { root_ = root; }
+
+  // ---- functions and their scopes (cpp_function.cpp)
+  /// The C++ body (without braces) of a def: frame, locals, statements, a
+  /// final return. `python_name` names the frame ("" for a local function
+  /// of its frame, which shares its caller's).
+  std::string function_body(const ast::FunctionDef& f, const std::string& python_name);
+  /// `ag::Value x, ag::Cell y` for def `f`'s parameters, with [[maybe_unused]]
+  /// on those its body never names (AutoGraph's `set_state(vars_)` may not).
+  std::string value_params(const ast::FunctionDef& f);
+  void nested_def(const ast::FunctionDef& f);
+  std::string lambda(const ast::Lambda& l);
+  /// A thunk `lambda: x` of ag__.if_exp/and_/or_/ldu as a C++ lambda.
+  std::string thunk(const ast::Lambda& l);
+  std::string comprehension(const ast::Node& n, const ast::Ref& elt, const ast::Ref& key, const ast::Refs& generators,
+                            const char* kind);
+  /// The text around a function value that applies `decorator_list` to it.
+  std::pair<std::string, std::string> decorators(const ast::Refs& decorator_list);
+  /// `{{"a"}, {"b", default}}`: make_function's parameter list.
+  std::string params_list(const ast::Arguments& a);
+  /// The Python scope of a def, lambda or comprehension of the current root.
+  const analysis::Closure& closure_of(const ast::Node& n);
+  /// The Python scope `name` belongs to where emission is (null: a global).
+  const analysis::Closure* owner(const std::string& name) const;
+  /// A local function of its frame (a nested def emitted as a C++ lambda), or null.
+  const ast::FunctionDef* local_function(const std::string& name) const;
+  /// Whether `name` where emission is lives in a cell.
+  bool in_cell(const std::string& name) const;
+  /// A variable where emission is: `x`, or `*x` for a cell.
+  std::string variable(const std::string& name) const;
 
   // ---- statements (cpp_stmt.cpp)
   void block(const ast::Refs& stmts);
   void stmt(const ast::Ref& s);
-  /// Declares the scope's Value locals at the start of a C++ body.
-  void declare_locals(const Scope& scope, const std::set<std::string>& params);
+  /// C++ statements assigning the C++ expression `rhs` to the Python target.
+  std::string assign_code(const ast::Ref& target, const std::string& rhs);
+  /// A C++ loop: `head` (ending in `{`), then `first` (the target's assignment)
+  /// and the body; a Python `else` runs after it unless a `break` left it.
+  void loop(const ast::Refs& body, const ast::Refs& orelse, const std::string& head, const std::string& first);
+  /// `current op= rhs` as the value it assigns.
+  std::string augmented(ast::BinOpKind op, const std::string& current, const ast::Ref& rhs);
+  void try_stmt(const ast::Try& t, const ast::Node& s);
+  /// The C++ condition of an except clause on the caught `ag_error`.
+  std::string handler_test(const ast::ExceptHandler& h);
 
   // ---- expressions (cpp_expr.cpp)
   /// A C++ expression of type ag::Value (or convertible to it: bare literals).
   std::string expr(const ast::Ref& e);
   /// Like expr(), but always of type ag::Value (literals wrapped).
   std::string value(const ast::Ref& e);
+  /// Like value(), parenthesized where a postfix operator (`.getattr(...)`,
+  /// a call) could not follow it: a cell read `*x`.
+  std::string operand(const ast::Ref& e);
   /// `if (...)` condition text: Python truthiness of `e`.
   std::string truthy(const ast::Ref& e);
-  /// C++ statements assigning the C++ expression `rhs` to the Python target.
-  std::string assign_code(const ast::Ref& target, const std::string& rhs);
   /// The positional / keyword argument lists of a call: `{a, b}`, `{{"k", v}}`.
   std::string arg_list(const ast::Refs& args);
   std::string kwarg_list(const ast::Refs& keywords);
   /// A Name load resolved through the scopes.
   std::string name_load(const ast::Name& n);
-  /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add"), or nullopt.
+  /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add").
   bool tf_path(const ast::Ref& e, std::string& path) const;
-
-  std::string call(const ast::Node& at_node, const ast::Ref& func, const ast::Refs& args, const ast::Refs& keywords);
-  std::string ag_call(const ast::Call& c, const std::string& op);
-  std::string super_attr(const ast::Node& at_node, const std::string& attr);
-  std::string tf_unknown(const ast::Node& n, const std::string& path);
-  std::string callable_ref(const ast::Ref& e, int nparams);
-  std::string loop_options(const ast::Ref& opts, const ast::Ref& body);
   std::string subscript(const ast::Subscript& s);
   std::string fstring(const ast::JoinedStr& j);
-  std::string comprehension(const ast::Ref& elt, const ast::Ref& key, const ast::Refs& generators, const char* kind);
-  std::string lambda(const ast::Lambda& l);
-  /// `{{"a"}, {"b", default}}`: make_function's parameter list.
-  std::string params_list(const ast::Arguments& a);
 
-  /// The C++ body (without braces) of a def: locals, statements, a final return.
-  std::string function_body(const ast::FunctionDef& f, const std::vector<std::string>& params, bool own_frame,
-                            const std::string& python_name);
-  void nested_def(const ast::FunctionDef& f);
-  /// The text around a function value that applies `decorator_list` to it.
-  std::pair<std::string, std::string> decorators(const ast::Refs& decorator_list);
-  /// A C++ loop: `head` (ending in `{`), then `first` (the target's assignment)
-  /// and the body; a Python `else` runs after it unless a `break` left it.
-  void loop(const ast::Refs& body, const ast::Refs& orelse, const std::string& head, const std::string& first);
-  std::string augmented(ast::BinOpKind op, const std::string& current, const ast::Ref& rhs);
-  void try_stmt(const ast::Try& t, const ast::Node& s);
-  std::string handler_test(const ast::ExceptHandler& h);
+  // ---- calls and AutoGraph's operators (cpp_call.cpp)
+  std::string call(const ast::Node& at_node, const ast::Ref& func, const ast::Refs& args, const ast::Refs& keywords);
+  std::string ag_call(const ast::Call& c, std::string_view op);
+  std::string super_attr(const ast::Node& at_node, const std::string& attr);
+  std::string tf_unknown(const ast::Node& n, const std::string& path);
+  /// A C++ callable for the function named by `e` (a local function or any
+  /// Value) taking `nparams` (0 or 1) arguments.
+  std::string callable_ref(const ast::Ref& e, int nparams);
+  std::string loop_options(const ast::Ref& opts, const ast::Ref& body);
 
   // ---- output
   void line(const std::string& text);
@@ -134,33 +139,51 @@ class Emitter {
   void at(const ast::Node& s);
   std::string take_output() { return std::move(out_); }
   void error(const ast::Node& n, const std::string& message);
-  bool failed() const { return sink_.has_errors(); }
 
   std::vector<Scope> scopes;
   int indent = 0;
   int temp_counter = 0;
   std::string fresh(const char* base) { return std::string("ag_") + base + std::to_string(temp_counter++); }
 
+  /// Set while emitting a method: its class's global name (for super()).
+  std::string pending_class_;
+
  private:
-  const Scope* scope_of(const std::string& name) const;
+  /// What `body` emits, as text of its own one level deeper than the current one.
+  template <class F>
+  std::string nested_text(F&& body) {
+    std::string saved = std::move(out_);
+    int saved_indent = indent;
+    out_.clear();
+    indent = saved_indent + 1;
+    body();
+    std::string text = std::move(out_);
+    out_ = std::move(saved);
+    indent = saved_indent;
+    return text;
+  }
+  /// The locals a scope's body declares: all but its parameters, its
+  /// FunctionScope and its local functions.
+  void declare_locals(const analysis::Closure& c, const std::vector<std::string>& params, const std::string& fscope);
+  /// `[a, b]`: what an escaping closure copies (its free cells and self reference).
+  std::string captures(const analysis::Closure& c) const;
+  /// `ag::Value x = ag_args[0];`, one per parameter of a closure value.
+  std::vector<std::string> unpack_args(const analysis::Closure& c, const std::vector<std::string>& params) const;
+  /// The innermost Python scope being emitted (null: the module's code).
+  const analysis::Closure* current() const;
 
   const SourceFile& file_;
   DiagnosticSink& sink_;
   std::set<std::string> module_globals_;
   std::map<std::string, std::string> imports_;
+  analysis::AnalysisCache analyses_;
+  ast::Ref root_;
   std::string out_;
   int last_line_ = -1;
   /// Per enclosing Python loop: the flag a `break` sets for its `else` ("" if none).
   std::vector<std::string> loop_break_flags_;
   /// Per enclosing except clause: the variable holding its traceback ("" for a catch-all rethrow).
   std::vector<std::string> handler_tracebacks_;
-
- public:
-  /// Set while emitting a method: its class's global name (for super()).
-  std::string pending_class_;
-
- private:
-
 };
 
 }  // namespace agc::emit::cpp

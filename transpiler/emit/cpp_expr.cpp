@@ -5,6 +5,8 @@
 // direct calls, anything else to Value::operator().
 #include <fmt/format.h>
 
+#include "transpiler/analysis/ag_operators.h"
+#include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
@@ -12,6 +14,8 @@
 namespace agc::emit::cpp {
 
 using namespace agc::ast;
+using analysis::ag_operator;
+using analysis::unwrap_ld;
 
 namespace {
 
@@ -19,35 +23,45 @@ bool is_literal(const Ref& e) {
   return e->is<Constant>() || (e->is<UnaryOp>() && e->as<UnaryOp>().operand->is<Constant>());
 }
 
-const char* binop_text(BinOpKind op) {
+/// `l op r` for a comparison.
+std::string compare_code(const std::string& l, CmpOpKind op, const std::string& r) {
+  auto infix = [&](const char* text) { return fmt::format("({} {} {})", l, text, r); };
   switch (op) {
-    case BinOpKind::Add: return "+";
-    case BinOpKind::Sub: return "-";
-    case BinOpKind::Mult: return "*";
-    case BinOpKind::Div: return "/";
-    case BinOpKind::Mod: return "%";
-    case BinOpKind::LShift: return "<<";
-    case BinOpKind::RShift: return ">>";
-    case BinOpKind::BitOr: return "|";
-    case BinOpKind::BitXor: return "^";
-    case BinOpKind::BitAnd: return "&";
-    default: return nullptr;
+    case CmpOpKind::Eq: return infix("==");
+    case CmpOpKind::NotEq: return infix("!=");
+    case CmpOpKind::Lt: return infix("<");
+    case CmpOpKind::LtE: return infix("<=");
+    case CmpOpKind::Gt: return infix(">");
+    case CmpOpKind::GtE: return infix(">=");
+    case CmpOpKind::Is: return fmt::format("ag::Value(ag::Value({}).is({}))", l, r);
+    case CmpOpKind::IsNot: return fmt::format("ag::Value(!ag::Value({}).is({}))", l, r);
+    case CmpOpKind::In: return fmt::format("ag::Value(ag::contains({}, {}))", r, l);
+    case CmpOpKind::NotIn: return fmt::format("ag::Value(!ag::contains({}, {}))", r, l);
   }
-}
-
-const char* cmp_text(CmpOpKind op) {
-  switch (op) {
-    case CmpOpKind::Eq: return "==";
-    case CmpOpKind::NotEq: return "!=";
-    case CmpOpKind::Lt: return "<";
-    case CmpOpKind::LtE: return "<=";
-    case CmpOpKind::Gt: return ">";
-    case CmpOpKind::GtE: return ">=";
-    default: return nullptr;
-  }
+  AGC_UNREACHABLE("comparison operator");
 }
 
 }  // namespace
+
+std::string binop_code(BinOpKind op, const std::string& l, const std::string& r) {
+  auto infix = [&](const char* text) { return fmt::format("({} {} {})", l, text, r); };
+  switch (op) {
+    case BinOpKind::Add: return infix("+");
+    case BinOpKind::Sub: return infix("-");
+    case BinOpKind::Mult: return infix("*");
+    case BinOpKind::Div: return infix("/");
+    case BinOpKind::Mod: return infix("%");
+    case BinOpKind::LShift: return infix("<<");
+    case BinOpKind::RShift: return infix(">>");
+    case BinOpKind::BitOr: return infix("|");
+    case BinOpKind::BitXor: return infix("^");
+    case BinOpKind::BitAnd: return infix("&");
+    case BinOpKind::FloorDiv: return fmt::format("ag::floordiv({}, {})", l, r);
+    case BinOpKind::Pow: return fmt::format("ag::pow({}, {})", l, r);
+    case BinOpKind::MatMult: return fmt::format("ag::tf::api::matmul({{{}, {}}}, {{}})", l, r);
+  }
+  AGC_UNREACHABLE("binary operator");
+}
 
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
@@ -56,12 +70,6 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
     out += parts[i];
   }
   return out;
-}
-
-/// `ag__.ld(x)` -> x; anything else unchanged.
-const Ref& unwrap_ld(const Ref& e) {
-  if (ag_operator(e) == "ld" && e->as<Call>().args.size() == 1) return e->as<Call>().args[0];
-  return e;
 }
 
 /// `super()` or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.
@@ -78,15 +86,6 @@ bool is_super_call(const Ref& e) {
 }
 
 
-const Scope* Emitter::scope_of(const std::string& name) const {
-  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-    if (it->kind == Scope::Kind::Module) return nullptr;
-    if (it->globals.count(name)) return nullptr;
-    if (it->locals.count(name) || it->lambda_defs.count(name)) return &*it;
-  }
-  return nullptr;
-}
-
 bool Emitter::tf_path(const Ref& e, std::string& path) const {
   std::vector<std::string> parts;
   const Ref* cur = &e;
@@ -96,7 +95,7 @@ bool Emitter::tf_path(const Ref& e, std::string& path) const {
   }
   const Ref& root = unwrap_ld(*cur);
   auto* n = root->dyn<Name>();
-  if (!n || parts.empty() || scope_of(n->id)) return false;
+  if (!n || parts.empty() || owner(n->id)) return false;
   auto it = imports_.find(n->id);
   if (it == imports_.end() || it->second != "tensorflow") return false;
   path.clear();
@@ -108,12 +107,10 @@ bool Emitter::tf_path(const Ref& e, std::string& path) const {
 }
 
 std::string Emitter::name_load(const Name& n) {
-  if (const Scope* s = scope_of(n.id)) {
-    if (s->lambda_defs.count(n.id)) {
-      error(n, fmt::format("internal: nested function '{}' used as a value", n.id));
-      return "ag::Value()";
-    }
-    return cpp_ident(n.id);
+  if (owner(n.id)) {
+    // A local function is only ever called (analysis::Closures decides so).
+    AGC_CHECK(!local_function(n.id)) << "local function '" << n.id << "' used as a value";
+    return variable(n.id);
   }
   if (module_globals_.count(n.id) && !imports_.count(n.id)) return cpp_ident(n.id);
   if (imports_.count(n.id)) {
@@ -131,6 +128,11 @@ std::string Emitter::name_load(const Name& n) {
 std::string Emitter::value(const Ref& e) {
   std::string s = expr(e);
   return is_literal(e) ? "ag::Value(" + s + ")" : s;
+}
+
+std::string Emitter::operand(const Ref& e) {
+  std::string s = value(e);
+  return s[0] == '*' ? "(" + s + ")" : s;  // only a cell's read starts with `*`
 }
 
 std::string Emitter::truthy(const Ref& e) {
@@ -211,80 +213,6 @@ std::string Emitter::fstring(const JoinedStr& j) {
   return "ag::Value(std::string() + " + join(parts, " + ") + ")";
 }
 
-std::string Emitter::comprehension(const Ref& elt, const Ref& key, const Refs& generators,
-                                   const char* kind) {
-  // An immediately invoked lambda with a scope of its own for the targets.
-  Scope scope;
-  scope.kind = Scope::Kind::Comprehension;
-  for (const Ref& g : generators) {
-    auto a = make<Assign>(g->span);
-    a->targets = {g->as<Comprehension>().target};
-    a->value = g->as<Comprehension>().iter;
-    for (const std::string& b : scope_names({a}).bound) scope.locals.insert(b);
-  }
-  std::string out = "[&] {\n";
-  std::string result = std::string(kind) == "dict" ? "ag::Value::dict()" : "ag::Value::list()";
-  out += "  ag::Value ag_result = " + result + ";\n";
-  // The first iterable is evaluated in the enclosing scope (Python's rule).
-  std::string first_iter = value(generators[0]->as<Comprehension>().iter);
-  scopes.push_back(scope);
-  for (const std::string& l : scopes.back().locals) out += "  ag::Value " + cpp_ident(l) + ";\n";
-  std::string close;
-  std::string pad = "  ";
-  for (size_t i = 0; i < generators.size(); ++i) {
-    const Comprehension& g = generators[i]->as<Comprehension>();
-    std::string item = fresh("item");
-    std::string iter = i == 0 ? first_iter : value(g.iter);
-    out += fmt::format("{}for (const ag::Value& {} : ag::iterate({})) {{\n", pad, item, iter);
-    pad += "  ";
-    out += pad + assign_code(g.target, item) + "\n";
-    for (const Ref& cond : g.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
-    close = pad.substr(2) + "}\n" + close;
-  }
-  if (key) {
-    out += fmt::format("{}ag::setitem(ag_result, {}, {});\n", pad, value(key), value(elt));
-  } else {
-    out += fmt::format("{}ag_result.items().push_back({});\n", pad, value(elt));
-  }
-  out += close + "  return ag_result;\n}()";
-  scopes.pop_back();
-  return out;
-}
-
-std::string Emitter::lambda(const Lambda& l) {
-  const Arguments& a = l.args->as<Arguments>();
-  Scope scope;
-  scope.kind = Scope::Kind::Lambda;
-  for (const std::string& p : param_names(a)) scope.locals.insert(p);
-  std::string params = params_list(a);
-  bool at_module = scopes.back().kind == Scope::Kind::Module;
-  scopes.push_back(scope);
-  std::string body = value(l.body);
-  scopes.pop_back();
-  std::string unpack;
-  size_t i = 0;
-  for (const std::string& p : param_names(a)) unpack += fmt::format("ag::Value {} = ag_args[{}]; ", cpp_ident(p), i++);
-  return fmt::format("ag::make_function(\"<lambda>\", {}, {}({}) -> ag::Value {{ {}return {}; }})", params,
-                     at_module ? "[]" : "[&]", value_lambda_params(i), unpack, body);
-}
-
-std::string Emitter::params_list(const Arguments& a) {
-  if (!a.posonlyargs.empty() || a.vararg || !a.kwonlyargs.empty() || a.kwarg) {
-    error(a, "*args, **kwargs and keyword-only or positional-only parameters are not supported yet");
-  }
-  std::vector<std::string> out;
-  size_t first_default = a.args.size() - a.defaults.size();
-  for (size_t i = 0; i < a.args.size(); ++i) {
-    const std::string& name = a.args[i]->as<Arg>().arg;
-    if (i >= first_default) {
-      out.push_back(fmt::format("{{{}, {}}}", cpp_string(name), value(a.defaults[i - first_default])));
-    } else {
-      out.push_back(fmt::format("{{{}, {{}}}}", cpp_string(name)));
-    }
-  }
-  return "{" + join(out) + "}";
-}
-
 std::string Emitter::expr(const Ref& e) {
   switch (e->kind) {
     case NodeKind::Constant: {
@@ -307,8 +235,10 @@ std::string Emitter::expr(const Ref& e) {
           }
           return cpp_string(v.text);
         case ConstantValue::Kind::Ellipsis: return "ag::Value::ellipsis()";
-        default: error(*e, "bytes and complex literals are not supported"); return "ag::Value()";
+        case ConstantValue::Kind::Bytes:
+        case ConstantValue::Kind::Complex: error(*e, "bytes and complex literals are not supported"); return "ag::Value()";
       }
+      AGC_UNREACHABLE("constant kind");
     }
     case NodeKind::Name: return name_load(e->as<Name>());
     case NodeKind::Attribute: {
@@ -321,7 +251,7 @@ std::string Emitter::expr(const Ref& e) {
         }
         return tf_unknown(*e, path);
       }
-      if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !scope_of(root->id)) {
+      if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
         auto it = imports_.find(root->id);
         if (it != imports_.end()) {
           if (it->second == "sys" && (a.attr == "stdout" || a.attr == "stderr")) {
@@ -334,17 +264,15 @@ std::string Emitter::expr(const Ref& e) {
         }
       }
       if (is_super_call(a.value)) return super_attr(*e, a.attr);
-      return fmt::format("{}.getattr({})", value(a.value), cpp_string(a.attr));
+      return fmt::format("{}.getattr({})", operand(a.value), cpp_string(a.attr));
     }
     case NodeKind::BinOp: {
       const BinOp& b = e->as<BinOp>();
-      if (b.op == BinOpKind::FloorDiv) return fmt::format("ag::floordiv({}, {})", value(b.left), value(b.right));
-      if (b.op == BinOpKind::Pow) return fmt::format("ag::pow({}, {})", value(b.left), value(b.right));
-      if (b.op == BinOpKind::MatMult) {
-        return fmt::format("ag::tf::api::matmul({{{}, {}}}, {{}})", expr(b.left), expr(b.right));
-      }
-      std::string l = is_literal(b.left) && is_literal(b.right) ? value(b.left) : expr(b.left);
-      return fmt::format("({} {} {})", l, binop_text(b.op), expr(b.right));
+      // ag::floordiv / ag::pow take Values; an infix operator needs one
+      // Value operand (two literals would be C++ arithmetic).
+      if (b.op == BinOpKind::FloorDiv || b.op == BinOpKind::Pow) return binop_code(b.op, value(b.left), value(b.right));
+      bool literals = b.op != BinOpKind::MatMult && is_literal(b.left) && is_literal(b.right);
+      return binop_code(b.op, literals ? value(b.left) : expr(b.left), expr(b.right));
     }
     case NodeKind::UnaryOp: {
       const UnaryOp& u = e->as<UnaryOp>();
@@ -359,7 +287,7 @@ std::string Emitter::expr(const Ref& e) {
         case UnaryOpKind::Invert: return fmt::format("(~{})", value(u.operand));
         case UnaryOpKind::Not: return fmt::format("ag::not_({})", value(u.operand));
       }
-      return "";
+      AGC_UNREACHABLE("unary operator");
     }
     case NodeKind::BoolOp: {
       const BoolOp& b = e->as<BoolOp>();
@@ -373,15 +301,7 @@ std::string Emitter::expr(const Ref& e) {
     }
     case NodeKind::Compare: {
       const Compare& c = e->as<Compare>();
-      auto one = [&](const std::string& l, CmpOpKind op, const std::string& r) -> std::string {
-        switch (op) {
-          case CmpOpKind::Is: return fmt::format("ag::Value(ag::Value({}).is({}))", l, r);
-          case CmpOpKind::IsNot: return fmt::format("ag::Value(!ag::Value({}).is({}))", l, r);
-          case CmpOpKind::In: return fmt::format("ag::Value(ag::contains({}, {}))", r, l);
-          case CmpOpKind::NotIn: return fmt::format("ag::Value(!ag::contains({}, {}))", r, l);
-          default: return fmt::format("({} {} {})", l, cmp_text(op), r);
-        }
-      };
+      auto one = compare_code;
       if (c.ops.size() == 1) {
         bool both = is_literal(c.left) && is_literal(c.comparators[0]);
         return one(both ? value(c.left) : expr(c.left), c.ops[0], expr(c.comparators[0]));
@@ -402,11 +322,15 @@ std::string Emitter::expr(const Ref& e) {
     }
     case NodeKind::Call: {
       const Call& c = e->as<Call>();
-      std::string op = ag_operator(e);
+      std::string_view op = ag_operator(e);
       if (!op.empty()) return ag_call(c, op);
-      if (auto* a = c.func->dyn<Attribute>()) {
-        if (auto* n = a->value->dyn<Name>(); n && n->id == "fscope" && a->attr == "ret" && c.args.size() == 2) {
-          return fmt::format("fscope.ret({}, {})", expr(c.args[0]), expr(c.args[1]));
+      if (auto* a = c.func->dyn<Attribute>(); a && a->attr == "ret" && c.args.size() == 2) {
+        // fscope.ret(retval_, do_return): the converted function's FunctionScope.
+        auto* n = a->value->dyn<Name>();
+        for (const Scope& s : scopes) {
+          if (n && n->id == s.fscope) {
+            return fmt::format("{}.ret({}, {})", cpp_ident(n->id), expr(c.args[0]), expr(c.args[1]));
+          }
         }
       }
       return call(c, c.func, c.args, c.keywords);
@@ -441,22 +365,32 @@ std::string Emitter::expr(const Ref& e) {
     case NodeKind::Lambda: return lambda(e->as<Lambda>());
     case NodeKind::ListComp: {
       const ListComp& l = e->as<ListComp>();
-      return comprehension(l.elt, nullptr, l.generators, "list");
+      return comprehension(l, l.elt, nullptr, l.generators, "list");
     }
     case NodeKind::GeneratorExp: {
       const GeneratorExp& g = e->as<GeneratorExp>();
-      return comprehension(g.elt, nullptr, g.generators, "list");
+      return comprehension(g, g.elt, nullptr, g.generators, "list");
     }
     case NodeKind::DictComp: {
       const DictComp& d = e->as<DictComp>();
-      return comprehension(d.value, d.key, d.generators, "dict");
+      return comprehension(d, d.value, d.key, d.generators, "dict");
     }
     case NodeKind::JoinedStr: return fstring(e->as<JoinedStr>());
     case NodeKind::Set:
     case NodeKind::SetComp: error(*e, "sets are not supported yet; use a list or a dict"); return "ag::Value()";
     case NodeKind::Starred: error(*e, "starred expressions are not supported here"); return "ag::Value()";
-    default: error(*e, fmt::format("internal: unexpected {} in an expression", kind_name(e->kind))); return "ag::Value()";
+    case NodeKind::FormattedValue: AGC_UNREACHABLE("a FormattedValue outside its f-string");
+    case NodeKind::Slice: AGC_UNREACHABLE("a Slice outside a subscript");
+#define AGC_STMT(Name, Fields) case NodeKind::Name:
+#define AGC_EXPR(Name, Fields)
+#define AGC_AUX(Name, Fields) case NodeKind::Name:
+#include "transpiler/ast/nodes.def"
+#undef AGC_STMT
+#undef AGC_EXPR
+#undef AGC_AUX
+      AGC_UNREACHABLE("an expression holds only expressions");
   }
+  AGC_UNREACHABLE("node kind");
 }
 
 }  // namespace agc::emit::cpp

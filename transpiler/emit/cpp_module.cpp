@@ -3,10 +3,10 @@
 // includes, and main().
 #include <fmt/format.h>
 
+#include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
-#include "transpiler/passes/pipeline.h"
 
 namespace agc::emit {
 
@@ -43,22 +43,24 @@ std::string literal_default(const Ref& d) {
     }
     case ConstantValue::Kind::Float: return "ag::Value(" + cpp_double(c->value.number) + ")";
     case ConstantValue::Kind::Str: return "ag::Value(" + cpp_string(c->value.text) + ")";
-    default: return "";
+    case ConstantValue::Kind::Complex:
+    case ConstantValue::Kind::Bytes:
+    case ConstantValue::Kind::Ellipsis: return "";
   }
+  AGC_UNREACHABLE("constant kind");
 }
 
 struct ModuleEmitter {
+  const passes::ConvertedModule& cm;
   const Module& m;
   std::string stem;
   std::string ns;
   DiagnosticSink& sink;
   cpp::Emitter em;
-  std::map<const Node*, Ref> converted;
-  std::map<std::string, std::string> imports;
   std::set<std::string> value_globals;
 
-  ModuleEmitter(const Module& mod, const std::string& s, DiagnosticSink& sk)
-      : m(mod), stem(s), ns(cpp_namespace(s)), sink(sk), em(*mod.file, sk) {}
+  ModuleEmitter(const passes::ConvertedModule& c, const std::string& s, DiagnosticSink& sk)
+      : cm(c), m(c.module), stem(s), ns(cpp_namespace(s)), sink(sk), em(*c.module.file, sk) {}
 
   static std::string method_cpp_name(const std::string& cls, const std::string& fn) {
     return "tf__" + cls + "_" + fn;
@@ -68,13 +70,13 @@ struct ModuleEmitter {
 
   /// `ag::Value tf__f(ag::Value a, ...) { ... }` for one converted def.
   std::string definition(const FunctionDef& original, const std::string& cpp_name, const std::string& cls) {
-    auto it = converted.find(&original);
-    if (it == converted.end()) return "";
-    const FunctionDef& conv = it->second->as<FunctionDef>();
-    std::vector<std::string> params = params_of(conv);
-    std::string sig = cpp::value_params(conv, params);
+    const Ref& converted = cm.converted(&original);
+    AGC_CHECK(converted) << "emit_cpp of a module with an unconverted function: " << original.name;
+    const FunctionDef& conv = converted->as<FunctionDef>();
+    em.set_root(converted);
+    std::string sig = em.value_params(conv);
     em.pending_class_ = cls;
-    std::string body = em.function_body(conv, params, true, cls.empty() ? original.name : cls + "." + original.name);
+    std::string body = em.function_body(conv, cls.empty() ? original.name : cls + "." + original.name);
     em.pending_class_.clear();
     return fmt::format("// {}:{}: def {}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
                        m.file->line_col(original.span.begin).line, cls.empty() ? original.name : cls + "." + original.name,
@@ -113,25 +115,14 @@ struct ModuleEmitter {
     }
   }
 
-  CppOutput run(const passes::ConversionOptions& options, bool library) {
+  CppOutput run(bool library) {
     check_imports();
-    auto globals = passes::module_names(m);
-    imports = passes::module_imports(m);
-    for (const passes::Entity& e : passes::find_entities(m)) {
-      ast::Ref c = passes::convert_entity(e.fn, options, globals, imports, sink);
-      if (c) converted[e.fn.get()] = c;
+    if (cm.has_errors() || sink.has_errors()) return {};
+    for (const std::string& n : *cm.names) {
+      if (!cm.imports.count(n)) value_globals.insert(n);
     }
-    if (sink.has_errors()) return {};
-
-    cpp::ScopeNames names = cpp::scope_names(m.body);
-    for (const std::string& n : names.bound) {
-      if (!imports.count(n)) value_globals.insert(n);
-    }
-    em.set_module(value_globals, imports);
-    cpp::Scope module_scope;
-    module_scope.kind = cpp::Scope::Kind::Module;
-    module_scope.locals = value_globals;
-    em.scopes.push_back(module_scope);
+    em.set_module(value_globals, cm.imports);
+    em.scopes.push_back(cpp::Scope{});  // the module's own code
 
     // Converted functions and methods.
     std::string functions;
@@ -148,6 +139,7 @@ struct ModuleEmitter {
     em.indent = 1;
     em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
+      em.set_root(s);
       if (auto* f = s->dyn<FunctionDef>()) {
         em.at(*s);
         em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, "tf__" + f->name)));
@@ -252,10 +244,9 @@ struct ModuleEmitter {
 
 }  // namespace
 
-CppOutput emit_cpp(const Module& m, const std::string& stem, const passes::ConversionOptions& options, bool library,
-                   DiagnosticSink& sink) {
-  ModuleEmitter me(m, stem, sink);
-  CppOutput out = me.run(options, library);
+CppOutput emit_cpp(const passes::ConvertedModule& cm, const std::string& stem, bool library, DiagnosticSink& sink) {
+  ModuleEmitter me(cm, stem, sink);
+  CppOutput out = me.run(library);
   if (sink.has_errors()) return {};
   return out;
 }

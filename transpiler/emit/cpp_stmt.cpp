@@ -4,13 +4,18 @@
 // becomes try/catch on the runtime's typed errors.
 #include <fmt/format.h>
 
+#include "transpiler/analysis/ag_operators.h"
+#include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
+#include "transpiler/passes/pass.h"
 
 namespace agc::emit::cpp {
 
 using namespace agc::ast;
+using analysis::ag_operator;
+using analysis::unwrap_ld;
 
 void Emitter::line(const std::string& text) {
   // Multi-line text (a lambda's body) keeps its own relative indentation.
@@ -43,77 +48,47 @@ void Emitter::at(const Node& s) {
 
 void Emitter::error(const Node& n, const std::string& message) { sink_.error(n.span, message); }
 
-void Emitter::declare_locals(const Scope& scope, const std::set<std::string>& params) {
-  for (const std::string& l : scope.locals) {
-    if (params.count(l)) continue;
-    line(fmt::format("ag::Value {} = ag::autograph::Undefined({});", cpp_ident(l), cpp_string(l)));
-  }
-}
-
 std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
-  switch (target->kind) {
-    case NodeKind::Name: {
-      const std::string& id = target->as<Name>().id;
-      const Scope* s = nullptr;
-      for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-        if (it->locals.count(id) || it->kind == Scope::Kind::Module || it->globals.count(id)) {
-          s = &*it;
-          break;
-        }
-      }
-      if (!s) error(*target, fmt::format("internal: no scope binds '{}'", id));
-      return fmt::format("{} = {};", cpp_ident(id), rhs);
-    }
-    case NodeKind::Attribute: {
-      const Attribute& a = target->as<Attribute>();
-      return fmt::format("{}.setattr({}, {});", value(a.value), cpp_string(a.attr), rhs);
-    }
-    case NodeKind::Subscript: {
-      const Subscript& s = target->as<Subscript>();
-      if (s.slice->is<Slice>()) {
-        error(*target, "assigning to a slice is not supported yet");
-        return "";
-      }
-      return fmt::format("ag::setitem({}, {}, {});", value(s.value), value(s.slice), rhs);
-    }
-    case NodeKind::Tuple:
-    case NodeKind::List: {
-      const Refs& elts = target->is<Tuple>() ? target->as<Tuple>().elts : target->as<List>().elts;
-      for (const Ref& e : elts) {
-        if (e->is<Starred>()) {
-          error(*e, "starred assignment targets are not supported yet");
-          return "";
-        }
-      }
-      std::string tmp = fresh("unpacked");
-      std::string out = fmt::format("{{\n  std::vector<ag::Value> {} = ag::unpack({}, {});", tmp, rhs, elts.size());
-      for (size_t i = 0; i < elts.size(); ++i) {
-        std::string inner = assign_code(elts[i], fmt::format("{}[{}]", tmp, i));
-        // Nested unpacking spans lines: indent them inside the block.
-        std::string indented;
-        size_t start = 0;
-        while (start < inner.size()) {
-          size_t end = inner.find('\n', start);
-          if (end == std::string::npos) end = inner.size();
-          indented += "\n  " + inner.substr(start, end - start);
-          start = end + 1;
-        }
-        out += indented;
-      }
-      return out + "\n}";
-    }
-    default: error(*target, fmt::format("cannot assign to {}", kind_name(target->kind))); return "";
+  // The frontend accepts only the targets Python does (names, attributes,
+  // subscripts, and tuples and lists of them).
+  if (const auto* n = target->dyn<Name>()) return fmt::format("{} = {};", variable(n->id), rhs);
+  if (const auto* a = target->dyn<Attribute>()) {
+    return fmt::format("{}.setattr({}, {});", operand(a->value), cpp_string(a->attr), rhs);
   }
+  if (const auto* s = target->dyn<Subscript>()) {
+    if (s->slice->is<Slice>()) {
+      error(*target, "assigning to a slice is not supported yet");
+      return "";
+    }
+    return fmt::format("ag::setitem({}, {}, {});", value(s->value), value(s->slice), rhs);
+  }
+  AGC_CHECK(target->is<Tuple>() || target->is<List>()) << "cannot assign to a " << kind_name(target->kind);
+  const Refs& elts = target->is<Tuple>() ? target->as<Tuple>().elts : target->as<List>().elts;
+  for (const Ref& e : elts) {
+    if (e->is<Starred>()) {
+      error(*e, "starred assignment targets are not supported yet");
+      return "";
+    }
+  }
+  std::string tmp = fresh("unpacked");
+  std::string out = fmt::format("{{\n  std::vector<ag::Value> {} = ag::unpack({}, {});", tmp, rhs, elts.size());
+  for (size_t i = 0; i < elts.size(); ++i) {
+    std::string inner = assign_code(elts[i], fmt::format("{}[{}]", tmp, i));
+    // Nested unpacking spans lines: indent them inside the block.
+    std::string indented;
+    size_t start = 0;
+    while (start < inner.size()) {
+      size_t end = inner.find('\n', start);
+      if (end == std::string::npos) end = inner.size();
+      indented += "\n  " + inner.substr(start, end - start);
+      start = end + 1;
+    }
+    out += indented;
+  }
+  return out + "\n}";
 }
 
 namespace {
-
-/// `with ag__.FunctionScope(name, 'fscope', ag__.ConversionOptions(...)) as fscope`.
-bool is_function_scope(const With& w) {
-  if (w.items.size() != 1) return false;
-  const WithItem& item = w.items[0]->as<WithItem>();
-  return ag_operator(item.context_expr) == "FunctionScope";
-}
 
 std::string conversion_options(const Ref& e) {
   std::vector<std::string> fields;
@@ -149,109 +124,10 @@ bool is_docstring(const Ref& s) {
   return c && c->value.kind == ConstantValue::Kind::Str;
 }
 
-/// The statements of a function body inside its FunctionScope `with`, if any
-/// (the conversion keeps a docstring before the `with`).
-const Refs& effective_body(const Refs& body) {
-  size_t first = !body.empty() && is_docstring(body[0]) ? 1 : 0;
-  if (body.size() == first + 1) {
-    if (auto* w = body[first]->dyn<With>(); w && is_function_scope(*w)) return w->body;
-  }
-  return body;
-}
-
-bool ends_in_return(const Refs& body) {
-  const Refs& b = effective_body(body);
-  return !b.empty() && b.back()->is<Return>();
-}
-
 }  // namespace
 
 void Emitter::block(const Refs& stmts) {
   for (const Ref& s : stmts) stmt(s);
-}
-
-std::string Emitter::function_body(const FunctionDef& f, const std::vector<std::string>& params, bool own_frame,
-                                   const std::string& python_name) {
-  Scope scope;
-  scope.kind = Scope::Kind::Function;
-  ScopeNames names = scope_names(f.body);
-  scope.locals = names.bound;
-  scope.globals = names.globals;
-  for (const std::string& p : params) scope.locals.insert(p);
-  const Refs& body = effective_body(f.body);
-  scope.lambda_defs = lambda_defs(body);
-  for (const std::string& l : scope.lambda_defs) scope.locals.erase(l);
-  // Inside `with ag__.FunctionScope(...) as fscope`, fscope is a C++ FunctionScope, not a Value.
-  if (&body != &f.body) scope.locals.erase("fscope");
-  if (!scopes.empty() && scopes.back().kind == Scope::Kind::Module) {
-    // A method's class and self, for super().
-    scope.class_name = pending_class_;
-    scope.self_name = pending_class_.empty() || params.empty() ? "" : params[0];
-  }
-  std::string saved = std::move(out_);
-  int saved_indent = indent;
-  int saved_line = last_line_;
-  out_.clear();
-  indent = saved_indent + 1;
-  scopes.push_back(std::move(scope));
-  if (own_frame) {
-    line(fmt::format("ag::Frame ag_frame(kFile, {});", cpp_string(python_name)));
-    last_line_ = -1;
-  }
-  std::set<std::string> param_set(params.begin(), params.end());
-  declare_locals(scopes.back(), param_set);
-  block(f.body);
-  if (!ends_in_return(f.body)) line("return ag::Value();");
-  scopes.pop_back();
-  std::string text = std::move(out_);
-  out_ = std::move(saved);
-  indent = saved_indent;
-  if (!own_frame) last_line_ = saved_line;
-  return text;
-}
-
-void Emitter::nested_def(const FunctionDef& f) {
-  Scope& scope = scopes.back();
-  scope.nested_defs[f.name] = &f;
-  const Arguments& a = f.args->as<Arguments>();
-  std::vector<std::string> params = param_names(a);
-  if (scope.lambda_defs.count(f.name)) {
-    std::string sig = value_params(f, params);
-    std::string body = function_body(f, params, false, f.name);
-    line(fmt::format("auto {} = [&]({}) -> ag::Value {{", cpp_ident(f.name), sig));
-    out_ += body;
-    line("};");
-    return;
-  }
-  // A Value: called by name with keywords, stored, returned or decorated.
-  std::string plist = params_list(a);
-  std::string body = function_body(f, params, true, f.name);
-  std::string unpack;
-  for (size_t i = 0; i < params.size(); ++i) {
-    unpack += fmt::format("  ag::Value {} = ag_args[{}];\n", cpp_ident(params[i]), i);
-  }
-  std::string fn = fmt::format("ag::make_function({}, {}, [&]({}) -> ag::Value {{\n{}", cpp_string(f.name), plist,
-                               value_lambda_params(params.size()), unpack);
-  auto [open, close] = decorators(f.decorator_list);
-  line(fmt::format("{} = {}{}", cpp_ident(f.name), open, fn));
-  out_ += body;
-  line("})" + close + ";");
-}
-
-std::pair<std::string, std::string> Emitter::decorators(const Refs& decorator_list) {
-  // @a @b def f: f = a(b(f)).
-  std::string open, close;
-  for (const Ref& d : decorator_list) {
-    std::string path;
-    auto entry = tf_path(d, path) ? find_tf_api(path) : std::nullopt;
-    if (entry && entry->kind == TfApiEntry::Kind::Function) {
-      open += fmt::format("ag::tf::api::{}({{", entry->cpp_name);
-    } else {
-      open += value(d) + "({";
-    }
-    close = "}, {})" + close;
-  }
-  return {open, close};
 }
 
 void Emitter::stmt(const Ref& s) {
@@ -373,9 +249,10 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::ImportFrom: return;  // resolved at transpile time (cpp_module.cpp checks them)
     case NodeKind::With: {
       const With& w = s->as<With>();
-      if (is_function_scope(w)) {
+      if (std::string name = passes::function_context_name(w); !name.empty()) {
         const Call& c = w.items[0]->as<WithItem>().context_expr->as<Call>();
-        line(fmt::format("ag::autograph::FunctionScope fscope({}, {}, {});", c.args.size() > 0 ? expr(c.args[0]) : "\"\"",
+        line(fmt::format("ag::autograph::FunctionScope {}({}, {}, {});", cpp_ident(name),
+                         c.args.size() > 0 ? expr(c.args[0]) : "\"\"",
                          c.args.size() > 1 ? expr(c.args[1]) : "\"fscope\"",
                          conversion_options(c.args.size() > 2 ? c.args[2] : nullptr)));
         block(w.body);
@@ -415,7 +292,7 @@ void Emitter::stmt(const Ref& s) {
         if (auto* sub = t->dyn<Subscript>()) {
           line(fmt::format("ag::delitem({}, {});", value(sub->value), value(sub->slice)));
         } else if (auto* n = t->dyn<Name>()) {
-          line(fmt::format("{} = ag::autograph::Undefined({});", cpp_ident(n->id), cpp_string(n->id)));
+          line(fmt::format("{} = ag::autograph::Undefined({});", variable(n->id), cpp_string(n->id)));
         } else {
           error(*t, "only names and subscripts can be deleted");
         }
@@ -427,7 +304,14 @@ void Emitter::stmt(const Ref& s) {
       nested_def(s->as<FunctionDef>());
       return;
     case NodeKind::ClassDef: error(*s, "classes are only supported at module level"); return;
-    default: error(*s, fmt::format("internal: unexpected {} statement", kind_name(s->kind))); return;
+#define AGC_STMT(Name, Fields)
+#define AGC_EXPR(Name, Fields) case NodeKind::Name:
+#define AGC_AUX(Name, Fields) case NodeKind::Name:
+#include "transpiler/ast/nodes.def"
+#undef AGC_STMT
+#undef AGC_EXPR
+#undef AGC_AUX
+      AGC_UNREACHABLE("a statement list holds only statements");
   }
 }
 
@@ -452,15 +336,7 @@ void Emitter::loop(const Refs& body, const Refs& orelse, const std::string& head
 }
 
 std::string Emitter::augmented(BinOpKind op, const std::string& current, const Ref& rhs) {
-  std::string r = expr(rhs);
-  switch (op) {
-    case BinOpKind::FloorDiv: return fmt::format("ag::floordiv({}, {})", current, r);
-    case BinOpKind::Pow: return fmt::format("ag::pow({}, {})", current, r);
-    case BinOpKind::MatMult: return fmt::format("ag::tf::api::matmul({{{}, {}}}, {{}})", current, r);
-    default: break;
-  }
-  static const char* kOps[] = {"+", "-", "*", "@", "/", "%", "**", "<<", ">>", "|", "^", "&", "//"};
-  return fmt::format("({} {} {})", current, kOps[static_cast<int>(op)], r);
+  return binop_code(op, current, expr(rhs));
 }
 
 void Emitter::try_stmt(const Try& t, const Node& s) {
@@ -474,14 +350,7 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     // finally: runs on leaving the block, normally or by an exception.
     line("{");
     ++indent;
-    std::string saved = std::move(out_);
-    out_.clear();
-    int saved_indent = indent;
-    indent = saved_indent + 1;
-    block(t.finalbody);
-    std::string fin = std::move(out_);
-    out_ = std::move(saved);
-    indent = saved_indent;
+    std::string fin = nested_text([&] { block(t.finalbody); });
     line("ag::Finally ag_finally([&] {");
     out_ += fin;
     line("});");
@@ -564,7 +433,7 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     std::string path;
     if (tf_path(ty, path)) {
       cpp = find_exception_type(path, true);
-    } else if (auto* n = ty->dyn<Name>(); n && !scope_of(n->id) && !module_globals_.count(n->id)) {
+    } else if (auto* n = ty->dyn<Name>(); n && !owner(n->id) && !module_globals_.count(n->id)) {
       cpp = find_exception_type(n->id, false);
     }
     if (!cpp) {

@@ -2,7 +2,7 @@
 
 #include "transpiler/ast/mutator.h"
 #include "transpiler/ast/quote.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 
 namespace agc::passes {
 
@@ -20,7 +20,7 @@ class ConditionalExpressionTransformer : public AstMutator {
                       {{"test", n->test},
                        {"true_expr", n->body},
                        {"false_expr", n->orelse},
-                       {"expr_repr", str_constant(emit::to_source(n->test), n->span)}},
+                       {"expr_repr", str_constant(ast::to_source(n->test), n->span)}},
                       n->span);
   }
 };

@@ -7,7 +7,7 @@
 #include "transpiler/analysis/reaching_definitions.h"
 #include "transpiler/ast/mutator.h"
 #include "transpiler/ast/quote.h"
-#include "transpiler/emit/python_printer.h"
+#include "transpiler/ast/python_printer.h"
 
 namespace agc::passes {
 
@@ -140,7 +140,7 @@ class ControlFlowTransformer : public AstMutator {
     std::string setter = ctx_.namer.new_symbol("set_state", reserved);
     Refs nonlocals = nonlocal_declarations(bv.vars, n->span);
     Refs out = state_functions(bv.vars, nonlocals, getter, setter, n->span);
-    Ref opts = loop_options(n->loop_opts, str_constant(emit::to_source(n->target), n->span), n->span);
+    Ref opts = loop_options(n->loop_opts, str_constant(ast::to_source(n->target), n->span), n->span);
 
     Refs extra_test_function;
     Ref extra_test_name;

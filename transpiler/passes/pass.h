@@ -62,6 +62,8 @@ struct PassInfo {
 /// function body opens (AutoGraph's 'function_context_name' annotation); empty
 /// before the functions pass ran.
 std::string function_context_name(const ast::FunctionDef& fn);
+/// The name `w` binds if it is such a `with` statement, else "".
+std::string function_context_name(const ast::With& w);
 
 /// The dotted path an expression denotes through the module's imports, e.g.
 /// `tf.autograph.experimental.set_loop_options` →

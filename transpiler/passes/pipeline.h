@@ -1,7 +1,7 @@
-// THE ordered list of conversion passes, and conversion of a whole module: each
-// function (module-level, or a method of a module-level class) is one entity,
-// converted on its own with a fresh namer, as tf.autograph converts one
-// function at a time.
+// THE ordered list of conversion passes, and the conversion of one entity (a
+// module-level function or a method of a module-level class) through them,
+// with a fresh namer, as tf.autograph converts one function at a time
+// (convert_module.h converts a whole module).
 #pragma once
 
 #include <functional>
@@ -22,20 +22,6 @@ std::vector<PassInfo> pipeline(const ConversionOptions& options);
 
 /// Called after each pass that changed the entity (for --dump-after).
 using PassObserver = std::function<void(const char* pass, const ast::Ref& fn)>;
-
-/// A function to convert: the FunctionDef and its qualified name (`f`, `Count.__call__`).
-struct Entity {
-  ast::Ref fn;
-  std::string qualified_name;
-};
-
-/// The functions of a module that agc converts, in source order.
-std::vector<Entity> find_entities(const ast::Module& m);
-
-/// Names the module binds at top level (the namer's global namespace).
-std::shared_ptr<const std::set<std::string>> module_names(const ast::Module& m);
-/// Module-level imports: local name → dotted module path.
-std::map<std::string, std::string> module_imports(const ast::Module& m);
 
 /// Converts one function into `tf__<name>`. Problems go to `sink`; returns null
 /// when any were reported.

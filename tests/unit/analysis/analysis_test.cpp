@@ -44,6 +44,30 @@ TEST_CASE("activity: comprehension targets and lambda parameters stay local") {
   CHECK(names(act.scope(stmt(p->first(), 1))->read) == "w");
 }
 
+TEST_CASE("activity: a comprehension has a scope of its own; its first iterable is read outside it") {
+  auto p = testing::parse("def f(xs, k):\n  ys = [x.a * k for x in xs if x for y in x]\n");
+  AnalysisCache cache;
+  const auto& act = cache.get<Activity>(p->first());
+  const Ref& comp = stmt(p->first(), 0)->as<Assign>().value;
+  const Scope* own = act.function_scope(comp.get());
+  REQUIRE(own);
+  CHECK(own->isolated);
+  CHECK(names(own->bound) == "x y");
+  CHECK(names(own->read) == "k");
+  CHECK(names(act.scope(stmt(p->first(), 0))->read) == "k xs");
+}
+
+TEST_CASE("activity: a lambda inside a comprehension reads the comprehension's targets") {
+  auto p = testing::parse("def f(xs):\n  fs = [lambda: x + w for x in xs]\n");
+  AnalysisCache cache;
+  const auto& act = cache.get<Activity>(p->first());
+  const Ref& comp = stmt(p->first(), 0)->as<Assign>().value;
+  const Ref& lam = comp->as<ListComp>().elt;
+  CHECK(names(act.function_scope(lam.get())->read) == "w x");
+  CHECK(names(act.function_scope(comp.get())->read) == "w x");
+  CHECK(names(act.scope(stmt(p->first(), 0))->read) == "w xs");
+}
+
 TEST_CASE("activity: a nested function contributes only its free variables") {
   auto p = testing::parse("def f(a):\n  def g(b):\n    c = a + b\n    return c\n  return g\n");
   AnalysisCache cache;

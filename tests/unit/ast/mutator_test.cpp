@@ -50,7 +50,7 @@ TEST_CASE("a rewrite copies only the path to what changed") {
   CHECK(out[0] != p->first());
   CHECK(after.body[0] == before.body[0]);  // untouched statement shared
   CHECK(after.body[1] != before.body[1]);
-  CHECK(emit::to_source(out) == "def f(a):\n    b = a\n    c = y");
+  CHECK(ast::to_source(out) == "def f(a):\n    b = a\n    c = y");
 }
 
 TEST_CASE("a statement hook may remove or expand statements") {
@@ -71,7 +71,7 @@ TEST_CASE("deep copies have fresh identity and equal text") {
   Ref copy = deep_copy(p->first());
   CHECK(copy != p->first());
   CHECK(copy->as<Assign>().value != p->first()->as<Assign>().value);
-  CHECK(emit::to_source(copy) == emit::to_source(p->first()));
+  CHECK(ast::to_source(copy) == ast::to_source(p->first()));
 }
 
 TEST_CASE("with_context sets the context through tuples and starred targets") {

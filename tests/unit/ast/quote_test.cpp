@@ -20,13 +20,13 @@ TEST_CASE("placeholders take identifiers, nodes and statement lists") {
   )",
                    {{"fn_name", "helper"}, {"arg_name", "itr"}, {"stmts", p->body()}, {"value", name("v", ExprContext::Load, origin)}},
                    origin);
-  CHECK(emit::to_source(out) == "def helper(itr):\n    a = 1\n    b = 2\n    return v");
+  CHECK(ast::to_source(out) == "def helper(itr):\n    a = 1\n    b = 2\n    return v");
 }
 
 TEST_CASE("a list placeholder splices into tuples and blocks, and may be empty") {
   Refs names = {str_constant("x", origin), str_constant("y", origin)};
-  CHECK(emit::to_source(quote_expr("(symbol_names,)", {{"symbol_names", names}}, origin)) == "('x', 'y')");
-  CHECK(emit::to_source(quote_expr("(symbol_names,)", {{"symbol_names", Refs{}}}, origin)) == "()");
+  CHECK(ast::to_source(quote_expr("(symbol_names,)", {{"symbol_names", names}}, origin)) == "('x', 'y')");
+  CHECK(ast::to_source(quote_expr("(symbol_names,)", {{"symbol_names", Refs{}}}, origin)) == "()");
   Refs out = quote("decls\nx = 1\n", {{"decls", Refs{}}}, origin);
   CHECK(out.size() == 1);
 }

@@ -6,8 +6,10 @@
 #include <functional>
 
 #include "tests/unit/support.h"
+#include "transpiler/analysis/module_scope.h"
 #include "transpiler/ast/visitor.h"
 #include "transpiler/emit/to_code.h"
+#include "transpiler/passes/convert_module.h"
 #include "transpiler/passes/pipeline.h"
 
 using namespace agc;
@@ -33,9 +35,9 @@ passes::PassFn find_pass(const std::string& name) {
 Ref run_pass(const std::string& name, const testing::Parsed& parsed, const Ref& fn) {
   static const std::map<std::string, std::string> no_imports;
   DiagnosticSink sink;
-  Namer namer(passes::module_names(parsed.module));
+  Namer namer(analysis::module_names(parsed.module));
   analysis::AnalysisCache cache;
-  auto imports = passes::module_imports(parsed.module);
+  auto imports = analysis::module_imports(parsed.module);
   auto options = all_passes_options();
   passes::PassContext ctx{sink, namer, cache, options, imports};
   Ref out = find_pass(name)(fn, ctx);
@@ -102,9 +104,9 @@ TEST_CASE("every node a pass creates carries a span from the user's file") {
   REQUIRE(!p->sink.has_errors());
   Ref fn = p->body()[1];
   DiagnosticSink sink;
-  auto imports = passes::module_imports(p->module);
+  auto imports = analysis::module_imports(p->module);
   Ref converted =
-      passes::convert_entity(fn, all_passes_options(), passes::module_names(p->module), imports, sink);
+      passes::convert_entity(fn, all_passes_options(), analysis::module_names(p->module), imports, sink);
   REQUIRE_MESSAGE(converted, sink.render_all());
   SpanChecker c(p->module.file.get());
   c.visit(converted);
@@ -120,7 +122,7 @@ TEST_CASE("a generated statement points at the user statement it replaces") {
   struct Finder : AstVisitor {
     const Node* found = nullptr;
     void visit_Call(const Ptr<Call>& n) override {
-      if (emit::to_source(n->func) == "ag__.while_stmt") found = n.get();
+      if (ast::to_source(n->func) == "ag__.while_stmt") found = n.get();
       visit_children(*n);
     }
   } finder;
@@ -167,15 +169,16 @@ TEST_CASE("canonicalizing passes are idempotent") {
     CAPTURE(name);
     Ref once = run_pass(name, *p, p->body()[1]);
     Ref twice = run_pass(name, *p, once);
-    CHECK(emit::to_source(twice) == emit::to_source(once));
+    CHECK(ast::to_source(twice) == ast::to_source(once));
   }
 }
 
 TEST_CASE("conversion is deterministic: the same input gives byte-identical output") {
   auto convert = [] {
     auto p = testing::parse(kEverything);
-    DiagnosticSink sink;
-    return emit::to_code(p->module, {}, sink);
+    passes::ConvertedModule cm = passes::convert_module(p->module);
+    REQUIRE_MESSAGE(!cm.has_errors(), cm.diagnostics.render_all());
+    return emit::to_code(cm);
   };
   std::string first = convert();
   REQUIRE(!first.empty());
@@ -186,7 +189,7 @@ TEST_CASE("user names stay wrapped in ag__.ld and generated names never are") {
   auto p = testing::parse("def f(x):\n  while x > 0:\n    x = x - 1\n  return x\n");
   DiagnosticSink sink;
   Ref converted = passes::convert_entity(p->first(), {}, nullptr, {}, sink);
-  std::string text = emit::to_source(converted);
+  std::string text = ast::to_source(converted);
   CHECK(text.find("ag__.ld(x)") != std::string::npos);
   CHECK(text.find("ag__.ld(do_return)") == std::string::npos);
   CHECK(text.find("ag__.ld(ag__") == std::string::npos);
@@ -224,7 +227,7 @@ TEST_CASE("set_loop_options outside a loop or after other statements is reported
       "    tf.autograph.experimental.set_loop_options(parallel_iterations=1)\n"
       "  return x\n");
   DiagnosticSink sink;
-  CHECK(!passes::convert_entity(p->body()[1], {}, nullptr, passes::module_imports(p->module), sink));
+  CHECK(!passes::convert_entity(p->body()[1], {}, nullptr, analysis::module_imports(p->module), sink));
   std::string e = sink.render_all();
   CHECK(e.find("t.py:3:3: error: set_loop_options must be used inside a loop body") != std::string::npos);
   CHECK(e.find("t.py:6:5: error: set_loop_options must be the first statement in the loop block") !=

@@ -8,7 +8,7 @@
 
 #include "transpiler/ast/ast.h"
 
-namespace agc::emit {
+namespace agc::ast {
 
 /// repr() of a str given as UTF-8: 'abc', "it's", '\n'.
 std::string repr_str(std::string_view utf8);
@@ -21,4 +21,4 @@ std::string repr_imag(double v);
 /// repr() of a constant as astunparse writes it (Ellipsis as `...`, infinities as 1e309).
 std::string repr_constant(const ast::ConstantValue& v);
 
-}  // namespace agc::emit
+}  // namespace agc::ast

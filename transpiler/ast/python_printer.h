@@ -8,7 +8,7 @@
 
 #include "transpiler/ast/ast.h"
 
-namespace agc::emit {
+namespace agc::ast {
 
 /// Source text of a statement list, with leading and trailing whitespace removed
 /// (AutoGraph's `parser.unparse(..., include_encoding_marker=False)`).
@@ -16,4 +16,4 @@ std::string to_source(const ast::Refs& stmts);
 /// Source text of one node (statement or expression).
 std::string to_source(const ast::Ref& node);
 
-}  // namespace agc::emit
+}  // namespace agc::ast

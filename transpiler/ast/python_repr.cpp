@@ -1,4 +1,4 @@
-#include "transpiler/emit/python_repr.h"
+#include "transpiler/ast/python_repr.h"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace agc::emit {
+namespace agc::ast {
 namespace {
 
 /// Decodes one UTF-8 code point at s[i] (input is validated UTF-8).
@@ -203,4 +203,4 @@ std::string repr_constant(const ast::ConstantValue& v) {
   return "None";
 }
 
-}  // namespace agc::emit
+}  // namespace agc::ast

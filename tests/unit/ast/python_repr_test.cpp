@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "transpiler/emit/python_repr.h"
+#include "transpiler/ast/python_repr.h"
 
-using namespace agc::emit;
+using namespace agc::ast;
 
 TEST_CASE("str repr picks quotes and escapes like CPython") {
   CHECK(repr_str("abc") == "'abc'");

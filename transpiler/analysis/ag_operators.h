@@ -1,0 +1,26 @@
+// AutoGraph's operators in converted code: `ag__.if_stmt(...)`,
+// `ag__.converted_call(...)`, ... The conversion spells `ag__` itself (a name
+// not from the user's source), so a user's own `ag__.x(...)` is never taken
+// for one.
+#pragma once
+
+#include <string_view>
+
+#include "transpiler/ast/ast.h"
+
+namespace agc::analysis {
+
+/// `name` for `ag__.name` as the conversion spells it, else "".
+std::string_view ag_attribute(const ast::Ref& e);
+/// `op` for a call `ag__.op(...)` the conversion made, else "".
+std::string_view ag_operator(const ast::Ref& e);
+
+/// `ag__.ld(x)` -> x; anything else unchanged.
+const ast::Ref& unwrap_ld(const ast::Ref& e);
+
+/// The call `ag__.converted_call(f, (a, b), None, fscope)`, or `f(a, b)`
+/// written directly, when it passes only positional arguments, none starred:
+/// its callee (ld unwrapped); else null.
+const ast::Ref* positional_callee(const ast::Ref& call);
+
+}  // namespace agc::analysis

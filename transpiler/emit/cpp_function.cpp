@@ -1,0 +1,290 @@
+// Functions and their scopes as C++, following analysis::Closures. A def that
+// stays a local function of its frame (AutoGraph's if_body, loop_body,
+// get_state, ..., and user defs only called in it) is a C++ lambda capturing
+// the frame by reference: it runs while the frame does, and costs nothing
+// more. Every other def, and every Python lambda, is a closure value
+// (ag::make_function) that may outlive its frame: it copies the ag::Cells of
+// the variables it uses, and a local that such a closure uses is declared as
+// a Cell (runtime/value/cell.h) and read as `*x`; other locals stay plain
+// ag::Values. A comprehension is a C++ lambda called where it stands.
+//
+//   def make_adder(n):                 ag::Value tf__make_adder(ag::Cell n) {
+//     return lambda x: x + n             ...ag::make_function("<lambda>", {{"x", {}}}, [n](...) -> ag::Value {
+//                                          ag::Value x = ag_args[0]; return (ag::autograph::ld(x) + ag::autograph::ld(*n)); })
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "transpiler/analysis/ag_operators.h"
+#include "transpiler/ast/visitor.h"
+#include "transpiler/base/check.h"
+#include "transpiler/emit/cpp_emitter_impl.h"
+#include "transpiler/emit/cpp_text.h"
+#include "transpiler/emit/tf_api_table.h"
+#include "transpiler/passes/pass.h"
+
+namespace agc::emit::cpp {
+
+using namespace agc::ast;
+using analysis::Closure;
+using analysis::Closures;
+
+namespace {
+
+/// The SelfRef through which a recursive def named `name` reaches itself.
+std::string self_ref(const std::string& name) { return "ag_self_" + cpp_ident(name); }
+
+/// Whether the def's last statement (inside its FunctionScope, if converted) is a return.
+bool ends_in_return(const FunctionDef& f, const std::string& fscope) {
+  const Refs* body = fscope.empty() ? &f.body : &f.body.back()->as<With>().body;
+  return !body->empty() && body->back()->is<Return>();
+}
+
+}  // namespace
+
+std::string value_lambda_params(size_t num_params) {
+  return num_params == 0 ? "const std::vector<ag::Value>&" : "const std::vector<ag::Value>& ag_args";
+}
+
+std::vector<std::string> param_names(const Arguments& args) {
+  std::vector<std::string> out;
+  for (const Ref& a : args.posonlyargs) out.push_back(a->as<Arg>().arg);
+  for (const Ref& a : args.args) out.push_back(a->as<Arg>().arg);
+  if (args.vararg) out.push_back(args.vararg->as<Arg>().arg);
+  for (const Ref& a : args.kwonlyargs) out.push_back(a->as<Arg>().arg);
+  if (args.kwarg) out.push_back(args.kwarg->as<Arg>().arg);
+  return out;
+}
+
+const Closure* Emitter::current() const { return scopes.empty() ? nullptr : scopes.back().closure; }
+
+const Closure& Emitter::closure_of(const Node& n) {
+  const Closure* c = analyses_.get<Closures>(root_).scope(&n);
+  AGC_CHECK(c) << "no closure for a " << kind_name(n.kind) << " of the current root";
+  return *c;
+}
+
+const Closure* Emitter::owner(const std::string& name) const { return Closures::owner(current(), name); }
+
+const FunctionDef* Emitter::local_function(const std::string& name) const {
+  const Closure* o = owner(name);
+  if (!o) return nullptr;
+  auto it = o->local_functions.find(name);
+  return it == o->local_functions.end() ? nullptr : it->second;
+}
+
+bool Emitter::in_cell(const std::string& name) const {
+  const Closure* o = owner(name);
+  return o && o->cells.count(name);
+}
+
+std::string Emitter::variable(const std::string& name) const {
+  return in_cell(name) ? "*" + cpp_ident(name) : cpp_ident(name);
+}
+
+std::string Emitter::value_params(const FunctionDef& f) {
+  // Every name the body mentions, nested defs and lambdas included (they
+  // capture the parameter).
+  struct Names : AstVisitor {
+    std::set<std::string> ids;
+    void visit_Name(const Ptr<Name>& n) override {
+      ids.insert(n->id);
+      visit_children(*n);
+    }
+  } names;
+  names.visit_all(f.body);
+  const Closure& c = closure_of(f);
+  std::vector<std::string> out;
+  for (const std::string& p : param_names(f.args->as<Arguments>())) {
+    out.push_back(fmt::format("{}{} {}", names.ids.count(p) ? "" : "[[maybe_unused]] ",
+                              c.cells.count(p) ? "ag::Cell" : "ag::Value", cpp_ident(p)));
+  }
+  return join(out);
+}
+
+void Emitter::declare_locals(const Closure& c, const std::vector<std::string>& params, const std::string& fscope) {
+  for (const std::string& l : c.locals) {
+    bool param = std::find(params.begin(), params.end(), l) != params.end();
+    // The FunctionScope is a C++ object of its own; local functions are lambdas.
+    if (param || l == fscope || c.local_functions.count(l)) continue;
+    std::string init =
+        l == c.self_name ? self_ref(l) + ".get()" : fmt::format("ag::autograph::Undefined({})", cpp_string(l));
+    if (c.cells.count(l)) {
+      line(fmt::format("ag::Cell {}({});", cpp_ident(l), init));
+    } else {
+      line(fmt::format("ag::Value {} = {};", cpp_ident(l), init));
+    }
+  }
+}
+
+std::string Emitter::captures(const Closure& c) const {
+  std::vector<std::string> out;
+  for (const std::string& n : c.free) {
+    const Closure* o = Closures::owner(c.parent, n);
+    AGC_CHECK(o && o->cells.count(n)) << "closure captures '" << n << "', which is no cell";
+    out.push_back(cpp_ident(n));
+  }
+  if (!c.self_name.empty()) out.push_back(self_ref(c.self_name));
+  return "[" + join(out) + "]";
+}
+
+std::vector<std::string> Emitter::unpack_args(const Closure& c, const std::vector<std::string>& params) const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const char* type = c.cells.count(params[i]) ? "ag::Cell" : "ag::Value";
+    out.push_back(fmt::format("{} {} = ag_args[{}];", type, cpp_ident(params[i]), i));
+  }
+  return out;
+}
+
+std::string Emitter::function_body(const FunctionDef& f, const std::string& python_name) {
+  const Closure& c = closure_of(f);
+  std::vector<std::string> params = param_names(f.args->as<Arguments>());
+  Scope scope;
+  scope.closure = &c;
+  scope.fscope = passes::function_context_name(f);
+  if (!current()) {
+    // A method's class and self, for super().
+    scope.class_name = pending_class_;
+    scope.self_name = pending_class_.empty() || params.empty() ? "" : params[0];
+  }
+  bool own_frame = !python_name.empty();
+  int saved_line = last_line_;
+  std::string text = nested_text([&] {
+    scopes.push_back(scope);
+    if (own_frame) {
+      line(fmt::format("ag::Frame ag_frame(kFile, {});", cpp_string(python_name)));
+      last_line_ = -1;
+    }
+    declare_locals(c, params, scope.fscope);
+    block(f.body);
+    if (!ends_in_return(f, scope.fscope)) line("return ag::Value();");
+    scopes.pop_back();
+  });
+  // The enclosing frame's line is where it was before the def's body.
+  last_line_ = saved_line;
+  return text;
+}
+
+void Emitter::nested_def(const FunctionDef& f) {
+  const Closure& c = closure_of(f);
+  if (!c.escapes) {
+    // A def the user wrote (AutoGraph marks it) is a frame of its own in
+    // tracebacks, as in Python; AutoGraph's if_body, loop_body, ... are not.
+    bool user_def = !f.decorator_list.empty();
+    std::string body = function_body(f, user_def ? f.name : "");
+    line(fmt::format("auto {} = [&]({}) -> ag::Value {{", cpp_ident(f.name), value_params(f)));
+    out_ += body;
+    line("};");
+    return;
+  }
+  // A closure value: stored, returned, passed on, decorated or recursive.
+  std::vector<std::string> params = param_names(f.args->as<Arguments>());
+  std::string plist = params_list(f.args->as<Arguments>());
+  std::string body = function_body(f, f.name);
+  std::string fn = fmt::format("ag::make_function({}, {}, {}({}) -> ag::Value {{", cpp_string(f.name), plist,
+                               captures(c), value_lambda_params(params.size()));
+  for (const std::string& u : unpack_args(c, params)) fn += "\n  " + u;
+  auto [open, close] = decorators(f.decorator_list);
+  if (!c.self_name.empty()) {
+    line(fmt::format("ag::SelfRef {};", self_ref(f.name)));
+    open = self_ref(f.name) + ".bind(" + open;
+    close += ")";
+  }
+  line(fmt::format("{} = {}{}", variable(f.name), open, fn));
+  out_ += body;
+  line("})" + close + ";");
+}
+
+std::pair<std::string, std::string> Emitter::decorators(const Refs& decorator_list) {
+  // @a @b def f: f = a(b(f)).
+  std::string open, close;
+  for (const Ref& d : decorator_list) {
+    // AutoGraph marks the nested defs it converted; the mark changes nothing.
+    if (analysis::ag_attribute(d) == "autograph_artifact") continue;
+    std::string path;
+    auto entry = tf_path(d, path) ? find_tf_api(path) : std::nullopt;
+    if (entry && entry->kind == TfApiEntry::Kind::Function) {
+      open += fmt::format("ag::tf::api::{}({{", entry->cpp_name);
+    } else {
+      open += operand(d) + "({";
+    }
+    close = "}, {})" + close;
+  }
+  return {open, close};
+}
+
+std::string Emitter::params_list(const Arguments& a) {
+  if (!a.posonlyargs.empty() || a.vararg || !a.kwonlyargs.empty() || a.kwarg) {
+    error(a, "*args, **kwargs and keyword-only or positional-only parameters are not supported yet");
+  }
+  std::vector<std::string> out;
+  size_t first_default = a.args.size() - a.defaults.size();
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    const std::string& name = a.args[i]->as<Arg>().arg;
+    if (i >= first_default) {
+      out.push_back(fmt::format("{{{}, {}}}", cpp_string(name), value(a.defaults[i - first_default])));
+    } else {
+      out.push_back(fmt::format("{{{}, {{}}}}", cpp_string(name)));
+    }
+  }
+  return "{" + join(out) + "}";
+}
+
+std::string Emitter::lambda(const Lambda& l) {
+  const Closure& c = closure_of(l);
+  const Arguments& a = l.args->as<Arguments>();
+  std::vector<std::string> params = param_names(a);
+  std::string plist = params_list(a);
+  scopes.push_back(Scope{&c, "", "", ""});
+  std::string body = value(l.body);
+  scopes.pop_back();
+  std::string unpack;
+  for (const std::string& u : unpack_args(c, params)) unpack += u + " ";
+  return fmt::format("ag::make_function(\"<lambda>\", {}, {}({}) -> ag::Value {{ {}return {}; }})", plist, captures(c),
+                     value_lambda_params(params.size()), unpack, body);
+}
+
+std::string Emitter::thunk(const Lambda& l) {
+  scopes.push_back(Scope{&closure_of(l), "", "", ""});
+  std::string body = expr(l.body);
+  scopes.pop_back();
+  return fmt::format("[&]() -> ag::Value {{ return {}; }}", body);
+}
+
+std::string Emitter::comprehension(const Node& n, const Ref& elt, const Ref& key, const Refs& generators,
+                                   const char* kind) {
+  // An immediately invoked lambda holding the comprehension's own scope.
+  const Closure& c = closure_of(n);
+  std::string out = "[&] {\n";
+  std::string result = std::string(kind) == "dict" ? "ag::Value::dict()" : "ag::Value::list()";
+  out += "  ag::Value ag_result = " + result + ";\n";
+  // The first iterable is evaluated in the enclosing scope (Python's rule).
+  std::string first_iter = value(generators[0]->as<Comprehension>().iter);
+  scopes.push_back(Scope{&c, "", "", ""});
+  for (const std::string& l : c.locals) {
+    out += fmt::format("  {} {};\n", c.cells.count(l) ? "ag::Cell" : "ag::Value", cpp_ident(l));
+  }
+  std::string close;
+  std::string pad = "  ";
+  for (size_t i = 0; i < generators.size(); ++i) {
+    const Comprehension& g = generators[i]->as<Comprehension>();
+    std::string item = fresh("item");
+    std::string iter = i == 0 ? first_iter : value(g.iter);
+    out += fmt::format("{}for (const ag::Value& {} : ag::iterate({})) {{\n", pad, item, iter);
+    pad += "  ";
+    out += pad + assign_code(g.target, item) + "\n";
+    for (const Ref& cond : g.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
+    close = pad.substr(2) + "}\n" + close;
+  }
+  if (key) {
+    out += fmt::format("{}ag::setitem(ag_result, {}, {});\n", pad, value(key), value(elt));
+  } else {
+    out += fmt::format("{}ag_result.items().push_back({});\n", pad, value(elt));
+  }
+  out += close + "  return ag_result;\n}()";
+  scopes.pop_back();
+  return out;
+}
+
+}  // namespace agc::emit::cpp

@@ -1,0 +1,90 @@
+#include "transpiler/passes/convert_module.h"
+
+#include <fmt/format.h>
+
+#include "transpiler/analysis/module_scope.h"
+#include "transpiler/base/parallel.h"
+
+namespace agc::passes {
+
+using namespace ast;
+
+namespace {
+
+void collect_entities(const Refs& body, const std::string& prefix, bool in_class, std::vector<Entity>& out) {
+  for (const auto& s : body) {
+    if (const auto* f = s->dyn<FunctionDef>()) {
+      out.push_back({s, prefix + f->name});
+    } else if (const auto* c = s->dyn<ClassDef>()) {
+      if (!in_class) collect_entities(c->body, c->name + ".", true, out);
+    } else if (const auto* i = s->dyn<If>()) {
+      collect_entities(i->body, prefix, in_class, out);
+      collect_entities(i->orelse, prefix, in_class, out);
+    } else if (const auto* t = s->dyn<Try>()) {
+      collect_entities(t->body, prefix, in_class, out);
+      for (const auto& h : t->handlers) collect_entities(h->as<ExceptHandler>().body, prefix, in_class, out);
+      collect_entities(t->orelse, prefix, in_class, out);
+      collect_entities(t->finalbody, prefix, in_class, out);
+    } else if (const auto* w = s->dyn<With>()) {
+      collect_entities(w->body, prefix, in_class, out);
+    } else if (const auto* fo = s->dyn<For>()) {
+      collect_entities(fo->body, prefix, in_class, out);
+    } else if (const auto* wh = s->dyn<While>()) {
+      collect_entities(wh->body, prefix, in_class, out);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Entity> find_entities(const Module& m) {
+  std::vector<Entity> out;
+  collect_entities(m.body, "", false, out);
+  return out;
+}
+
+const Ref& ConvertedModule::converted(const Node* original) const {
+  static const Ref kNone;
+  auto it = index_.find(original);
+  return it == index_.end() ? kNone : entities[it->second].converted;
+}
+
+ConvertedModule convert_module(const Module& m, const ModuleRequest& request) {
+  ConvertedModule out;
+  out.module = m;
+  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), nullptr});
+  for (size_t i = 0; i < out.entities.size(); ++i) out.index_[out.entities[i].entity.fn.get()] = i;
+  const size_t n = out.entities.size();
+  std::vector<bool> wanted(n, request.functions.empty());
+  for (const auto& name : request.functions) {
+    bool found = false;
+    for (size_t i = 0; i < n; ++i) {
+      const Entity& e = out.entities[i].entity;
+      if (e.qualified_name == name || e.fn->as<FunctionDef>().name == name) {
+        wanted[i] = true;
+        found = true;
+      }
+    }
+    if (!found) {
+      out.diagnostics.error({m.file.get(), 0, 0}, fmt::format("no function named '{}' in {}", name, m.file->path()));
+    }
+  }
+  if (out.has_errors()) return out;
+  out.names = analysis::module_names(m);
+  out.imports = analysis::module_imports(m);
+  // Functions convert independently (each has its own namer and analyses), so
+  // large modules convert on every core; results are kept in source order. A
+  // pass observer prints as it goes, so it keeps conversion on one thread.
+  std::vector<DiagnosticSink> sinks(n);
+  parallel_for(n, request.observer ? 1 : 8, 16, [&](size_t i) {
+    if (!wanted[i]) return;
+    out.entities[i].converted =
+        convert_entity(out.entities[i].entity.fn, request.options, out.names, out.imports, sinks[i], request.observer);
+  });
+  for (const DiagnosticSink& s : sinks) {
+    for (const auto& d : s.diagnostics()) out.diagnostics.report(d);
+  }
+  return out;
+}
+
+}  // namespace agc::passes

@@ -1,0 +1,72 @@
+// A module converted once, as a value both emitters read: which functions agc
+// converts (module-level defs and methods of module-level classes, each one
+// entity converted on its own as tf.autograph converts one function at a
+// time), their converted forms, the module's names and imports, and every
+// diagnostic the conversion reported.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "transpiler/ast/ast.h"
+#include "transpiler/base/diagnostic.h"
+#include "transpiler/passes/pipeline.h"
+
+namespace agc::passes {
+
+/// A function to convert: the FunctionDef and its qualified name (`f`, `Count.__call__`).
+struct Entity {
+  ast::Ref fn;
+  std::string qualified_name;
+};
+
+/// The functions of a module that agc converts, in source order: defs and
+/// classes' methods at module level, including inside its if/for/while/with/try.
+std::vector<Entity> find_entities(const ast::Module& m);
+
+/// What to convert, and how.
+struct ModuleRequest {
+  ConversionOptions options;
+  /// Functions to convert, by name or Class.name; empty means all. A name no
+  /// function has is a diagnostic.
+  std::vector<std::string> functions;
+  /// Called after each pass that changed a function (conversion then runs on
+  /// one thread, so calls come in order).
+  PassObserver observer;
+};
+
+struct ConvertedEntity {
+  Entity entity;
+  /// `tf__<name>`; null when it was not requested or its conversion failed.
+  ast::Ref converted;
+};
+
+struct ConvertedModule {
+  /// The module as parsed.
+  ast::Module module;
+  /// Every entity of the module, in source order.
+  std::vector<ConvertedEntity> entities;
+  /// Names the module binds at top level (analysis::module_names).
+  std::shared_ptr<const std::set<std::string>> names;
+  /// Module-level imports: local name → dotted module path.
+  std::map<std::string, std::string> imports;
+  /// What the conversion reported; emitters run only when it holds no error.
+  DiagnosticSink diagnostics;
+
+  bool has_errors() const { return diagnostics.has_errors(); }
+  /// The converted form of the module-level def or method `original`, or null.
+  const ast::Ref& converted(const ast::Node* original) const;
+
+ private:
+  friend ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request);
+  std::unordered_map<const ast::Node*, size_t> index_;
+};
+
+/// Converts the requested functions of `m`, independently and on every core.
+ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request = {});
+
+}  // namespace agc::passes
