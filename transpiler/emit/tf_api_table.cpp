@@ -32,28 +32,25 @@ constexpr Builtin kBuiltins[] = {
 #undef AG_BUILTIN
 };
 
-// Python's exception classes and TF's tf.errors classes, as runtime/core/error.h
-// defines them. Exception/BaseException catch every ag::Error.
+// Python's exception classes and TF's tf.errors classes (runtime/core/
+// exceptions.def): ag::<Name>; Exception and BaseException catch every ag::Error.
 constexpr Builtin kExceptions[] = {
-    {"BaseException", "ag::Error"},       {"Exception", "ag::Error"},
-    {"ValueError", "ag::ValueError"},     {"TypeError", "ag::TypeError"},
-    {"IndexError", "ag::IndexError"},     {"KeyError", "ag::KeyError"},
-    {"ZeroDivisionError", "ag::ZeroDivisionError"},
-    {"OverflowError", "ag::OverflowError"},
-    {"AttributeError", "ag::AttributeError"},
-    {"NameError", "ag::NameError"},       {"UnboundLocalError", "ag::UnboundLocalError"},
-    {"AssertionError", "ag::AssertionError"},
-    {"NotImplementedError", "ag::NotImplementedError"},
+#define AG_EXCEPTION_ROOT(Name, Base) {#Name, "ag::Error"},
+#define AG_EXCEPTION(Name, Base) {#Name, "ag::" #Name},
+#define AG_TF_ERROR(Name, Base, code)
+#include "runtime/core/exceptions.def"
+#undef AG_EXCEPTION_ROOT
+#undef AG_EXCEPTION
+#undef AG_TF_ERROR
 };
 constexpr Builtin kTfErrors[] = {
-    {"errors.InvalidArgumentError", "ag::InvalidArgumentError"},
-    {"errors.FailedPreconditionError", "ag::FailedPreconditionError"},
-    {"errors.OutOfRangeError", "ag::OutOfRangeError"},
-    {"errors.UnimplementedError", "ag::UnimplementedError"},
-    {"errors.InternalError", "ag::InternalError"},
-    {"errors.ResourceExhaustedError", "ag::ResourceExhaustedError"},
-    {"errors.NotFoundError", "ag::NotFoundError"},
-    {"errors.OperatorNotAllowedInGraphError", "ag::OperatorNotAllowedInGraphError"},
+#define AG_EXCEPTION_ROOT(Name, Base)
+#define AG_EXCEPTION(Name, Base)
+#define AG_TF_ERROR(Name, Base, code) {"errors." #Name, "ag::" #Name},
+#include "runtime/core/exceptions.def"
+#undef AG_EXCEPTION_ROOT
+#undef AG_EXCEPTION
+#undef AG_TF_ERROR
 };
 
 size_t edit_distance(std::string_view a, std::string_view b) {
