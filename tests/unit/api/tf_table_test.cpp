@@ -177,6 +177,23 @@ TEST_CASE("plain op wrappers convert their operands as TF's ops do") {
   CHECK(str(tf_api::sqrt({4.0}, {})) == "tf.Tensor(2.0, shape=(), dtype=float32)");
 }
 
+TEST_CASE("a row is all a plain op wrapper needs: values, dtypes and node names") {
+  // reciprocal, squared_difference and the bitwise functions are rows only.
+  CHECK(str(tf_api::reciprocal({4.0}, {})) == "tf.Tensor(0.25, shape=(), dtype=float32)");
+  CHECK(str(tf_api::squared_difference({3, tf::constant(1)}, {})) == "tf.Tensor(4, shape=(), dtype=int32)");
+  CHECK(str(tf_api::bitwise_and({12, 10}, {})) == "tf.Tensor(8, shape=(), dtype=int32)");
+  CHECK(str(tf_api::bitwise_or({12, 10}, {})) == "tf.Tensor(14, shape=(), dtype=int32)");
+  CHECK(str(tf_api::bitwise_xor({12, 10}, {{"name", "x"}})) == "tf.Tensor(6, shape=(), dtype=int32)");
+  CHECK(str(tf_api::invert({0}, {})) == "tf.Tensor(-1, shape=(), dtype=int32)");
+  CHECK(str(tf::invert(Value(tf::constant(5)))) == "tf.Tensor(-6, shape=(), dtype=int32)");
+  Graph g("f");
+  TraceScope scope(g);
+  Value x(g.placeholder({DType::Int32, Shape{2}}, "x"));
+  CHECK(node_of(tf_api::bitwise_and({x, 3}, {}))->name == "BitwiseAnd");
+  CHECK(node_of(tf_api::invert({x}, {{"name", "flipped"}}))->name == "flipped");
+  CHECK(node_of(tf_api::squared_difference({x, x}, {}))->name == "SquaredDifference");
+}
+
 TEST_CASE("tf.print binds *inputs and its keyword-only options") {
   CHECK(error_text([] { tf_api::print({1}, {{"output_stream", "file"}}); }).rfind("ValueError: Unsupported output stream", 0) ==
         0);
