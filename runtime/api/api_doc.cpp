@@ -46,8 +46,10 @@ std::string page() {
          "TensorFlow's Python signature, shown here (keyword names and defaults; Python's\n"
          "TypeError texts for arguments that do not fit). While tracing, `name=` names the\n"
          "node a function adds; without it the node gets TensorFlow's default name, given\n"
-         "below (made unique as TensorFlow does: `Add`, `Add_1`, ...). Any other `tf.*` name\n"
-         "is an error at transpile time.\n";
+         "below as `node` (made unique as TensorFlow does: `Add`, `Add_1`, ...). Functions\n"
+         "built from several ops or from Python's operators (`tf.tensordot`, `tf.einsum`,\n"
+         "`tf.divide`, `tf.truediv`, `tf.random.*`) accept `name=` and ignore it. Any other\n"
+         "`tf.*` name is an error at transpile time.\n";
 #define AG_TF_GROUP(title) out << "\n## " << title << "\n\n";
 #define AG_TF_ENTRY(paths, head, tail)                     \
   {                                                       \

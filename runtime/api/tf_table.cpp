@@ -13,7 +13,9 @@ namespace ag::tf {
 #define AG_TF_UNARY(cpp_name, paths, signature, op_name, hint_text) \
   Value cpp_name(const Value& x, std::string_view name) { return unary_op(OpType(op_name), x, name); }
 #define AG_TF_BINARY(cpp_name, paths, signature, op_name, hint_text) \
-  Value cpp_name(const Value& x, const Value& y, std::string_view name) { return binary_op(OpType(op_name), x, y, name); }
+  Value cpp_name(const Value& x, const Value& y, std::string_view name) {  \
+    return binary_op(OpType(op_name), x, y, name);                        \
+  }
 #define AG_TF_FN(...)
 #define AG_TF_CLASS(...)
 #define AG_TF_VALUE(...)
@@ -29,30 +31,31 @@ namespace api {
 // A row's TfFunction, made (its signature parsed) on the row's first call.
 #define AG_TF_ROW(signature, op_name, hint_text) static const TfFunction row(signature, op_name, hint_text)
 
-#define AG_TF_UNARY(cpp_name, paths, signature, op_name, hint_text)  \
-  Value cpp_name(std::vector<Value> args, Kwargs kwargs) {      \
-    AG_TF_ROW(signature, op_name, hint_text);                        \
-    TfCall c = row.bind(std::move(args), std::move(kwargs));    \
-    return unary_op(c.op(), c.arg(0), c.node_name());           \
+#define AG_TF_UNARY(cpp_name, paths, signature, op_name, hint_text) \
+  Value cpp_name(std::vector<Value> args, Kwargs kwargs) {          \
+    AG_TF_ROW(signature, op_name, hint_text);                       \
+    TfCall c = row.bind(std::move(args), std::move(kwargs));        \
+    return unary_op(c.op(), c.arg(0), c.node_name());               \
   }
 #define AG_TF_BINARY(cpp_name, paths, signature, op_name, hint_text) \
-  Value cpp_name(std::vector<Value> args, Kwargs kwargs) {      \
+  Value cpp_name(std::vector<Value> args, Kwargs kwargs) {           \
     AG_TF_ROW(signature, op_name, hint_text);                        \
-    TfCall c = row.bind(std::move(args), std::move(kwargs));    \
-    return binary_op(c.op(), c.arg(0), c.arg(1), c.node_name()); \
+    TfCall c = row.bind(std::move(args), std::move(kwargs));         \
+    return binary_op(c.op(), c.arg(0), c.arg(1), c.node_name());     \
   }
-#define AG_TF_FN(cpp_name, paths, signature, impl_fn, op_name, hint_text)  \
-  Value cpp_name(std::vector<Value> args, Kwargs kwargs) {            \
-    AG_TF_ROW(signature, op_name, hint_text);                              \
-    return impl::impl_fn(row.bind(std::move(args), std::move(kwargs))); \
+#define AG_TF_FN(cpp_name, paths, signature, impl_fn, op_name, hint_text) \
+  Value cpp_name(std::vector<Value> args, Kwargs kwargs) {                \
+    AG_TF_ROW(signature, op_name, hint_text);                             \
+    return impl::impl_fn(row.bind(std::move(args), std::move(kwargs)));   \
   }
-#define AG_TF_CLASS(cpp_name, paths, signature, impl_fn)                                            \
-  const Value& cpp_name() {                                                                        \
-    static const Value cls = builtin_value("tf." AG_TF_FIRST paths, [](std::vector<Value> args, Kwargs kwargs) { \
-      AG_TF_ROW(signature, "", "");                                                                \
-      return impl::impl_fn(row.bind(std::move(args), std::move(kwargs)));                          \
-    });                                                                                            \
-    return cls;                                                                                    \
+#define AG_TF_CLASS(cpp_name, paths, signature, impl_fn)                                    \
+  const Value& cpp_name() {                                                                \
+    static const Value cls =                                                               \
+        builtin_value("tf." AG_TF_FIRST paths, [](std::vector<Value> args, Kwargs kwargs) { \
+          AG_TF_ROW(signature, "", "");                                                    \
+          return impl::impl_fn(row.bind(std::move(args), std::move(kwargs)));              \
+        });                                                                                \
+    return cls;                                                                            \
   }
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_ROW
