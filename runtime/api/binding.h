@@ -1,5 +1,6 @@
-// Argument binding for the Python-facing API (builtins.cpp, tf_bindings*.cpp):
-// internal to runtime/api, not included by generated code.
+// Argument helpers for the Python-facing API (the builtins; the tf.* rows'
+// implementations, whose binding tf_call.h does): internal to runtime/api, not
+// included by generated code.
 #pragma once
 
 #include <optional>
@@ -12,11 +13,11 @@
 
 namespace ag::api {
 
-/// Binds a tf.* call to TF's Python signature (parameter names and defaults):
-///   auto a = bind_tf("reduce_sum", {{"input_tensor"}, {"axis", Value()}, ...}, args, kwargs);
+/// Binds a builtin's call to its Python signature (parameter names and defaults):
+///   auto a = bind_builtin("enumerate", {{"iterable"}, {"start", Value(0)}}, args, kwargs);
 /// TypeError in Python's words for missing, duplicate or unexpected arguments.
-inline std::vector<Value> bind_tf(const char* fn, const std::vector<Param>& params, std::vector<Value>& args,
-                                  Kwargs& kwargs) {
+inline std::vector<Value> bind_builtin(const char* fn, const std::vector<Param>& params, std::vector<Value>& args,
+                                       Kwargs& kwargs) {
   return bind_arguments(fn, params, std::move(args), std::move(kwargs));
 }
 

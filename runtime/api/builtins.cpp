@@ -8,16 +8,22 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
+#include "runtime/value/exception_value.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
 
 Value builtin_value(const char* python_name, PyFn fn) {
+  // An exception class named as a value (isinstance(e, ValueError), a base
+  // class, `except` tuples) is the class itself: its calls construct, and
+  // issubclass sees Python's hierarchy.
+  if (is_known_exception(python_name)) return exception_class(python_name);
   // Interned per function, so `f is tf.tanh` and isinstance(x, int) can
   // compare identities.
   static std::mutex mu;
@@ -129,6 +135,25 @@ int64_t float_to_int(double d) {
 // ---- Builtin types as values (isinstance(x, int), type(x) is int).
 bool is_builtin(const Value& cls, const char* name, PyFn fn) { return cls.is(builtin_value(name, fn)); }
 
+// isinstance(v, cls) for the builtin types as values; nullopt when cls is none of them.
+std::optional<bool> builtin_isinstance(const Value& v, const Value& cls) {
+  if (!cls.is_callable()) return std::nullopt;
+  if (is_builtin(cls, "int", int_)) return v.is_int() || v.is_bool();
+  if (is_builtin(cls, "float", float_)) return v.is_float();
+  if (is_builtin(cls, "bool", bool_)) return v.is_bool();
+  if (is_builtin(cls, "str", str)) return v.is_str();
+  if (is_builtin(cls, "list", list)) return v.is_list();
+  if (is_builtin(cls, "tuple", tuple)) return v.is_tuple();
+  if (is_builtin(cls, "dict", dict)) return v.is_dict();
+  if (cls.is(tf::api::Tensor())) return v.is_tensor();
+  if (cls.is(tf::api::Variable())) return v.is_variable();
+  if (cls.is(tf::api::TensorArray())) return v.is_tensor_array();
+  if (cls.is(tf::api::TensorSpec())) return v.is_object() && v.as_object().class_name == "TensorSpec";
+  return std::nullopt;
+}
+
+bool is_builtin_type(const Value& cls) { return builtin_isinstance(Value(), cls).has_value(); }
+
 bool is_instance_of(const Value& v, const Value& cls) {
   if (cls.is_tuple()) {
     for (const Value& c : cls.items()) {
@@ -136,21 +161,22 @@ bool is_instance_of(const Value& v, const Value& cls) {
     }
     return false;
   }
-  if (cls.is_callable()) {
-    if (is_builtin(cls, "int", int_)) return v.is_int() || v.is_bool();
-    if (is_builtin(cls, "float", float_)) return v.is_float();
-    if (is_builtin(cls, "bool", bool_)) return v.is_bool();
-    if (is_builtin(cls, "str", str)) return v.is_str();
-    if (is_builtin(cls, "list", list)) return v.is_list();
-    if (is_builtin(cls, "tuple", tuple)) return v.is_tuple();
-    if (is_builtin(cls, "dict", dict)) return v.is_dict();
-    if (cls.is(tf::api::Tensor())) return v.is_tensor();
-    if (cls.is(tf::api::Variable())) return v.is_variable();
-    if (cls.is(tf::api::TensorArray())) return v.is_tensor_array();
-    if (cls.is(tf::api::TensorSpec())) return v.is_object() && v.as_object().class_name == "TensorSpec";
-  }
+  if (std::optional<bool> b = builtin_isinstance(v, cls)) return *b;
   if (is_class(cls)) return is_instance(v, cls);
   throw TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union");
+}
+
+bool is_subclass_of(const Value& sub, const Value& cls) {
+  if (!is_class(sub) && !is_builtin_type(sub)) throw TypeError("issubclass() arg 1 must be a class");
+  if (cls.is_tuple()) {
+    for (const Value& c : cls.items()) {
+      if (is_subclass_of(sub, c)) return true;
+    }
+    return false;
+  }
+  if (is_class(cls)) return is_class(sub) && is_subclass(sub, cls);
+  if (is_builtin_type(cls)) return sub.is(cls) || (is_builtin(cls, "int", int_) && is_builtin(sub, "bool", bool_));
+  throw TypeError("issubclass() arg 2 must be a class, a tuple of classes, or a union");
 }
 
 const char* stream_name(const Value& file) {
@@ -258,6 +284,11 @@ Value isinstance(std::vector<Value> args, Kwargs kwargs) {
   return Value(is_instance_of(args[0], args[1]));
 }
 
+Value issubclass(std::vector<Value> args, Kwargs kwargs) {
+  check_positional("issubclass", args, kwargs, 2, 2);
+  return Value(is_subclass_of(args[0], args[1]));
+}
+
 Value int_(std::vector<Value> args, Kwargs kwargs) {
   std::optional<Value> base_kw = take_kwarg(kwargs, "base");
   api::no_more_kwargs("int", kwargs);
@@ -272,7 +303,7 @@ Value int_(std::vector<Value> args, Kwargs kwargs) {
   Value x = args[0];
   if (base_kw) {
     if (!x.is_str()) throw TypeError("int() can't convert non-string with explicit base");
-    return Value(parse_int(x.as_str(), api::int_arg(*base_kw, "base")));
+    return Value(parse_int(x.as_str(), ag::api::int_arg(*base_kw, "base")));
   }
   if (x.is_tensor()) x = api::tensor_scalar(x, "int");
   if (x.is_variable()) x = api::tensor_scalar(Value(variable_value::read(x)), "int");

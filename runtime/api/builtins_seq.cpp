@@ -110,7 +110,7 @@ Value zip(std::vector<Value> args, Kwargs kwargs) {
 }
 
 Value enumerate(std::vector<Value> args, Kwargs kwargs) {
-  auto a = api::bind_tf("enumerate", {{"iterable", std::nullopt}, {"start", Value(0)}}, args, kwargs);
+  auto a = api::bind_builtin("enumerate", {{"iterable", std::nullopt}, {"start", Value(0)}}, args, kwargs);
   if (!a[1].is_int() && !a[1].is_bool()) {
     throw TypeError("'" + a[1].type_name() + "' object cannot be interpreted as an integer");
   }
@@ -142,7 +142,7 @@ Value abs(std::vector<Value> args, Kwargs kwargs) {
 }
 
 Value round(std::vector<Value> args, Kwargs kwargs) {
-  auto a = api::bind_tf("round", {{"number", std::nullopt}, {"ndigits", Value()}}, args, kwargs);
+  auto a = api::bind_builtin("round", {{"number", std::nullopt}, {"ndigits", Value()}}, args, kwargs);
   const Value& x = a[0];
   const Value& nd = a[1];
   if (!nd.is_none() && !nd.is_int() && !nd.is_bool()) {
@@ -177,7 +177,7 @@ Value divmod(std::vector<Value> args, Kwargs kwargs) {
 }
 
 Value pow(std::vector<Value> args, Kwargs kwargs) {
-  auto a = api::bind_tf("pow", {{"base", std::nullopt}, {"exp", std::nullopt}, {"mod", Value()}}, args, kwargs);
+  auto a = api::bind_builtin("pow", {{"base", std::nullopt}, {"exp", std::nullopt}, {"mod", Value()}}, args, kwargs);
   if (a[2].is_none()) return ag::pow(a[0], a[1]);
   if (!(a[0].is_int() || a[0].is_bool()) || !(a[1].is_int() || a[1].is_bool()) || !(a[2].is_int() || a[2].is_bool())) {
     throw TypeError("pow() 3rd argument not allowed unless all arguments are integers");

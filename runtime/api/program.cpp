@@ -16,6 +16,7 @@
 #include "runtime/api/traceback.h"
 #include "runtime/core/tensor.h"
 #include "runtime/core/variable.h"
+#include "runtime/value/exception_value.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -162,18 +163,6 @@ const ModuleInfo* g_module = nullptr;
 const char* source_of(const char* file) {
   if (g_module != nullptr && g_module->file != nullptr && std::strcmp(file, g_module->file) == 0) return g_module->source;
   return nullptr;
-}
-
-// TensorFlow's canonical errors print with their module in a traceback, as
-// Python prints any exception class defined outside builtins.
-std::string qualified_type_name(const char* type_name) {
-  static const char* const kTfErrors[] = {"InvalidArgumentError",  "FailedPreconditionError", "OutOfRangeError",
-                                          "UnimplementedError",    "InternalError",           "ResourceExhaustedError",
-                                          "NotFoundError",         "OperatorNotAllowedInGraphError"};
-  for (const char* e : kTfErrors) {
-    if (std::strcmp(type_name, e) == 0) return std::string("tensorflow.python.framework.errors_impl.") + type_name;
-  }
-  return type_name;
 }
 
 void flush_all() {
@@ -363,7 +352,7 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
   flush_all();
   if (!ran.ok) {
     std::vector<TracebackEntry> tb = take_traceback();
-    std::string text = format_traceback(tb, qualified_type_name(ran.type_name.c_str()), ran.message, source_of);
+    std::string text = format_traceback(tb, traceback_type_name(ran.type_name), ran.message, source_of);
     std::fputs(text.c_str(), stderr);
     std::fflush(stderr);
     if (results != nullptr) std::fclose(results);

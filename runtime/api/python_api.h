@@ -1,6 +1,6 @@
 // The calling convention of everything generated code calls by its Python
 // name: Python's builtins (ag::py, builtins.def) and the tf.* API
-// (ag::tf::api, tf_names.def). Each is a plain C++ function taking the call's
+// (ag::tf::api, tf_functions.def). Each is a plain C++ function taking the call's
 // positional and keyword arguments and binding them as Python would (a
 // TypeError in Python's words for a missing or unexpected argument), so the
 // emitter resolves names at transpile time and emits direct calls:
@@ -11,7 +11,9 @@
 // Used as a value (`f = tf.tanh`), a function becomes a callable Value
 // through builtin_value(); the builtin types so made (int, float, str, list,
 // tuple, dict, bool) and tf.Tensor/Variable/TensorArray/TensorSpec are what
-// isinstance() recognises as classes.
+// isinstance() recognises as classes. An exception class's name given to
+// builtin_value() (ValueError used as a value) gives the class itself
+// (exception_value.h), so isinstance, issubclass and subclassing work.
 //
 // Departures from Python, by design: range() is a list (a tensor argument
 // makes it tf.range, as AutoGraph's range_ does), and map/filter/zip/
@@ -29,6 +31,7 @@ using PyFn = Value (*)(std::vector<Value> args, Kwargs kwargs);
 
 /// A callable Value named `python_name` ("tf.tanh", "print") that calls `fn`;
 /// interned per `fn` (the same value every time), so `is` and isinstance work.
+/// For an exception class's name ("ValueError"), that class (`fn` unused).
 Value builtin_value(const char* python_name, PyFn fn);
 
 namespace py {
@@ -38,10 +41,20 @@ namespace py {
 }  // namespace py
 
 namespace tf::api {
-#define AG_TF_FN(python_path, cpp_name) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
-#define AG_TF_VALUE(python_path, cpp_name) const Value& cpp_name();
-#include "runtime/api/tf_names.def"
+#define AG_TF_GROUP(title)
+#define AG_TF_UNARY(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_TF_BINARY(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_TF_FN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_TF_FOREIGN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_TF_CLASS(cpp_name, ...) const Value& cpp_name();
+#define AG_TF_VALUE(cpp_name, ...) const Value& cpp_name();
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_GROUP
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
 #undef AG_TF_FN
+#undef AG_TF_FOREIGN
+#undef AG_TF_CLASS
 #undef AG_TF_VALUE
 }  // namespace tf::api
 

@@ -1,4 +1,5 @@
-// tf.constant, tf.convert_to_tensor and the elementwise math functions.
+// tf.constant, tf.convert_to_tensor, the plain op wrappers' conversions
+// (unary_op, binary_op) and the elementwise functions with logic of their own.
 #include "runtime/api/tf_api.h"
 #include "runtime/value/variable_value.h"
 
@@ -42,24 +43,15 @@ std::vector<TensorHandle> same_type(const std::vector<const Value*>& args, OpTyp
   return out;
 }
 
-Value binary(OpType op, const Value& x, const Value& y, std::string_view name, const Attrs& attrs = {}) {
-  std::vector<TensorHandle> in = same_type({&x, &y}, op);
-  return Value(apply_op1(op, in, attrs, name));
-}
-
-Value unary(OpType op, const Value& x, std::string_view name) {
-  return Value(apply1(op, to_tensor(x), name));
-}
-
 }  // namespace
 
-Value constant(const Value& value, OptDType dtype) {
+Value constant(const Value& value, OptDType dtype, std::string_view name) {
   if (value.is_tensor()) {
     // tf.constant of a tensor: the value itself, cast-checked as convert_to_tensor.
     return Value(to_tensor(value, dtype));
   }
   Tensor t = literal_to_tensor(value, dtype);
-  if (Graph* g = current_graph()) return Value(g->constant(t, "Const"));
+  if (Graph* g = current_graph()) return Value(g->constant(t, name));
   return Value(std::move(t));
 }
 
@@ -72,16 +64,20 @@ Value convert_to_tensor(const Value& value, OptDType dtype, OptDType dtype_hint)
   return Value(to_tensor(value, dtype));
 }
 
-Value add(const Value& x, const Value& y) {
+Value unary_op(OpType op, const Value& x, std::string_view name) { return Value(apply1(op, to_tensor(x), name)); }
+
+Value binary_op(OpType op, const Value& x, const Value& y, std::string_view name) {
+  std::vector<TensorHandle> in = same_type({&x, &y}, op);
+  return Value(apply_op1(op, in, {}, name));
+}
+
+Value add(const Value& x, const Value& y, std::string_view name) {
   // math_ops.add: y converted with x's dtype as a hint; AddV2 (TF's Add for
   // strings: agc's AddV2 concatenates them too).
   TensorHandle tx = to_tensor(x);
   TensorHandle ty = to_tensor_hint(y, tx.dtype());
-  return binary(op::AddV2, Value(tx), Value(ty), "Add");
+  return binary_op(op::AddV2, Value(tx), Value(ty), name);
 }
-
-Value subtract(const Value& x, const Value& y) { return binary(op::Sub, x, y, "Sub"); }
-Value multiply(const Value& x, const Value& y) { return binary(op::Mul, x, y, "Mul"); }
 
 Value divide(const Value& x, const Value& y) {
   // math_ops.divide: a literal x takes y's dtype, then Python's `/`.
@@ -90,60 +86,28 @@ Value divide(const Value& x, const Value& y) {
 }
 
 Value truediv(const Value& x, const Value& y) { return Value(to_tensor(x)) / y; }
-Value floordiv(const Value& x, const Value& y) { return binary(op::FloorDiv, x, y, "floordiv"); }
-Value floormod(const Value& x, const Value& y) { return binary(op::FloorMod, x, y, "FloorMod"); }
-Value pow(const Value& x, const Value& y) { return binary(op::Pow, x, y, "Pow"); }
-Value negative(const Value& x) { return unary(op::Neg, x, "Neg"); }
-Value abs(const Value& x) { return unary(op::Abs, x, "Abs"); }
-Value maximum(const Value& x, const Value& y) { return binary(op::Maximum, x, y, "Maximum"); }
-Value minimum(const Value& x, const Value& y) { return binary(op::Minimum, x, y, "Minimum"); }
-Value square(const Value& x) { return unary(op::Square, x, "Square"); }
-Value sqrt(const Value& x) { return unary(op::Sqrt, x, "Sqrt"); }
-Value exp(const Value& x) { return unary(op::Exp, x, "Exp"); }
-Value log(const Value& x) { return unary(op::Log, x, "Log"); }
-Value tanh(const Value& x) { return unary(op::Tanh, x, "Tanh"); }
-Value sigmoid(const Value& x) { return unary(op::Sigmoid, x, "Sigmoid"); }
 
-Value equal(const Value& x, const Value& y) { return binary(op::Equal, x, y, "Equal"); }
-Value not_equal(const Value& x, const Value& y) { return binary(op::NotEqual, x, y, "NotEqual"); }
-Value less(const Value& x, const Value& y) { return binary(op::Less, x, y, "Less"); }
-Value less_equal(const Value& x, const Value& y) { return binary(op::LessEqual, x, y, "LessEqual"); }
-Value greater(const Value& x, const Value& y) { return binary(op::Greater, x, y, "Greater"); }
-Value greater_equal(const Value& x, const Value& y) { return binary(op::GreaterEqual, x, y, "GreaterEqual"); }
-Value logical_and(const Value& x, const Value& y) { return binary(op::LogicalAnd, x, y, "LogicalAnd"); }
-Value logical_or(const Value& x, const Value& y) { return binary(op::LogicalOr, x, y, "LogicalOr"); }
-Value logical_not(const Value& x) { return unary(op::LogicalNot, x, "LogicalNot"); }
-
-Value where(const Value& cond, const Value& x, const Value& y) {
-  if (x.is_none() && y.is_none()) return Value(apply1(op::Where, to_tensor(cond), "Where"));
+Value where(const Value& cond, const Value& x, const Value& y, std::string_view name) {
+  if (x.is_none() && y.is_none()) return Value(apply1(op::Where, to_tensor(cond), name.empty() ? "Where" : name));
   if (x.is_none() || y.is_none()) throw ValueError("x and y must both be non-None or both be None.");
   TensorHandle c = to_tensor(cond, DType::Bool);
   std::vector<TensorHandle> xy = same_type({&x, &y}, op::SelectV2);
   TensorHandle in[3] = {c, xy[0], xy[1]};
-  return Value(apply_op1(op::SelectV2, in, {}, "SelectV2"));
+  return Value(apply_op1(op::SelectV2, in, {}, name.empty() ? "SelectV2" : name));
 }
 
-Value cast(const Value& x, DType dtype) {
+Value cast(const Value& x, DType dtype, std::string_view name) {
   if (x.is_tensor() && x.as_tensor().dtype() == dtype) return x;
   TensorHandle t = to_tensor(x);
   if (t.dtype() == dtype) return Value(t);
-  return Value(apply1(op::Cast, t, "Cast", Attrs{{"SrcT", t.dtype()}, {"DstT", dtype}, {"Truncate", false}}));
+  return Value(apply1(op::Cast, t, name, Attrs{{"SrcT", t.dtype()}, {"DstT", dtype}, {"Truncate", false}}));
 }
 
-Value sign(const Value& x) { return unary(op::Sign, x, "Sign"); }
-Value rsqrt(const Value& x) { return unary(op::Rsqrt, x, "Rsqrt"); }
-Value log1p(const Value& x) { return unary(op::Log1p, x, "Log1p"); }
-Value sin(const Value& x) { return unary(op::Sin, x, "Sin"); }
-Value cos(const Value& x) { return unary(op::Cos, x, "Cos"); }
-Value round(const Value& x) {
+Value round(const Value& x, std::string_view name) {
   // math_ops.round: integers are already round.
   TensorHandle t = to_tensor(x);
   if (is_integer(t.dtype())) return Value(t);
-  return Value(apply1(op::Round, t, "Round"));
+  return Value(apply1(op::Round, t, name));
 }
-Value floor(const Value& x) { return unary(op::Floor, x, "Floor"); }
-Value ceil(const Value& x) { return unary(op::Ceil, x, "Ceil"); }
-Value relu(const Value& x) { return unary(op::Relu, x, "Relu"); }
-Value softplus(const Value& x) { return unary(op::Softplus, x, "Softplus"); }
 
 }  // namespace ag::tf

@@ -1,155 +1,187 @@
-// ag::tf: the `tf.*` functions generated code calls. Each takes Values, so
-// Python literals work where TF accepts them (converted as TF's Python layer
-// converts them: a literal adopts the dtype of the tensor it meets), and
-// returns a Value holding an eager or symbolic tensor. Node name hints are
-// the ones TF's Python functions give ("Add" for tf.add, "Sum" for
-// tf.reduce_sum, "transpose" for tf.transpose, ...).
+// ag::tf: the tf.* functions as typed C++ (the C++ API, bench/, samples/app;
+// generated code calls their Python-facing bindings, python_api.h). Each
+// takes Values, so Python literals work where TF accepts them (converted as
+// TF's Python layer converts them: a literal adopts the dtype of the tensor it
+// meets), and returns a Value holding an eager or symbolic tensor.
+//
+// `name` is the node's name while tracing; it defaults to the node-name hint
+// of the function's row in tf_functions.def (hint::<function>: "Add" for
+// tf.add, "Sum" for tf.reduce_sum, "transpose" for tf.transpose, ...), which
+// graph naming makes unique ("Add_1"). Eagerly it is unused.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "runtime/ops/op_type.h"
 #include "runtime/value/value.h"
 
 namespace ag::tf {
 
 using OptDType = std::optional<DType>;
 
+/// Each function's node-name hint, from its row: hint::reduce_sum is "Sum".
+namespace hint {
+#define AG_TF_GROUP(title)
+#define AG_TF_UNARY(cpp_name, paths, signature, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
+#define AG_TF_BINARY(cpp_name, paths, signature, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
+#define AG_TF_FN(cpp_name, paths, signature, impl, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
+#define AG_TF_CLASS(...)
+#define AG_TF_VALUE(...)
+#define AG_TF_FOREIGN(...)
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
+#undef AG_TF_FN
+}  // namespace hint
+
+// ---- The plain op wrappers: one per AG_TF_UNARY / AG_TF_BINARY row
+// (tf.tanh(x), tf.subtract(x, y), ...), defined from the table (tf_table.cpp).
+#define AG_TF_UNARY(cpp_name, paths, signature, op, hint_text) \
+  Value cpp_name(const Value& x, std::string_view name = hint::cpp_name);
+#define AG_TF_BINARY(cpp_name, paths, signature, op, hint_text) \
+  Value cpp_name(const Value& x, const Value& y, std::string_view name = hint::cpp_name);
+#define AG_TF_FN(...)
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_GROUP
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
+#undef AG_TF_FN
+#undef AG_TF_CLASS
+#undef AG_TF_VALUE
+#undef AG_TF_FOREIGN
+
+/// Op `op` on x converted as TF converts an op's input (a literal by its
+/// inferred dtype): what every AG_TF_UNARY row applies.
+Value unary_op(OpType op, const Value& x, std::string_view name);
+/// Op `op` on x and y converted as op_def_library converts the inputs of an
+/// op whose inputs share one type: the first tensor sets the dtype (else the
+/// first operand's inferred one) and literals adopt it; while tracing, a
+/// mismatch is TF's TypeError. What every AG_TF_BINARY row applies.
+Value binary_op(OpType op, const Value& x, const Value& y, std::string_view name);
+
 // ---- Tensors from Python values (tf_api.cpp).
 /// tf.constant(value, dtype): nested lists with TF's dtype inference; while
-/// tracing a Const node named "Const".
-Value constant(const Value& value, OptDType dtype = std::nullopt);
+/// tracing a Const node.
+Value constant(const Value& value, OptDType dtype = std::nullopt, std::string_view name = hint::constant);
 /// tf.Variable(initial_value, dtype, name, shape) (runtime/value/variable_value.h).
 Value Variable(const Value& initial_value, OptDType dtype = std::nullopt, const Value& name = Value(),
                const Value& shape = Value());
 /// tf.convert_to_tensor(value, dtype, dtype_hint).
 Value convert_to_tensor(const Value& value, OptDType dtype = std::nullopt, OptDType dtype_hint = std::nullopt);
 
-// ---- Elementwise math (tf_api.cpp).
-Value add(const Value& x, const Value& y);
-Value subtract(const Value& x, const Value& y);
-Value multiply(const Value& x, const Value& y);
+// ---- Elementwise math with logic of their own (tf_api.cpp).
+/// tf.add: y converted with x's dtype as a hint (math_ops.add); AddV2.
+Value add(const Value& x, const Value& y, std::string_view name = hint::add);
 /// tf.divide: Python's `/` on the converted operands.
 Value divide(const Value& x, const Value& y);
 Value truediv(const Value& x, const Value& y);
-Value floordiv(const Value& x, const Value& y);
-Value floormod(const Value& x, const Value& y);
-Value pow(const Value& x, const Value& y);
-Value negative(const Value& x);
-Value abs(const Value& x);
-Value maximum(const Value& x, const Value& y);
-Value minimum(const Value& x, const Value& y);
-Value square(const Value& x);
-Value sqrt(const Value& x);
-Value exp(const Value& x);
-Value log(const Value& x);
-Value tanh(const Value& x);
-Value sigmoid(const Value& x);
-Value equal(const Value& x, const Value& y);
-Value not_equal(const Value& x, const Value& y);
-Value less(const Value& x, const Value& y);
-Value less_equal(const Value& x, const Value& y);
-Value greater(const Value& x, const Value& y);
-Value greater_equal(const Value& x, const Value& y);
-Value logical_and(const Value& x, const Value& y);
-Value logical_or(const Value& x, const Value& y);
-Value logical_not(const Value& x);
-/// tf.where(cond, x, y) (SelectV2); tf.where(cond) gives the true coordinates.
-Value where(const Value& cond, const Value& x = Value(), const Value& y = Value());
+/// tf.where(cond, x, y) (SelectV2); tf.where(cond) gives the true coordinates
+/// (Where). `name` empty: the form's own hint.
+Value where(const Value& cond, const Value& x = Value(), const Value& y = Value(), std::string_view name = {});
 /// tf.cast: x itself when it is a tensor of `dtype` already.
-Value cast(const Value& x, DType dtype);
-Value sign(const Value& x);
-Value rsqrt(const Value& x);
-Value log1p(const Value& x);
-Value sin(const Value& x);
-Value cos(const Value& x);
+Value cast(const Value& x, DType dtype, std::string_view name = hint::cast);
 /// tf.round: half to even; integers as they are.
-Value round(const Value& x);
-Value floor(const Value& x);
-Value ceil(const Value& x);
-Value relu(const Value& x);
-Value softplus(const Value& x);
+Value round(const Value& x, std::string_view name = hint::round);
 
 // ---- Shapes, arrays, reductions (tf_api_array.cpp).
-Value reshape(const Value& x, const Value& shape);
+Value reshape(const Value& x, const Value& shape, std::string_view name = hint::reshape);
 /// perm None: the dims reversed.
-Value transpose(const Value& x, const Value& perm = Value());
-Value matmul(const Value& a, const Value& b, bool transpose_a = false, bool transpose_b = false);
+Value transpose(const Value& x, const Value& perm = Value(), std::string_view name = hint::transpose);
+Value matmul(const Value& a, const Value& b, bool transpose_a = false, bool transpose_b = false,
+             std::string_view name = hint::matmul);
 /// axis None: every axis. axis may be an int or a list of ints.
-Value reduce_sum(const Value& x, const Value& axis = Value(), bool keepdims = false);
-Value reduce_mean(const Value& x, const Value& axis = Value(), bool keepdims = false);
-Value reduce_max(const Value& x, const Value& axis = Value(), bool keepdims = false);
-Value reduce_min(const Value& x, const Value& axis = Value(), bool keepdims = false);
-Value reduce_prod(const Value& x, const Value& axis = Value(), bool keepdims = false);
-Value reduce_any(const Value& x, const Value& axis = Value(), bool keepdims = false);
-Value reduce_all(const Value& x, const Value& axis = Value(), bool keepdims = false);
+Value reduce_sum(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                 std::string_view name = hint::reduce_sum);
+Value reduce_mean(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                  std::string_view name = hint::reduce_mean);
+Value reduce_max(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                 std::string_view name = hint::reduce_max);
+Value reduce_min(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                 std::string_view name = hint::reduce_min);
+Value reduce_prod(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                  std::string_view name = hint::reduce_prod);
+/// The logical reductions: x converted to bool.
+Value reduce_any(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                 std::string_view name = hint::reduce_any);
+Value reduce_all(const Value& x, const Value& axis = Value(), bool keepdims = false,
+                 std::string_view name = hint::reduce_all);
 /// axis None is 0, as TF's.
-Value argmax(const Value& x, const Value& axis = Value(), DType output_type = DType::Int64);
+Value argmax(const Value& x, const Value& axis = Value(), DType output_type = DType::Int64,
+             std::string_view name = hint::argmax);
+Value argmin(const Value& x, const Value& axis = Value(), DType output_type = DType::Int64,
+             std::string_view name = hint::argmin);
 /// tf.range(limit) or tf.range(start, limit, delta); dtype inferred as TF's
 /// (the widest of int32 < int64 < float32 < float64 among the arguments).
 Value range(const Value& start, const Value& limit = Value(), const Value& delta = Value(1),
-            OptDType dtype = std::nullopt);
-Value ones(const Value& shape, DType dtype = DType::Float32);
-Value zeros(const Value& shape, DType dtype = DType::Float32);
-Value fill(const Value& dims, const Value& value);
-Value ones_like(const Value& x);
-Value zeros_like(const Value& x);
-Value concat(const Value& values, const Value& axis);
-Value stack(const Value& values, const Value& axis = Value(0));
+            OptDType dtype = std::nullopt, std::string_view name = hint::range);
+Value ones(const Value& shape, DType dtype = DType::Float32, std::string_view name = hint::ones);
+Value zeros(const Value& shape, DType dtype = DType::Float32, std::string_view name = hint::zeros);
+Value fill(const Value& dims, const Value& value, std::string_view name = hint::fill);
+Value ones_like(const Value& x, std::string_view name = hint::ones_like);
+Value zeros_like(const Value& x, std::string_view name = hint::zeros_like);
+Value concat(const Value& values, const Value& axis, std::string_view name = hint::concat);
+Value stack(const Value& values, const Value& axis = Value(0), std::string_view name = hint::stack);
 /// tf.unstack(value, num, axis): a list of the slices along `axis`.
-Value unstack(const Value& value, const Value& num = Value(), int64_t axis = 0);
-Value shape(const Value& x, DType out_type = DType::Int32);
-Value size(const Value& x, DType out_type = DType::Int32);
-Value rank(const Value& x);
-Value identity(const Value& x);
+Value unstack(const Value& value, const Value& num = Value(), int64_t axis = 0, std::string_view name = hint::unstack);
+Value shape(const Value& x, DType out_type = DType::Int32, std::string_view name = hint::shape);
+Value size(const Value& x, DType out_type = DType::Int32, std::string_view name = hint::size);
+Value rank(const Value& x, std::string_view name = hint::rank);
 /// tf.print(*inputs): tensors formatted as TF's (StringFormat + PrintV2, so it
 /// runs on every call of a traced function); Python values inline via str().
 void print(const std::vector<Value>& inputs, std::string_view sep = " ", std::string_view end = "\n",
            int64_t summarize = 3, std::string_view output_stream = "stderr");
 
 // ---- Indexing and layout (tf_api_indexing.cpp).
-Value expand_dims(const Value& x, const Value& axis);
+Value expand_dims(const Value& x, const Value& axis, std::string_view name = hint::expand_dims);
 /// axis None: every dim of size 1; else an int or a list of ints.
-Value squeeze(const Value& x, const Value& axis = Value());
+Value squeeze(const Value& x, const Value& axis = Value(), std::string_view name = hint::squeeze);
 /// tf.split(value, num_or_size_splits, axis, num): a list of tensors; an int
 /// splits evenly (Split), a list gives the sizes (SplitV, one may be -1).
 Value split(const Value& value, const Value& num_or_size_splits, const Value& axis = Value(0),
-            const Value& num = Value());
-Value tile(const Value& x, const Value& multiples);
+            const Value& num = Value(), std::string_view name = hint::split);
+Value tile(const Value& x, const Value& multiples, std::string_view name = hint::tile);
 /// mode "CONSTANT" only (REFLECT/SYMMETRIC: UnimplementedError); PadV2 when
 /// constant_values is not 0.
 Value pad(const Value& x, const Value& paddings, const std::string& mode = "CONSTANT",
-          const Value& constant_values = Value(0));
+          const Value& constant_values = Value(0), std::string_view name = hint::pad);
 /// axis None: batch_dims (0 by default), as TF's.
-Value gather(const Value& params, const Value& indices, const Value& axis = Value(), int64_t batch_dims = 0);
-Value gather_nd(const Value& params, const Value& indices);
+Value gather(const Value& params, const Value& indices, const Value& axis = Value(), int64_t batch_dims = 0,
+             std::string_view name = hint::gather);
+Value gather_nd(const Value& params, const Value& indices, std::string_view name = hint::gather_nd);
 /// on/off values default to 1/0 of `dtype` (float32 unless given or implied by them).
 Value one_hot(const Value& indices, const Value& depth, const Value& on_value = Value(), const Value& off_value = Value(),
-              int64_t axis = -1, OptDType dtype = std::nullopt);
-Value cumsum(const Value& x, const Value& axis = Value(0), bool exclusive = false, bool reverse = false);
-Value argmin(const Value& x, const Value& axis = Value(), DType output_type = DType::Int64);
+              int64_t axis = -1, OptDType dtype = std::nullopt, std::string_view name = hint::one_hot);
+Value cumsum(const Value& x, const Value& axis = Value(0), bool exclusive = false, bool reverse = false,
+             std::string_view name = hint::cumsum);
 
 // ---- Neural-network ops (tf_api_nn.cpp).
 /// axis None or -1: the last; another axis is moved last and back (as TF's).
-Value softmax(const Value& logits, const Value& axis = Value());
-Value log_softmax(const Value& logits, const Value& axis = Value());
+Value softmax(const Value& logits, const Value& axis = Value(), std::string_view name = hint::softmax);
+Value log_softmax(const Value& logits, const Value& axis = Value(), std::string_view name = hint::log_softmax);
 /// strides/dilations: an int, or 1, 2 or 4 ints, as TF's conv2d takes them;
 /// padding "SAME"/"VALID" or explicit [[0,0],[t,b],[l,r],[0,0]] pads.
 Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
-             const std::string& data_format = "NHWC", const Value& dilations = Value());
-Value bias_add(const Value& value, const Value& bias, const std::string& data_format = "NHWC");
+             const std::string& data_format = "NHWC", const Value& dilations = Value(),
+             std::string_view name = hint::conv2d);
+Value bias_add(const Value& value, const Value& bias, const std::string& data_format = "NHWC",
+               std::string_view name = hint::bias_add);
 Value max_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
-                 const std::string& data_format = "NHWC");
+                 const std::string& data_format = "NHWC", std::string_view name = hint::max_pool2d);
 Value avg_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
-                 const std::string& data_format = "NHWC");
+                 const std::string& data_format = "NHWC", std::string_view name = hint::avg_pool2d);
 
 // ---- Strings (tf_api_strings.cpp).
 Value as_string(const Value& x, int64_t precision = -1, bool scientific = false, bool shortest = false,
-                int64_t width = -1, const std::string& fill = "");
-Value string_to_number(const Value& x, DType out_type = DType::Float32);
+                int64_t width = -1, const std::string& fill = "", std::string_view name = hint::as_string);
+Value string_to_number(const Value& x, DType out_type = DType::Float32, std::string_view name = hint::string_to_number);
 /// unit "BYTE" or "UTF8_CHAR".
-Value string_length(const Value& x, const std::string& unit = "BYTE");
+Value string_length(const Value& x, const std::string& unit = "BYTE", std::string_view name = hint::string_length);
 /// tf.strings.join(inputs, separator): elementwise, scalars broadcast.
-Value string_join(const Value& inputs, const std::string& separator = "");
+Value string_join(const Value& inputs, const std::string& separator = "", std::string_view name = hint::string_join);
 
 // ---- Random numbers (tf_api_random.cpp): TF's seed rules over Philox.
 /// tf.random.set_seed(seed) (None clears it).

@@ -1,7 +1,10 @@
-// tf.* functions on shapes and arrays, reductions, tf.range, tf.print.
+// tf.* functions on shapes and arrays, reductions, tf.range, tf.print; the
+// reduction rows' shared implementations (the row names the op).
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
+#include "runtime/api/tf_call.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
@@ -26,9 +29,21 @@ TensorHandle reduction_axes(const TensorHandle& x, const Value& axis) {
                "range");
 }
 
-Value reduce(OpType op, const Value& x, const Value& axis, bool keepdims) {
+Value reduce(OpType op, const Value& x, const Value& axis, bool keepdims, std::string_view name) {
   TensorHandle t = to_tensor(x);
-  return Value(apply(op, {t, reduction_axes(t, axis)}, op.name(), Attrs{{"keep_dims", keepdims}}));
+  return Value(apply(op, {t, reduction_axes(t, axis)}, name, Attrs{{"keep_dims", keepdims}}));
+}
+
+// Any, All: the input as bool.
+Value reduce_logical(OpType op, const Value& x, const Value& axis, bool keepdims, std::string_view name) {
+  return Value(apply(op, {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, name,
+                     Attrs{{"keep_dims", keepdims}}));
+}
+
+// ArgMax, ArgMin: axis None is 0.
+Value arg_reduce(OpType op, const Value& x, const Value& axis, DType output_type, std::string_view name) {
+  TensorHandle a = axis.is_none() ? TensorHandle(Tensor::scalar<int32_t>(0)) : index_tensor(axis);
+  return Value(apply(op, {to_tensor(x), a}, name, Attrs{{"output_type", output_type}}));
 }
 
 Shape shape_of(const Value& v) {
@@ -45,7 +60,7 @@ Shape shape_of(const Value& v) {
   return Shape(std::span<const int64_t>(dims));
 }
 
-Value filled(const Value& shape_v, DType dtype, int one, const char* name) {
+Value filled(const Value& shape_v, DType dtype, int one, std::string_view name) {
   if (shape_v.is_tensor()) {
     Tensor value = literal_to_tensor(Value(one), dtype);
     return Value(apply(op::Fill, {index_tensor(shape_v), TensorHandle(value)}, name));
@@ -87,9 +102,10 @@ std::vector<TensorHandle> convert_all(const Value& values) {
 }
 
 // tf.shape/size/rank of a statically known tensor while tracing is a constant.
-Value static_or_op(OpType op, const TensorHandle& t, const Attrs& attrs, std::optional<Tensor> known) {
-  if (Graph* g = current_graph(); g != nullptr && known) return Value(g->constant(*known, op.name()));
-  return Value(apply(op, {t}, op.name(), attrs));
+Value static_or_op(OpType op, const TensorHandle& t, const Attrs& attrs, std::optional<Tensor> known,
+                   std::string_view name) {
+  if (Graph* g = current_graph(); g != nullptr && known) return Value(g->constant(*known, name));
+  return Value(apply(op, {t}, name, attrs));
 }
 
 Tensor int_tensor(DType dt, const std::vector<int64_t>& v, bool scalar) {
@@ -103,11 +119,11 @@ Tensor int_tensor(DType dt, const std::vector<int64_t>& v, bool scalar) {
 
 }  // namespace
 
-Value reshape(const Value& x, const Value& shape) {
-  return Value(apply(op::Reshape, {to_tensor(x), index_tensor(shape)}, "Reshape"));
+Value reshape(const Value& x, const Value& shape, std::string_view name) {
+  return Value(apply(op::Reshape, {to_tensor(x), index_tensor(shape)}, name));
 }
 
-Value transpose(const Value& x, const Value& perm) {
+Value transpose(const Value& x, const Value& perm, std::string_view name) {
   TensorHandle t = to_tensor(x);
   TensorHandle p = perm.is_none() ? TensorHandle(Tensor()) : index_tensor(perm);
   if (perm.is_none()) {
@@ -117,40 +133,42 @@ Value transpose(const Value& x, const Value& perm) {
     for (int i = 0; i < s.rank(); ++i) rev[static_cast<size_t>(i)] = s.rank() - 1 - i;
     p = int32_vector(rev);
   }
-  return Value(apply(op::Transpose, {t, p}, "transpose"));
+  return Value(apply(op::Transpose, {t, p}, name));
 }
 
-Value matmul(const Value& a, const Value& b, bool transpose_a, bool transpose_b) {
+Value matmul(const Value& a, const Value& b, bool transpose_a, bool transpose_b, std::string_view name) {
   TensorHandle ta = to_tensor(a);
   TensorHandle tb = to_tensor(b, ta.dtype());
   bool two_d = ta.shape().rank() == 2 && tb.shape().rank() == 2;
   if (two_d) {
-    return Value(apply(op::MatMul, {ta, tb}, "MatMul",
+    return Value(apply(op::MatMul, {ta, tb}, name,
                        Attrs{{"transpose_a", transpose_a}, {"transpose_b", transpose_b}}));
   }
-  return Value(apply(op::BatchMatMulV2, {ta, tb}, "MatMul", Attrs{{"adj_x", transpose_a}, {"adj_y", transpose_b}}));
+  return Value(apply(op::BatchMatMulV2, {ta, tb}, name, Attrs{{"adj_x", transpose_a}, {"adj_y", transpose_b}}));
 }
 
-Value reduce_sum(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Sum, x, axis, keepdims); }
-Value reduce_mean(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Mean, x, axis, keepdims); }
-Value reduce_max(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Max, x, axis, keepdims); }
-Value reduce_min(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Min, x, axis, keepdims); }
-Value reduce_prod(const Value& x, const Value& axis, bool keepdims) { return reduce(op::Prod, x, axis, keepdims); }
-Value reduce_any(const Value& x, const Value& axis, bool keepdims) {
-  return Value(apply(op::Any, {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, "Any",
-                     Attrs{{"keep_dims", keepdims}}));
-}
-Value reduce_all(const Value& x, const Value& axis, bool keepdims) {
-  return Value(apply(op::All, {to_tensor(x, DType::Bool), reduction_axes(to_tensor(x), axis)}, "All",
-                     Attrs{{"keep_dims", keepdims}}));
+#define AG_TF_REDUCTION(fn, reduction, op_type)                                         \
+  Value fn(const Value& x, const Value& axis, bool keepdims, std::string_view name) { \
+    return reduction(op::op_type, x, axis, keepdims, name);                         \
+  }
+AG_TF_REDUCTION(reduce_sum, reduce, Sum)
+AG_TF_REDUCTION(reduce_mean, reduce, Mean)
+AG_TF_REDUCTION(reduce_max, reduce, Max)
+AG_TF_REDUCTION(reduce_min, reduce, Min)
+AG_TF_REDUCTION(reduce_prod, reduce, Prod)
+AG_TF_REDUCTION(reduce_any, reduce_logical, Any)
+AG_TF_REDUCTION(reduce_all, reduce_logical, All)
+#undef AG_TF_REDUCTION
+
+Value argmax(const Value& x, const Value& axis, DType output_type, std::string_view name) {
+  return arg_reduce(op::ArgMax, x, axis, output_type, name);
 }
 
-Value argmax(const Value& x, const Value& axis, DType output_type) {
-  TensorHandle a = axis.is_none() ? TensorHandle(Tensor::scalar<int32_t>(0)) : index_tensor(axis);
-  return Value(apply(op::ArgMax, {to_tensor(x), a}, "ArgMax", Attrs{{"output_type", output_type}}));
+Value argmin(const Value& x, const Value& axis, DType output_type, std::string_view name) {
+  return arg_reduce(op::ArgMin, x, axis, output_type, name);
 }
 
-Value range(const Value& start_v, const Value& limit_v, const Value& delta_v, OptDType dtype) {
+Value range(const Value& start_v, const Value& limit_v, const Value& delta_v, OptDType dtype, std::string_view name) {
   Value start = start_v, limit = limit_v;
   if (limit.is_none()) {
     limit = start;
@@ -174,69 +192,69 @@ Value range(const Value& start_v, const Value& limit_v, const Value& delta_v, Op
     dt = order[std::max({level(s.dtype()), level(l.dtype()), level(d.dtype())})];
   }
   auto as = [&](const TensorHandle& t) { return cast(Value(t), dt).as_tensor(); };
-  return Value(apply(op::Range, {as(s), as(l), as(d)}, "Range", Attrs{{"Tidx", dt}}));
+  return Value(apply(op::Range, {as(s), as(l), as(d)}, name, Attrs{{"Tidx", dt}}));
 }
 
-Value ones(const Value& shape, DType dtype) { return filled(shape, dtype, 1, "ones"); }
-Value zeros(const Value& shape, DType dtype) { return filled(shape, dtype, 0, "zeros"); }
+Value ones(const Value& shape, DType dtype, std::string_view name) { return filled(shape, dtype, 1, name); }
+Value zeros(const Value& shape, DType dtype, std::string_view name) { return filled(shape, dtype, 0, name); }
 
-Value fill(const Value& dims, const Value& value) {
-  return Value(apply(op::Fill, {index_tensor(dims), to_tensor(value)}, "Fill"));
+Value fill(const Value& dims, const Value& value, std::string_view name) {
+  return Value(apply(op::Fill, {index_tensor(dims), to_tensor(value)}, name));
 }
 
-Value ones_like(const Value& x) { return Value(apply(op::OnesLike, {to_tensor(x)}, "ones_like")); }
-Value zeros_like(const Value& x) { return Value(apply(op::ZerosLike, {to_tensor(x)}, "zeros_like")); }
+Value ones_like(const Value& x, std::string_view name) { return Value(apply(op::OnesLike, {to_tensor(x)}, name)); }
+Value zeros_like(const Value& x, std::string_view name) { return Value(apply(op::ZerosLike, {to_tensor(x)}, name)); }
 
-Value concat(const Value& values, const Value& axis) {
+Value concat(const Value& values, const Value& axis, std::string_view name) {
   std::vector<TensorHandle> in = convert_all(values);
-  if (in.size() == 1) return Value(apply(op::Identity, {in[0]}, "concat"));
+  if (in.size() == 1) return Value(apply(op::Identity, {in[0]}, name));
   int64_t n = static_cast<int64_t>(in.size());
   in.push_back(index_tensor(axis));
-  return Value(apply(op::ConcatV2, std::move(in), "concat", Attrs{{"N", n}}));
+  return Value(apply(op::ConcatV2, std::move(in), name, Attrs{{"N", n}}));
 }
 
-Value stack(const Value& values, const Value& axis) {
+Value stack(const Value& values, const Value& axis, std::string_view name) {
   // A list a staged loop carried as a TensorArray stacks as one (AutoGraph's list_stack).
   if (values.is_tensor_array() && axis.is_int() && axis.as_int() == 0) return tensor_array::stack(values);
   std::vector<TensorHandle> in = convert_all(values);
   int64_t n = static_cast<int64_t>(in.size());
-  return Value(apply(op::Pack, std::move(in), "stack", Attrs{{"axis", axis.as_int()}, {"N", n}}));
+  return Value(apply(op::Pack, std::move(in), name, Attrs{{"axis", axis.as_int()}, {"N", n}}));
 }
 
-Value unstack(const Value& value, const Value& num, int64_t axis) {
+Value unstack(const Value& value, const Value& num, int64_t axis, std::string_view name) {
   TensorHandle t = to_tensor(value);
   Attrs attrs{{"axis", axis}};
   if (!num.is_none()) attrs.set("num", num.as_int());
   std::vector<Value> out;
-  for (TensorHandle& h : apply_op(op::Unpack, std::span<const TensorHandle>(&t, 1), attrs, "unstack")) out.emplace_back(std::move(h));
+  for (TensorHandle& h : apply_op(op::Unpack, std::span<const TensorHandle>(&t, 1), attrs, name)) {
+    out.emplace_back(std::move(h));
+  }
   return Value::list(std::move(out));
 }
 
-Value shape(const Value& x, DType out_type) {
+Value shape(const Value& x, DType out_type, std::string_view name) {
   TensorHandle t = to_tensor(x);
   std::optional<Tensor> known;
   if (t.shape().fully_defined()) {
     std::vector<int64_t> dims(t.shape().dims().begin(), t.shape().dims().end());
     known = int_tensor(out_type, dims, false);
   }
-  return static_or_op(op::Shape, t, Attrs{{"out_type", out_type}}, known);
+  return static_or_op(op::Shape, t, Attrs{{"out_type", out_type}}, known, name);
 }
 
-Value size(const Value& x, DType out_type) {
+Value size(const Value& x, DType out_type, std::string_view name) {
   TensorHandle t = to_tensor(x);
   std::optional<Tensor> known;
   if (t.shape().fully_defined()) known = int_tensor(out_type, {t.shape().num_elements()}, true);
-  return static_or_op(op::Size, t, Attrs{{"out_type", out_type}}, known);
+  return static_or_op(op::Size, t, Attrs{{"out_type", out_type}}, known, name);
 }
 
-Value rank(const Value& x) {
+Value rank(const Value& x, std::string_view name) {
   TensorHandle t = to_tensor(x);
   std::optional<Tensor> known;
   if (t.shape().rank_known()) known = Tensor::scalar<int32_t>(t.shape().rank());
-  return static_or_op(op::Rank, t, {}, known);
+  return static_or_op(op::Rank, t, {}, known, name);
 }
-
-Value identity(const Value& x) { return Value(apply(op::Identity, {to_tensor(x)}, "Identity")); }
 
 void print(const std::vector<Value>& inputs, std::string_view sep, std::string_view end, int64_t summarize,
            std::string_view output_stream) {
@@ -260,5 +278,24 @@ void print(const std::vector<Value>& inputs, std::string_view sep, std::string_v
   apply_op(op::PrintV2, std::span<const TensorHandle>(&formatted, 1),
            Attrs{{"output_stream", std::string(output_stream)}, {"end", std::string(end)}}, "PrintV2");
 }
+
+// ---- The reduction rows of tf_functions.def: one implementation per kind,
+// the op from the row.
+namespace impl {
+
+Value reduce(const TfCall& c) {
+  return tf::reduce(c.op(), c["input_tensor"], c["axis"], truthy(c["keepdims"]), c.node_name());
+}
+
+Value reduce_logical(const TfCall& c) {
+  return tf::reduce_logical(c.op(), c["input_tensor"], c["axis"], truthy(c["keepdims"]), c.node_name());
+}
+
+Value arg_reduce(const TfCall& c) {
+  const Value& t = c["output_type"];
+  return tf::arg_reduce(c.op(), c["input"], c["axis"], t.is_none() ? DType::Int64 : require_dtype(t), c.node_name());
+}
+
+}  // namespace impl
 
 }  // namespace ag::tf

@@ -1,5 +1,5 @@
 // tf.* functions on indexing and layout: expand_dims, squeeze, split, tile,
-// pad, gather, gather_nd, one_hot, cumsum, argmin. Node name hints as TF's.
+// pad, gather, gather_nd, one_hot, cumsum.
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
 #include "runtime/value/convert.h"
@@ -21,40 +21,42 @@ std::vector<int64_t> int_list(const Value& v) {
 
 }  // namespace
 
-Value expand_dims(const Value& x, const Value& axis) {
+Value expand_dims(const Value& x, const Value& axis, std::string_view name) {
   if (axis.is_none()) throw ValueError("Must specify an axis argument to tf.expand_dims()");
-  return Value(apply(op::ExpandDims, {to_tensor(x), index_tensor(axis)}, "ExpandDims"));
+  return Value(apply(op::ExpandDims, {to_tensor(x), index_tensor(axis)}, name));
 }
 
-Value squeeze(const Value& x, const Value& axis) {
+Value squeeze(const Value& x, const Value& axis, std::string_view name) {
   Attrs attrs;
   if (!axis.is_none()) attrs.set("squeeze_dims", int_list(axis));
-  return Value(apply(op::Squeeze, {to_tensor(x)}, "Squeeze", attrs));
+  return Value(apply(op::Squeeze, {to_tensor(x)}, name, attrs));
 }
 
-Value split(const Value& value, const Value& num_or_size_splits, const Value& axis, const Value& num) {
+Value split(const Value& value, const Value& num_or_size_splits, const Value& axis, const Value& num,
+            std::string_view name) {
   TensorHandle t = to_tensor(value);
   std::vector<TensorHandle> pieces;
   if (num_or_size_splits.is_int()) {
     TensorHandle in[2] = {index_tensor(axis), t};
-    pieces = apply_op(op::Split, in, Attrs{{"num_split", num_or_size_splits.as_int()}}, "split");
+    pieces = apply_op(op::Split, in, Attrs{{"num_split", num_or_size_splits.as_int()}}, name);
   } else {
     TensorHandle sizes = index_tensor(num_or_size_splits);
     Attrs attrs;
     if (!num.is_none()) attrs.set("num_split", num.as_int());
     TensorHandle in[3] = {t, sizes, index_tensor(axis)};
-    pieces = apply_op(op::SplitV, in, attrs, "split");
+    pieces = apply_op(op::SplitV, in, attrs, name);
   }
   std::vector<Value> out;
   for (TensorHandle& p : pieces) out.emplace_back(std::move(p));
   return Value::list(std::move(out));
 }
 
-Value tile(const Value& x, const Value& multiples) {
-  return Value(apply(op::Tile, {to_tensor(x), index_tensor(multiples)}, "Tile"));
+Value tile(const Value& x, const Value& multiples, std::string_view name) {
+  return Value(apply(op::Tile, {to_tensor(x), index_tensor(multiples)}, name));
 }
 
-Value pad(const Value& x, const Value& paddings, const std::string& mode, const Value& constant_values) {
+Value pad(const Value& x, const Value& paddings, const std::string& mode, const Value& constant_values,
+          std::string_view name) {
   std::string m;
   for (char c : mode) m += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (m == "REFLECT" || m == "SYMMETRIC") throw UnimplementedError("tf.pad mode '" + mode + "' is not supported");
@@ -65,22 +67,22 @@ Value pad(const Value& x, const Value& paddings, const std::string& mode, const 
   TensorHandle t = to_tensor(x);
   TensorHandle p = index_tensor(paddings);
   bool zero = !constant_values.is_tensor() && constant_values.is_number() && constant_values.as_float() == 0.0;
-  if (zero) return Value(apply(op::Pad, {t, p}, "Pad"));
-  return Value(apply(op::PadV2, {t, p, to_tensor(constant_values, t.dtype())}, "Pad"));
+  if (zero) return Value(apply(op::Pad, {t, p}, name));
+  return Value(apply(op::PadV2, {t, p, to_tensor(constant_values, t.dtype())}, name));
 }
 
-Value gather(const Value& params, const Value& indices, const Value& axis, int64_t batch_dims) {
+Value gather(const Value& params, const Value& indices, const Value& axis, int64_t batch_dims, std::string_view name) {
   Value ax = axis.is_none() ? Value(batch_dims) : axis;
-  return Value(apply(op::GatherV2, {to_tensor(params), index_tensor(indices), index_tensor(ax)}, "GatherV2",
+  return Value(apply(op::GatherV2, {to_tensor(params), index_tensor(indices), index_tensor(ax)}, name,
                      Attrs{{"batch_dims", batch_dims}}));
 }
 
-Value gather_nd(const Value& params, const Value& indices) {
-  return Value(apply(op::GatherNd, {to_tensor(params), index_tensor(indices)}, "GatherNd"));
+Value gather_nd(const Value& params, const Value& indices, std::string_view name) {
+  return Value(apply(op::GatherNd, {to_tensor(params), index_tensor(indices)}, name));
 }
 
 Value one_hot(const Value& indices, const Value& depth, const Value& on_value, const Value& off_value, int64_t axis,
-              OptDType dtype) {
+              OptDType dtype, std::string_view name) {
   // array_ops.one_hot: the dtype from `dtype`, else from on/off values, else float32.
   DType dt = DType::Float32;
   if (dtype) {
@@ -92,18 +94,13 @@ Value one_hot(const Value& indices, const Value& depth, const Value& on_value, c
   }
   TensorHandle on = on_value.is_none() ? to_tensor(Value(1), dt) : to_tensor(on_value, dt);
   TensorHandle off = off_value.is_none() ? to_tensor(Value(0), dt) : to_tensor(off_value, dt);
-  return Value(apply(op::OneHot, {index_tensor(indices), index_tensor(depth), on, off}, "one_hot",
+  return Value(apply(op::OneHot, {index_tensor(indices), index_tensor(depth), on, off}, name,
                      Attrs{{"axis", axis}}));
 }
 
-Value cumsum(const Value& x, const Value& axis, bool exclusive, bool reverse) {
-  return Value(apply(op::Cumsum, {to_tensor(x), index_tensor(axis)}, "Cumsum",
+Value cumsum(const Value& x, const Value& axis, bool exclusive, bool reverse, std::string_view name) {
+  return Value(apply(op::Cumsum, {to_tensor(x), index_tensor(axis)}, name,
                      Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
-}
-
-Value argmin(const Value& x, const Value& axis, DType output_type) {
-  TensorHandle a = axis.is_none() ? TensorHandle(Tensor::scalar<int32_t>(0)) : index_tensor(axis);
-  return Value(apply(op::ArgMin, {to_tensor(x), a}, "ArgMin", Attrs{{"output_type", output_type}}));
 }
 
 }  // namespace ag::tf

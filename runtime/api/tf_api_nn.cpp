@@ -1,7 +1,10 @@
 // tf.nn.* ops: softmax, log_softmax, conv2d, bias_add, max/avg pooling, with
-// TF's Python argument handling (nn_ops.py) on top of the registered kernels.
+// TF's Python argument handling (nn_ops.py) on top of the registered kernels;
+// the softmax and pooling rows' shared implementations (the row names the op).
+#include "runtime/api/binding.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
+#include "runtime/api/tf_call.h"
 #include "runtime/value/convert.h"
 
 namespace ag::tf {
@@ -26,11 +29,11 @@ std::vector<int64_t> four_of(const Value& v, const char* name, const std::string
   throw ValueError(std::string(name) + " should be of length 1, 2 or 4 but was " + std::to_string(in.size()));
 }
 
-Value softmax_like(OpType op, const Value& logits, const Value& axis) {
+Value softmax_like(OpType op, const Value& logits, const Value& axis, std::string_view name) {
   TensorHandle t = to_tensor(logits);
   int64_t ax = axis.is_none() ? -1 : axis.as_int();
   Shape s = t.shape();
-  if (ax == -1 || (s.rank_known() && ax == s.rank() - 1)) return Value(apply(op, {t}, op.name()));
+  if (ax == -1 || (s.rank_known() && ax == s.rank() - 1)) return Value(apply(op, {t}, name));
   if (!s.rank_known()) throw UnimplementedError(std::string("tf.nn.") + std::string(op.name()) + " over a non-last axis needs a known rank");
   int rank = s.rank();
   if (ax < -rank || ax >= rank) {
@@ -44,11 +47,11 @@ Value softmax_like(OpType op, const Value& logits, const Value& axis) {
   std::swap(perm[static_cast<size_t>(ax)], perm[static_cast<size_t>(rank - 1)]);
   TensorHandle p(Tensor::from_vector<int32_t>({rank}, perm));
   TensorHandle moved = apply(op::Transpose, {t, p}, "transpose");
-  TensorHandle out = apply(op, {moved}, op.name());
+  TensorHandle out = apply(op, {moved}, name);
   return Value(apply(op::Transpose, {out, p}, "transpose_1"));
 }
 
-Value pool(OpType op, const char* name, const Value& input, const Value& ksize, const Value& strides,
+Value pool(OpType op, std::string_view name, const Value& input, const Value& ksize, const Value& strides,
            const std::string& padding, const std::string& data_format) {
   return Value(apply(op, {to_tensor(input)}, name,
                      Attrs{{"ksize", four_of(ksize, "ksize", data_format)},
@@ -59,11 +62,15 @@ Value pool(OpType op, const char* name, const Value& input, const Value& ksize, 
 
 }  // namespace
 
-Value softmax(const Value& logits, const Value& axis) { return softmax_like(op::Softmax, logits, axis); }
-Value log_softmax(const Value& logits, const Value& axis) { return softmax_like(op::LogSoftmax, logits, axis); }
+Value softmax(const Value& logits, const Value& axis, std::string_view name) {
+  return softmax_like(op::Softmax, logits, axis, name);
+}
+Value log_softmax(const Value& logits, const Value& axis, std::string_view name) {
+  return softmax_like(op::LogSoftmax, logits, axis, name);
+}
 
 Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
-             const std::string& data_format, const Value& dilations) {
+             const std::string& data_format, const Value& dilations, std::string_view name) {
   TensorHandle x = to_tensor(input);
   TensorHandle f = to_tensor(filters, x.dtype());
   Attrs attrs{{"strides", four_of(strides, "strides", data_format)}, {"data_format", data_format}};
@@ -79,22 +86,34 @@ Value conv2d(const Value& input, const Value& filters, const Value& strides, con
     attrs.set("padding", std::string("EXPLICIT"));
     attrs.set("explicit_paddings", pads);
   }
-  return Value(apply(op::Conv2D, {x, f}, "Conv2D", attrs));
+  return Value(apply(op::Conv2D, {x, f}, name, attrs));
 }
 
-Value bias_add(const Value& value, const Value& bias, const std::string& data_format) {
+Value bias_add(const Value& value, const Value& bias, const std::string& data_format, std::string_view name) {
   TensorHandle v = to_tensor(value);
-  return Value(apply(op::BiasAdd, {v, to_tensor(bias, v.dtype())}, "BiasAdd", Attrs{{"data_format", data_format}}));
+  return Value(apply(op::BiasAdd, {v, to_tensor(bias, v.dtype())}, name, Attrs{{"data_format", data_format}}));
 }
 
 Value max_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
-                 const std::string& data_format) {
-  return pool(op::MaxPool, "MaxPool2d", input, ksize, strides, padding, data_format);
+                 const std::string& data_format, std::string_view name) {
+  return pool(op::MaxPool, name, input, ksize, strides, padding, data_format);
 }
 
 Value avg_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,
-                 const std::string& data_format) {
-  return pool(op::AvgPool, "AvgPool2D", input, ksize, strides, padding, data_format);
+                 const std::string& data_format, std::string_view name) {
+  return pool(op::AvgPool, name, input, ksize, strides, padding, data_format);
 }
+
+// ---- The softmax and pooling rows of tf_functions.def: the op from the row.
+namespace impl {
+
+Value softmax(const TfCall& c) { return tf::softmax_like(c.op(), c["logits"], c["axis"], c.node_name()); }
+
+Value pool2d(const TfCall& c) {
+  return tf::pool(c.op(), c.node_name(), c["input"], c["ksize"], c["strides"],
+                  ag::api::str_arg(c["padding"], "padding"), ag::api::str_arg(c["data_format"], "data_format"));
+}
+
+}  // namespace impl
 
 }  // namespace ag::tf

@@ -1,9 +1,12 @@
-// tf.constant, tf.convert_to_tensor, tf.identity, tf.cast, tf.print and
-// tf.config.run_functions_eagerly bound to TF's Python signatures.
-#include "runtime/api/tf_bindings_common.h"
+// The hand-written parts of tf.constant, tf.convert_to_tensor, tf.cast,
+// tf.print and tf.config.run_functions_eagerly (their rows and signatures:
+// tf_functions.def).
+#include "runtime/api/binding.h"
+#include "runtime/api/tf_api.h"
+#include "runtime/api/tf_call.h"
 #include "runtime/function/function.h"
 
-namespace ag::tf::api {
+namespace ag::tf::impl {
 namespace {
 
 // constant(value, shape=...): a scalar fills the shape, anything else is
@@ -31,46 +34,29 @@ std::string stream_of(const Value& v) {
 
 }  // namespace
 
-Value constant(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("constant", {"value", std::nullopt}, {"dtype", Value()}, {"shape", Value()}, {"name", Value("Const")});
-  Value t = tf::constant(a[0], ag::api::opt_dtype(a[1]));
-  if (!a[2].is_none()) return with_shape(t, a[2]);
+Value constant(const TfCall& c) {
+  Value t = tf::constant(c["value"], ag::api::opt_dtype(c["dtype"]), c.node_name());
+  if (!c["shape"].is_none()) return with_shape(t, c["shape"]);
   return t;
 }
 
-Value convert_to_tensor(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("convert_to_tensor", {"value", std::nullopt}, {"dtype", Value()}, {"dtype_hint", Value()}, {"name", Value()});
-  return tf::convert_to_tensor(a[0], ag::api::opt_dtype(a[1]), ag::api::opt_dtype(a[2]));
+Value convert_to_tensor(const TfCall& c) {
+  return tf::convert_to_tensor(c["value"], ag::api::opt_dtype(c["dtype"]), ag::api::opt_dtype(c["dtype_hint"]));
 }
 
-Value identity(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("identity", {"input", std::nullopt}, {"name", Value()});
-  return tf::identity(a[0]);
-}
+Value cast(const TfCall& c) { return tf::cast(c["x"], require_dtype(c["dtype"]), c.node_name()); }
 
-Value cast(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("cast", {"x", std::nullopt}, {"dtype", std::nullopt}, {"name", Value()});
-  return tf::cast(a[0], require_dtype(a[1]));
-}
-
-Value print(std::vector<Value> args, Kwargs kwargs) {
-  Value stream("sys.stderr"), summarize(3), sep(" "), end("\n");
-  for (auto& [k, v] : kwargs) {
-    if (k == "output_stream") stream = v;
-    else if (k == "summarize") summarize = v;
-    else if (k == "sep") sep = v;
-    else if (k == "end") end = v;
-    else if (k != "name") throw TypeError("print_v2() got an unexpected keyword argument '" + k + "'");
-  }
+Value print(const TfCall& c) {
+  const Value& summarize = c["summarize"];
   int64_t n = summarize.is_none() ? 3 : ag::api::int_arg(summarize, "summarize");
-  tf::print(args, ag::api::str_arg(sep, "sep"), ag::api::str_arg(end, "end"), n, stream_of(stream));
+  tf::print(c["inputs"].items(), ag::api::str_arg(c["sep"], "sep"), ag::api::str_arg(c["end"], "end"), n,
+            stream_of(c["output_stream"]));
   return Value();
 }
 
-Value config_run_functions_eagerly(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("run_functions_eagerly", {"run_eagerly", std::nullopt});
-  run_functions_eagerly(truthy(a[0]));
+Value run_functions_eagerly(const TfCall& c) {
+  ag::run_functions_eagerly(truthy(c["run_eagerly"]));
   return Value();
 }
 
-}  // namespace ag::tf::api
+}  // namespace ag::tf::impl

@@ -1,24 +1,26 @@
-// tf.random.* bound to TF's Python signatures (random_ops.py).
-#include "runtime/api/tf_bindings_common.h"
+// The hand-written parts of the tf.random.* rows of tf_functions.def.
+#include "runtime/api/tf_api.h"
+#include "runtime/api/tf_call.h"
+#include "runtime/value/dtype_value.h"
 
-namespace ag::tf::api {
+namespace ag::tf::impl {
+namespace {
 
-Value random_set_seed(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("set_seed", {"seed", std::nullopt});
-  tf::set_seed(a[0]);
+DType float_or(const Value& dtype) { return dtype.is_none() ? DType::Float32 : require_dtype(dtype); }
+
+}  // namespace
+
+Value set_seed(const TfCall& c) {
+  tf::set_seed(c["seed"]);
   return Value();
 }
 
-Value random_uniform(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("random_uniform", {"shape", std::nullopt}, {"minval", Value(0)}, {"maxval", Value()}, {"dtype", Value()},
-          {"seed", Value()}, {"name", Value()});
-  return tf::random_uniform(a[0], a[1], a[2], a[3].is_none() ? DType::Float32 : require_dtype(a[3]), a[4]);
+Value random_uniform(const TfCall& c) {
+  return tf::random_uniform(c["shape"], c["minval"], c["maxval"], float_or(c["dtype"]), c["seed"]);
 }
 
-Value random_normal(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("random_normal", {"shape", std::nullopt}, {"mean", Value(0.0)}, {"stddev", Value(1.0)}, {"dtype", Value()},
-          {"seed", Value()}, {"name", Value()});
-  return tf::random_normal(a[0], a[1], a[2], a[3].is_none() ? DType::Float32 : require_dtype(a[3]), a[4]);
+Value random_normal(const TfCall& c) {
+  return tf::random_normal(c["shape"], c["mean"], c["stddev"], float_or(c["dtype"]), c["seed"]);
 }
 
-}  // namespace ag::tf::api
+}  // namespace ag::tf::impl

@@ -1,31 +1,29 @@
-// tf.strings.* and tf.as_string bound to TF's Python signatures.
-#include "runtime/api/tf_bindings_common.h"
+// The hand-written parts of the tf.strings.* rows of tf_functions.def.
+#include "runtime/api/binding.h"
+#include "runtime/api/tf_api.h"
+#include "runtime/api/tf_call.h"
 
-namespace ag::tf::api {
+namespace ag::tf::impl {
 
 using ag::api::int_arg;
 using ag::api::str_arg;
 
-Value as_string(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("as_string", {"input", std::nullopt}, {"precision", Value(-1)}, {"scientific", Value(false)}, {"shortest", Value(false)},
-          {"width", Value(-1)}, {"fill", Value("")}, {"name", Value()});
-  return tf::as_string(a[0], int_arg(a[1], "precision"), truthy(a[2]), truthy(a[3]), int_arg(a[4], "width"),
-                       str_arg(a[5], "fill"));
+Value as_string(const TfCall& c) {
+  return tf::as_string(c["input"], int_arg(c["precision"], "precision"), truthy(c["scientific"]),
+                       truthy(c["shortest"]), int_arg(c["width"], "width"), str_arg(c["fill"], "fill"), c.node_name());
 }
 
-Value string_to_number(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("string_to_number", {"input", std::nullopt}, {"out_type", Value()}, {"name", Value()});
-  return tf::string_to_number(a[0], a[1].is_none() ? DType::Float32 : require_dtype(a[1]));
+Value string_to_number(const TfCall& c) {
+  const Value& t = c["out_type"];
+  return tf::string_to_number(c["input"], t.is_none() ? DType::Float32 : require_dtype(t), c.node_name());
 }
 
-Value string_length(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("string_length", {"input", std::nullopt}, {"unit", Value("BYTE")}, {"name", Value()});
-  return tf::string_length(a[0], str_arg(a[1], "unit"));
+Value string_length(const TfCall& c) {
+  return tf::string_length(c["input"], str_arg(c["unit"], "unit"), c.node_name());
 }
 
-Value string_join(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("string_join", {"inputs", std::nullopt}, {"separator", Value("")}, {"name", Value()});
-  return tf::string_join(a[0], str_arg(a[1], "separator"));
+Value string_join(const TfCall& c) {
+  return tf::string_join(c["inputs"], str_arg(c["separator"], "separator"), c.node_name());
 }
 
-}  // namespace ag::tf::api
+}  // namespace ag::tf::impl

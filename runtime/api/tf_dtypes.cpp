@@ -2,7 +2,9 @@
 // tf.as_dtype.
 #include <array>
 
-#include "runtime/api/tf_bindings_common.h"
+#include "runtime/api/python_api.h"
+#include "runtime/api/tf_call.h"
+#include "runtime/value/dtype_value.h"
 
 namespace ag::tf::api {
 namespace {
@@ -35,17 +37,20 @@ const Value& newaxis() {
   return none;
 }
 
-Value as_dtype(std::vector<Value> args, Kwargs kwargs) {
-  AG_BIND("as_dtype", {"type_value", std::nullopt});
-  const Value& v = a[0];
+}  // namespace ag::tf::api
+
+namespace ag::tf::impl {
+
+Value as_dtype(const TfCall& c) {
+  const Value& v = c["type_value"];
   if (v.is(float16_dtype_value())) return v;
   // Python's builtin types as TF maps them (dtypes._PYTHON_TO_TF).
-  if (v.is(builtin_value("float", py::float_))) return float32();
-  if (v.is(builtin_value("bool", py::bool_))) return bool_();
-  if (v.is(builtin_value("int", py::int_))) return int64();
-  if (v.is(builtin_value("str", py::str))) return string();
+  if (v.is(builtin_value("float", py::float_))) return api::float32();
+  if (v.is(builtin_value("bool", py::bool_))) return api::bool_();
+  if (v.is(builtin_value("int", py::int_))) return api::int64();
+  if (v.is(builtin_value("str", py::str))) return api::string();
   if (std::optional<DType> t = dtype_of(v)) return dtype_value(*t);
   throw TypeError("Cannot convert the argument `type_value`: " + ag::repr(v) + " to a TensorFlow DType.");
 }
 
-}  // namespace ag::tf::api
+}  // namespace ag::tf::impl

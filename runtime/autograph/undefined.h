@@ -13,13 +13,6 @@
 
 namespace ag {
 
-/// Python's UnboundLocalError (a NameError subclass).
-class UnboundLocalError : public NameError {
- public:
-  using NameError::NameError;
-  const char* type_name() const override { return "UnboundLocalError"; }
-};
-
 namespace autograph {
 
 /// ag__.Undefined('x'): the value of a symbol that is not defined yet.

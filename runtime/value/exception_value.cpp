@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
+#include <vector>
 
 #include "runtime/value/object_model.h"
 
@@ -42,75 +44,46 @@ class RaisedError : public Base, public RaisedValue {
 };
 
 /// Error is abstract; this is the class raise_value throws for exceptions
-/// without an ag::Error counterpart (Exception, RuntimeError, ...).
+/// whose nearest known class is Exception or BaseException (ag::Error).
 class GenericError : public Error {
  public:
   using Error::Error;
   const char* type_name() const override { return "Exception"; }
 };
 
-using Thrower = std::function<void(const std::string& message, const std::string& name, const Value& v)>;
-
-template <class T>
-Thrower thrower() {
-  return [](const std::string& message, const std::string& name, const Value& v) {
-    throw RaisedError<T>(message, name, v);
-  };
+template <class Base>
+[[noreturn]] void throw_as(const std::string& message, const std::string& name, const Value& v) {
+  throw RaisedError<Base>(message, name, v);
 }
 
-const std::map<std::string, Thrower>& throwers() {
-  static const std::map<std::string, Thrower> table = {
-      {"InvalidArgumentError", thrower<InvalidArgumentError>()},
-      {"FailedPreconditionError", thrower<FailedPreconditionError>()},
-      {"OutOfRangeError", thrower<OutOfRangeError>()},
-      {"UnimplementedError", thrower<UnimplementedError>()},
-      {"InternalError", thrower<InternalError>()},
-      {"ResourceExhaustedError", thrower<ResourceExhaustedError>()},
-      {"NotFoundError", thrower<NotFoundError>()},
-      {"ValueError", thrower<ValueError>()},
-      {"TypeError", thrower<TypeError>()},
-      {"IndexError", thrower<IndexError>()},
-      {"KeyError", thrower<KeyError>()},
-      {"ZeroDivisionError", thrower<ZeroDivisionError>()},
-      {"OverflowError", thrower<OverflowError>()},
-      {"AttributeError", thrower<AttributeError>()},
-      {"NameError", thrower<NameError>()},
-      {"AssertionError", thrower<AssertionError>()},
-      {"NotImplementedError", thrower<NotImplementedError>()},
-      {"OperatorNotAllowedInGraphError", thrower<OperatorNotAllowedInGraphError>()},
-  };
-  return table;
-}
+/// A row of exceptions.def: the class's Python name, base and module, TF's
+/// error code (0: none) and how raise_value throws an instance of it.
+struct ExceptionRow {
+  std::string_view name;
+  std::string_view base;
+  std::string_view module;
+  int code;
+  void (*raise)(const std::string& message, const std::string& name, const Value& v);
+};
 
-/// Python's class hierarchy of the exceptions agc knows: name -> base.
-const std::map<std::string, std::string>& known_bases() {
-  static const std::map<std::string, std::string> bases = {
-      {"Exception", "BaseException"},
-      {"ArithmeticError", "Exception"},
-      {"LookupError", "Exception"},
-      {"RuntimeError", "Exception"},
-      {"StopIteration", "Exception"},
-      {"ValueError", "Exception"},
-      {"TypeError", "Exception"},
-      {"AttributeError", "Exception"},
-      {"NameError", "Exception"},
-      {"AssertionError", "Exception"},
-      {"IndexError", "LookupError"},
-      {"KeyError", "LookupError"},
-      {"ZeroDivisionError", "ArithmeticError"},
-      {"OverflowError", "ArithmeticError"},
-      {"NotImplementedError", "RuntimeError"},
-      {"OperatorNotAllowedInGraphError", "TypeError"},
-      {"OpError", "Exception"},
-      {"InvalidArgumentError", "OpError"},
-      {"FailedPreconditionError", "OpError"},
-      {"OutOfRangeError", "OpError"},
-      {"UnimplementedError", "OpError"},
-      {"InternalError", "OpError"},
-      {"ResourceExhaustedError", "OpError"},
-      {"NotFoundError", "OpError"},
-  };
-  return bases;
+constexpr std::string_view kBuiltinsModule = "builtins";
+constexpr std::string_view kTfErrorsModule = "tensorflow.python.framework.errors_impl";
+
+constexpr ExceptionRow kExceptionRows[] = {
+#define AG_EXCEPTION_ROOT(Name, Base) {#Name, #Base, kBuiltinsModule, 0, &throw_as<GenericError>},
+#define AG_EXCEPTION(Name, Base) {#Name, #Base, kBuiltinsModule, 0, &throw_as<Name>},
+#define AG_TF_ERROR(Name, Base, code) {#Name, #Base, kTfErrorsModule, code, &throw_as<Name>},
+#include "runtime/core/exceptions.def"
+#undef AG_EXCEPTION_ROOT
+#undef AG_EXCEPTION
+#undef AG_TF_ERROR
+};
+
+const ExceptionRow* find_row(std::string_view name) {
+  for (const ExceptionRow& r : kExceptionRows) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
 }
 
 std::vector<Value>& args_of(const Value& self) { return self.getattr("args").items(); }
@@ -126,38 +99,41 @@ std::string exception_str(const Value& self) {
   return repr(Value::tuple(args));
 }
 
-Value make_base_exception_class() {
+/// BaseException, the root of the exception classes: Python's args, str and
+/// repr, TF's OpError.message; `attrs` are its own attributes from its row.
+Value make_base_exception_class(std::vector<std::pair<std::string, Value>> attrs) {
   auto method = [](const char* name, std::function<Value(const Value&, std::vector<Value>)> fn) {
     return std::make_pair(std::string(name), Value::callable(name, [fn](std::vector<Value> args, Kwargs kwargs) -> Value {
-                            if (!kwargs.empty()) {
-                              throw TypeError("BaseException() takes no keyword arguments");
-                            }
                             Value self = args.at(0);
+                            if (!kwargs.empty()) {
+                              throw TypeError(class_name(self.as_object().cls) + "() takes no keyword arguments");
+                            }
                             args.erase(args.begin());
                             return fn(self, std::move(args));
                           }));
   };
-  return make_class(
-      "BaseException", {},
-      {method("__init__",
-              [](const Value& self, std::vector<Value> args) {
-                self.setattr("args", Value::tuple(std::move(args)));
-                return Value();
-              }),
-       method("__str__", [](const Value& self, std::vector<Value>) { return Value(exception_str(self)); }),
-       method("__repr__",
-              [](const Value& self, std::vector<Value>) {
-                std::string inner = repr(Value::tuple(args_of(self)));
-                if (args_of(self).size() == 1) inner = "(" + repr(args_of(self)[0]) + ")";
-                return Value(class_name(self.as_object().cls) + inner);
-              }),
-       {"message", make_property(Value::callable("message", [](std::vector<Value> args, Kwargs) -> Value {
-          // TF's OpError.message: the message argument (node_def, op, message).
-          const Value& self = args.at(0);
-          const std::vector<Value>& a = args_of(self);
-          if (native_state<ExceptionState>(self) == nullptr && a.size() == 3) return a[2];
-          return Value(exception_str(self));
-        }))}});
+  std::vector<std::pair<std::string, Value>> methods = {
+      method("__init__",
+             [](const Value& self, std::vector<Value> args) {
+               self.setattr("args", Value::tuple(std::move(args)));
+               return Value();
+             }),
+      method("__str__", [](const Value& self, std::vector<Value>) { return Value(exception_str(self)); }),
+      method("__repr__",
+             [](const Value& self, std::vector<Value>) {
+               std::string inner = repr(Value::tuple(args_of(self)));
+               if (args_of(self).size() == 1) inner = "(" + repr(args_of(self)[0]) + ")";
+               return Value(class_name(self.as_object().cls) + inner);
+             }),
+      {"message", make_property(Value::callable("message", [](std::vector<Value> args, Kwargs) -> Value {
+         // TF's OpError.message: the message argument (node_def, op, message).
+         const Value& self = args.at(0);
+         const std::vector<Value>& a = args_of(self);
+         if (native_state<ExceptionState>(self) == nullptr && a.size() == 3) return a[2];
+         return Value(exception_str(self));
+       }))}};
+  methods.insert(methods.end(), attrs.begin(), attrs.end());
+  return make_class("BaseException", {}, std::move(methods));
 }
 
 std::mutex g_classes_mu;
@@ -169,23 +145,35 @@ const Value& exception_class(const std::string& type_name) {
   std::unique_lock<std::mutex> lock(g_classes_mu);
   auto it = classes.find(type_name);
   if (it != classes.end()) return it->second;
+  const ExceptionRow* row = find_row(type_name);
+  // The class's own attributes: the module its repr names, TF's error code.
+  std::vector<std::pair<std::string, Value>> attrs;
+  if (row) attrs.emplace_back("__module__", Value(std::string(row->module)));
+  if (row && row->code != 0) attrs.emplace_back("error_code", Value(static_cast<int64_t>(row->code)));
   Value cls;
-  if (type_name == "BaseException") {
-    cls = make_base_exception_class();
+  if (row && row->base.empty()) {
+    cls = make_base_exception_class(std::move(attrs));
   } else {
-    auto b = known_bases().find(type_name);
-    std::string base = b == known_bases().end() ? "Exception" : b->second;
+    std::string base(row ? row->base : "Exception");
     lock.unlock();
     Value base_cls = exception_class(base);
     lock.lock();
     auto again = classes.find(type_name);
     if (again != classes.end()) return again->second;
-    cls = make_class(type_name, {base_cls}, {});
+    cls = make_class(type_name, {base_cls}, std::move(attrs));
   }
   return classes.emplace(type_name, cls).first->second;  // std::map: references stay valid
 }
 
 bool is_exception(const Value& v) { return is_instance(v, exception_class("BaseException")); }
+
+bool is_known_exception(std::string_view type_name) { return find_row(type_name) != nullptr; }
+
+std::string traceback_type_name(std::string_view type_name) {
+  const ExceptionRow* row = find_row(type_name);
+  if (row == nullptr || row->module == kBuiltinsModule) return std::string(type_name);
+  return std::string(row->module) + "." + std::string(type_name);
+}
 
 Value exception_value(const Error& e) {
   if (const auto* raised = dynamic_cast<const RaisedValue*>(&e)) return raised->value();
@@ -205,9 +193,10 @@ void raise_value(const Value& v) {
   if (!is_exception(exc)) throw TypeError("exceptions must derive from BaseException");
   std::string message = str(exc);
   std::string name = class_name(exc.as_object().cls);
+  // The nearest class in the MRO with a C++ counterpart (a user's class
+  // derives from one; BaseException's row ends every MRO).
   for (const Value& c : mro(exc.as_object().cls)) {
-    auto t = throwers().find(class_name(c));
-    if (t != throwers().end()) t->second(message, name, exc);
+    if (const ExceptionRow* row = find_row(class_name(c))) row->raise(message, name, exc);
   }
   throw RaisedError<GenericError>(message, name, exc);
 }

@@ -4,14 +4,18 @@
 // matching ag::Error subclass, so a C++ catch clause of that type catches it.
 //
 // Exception classes are classes of the object model (runtime/value/
-// object_model.h) in Python's hierarchy (BaseException > Exception >
-// LookupError > KeyError, ..., and TF's OpError > InvalidArgumentError, ...),
-// so a user's `class MyError(ValueError)` works: raising it throws an
-// ag::ValueError whose type_name() is "MyError", and catching it gives back
-// the very object raised.
+// object_model.h) in the hierarchy of runtime/core/exceptions.def
+// (BaseException > Exception > LookupError > KeyError, ..., and TF's OpError >
+// InvalidArgumentError, ...), the C++ classes' own, so a user's
+// `class MyError(LookupError)` works: raising it throws an ag::LookupError
+// whose type_name() is "MyError", and catching it gives back the very object
+// raised. Their reprs name their modules as Python's do (<class 'ValueError'>,
+// <class 'tensorflow.python.framework.errors_impl.InvalidArgumentError'>);
+// tf.errors classes have TF's canonical `error_code`.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/core/error.h"
@@ -35,5 +39,12 @@ Value make_exception(const std::string& type_name, std::vector<Value> args);
 const Value& exception_class(const std::string& type_name);
 /// isinstance(v, BaseException).
 bool is_exception(const Value& v);
+/// True for the classes of runtime/core/exceptions.def ("ValueError",
+/// "InvalidArgumentError"), whose exception_class() has its row's base.
+bool is_known_exception(std::string_view type_name);
+/// The class name a traceback's last line prints, as Python's traceback
+/// module does: qualified by its module unless that is builtins or __main__
+/// ("tensorflow.python.framework.errors_impl.InvalidArgumentError", "ValueError").
+std::string traceback_type_name(std::string_view type_name);
 
 }  // namespace ag

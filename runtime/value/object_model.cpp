@@ -245,7 +245,15 @@ Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs) {
 std::string object_text(const Value& obj, bool as_repr) {
   if (obj.is_ellipsis()) return "Ellipsis";
   const ObjectObj& o = obj.as_object();
-  if (const ClassInfo* info = class_info(obj)) return "<class '__main__." + info->name + "'>";
+  if (const ClassInfo* info = class_info(obj)) {
+    // A class names its module as Python's repr does: a user's is __main__'s,
+    // a built-in one (its __module__ "builtins", e.g. ValueError) none.
+    std::string module = "__main__";
+    for (const auto& [k, v] : o.attrs) {
+      if (k == "__module__" && v.is_str()) module = v.as_str();
+    }
+    return "<class '" + (module == "builtins" ? std::string() : module + ".") + info->name + "'>";
+  }
   if (!o.cls.is_none()) {
     std::optional<Value> m;
     if (!as_repr) m = class_lookup(o.cls, "__str__");

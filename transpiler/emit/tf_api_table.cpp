@@ -1,23 +1,54 @@
 #include "transpiler/emit/tf_api_table.h"
 
 #include <algorithm>
-#include <array>
-#include <cstring>
 #include <span>
+#include <vector>
+
+#include "runtime/api/tf_table_macros.h"
 
 namespace agc::emit {
 namespace {
 
-struct TfName {
-  const char* path;
+// The tf.* rows of runtime/api/tf_functions.def: each row's paths, then one
+// entry per row naming them.
+#define AG_TF_GROUP(title)
+#define AG_TF_PATHS(cpp_name, paths) constexpr const char* k_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
+#define AG_TF_UNARY(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
+#define AG_TF_BINARY(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
+#define AG_TF_FN(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
+#define AG_TF_FOREIGN(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
+#define AG_TF_CLASS(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
+#define AG_TF_VALUE(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
+#undef AG_TF_FN
+#undef AG_TF_FOREIGN
+#undef AG_TF_CLASS
+#undef AG_TF_VALUE
+
+struct TfRow {
   TfApiEntry entry;
+  std::span<const char* const> paths;
 };
 
-constexpr TfName kTfNames[] = {
-#define AG_TF_FN(python_path, cpp_name) {#python_path, {TfApiEntry::Kind::Function, #cpp_name}},
-#define AG_TF_VALUE(python_path, cpp_name) {#python_path, {TfApiEntry::Kind::Value, #cpp_name}},
-#include "runtime/api/tf_names.def"
+constexpr TfApiEntry::Kind kFunction = TfApiEntry::Kind::Function;
+constexpr TfApiEntry::Kind kValue = TfApiEntry::Kind::Value;
+constexpr TfRow kTfRows[] = {
+#define AG_TF_UNARY(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
+#define AG_TF_BINARY(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
+#define AG_TF_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
+#define AG_TF_FOREIGN(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
+#define AG_TF_CLASS(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
+#define AG_TF_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_GROUP
+#undef AG_TF_PATHS
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
 #undef AG_TF_FN
+#undef AG_TF_FOREIGN
+#undef AG_TF_CLASS
 #undef AG_TF_VALUE
 };
 
@@ -32,28 +63,25 @@ constexpr Builtin kBuiltins[] = {
 #undef AG_BUILTIN
 };
 
-// Python's exception classes and TF's tf.errors classes, as runtime/core/error.h
-// defines them. Exception/BaseException catch every ag::Error.
+// Python's exception classes and TF's tf.errors classes (runtime/core/
+// exceptions.def): ag::<Name>; Exception and BaseException catch every ag::Error.
 constexpr Builtin kExceptions[] = {
-    {"BaseException", "ag::Error"},       {"Exception", "ag::Error"},
-    {"ValueError", "ag::ValueError"},     {"TypeError", "ag::TypeError"},
-    {"IndexError", "ag::IndexError"},     {"KeyError", "ag::KeyError"},
-    {"ZeroDivisionError", "ag::ZeroDivisionError"},
-    {"OverflowError", "ag::OverflowError"},
-    {"AttributeError", "ag::AttributeError"},
-    {"NameError", "ag::NameError"},       {"UnboundLocalError", "ag::UnboundLocalError"},
-    {"AssertionError", "ag::AssertionError"},
-    {"NotImplementedError", "ag::NotImplementedError"},
+#define AG_EXCEPTION_ROOT(Name, Base) {#Name, "ag::Error"},
+#define AG_EXCEPTION(Name, Base) {#Name, "ag::" #Name},
+#define AG_TF_ERROR(Name, Base, code)
+#include "runtime/core/exceptions.def"
+#undef AG_EXCEPTION_ROOT
+#undef AG_EXCEPTION
+#undef AG_TF_ERROR
 };
 constexpr Builtin kTfErrors[] = {
-    {"errors.InvalidArgumentError", "ag::InvalidArgumentError"},
-    {"errors.FailedPreconditionError", "ag::FailedPreconditionError"},
-    {"errors.OutOfRangeError", "ag::OutOfRangeError"},
-    {"errors.UnimplementedError", "ag::UnimplementedError"},
-    {"errors.InternalError", "ag::InternalError"},
-    {"errors.ResourceExhaustedError", "ag::ResourceExhaustedError"},
-    {"errors.NotFoundError", "ag::NotFoundError"},
-    {"errors.OperatorNotAllowedInGraphError", "ag::OperatorNotAllowedInGraphError"},
+#define AG_EXCEPTION_ROOT(Name, Base)
+#define AG_EXCEPTION(Name, Base)
+#define AG_TF_ERROR(Name, Base, code) {"errors." #Name, "ag::" #Name},
+#include "runtime/core/exceptions.def"
+#undef AG_EXCEPTION_ROOT
+#undef AG_EXCEPTION
+#undef AG_TF_ERROR
 };
 
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -74,8 +102,10 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::optional<TfApiEntry> find_tf_api(std::string_view path) {
-  for (const TfName& n : kTfNames) {
-    if (path == n.path) return n.entry;
+  for (const TfRow& r : kTfRows) {
+    for (const char* p : r.paths) {
+      if (path == p) return r.entry;
+    }
   }
   return std::nullopt;
 }
@@ -89,11 +119,13 @@ std::string closest_tf_api(std::string_view path) {
   };
   std::string best;
   size_t best_d = 3;  // at most two edits away
-  for (const TfName& n : kTfNames) {
-    size_t d = std::min(edit_distance(path, n.path), edit_distance(last(path), last(n.path)) + 1);
-    if (d < best_d) {
-      best_d = d;
-      best = n.path;
+  for (const TfRow& r : kTfRows) {
+    for (const char* p : r.paths) {
+      size_t d = std::min(edit_distance(path, p), edit_distance(last(path), last(p)) + 1);
+      if (d < best_d) {
+        best_d = d;
+        best = p;
+      }
     }
   }
   return best;

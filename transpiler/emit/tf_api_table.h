@@ -1,7 +1,9 @@
-// What the C++ emitter knows about names it does not define: the tf.* API and
-// Python's builtins (both from the runtime's X-macro lists, so the transpiler
-// and libagrt cannot disagree), and the exception classes `raise`/`except`
-// map to C++ types. A name outside these is a diagnostic at the user's line.
+// What the C++ emitter knows about names it does not define: the tf.* API
+// (runtime/api/tf_functions.def), Python's builtins (runtime/api/builtins.def)
+// and the exception classes `raise`/`except` map to C++ types
+// (runtime/core/exceptions.def): the runtime's own tables, so the transpiler
+// and libagrt cannot disagree. A name outside these is a diagnostic at the
+// user's line.
 #pragma once
 
 #include <optional>

@@ -1,11 +1,13 @@
-// Every name of builtins.def and tf_names.def links and, called with arguments
-// no Python signature accepts, raises a typed Python error (never crashes).
+// Every name of builtins.def and tf_functions.def links and, called with
+// arguments no Python signature accepts, raises a typed Python error (never
+// crashes).
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
 #include "runtime/api/python_api.h"
+#include "runtime/api/tf_table_macros.h"
 #include "tests/unit/value/support.h"
 
 using namespace ag;
@@ -22,10 +24,21 @@ std::vector<Entry> functions() {
 #define AG_BUILTIN(python_name, cpp_name) out.push_back({#python_name, &py::cpp_name});
 #include "runtime/api/builtins.def"
 #undef AG_BUILTIN
-#define AG_TF_FN(python_path, cpp_name) out.push_back({"tf." #python_path, &tf::api::cpp_name});
-#define AG_TF_VALUE(python_path, cpp_name)
-#include "runtime/api/tf_names.def"
+#define AG_TF_GROUP(title)
+#define AG_TF_FUNCTION(cpp_name, paths) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
+#define AG_TF_UNARY(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
+#define AG_TF_BINARY(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
+#define AG_TF_FN(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
+#define AG_TF_FOREIGN(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
+#define AG_TF_CLASS(...)
+#define AG_TF_VALUE(...)
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_FUNCTION
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
 #undef AG_TF_FN
+#undef AG_TF_FOREIGN
+#undef AG_TF_CLASS
 #undef AG_TF_VALUE
   return out;
 }
@@ -37,10 +50,19 @@ struct ValueEntry {
 
 std::vector<ValueEntry> values() {
   std::vector<ValueEntry> out;
-#define AG_TF_FN(python_path, cpp_name)
-#define AG_TF_VALUE(python_path, cpp_name) out.push_back({"tf." #python_path, &tf::api::cpp_name});
-#include "runtime/api/tf_names.def"
+#define AG_TF_UNARY(...)
+#define AG_TF_BINARY(...)
+#define AG_TF_FN(...)
+#define AG_TF_FOREIGN(...)
+#define AG_TF_CLASS(cpp_name, paths, ...) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
+#define AG_TF_VALUE(cpp_name, paths, ...) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
+#include "runtime/api/tf_functions.def"
+#undef AG_TF_GROUP
+#undef AG_TF_UNARY
+#undef AG_TF_BINARY
 #undef AG_TF_FN
+#undef AG_TF_FOREIGN
+#undef AG_TF_CLASS
 #undef AG_TF_VALUE
   return out;
 }
