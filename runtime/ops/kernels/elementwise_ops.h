@@ -50,20 +50,20 @@ void check_values(const void* values, int64_t n) {
 
 // ---- the three arities: block step, scalar step
 
-template <class F, class T>
+template <class F, class T, class O>
 void unary_block(const void* const* in, void* out, int64_t n) {
   check_values<F, T>(in[0], n);
-  unary_run<F, T>(static_cast<const T*>(in[0]), static_cast<T*>(out), n);
+  unary_run<F, T, O>(static_cast<const T*>(in[0]), static_cast<O*>(out), n);
 }
-template <class F, class T>
+template <class F, class T, class O>
 const ScalarIns* unary_step(ScalarReg* r, const ScalarIns* pc) {
   // The kernel's own path (Eigen's for floats), for the same rounding: on a
   // packet-sized buffer, which Eigen's vector code may read.
   alignas(64) T x[64 / sizeof(T)] = {reg_as<T>(r[pc->a])};
-  alignas(64) T y[64 / sizeof(T)];
+  alignas(64) O y[64 / sizeof(T)];
   check_values<F, T>(x, 1);
-  unary_run<F, T>(x, y, 1);
-  reg_as<T>(r[pc->dst]) = y[0];
+  unary_run<F, T, O>(x, y, 1);
+  reg_as<O>(r[pc->dst]) = y[0];
   return pc[1].step(r, pc + 1);
 }
 
@@ -113,8 +113,8 @@ const ElementwiseDef* elementwise_def_of() {
           using O = std::conditional_t<BoolResult, bool, T>;
           const size_t k = static_cast<size_t>(i);
           if constexpr (Arity == 1) {
-            d.block[k] = &unary_block<F, T>;
-            if constexpr (kRegisterType<T>) d.scalar[k] = &unary_step<F, T>;
+            d.block[k] = &unary_block<F, T, O>;
+            if constexpr (kRegisterType<T>) d.scalar[k] = &unary_step<F, T, O>;
           } else if constexpr (Arity == 2) {
             d.block[k] = &binary_block<F, T, O>;
             if constexpr (kRegisterType<T>) d.scalar[k] = &binary_step<F, T, O>;
@@ -146,21 +146,24 @@ void check_elementwise_inputs(const InferContext& c, size_t n, const TypeSet& se
   }
 }
 
-/// Unary op `name` (x: T -> y: T) on the dtypes of `set`. Returns the builder:
-/// the family chains the op's gradient decision (and any other trait).
-template <class F, TypeMask Mask>
+/// Unary op `name` (x: T -> y: T, or bool when BoolResult: a predicate) on
+/// the dtypes of `set`. Returns the builder: the family chains the op's
+/// gradient decision (and any other trait).
+template <class F, TypeMask Mask, bool BoolResult = false>
 OpBuilder register_unary(OpRegistry& reg, const char* name, const char* tf_list) {
   TypeSet set{Mask, tf_list};
   return reg.op(name)
       .inputs(1)
       .infer([set](const InferContext& c) {
         check_elementwise_inputs<Mask>(c, 1, set);
-        return std::vector<TensorSpec>{c.inputs[0]};
+        return std::vector<TensorSpec>{{BoolResult ? DType::Bool : c.inputs[0].dtype, c.inputs[0].shape}};
       })
       .cpu([](const KernelSpec& s) {
-        return dispatch_kernel<Mask>(s.op, s.inputs[0].dtype, [&]<class T>() { return make_unary_kernel<F, T>(s); });
+        return dispatch_kernel<Mask>(s.op, s.inputs[0].dtype, [&]<class T>() {
+          return make_unary_kernel<F, T, std::conditional_t<BoolResult, bool, T>>(s);
+        });
       })
-      .elementwise(elementwise_def_of<F, 1, Mask>())
+      .elementwise(elementwise_def_of<F, 1, Mask, BoolResult>())
       .speculatable(fails_on<F>(), 0)
       .cost(CostKind::Elementwise)
       .tpu();
