@@ -4,6 +4,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/int_math.h"
 #include "runtime/ops/kernels/op_types.h"
@@ -84,6 +86,12 @@ struct InvertOp {
   static T apply(T x) { return static_cast<T>(~x); }
 };
 
+// Erf: Eigen's erf, as TF's kernel (a rational approximation for float).
+struct ErfOp {
+  template <class A>
+  static auto array(const A& x) { return x.erf(); }
+};
+
 #define AG_ARRAY_UNARY(Name, expr)                    \
   struct Name {                                       \
     template <class A>                                \
@@ -129,6 +137,7 @@ void register_unary_math_ops(OpRegistry& reg) {
   register_unary<CeilOp, kFloorSet.mask>(reg, "Ceil", kFloorSet.tf_list).not_differentiable();
   register_unary<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64")
       .not_differentiable();
+  register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad_unimplemented();
 }
 
 }  // namespace ag

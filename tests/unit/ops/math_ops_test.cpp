@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("Erf");
 
 namespace {
 
@@ -606,4 +607,8 @@ TEST_CASE("bitwise ops match two's complement arithmetic on every integer dtype,
   CHECK(error_of("Invert", {Tensor::scalar<bool>(true)}) ==
         "Value for attr 'T' of bool is not in the list of allowed values: int8, int16, int32, int64, uint8, uint16, "
         "uint32, uint64\n\t; NodeDef: {{node Invert}}");
+}
+
+TEST_CASE("Erf matches erf on every float dtype") {
+  sweep_unary("Erf", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::erf(x); }, nullptr, -4, 4);
 }

@@ -1,0 +1,48 @@
+// The elementwise tf.math functions that are one table row over their op:
+// values against the C library's functions, result dtypes, and node names
+// while tracing.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/api/python_api.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/tracing.h"
+#include "runtime/value/dtype_value.h"
+
+using namespace ag;
+namespace tf_api = ag::tf::api;
+
+namespace {
+
+const double kInputs[] = {-3.5, -1.0, -0.25, 0.0, 0.5, 1.0, 2.75};
+
+/// f(x) over kInputs as float32 and float64 against `want` (to float
+/// precision), and the node f makes while tracing.
+void check_unary(PyFn f, const std::function<double(double)>& want, const char* node_name) {
+  for (DType dt : {DType::Float32, DType::Float64}) {
+    std::vector<Value> items;
+    for (double v : kInputs) items.push_back(Value(v));
+    Value x = tf_api::constant({Value::list(items), dtype_value(dt)}, {});
+    Value y = f({x}, {});
+    const Tensor& t = y.as_tensor().value();
+    REQUIRE(t.dtype() == dt);
+    for (size_t i = 0; i < std::size(kInputs); ++i) {
+      const double got = dt == DType::Float32 ? t.data<float>()[i] : t.data<double>()[i];
+      const double w = dt == DType::Float32 ? static_cast<double>(static_cast<float>(want(kInputs[i]))) : want(kInputs[i]);
+      INFO(node_name << "(" << kInputs[i] << ") " << dtype_name(dt));
+      CHECK(got == doctest::Approx(w).epsilon(dt == DType::Float32 ? 1e-6 : 1e-14));
+    }
+  }
+  Graph g("f");
+  TraceScope scope(g);
+  Value x(g.placeholder({DType::Float32, Shape{3}}, "x"));
+  CHECK(f({x}, {}).as_tensor().output().node->name == node_name);
+}
+
+}  // namespace
+
+TEST_CASE("tf.math.erf") { check_unary(tf_api::erf, [](double x) { return std::erf(x); }, "Erf"); }
