@@ -102,6 +102,7 @@ AG_ARRAY_UNARY(RsqrtOp, x.rsqrt())
 AG_ARRAY_UNARY(ExpOp, x.exp())
 AG_ARRAY_UNARY(LogOp, x.log())
 AG_ARRAY_UNARY(Log1pOp, x.log1p())
+AG_ARRAY_UNARY(Expm1Op, x.expm1())
 AG_ARRAY_UNARY(TanhOp, x.tanh())
 AG_ARRAY_UNARY(SigmoidOp, x.logistic())
 AG_ARRAY_UNARY(SinOp, x.sin())
@@ -138,6 +139,7 @@ void register_unary_math_ops(OpRegistry& reg) {
   register_unary<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64")
       .not_differentiable();
   register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad_unimplemented();
+  register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad_unimplemented();
 }
 
 }  // namespace ag

@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("Expm1");
 AG_SWEEP_COVERS("Erf");
 
 namespace {
@@ -611,4 +612,10 @@ TEST_CASE("bitwise ops match two's complement arithmetic on every integer dtype,
 
 TEST_CASE("Erf matches erf on every float dtype") {
   sweep_unary("Erf", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::erf(x); }, nullptr, -4, 4);
+}
+
+TEST_CASE("Expm1 matches expm1 on every float dtype, exact near zero") {
+  sweep_unary("Expm1", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::expm1(x); });
+  std::vector<Tensor> tiny{Tensor::scalar<double>(1e-10)};
+  CHECK(run_op1(OpType{"Expm1"}, tiny).scalar_value<double>() == doctest::Approx(1.00000000005e-10).epsilon(1e-15));
 }
