@@ -107,6 +107,7 @@ AG_ARRAY_UNARY(TanhOp, x.tanh())
 AG_ARRAY_UNARY(SigmoidOp, x.logistic())
 AG_ARRAY_UNARY(SinOp, x.sin())
 AG_ARRAY_UNARY(CosOp, x.cos())
+AG_ARRAY_UNARY(AsinhOp, x.asinh())
 AG_ARRAY_UNARY(FloorOp, x.floor())
 AG_ARRAY_UNARY(CeilOp, x.ceil())
 #undef AG_ARRAY_UNARY
@@ -140,6 +141,7 @@ void register_unary_math_ops(OpRegistry& reg) {
       .not_differentiable();
   register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad_unimplemented();
   register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad_unimplemented();
+  register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad_unimplemented();
 }
 
 }  // namespace ag

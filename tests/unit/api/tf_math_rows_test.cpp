@@ -48,3 +48,5 @@ void check_unary(PyFn f, const std::function<double(double)>& want, const char* 
 TEST_CASE("tf.math.erf") { check_unary(tf_api::erf, [](double x) { return std::erf(x); }, "Erf"); }
 
 TEST_CASE("tf.math.expm1") { check_unary(tf_api::expm1, [](double x) { return std::expm1(x); }, "Expm1"); }
+
+TEST_CASE("tf.math.asinh") { check_unary(tf_api::asinh, [](double x) { return std::asinh(x); }, "Asinh"); }

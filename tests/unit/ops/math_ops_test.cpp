@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("Asinh");
 AG_SWEEP_COVERS("Expm1");
 AG_SWEEP_COVERS("Erf");
 
@@ -618,4 +619,9 @@ TEST_CASE("Expm1 matches expm1 on every float dtype, exact near zero") {
   sweep_unary("Expm1", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::expm1(x); });
   std::vector<Tensor> tiny{Tensor::scalar<double>(1e-10)};
   CHECK(run_op1(OpType{"Expm1"}, tiny).scalar_value<double>() == doctest::Approx(1.00000000005e-10).epsilon(1e-15));
+}
+
+TEST_CASE("Asinh matches asinh on every float dtype") {
+  sweep_unary("Asinh", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::asinh(x); }, nullptr,
+              -1e3, 1e3);
 }
