@@ -92,6 +92,12 @@ struct ErfOp {
   static auto array(const A& x) { return x.erf(); }
 };
 
+// Floating-point class predicates (float -> bool); bfloat16 is widened.
+struct IsNanOp {
+  template <class C>
+  static bool apply(C x) { return std::isnan(x); }
+};
+
 #define AG_ARRAY_UNARY(Name, expr)                    \
   struct Name {                                       \
     template <class A>                                \
@@ -142,6 +148,7 @@ void register_unary_math_ops(OpRegistry& reg) {
   register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad_unimplemented();
   register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad_unimplemented();
   register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad_unimplemented();
+  register_unary<IsNanOp, kFloorSet.mask, true>(reg, "IsNan", kFloorSet.tf_list).not_differentiable();
 }
 
 }  // namespace ag

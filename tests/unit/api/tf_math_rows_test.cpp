@@ -50,3 +50,20 @@ TEST_CASE("tf.math.erf") { check_unary(tf_api::erf, [](double x) { return std::e
 TEST_CASE("tf.math.expm1") { check_unary(tf_api::expm1, [](double x) { return std::expm1(x); }, "Expm1"); }
 
 TEST_CASE("tf.math.asinh") { check_unary(tf_api::asinh, [](double x) { return std::asinh(x); }, "Asinh"); }
+
+namespace {
+
+const char* const kSpecials = "[nan, inf, -inf, 0.0, 1.5]";
+
+/// f over NaN, the infinities, zero and a number, as TF prints the result.
+std::string predicate_text(PyFn f) {
+  Value x = tf_api::constant({Value::list({Value(NAN), Value(INFINITY), Value(-INFINITY), Value(0.0), Value(1.5)})}, {});
+  return str(f({x}, {}));
+}
+
+}  // namespace
+
+TEST_CASE("tf.math.is_nan") {
+  INFO(kSpecials);
+  CHECK(predicate_text(tf_api::is_nan) == "tf.Tensor([ True False False False False], shape=(5,), dtype=bool)");
+}

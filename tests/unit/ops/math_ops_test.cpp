@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("IsNan");
 AG_SWEEP_COVERS("Asinh");
 AG_SWEEP_COVERS("Expm1");
 AG_SWEEP_COVERS("Erf");
@@ -624,4 +625,36 @@ TEST_CASE("Expm1 matches expm1 on every float dtype, exact near zero") {
 TEST_CASE("Asinh matches asinh on every float dtype") {
   sweep_unary("Asinh", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::asinh(x); }, nullptr,
               -1e3, 1e3);
+}
+
+namespace {
+
+/// A predicate op on every float dtype, NaN and infinities among random
+/// values, against `want`; ints are refused with TF's message.
+void sweep_predicate(const char* op, bool (*want)(double)) {
+  const double special[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0};
+  for (DType dt : {DType::Float32, DType::Float64, DType::BFloat16}) {
+    for (int trial = 0; trial < 8; ++trial) {
+      Shape s = sweep::random_shape(3, 6);
+      Tensor x = sweep::random_tensor(dt, s, -1e3, 1e3);
+      Tensor expected(DType::Bool, s);
+      for (int64_t i = 0; i < x.num_elements(); ++i) {
+        if (rnd(0, 2) == 0) store(x, i, special[rnd(0, 4)], 0, false);
+        expected.data<bool>()[i] = want(sweep::element(x, i));
+      }
+      std::vector<Tensor> in{x};
+      const std::string what = std::string(op) + " " + dtype_name(dt) + " " + s.str();
+      sweep::expect_close(run_op1(OpType{op}, in), expected, what, 0, 0);
+      sweep::expect_close(run_dynamic(op, in), expected, what + " (dynamic)", 0, 0);
+    }
+  }
+  CHECK(error_of(op, {Tensor::scalar<int32_t>(1)}) == "Value for attr 'T' of int32 is not in the list of allowed values: "
+                                                       "bfloat16, half, float, double\n\t; NodeDef: {{node " +
+                                                           std::string(op) + "}}");
+}
+
+}  // namespace
+
+TEST_CASE("IsNan is true exactly for NaN") {
+  sweep_predicate("IsNan", [](double x) { return std::isnan(x); });
 }
