@@ -97,6 +97,10 @@ struct IsNanOp {
   template <class C>
   static bool apply(C x) { return std::isnan(x); }
 };
+struct IsInfOp {
+  template <class C>
+  static bool apply(C x) { return std::isinf(x); }
+};
 
 #define AG_ARRAY_UNARY(Name, expr)                    \
   struct Name {                                       \
@@ -149,6 +153,7 @@ void register_unary_math_ops(OpRegistry& reg) {
   register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad_unimplemented();
   register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad_unimplemented();
   register_unary<IsNanOp, kFloorSet.mask, true>(reg, "IsNan", kFloorSet.tf_list).not_differentiable();
+  register_unary<IsInfOp, kFloorSet.mask, true>(reg, "IsInf", kFloorSet.tf_list).not_differentiable();
 }
 
 }  // namespace ag

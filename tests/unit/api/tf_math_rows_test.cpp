@@ -67,3 +67,8 @@ TEST_CASE("tf.math.is_nan") {
   INFO(kSpecials);
   CHECK(predicate_text(tf_api::is_nan) == "tf.Tensor([ True False False False False], shape=(5,), dtype=bool)");
 }
+
+TEST_CASE("tf.math.is_inf") {
+  INFO(kSpecials);
+  CHECK(predicate_text(tf_api::is_inf) == "tf.Tensor([False  True  True False False], shape=(5,), dtype=bool)");
+}

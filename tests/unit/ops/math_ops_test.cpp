@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("IsInf");
 AG_SWEEP_COVERS("IsNan");
 AG_SWEEP_COVERS("Asinh");
 AG_SWEEP_COVERS("Expm1");
@@ -657,4 +658,8 @@ void sweep_predicate(const char* op, bool (*want)(double)) {
 
 TEST_CASE("IsNan is true exactly for NaN") {
   sweep_predicate("IsNan", [](double x) { return std::isnan(x); });
+}
+
+TEST_CASE("IsInf is true exactly for the infinities") {
+  sweep_predicate("IsInf", [](double x) { return std::isinf(x); });
 }
