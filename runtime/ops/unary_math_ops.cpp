@@ -101,6 +101,10 @@ struct IsInfOp {
   template <class C>
   static bool apply(C x) { return std::isinf(x); }
 };
+struct IsFiniteOp {
+  template <class C>
+  static bool apply(C x) { return std::isfinite(x); }
+};
 
 #define AG_ARRAY_UNARY(Name, expr)                    \
   struct Name {                                       \
@@ -154,6 +158,7 @@ void register_unary_math_ops(OpRegistry& reg) {
   register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad_unimplemented();
   register_unary<IsNanOp, kFloorSet.mask, true>(reg, "IsNan", kFloorSet.tf_list).not_differentiable();
   register_unary<IsInfOp, kFloorSet.mask, true>(reg, "IsInf", kFloorSet.tf_list).not_differentiable();
+  register_unary<IsFiniteOp, kFloorSet.mask, true>(reg, "IsFinite", kFloorSet.tf_list).not_differentiable();
 }
 
 }  // namespace ag

@@ -72,3 +72,8 @@ TEST_CASE("tf.math.is_inf") {
   INFO(kSpecials);
   CHECK(predicate_text(tf_api::is_inf) == "tf.Tensor([False  True  True False False], shape=(5,), dtype=bool)");
 }
+
+TEST_CASE("tf.math.is_finite") {
+  INFO(kSpecials);
+  CHECK(predicate_text(tf_api::is_finite) == "tf.Tensor([False False False  True  True], shape=(5,), dtype=bool)");
+}

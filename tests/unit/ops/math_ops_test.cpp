@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("IsFinite");
 AG_SWEEP_COVERS("IsInf");
 AG_SWEEP_COVERS("IsNan");
 AG_SWEEP_COVERS("Asinh");
@@ -662,4 +663,8 @@ TEST_CASE("IsNan is true exactly for NaN") {
 
 TEST_CASE("IsInf is true exactly for the infinities") {
   sweep_predicate("IsInf", [](double x) { return std::isinf(x); });
+}
+
+TEST_CASE("IsFinite is false exactly for NaN and the infinities") {
+  sweep_predicate("IsFinite", [](double x) { return std::isfinite(x); });
 }
