@@ -136,6 +136,13 @@ struct DivNoNanOp {
   }
 };
 
+// Atan2(y, x): the angle of (x, y), its quadrant from both signs (std::atan2,
+// as TF's kernel).
+struct Atan2Op {
+  template <class T>
+  static T apply(T y, T x) { return std::atan2(y, x); }
+};
+
 // Bitwise ops on integers (TF's bitwise_ops.cc): `&`, `|`, `^` on integer tensors.
 struct BitwiseAndOp {
   template <class T>
@@ -185,6 +192,7 @@ void register_math_ops(OpRegistry& reg) {
       .grad_unimplemented();
   register_binary<DivNoNanOp, kFloatTypes>(reg, "DivNoNan", "half, float, bfloat16, double, complex64, complex128")
       .grad_unimplemented();
+  register_binary<Atan2Op, kFloatTypes>(reg, "Atan2", "bfloat16, half, float, double").grad_unimplemented();
   // Integer-only: no gradient (TF registers none for them).
   constexpr const char* kBitwise = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";
   register_binary<BitwiseAndOp, kIntTypes>(reg, "BitwiseAnd", kBitwise).commutative().not_differentiable();

@@ -77,3 +77,18 @@ TEST_CASE("tf.math.is_finite") {
   INFO(kSpecials);
   CHECK(predicate_text(tf_api::is_finite) == "tf.Tensor([False False False  True  True], shape=(5,), dtype=bool)");
 }
+
+TEST_CASE("tf.math.atan2 (and tf.atan2): y first, literals taking the tensor's dtype") {
+  Value y = tf_api::constant({Value::list({Value(1.0), Value(-1.0), Value(0.0)})}, {});
+  Value r = tf_api::atan2({y, -1}, {});
+  REQUIRE(r.as_tensor().dtype() == DType::Float32);
+  const float* p = r.as_tensor().value().data<float>();
+  CHECK(p[0] == doctest::Approx(std::atan2(1.0, -1.0)));
+  CHECK(p[1] == doctest::Approx(std::atan2(-1.0, -1.0)));
+  CHECK(p[2] == doctest::Approx(M_PI));
+  Graph g("f");
+  TraceScope scope(g);
+  Value x(g.placeholder({DType::Float64, Shape{2}}, "x"));
+  CHECK(tf_api::atan2({x, 2}, {}).as_tensor().output().node->name == "Atan2");
+  CHECK(tf_api::atan2({x, x}, {{"name", "angle"}}).as_tensor().output().node->name == "angle");
+}

@@ -25,6 +25,7 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
 AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("Atan2");
 AG_SWEEP_COVERS("IsFinite");
 AG_SWEEP_COVERS("IsInf");
 AG_SWEEP_COVERS("IsNan");
@@ -667,4 +668,20 @@ TEST_CASE("IsInf is true exactly for the infinities") {
 
 TEST_CASE("IsFinite is false exactly for NaN and the infinities") {
   sweep_predicate("IsFinite", [](double x) { return std::isfinite(x); });
+}
+
+TEST_CASE("Atan2 matches atan2 with broadcasting on every float dtype, its quadrants and signed zeros") {
+  sweep_binary("Atan2", {DType::Float32, DType::Float64, DType::BFloat16},
+               [](double y, double x) { return std::atan2(y, x); }, nullptr);
+  Tensor y = Tensor::from_vector<double>({4}, {0.0, -0.0, 1.0, -1.0});
+  Tensor x = Tensor::from_vector<double>({4}, {-1.0, -1.0, -1.0, -1.0});
+  std::vector<Tensor> in{y, x};
+  Tensor got = run_op1(OpType{"Atan2"}, in);
+  CHECK(got.data<double>()[0] == M_PI);
+  CHECK(got.data<double>()[1] == -M_PI);
+  CHECK(got.data<double>()[2] == doctest::Approx(3 * M_PI / 4));
+  CHECK(got.data<double>()[3] == doctest::Approx(-3 * M_PI / 4));
+  CHECK(error_of("Atan2", {Tensor::scalar<int32_t>(1), Tensor::scalar<int32_t>(1)}) ==
+        "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, half, float, double\n\t; NodeDef: "
+        "{{node Atan2}}");
 }
