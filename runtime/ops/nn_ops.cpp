@@ -71,6 +71,11 @@ struct SeluOp {
     return x < 0 ? scale * alpha * std::expm1(x) : scale * x;
   }
 };
+// Softsign: x / (1 + |x|), as TF's kernel.
+struct SoftsignOp {
+  template <class C>
+  static C apply(C x) { return x / (std::abs(x) + C(1)); }
+};
 // Softplus' cut-offs come from the storage type's epsilon, as TF computes
 // them (bfloat16's is 2^-7 though the math runs in float).
 struct SoftplusOp {
@@ -474,6 +479,7 @@ void register_nn_ops(OpRegistry& reg) {
   register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).grad_unimplemented();
   register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).grad_unimplemented();
   register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).grad_unimplemented();
+  register_unary<SoftsignOp, kFloatTypes>(reg, "Softsign", "half, bfloat16, float, double").grad_unimplemented();
   register_softmax(reg, "Softmax", false).cost(CostKind::Elementwise).tpu().grad_unimplemented();
   register_softmax(reg, "LogSoftmax", true).cost(CostKind::Elementwise).tpu().grad_unimplemented();
   reg.op("BiasAdd")

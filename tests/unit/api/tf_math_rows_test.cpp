@@ -92,3 +92,5 @@ TEST_CASE("tf.math.atan2 (and tf.atan2): y first, literals taking the tensor's d
   CHECK(tf_api::atan2({x, 2}, {}).as_tensor().output().node->name == "Atan2");
   CHECK(tf_api::atan2({x, x}, {{"name", "angle"}}).as_tensor().output().node->name == "angle");
 }
+
+TEST_CASE("tf.nn.softsign") { check_unary(tf_api::softsign, [](double x) { return x / (1 + std::fabs(x)); }, "Softsign"); }

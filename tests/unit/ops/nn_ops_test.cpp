@@ -15,7 +15,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Relu", "Relu6", "Elu", "Selu", "Softplus", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "MaxPool",
+AG_SWEEP_COVERS("Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "MaxPool",
                 "AvgPool");
 
 namespace {
@@ -42,6 +42,7 @@ TEST_CASE("activations match their formulas") {
       {"Elu", true, [](double x) { return x < 0 ? std::expm1(x) : x; }},
       {"Selu", true, [&](double x) { return x < 0 ? scale * alpha * std::expm1(x) : scale * x; }},
       {"Softplus", true, [](double x) { return std::log1p(std::exp(x)); }},
+      {"Softsign", true, [](double x) { return x / (1 + std::fabs(x)); }},
   };
   for (const Case& c : cases) {
     for (DType dt : kReals) {
