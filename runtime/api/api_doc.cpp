@@ -62,7 +62,6 @@ std::string page() {
   AG_TF_ENTRY(paths, call(AG_TF_FIRST paths, signature), facts(op, hint))
 #define AG_TF_FN(cpp_name, paths, signature, impl, op, hint) \
   AG_TF_ENTRY(paths, call(AG_TF_FIRST paths, signature), facts(op, hint))
-#define AG_TF_FOREIGN(cpp_name, paths, signature, file) AG_TF_ENTRY(paths, call(AG_TF_FIRST paths, signature), "")
 #define AG_TF_CLASS(cpp_name, paths, signature, impl) \
   AG_TF_ENTRY(paths, "class " + call(AG_TF_FIRST paths, signature), "")
 #define AG_TF_VALUE(cpp_name, paths, what) \

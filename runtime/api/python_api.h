@@ -45,7 +45,6 @@ namespace tf::api {
 #define AG_TF_UNARY(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #define AG_TF_BINARY(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #define AG_TF_FN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
-#define AG_TF_FOREIGN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #define AG_TF_CLASS(cpp_name, ...) const Value& cpp_name();
 #define AG_TF_VALUE(cpp_name, ...) const Value& cpp_name();
 #include "runtime/api/tf_functions.def"
@@ -53,7 +52,6 @@ namespace tf::api {
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
 #undef AG_TF_FN
-#undef AG_TF_FOREIGN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
 }  // namespace tf::api

@@ -31,7 +31,6 @@ namespace hint {
 #define AG_TF_FN(cpp_name, paths, signature, impl, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
 #define AG_TF_CLASS(...)
 #define AG_TF_VALUE(...)
-#define AG_TF_FOREIGN(...)
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
@@ -52,7 +51,6 @@ namespace hint {
 #undef AG_TF_FN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
-#undef AG_TF_FOREIGN
 
 /// Op `op` on x converted as TF converts an op's input (a literal by its
 /// inferred dtype): what every AG_TF_UNARY row applies.

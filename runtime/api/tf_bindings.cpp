@@ -1,10 +1,11 @@
 // The hand-written parts of tf.constant, tf.convert_to_tensor, tf.cast,
-// tf.print and tf.config.run_functions_eagerly (their rows and signatures:
+// tf.print, tf.function and tf.config.run_functions_eagerly (their rows and signatures:
 // tf_functions.def).
 #include "runtime/api/binding.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/function/function.h"
+#include "runtime/function/function_value.h"
 
 namespace ag::tf::impl {
 namespace {
@@ -52,6 +53,27 @@ Value print(const TfCall& c) {
   tf::print(c["inputs"].items(), ag::api::str_arg(c["sep"], "sep"), ag::api::str_arg(c["end"], "end"), n,
             stream_of(c["output_stream"]));
   return Value();
+}
+
+Value function(const TfCall& c) {
+  FunctionOptions options;
+  const Value& signature = c["input_signature"];
+  if (!signature.is_none()) {
+    if (!signature.is_list() && !signature.is_tuple()) {
+      throw TypeError("input_signature must be either a tuple or a list, got " + signature.type_name() + ".");
+    }
+    options.input_signature = signature.items();
+  }
+  const Value& relax = c["experimental_relax_shapes"];
+  options.reduce_retracing = truthy(c["reduce_retracing"]) || (!relax.is_none() && truthy(relax));
+  if (!c["func"].is_none()) return wrap_function(c["func"], options);
+  // @tf.function(...) with options: the decorator.
+  return Value::callable("decorator", [options](std::vector<Value> args, Kwargs kwargs) -> Value {
+    if (args.size() != 1 || !kwargs.empty()) {
+      throw TypeError("decorator() takes 1 positional argument but " + std::to_string(args.size()) + " were given");
+    }
+    return wrap_function(args[0], options);
+  });
 }
 
 Value run_functions_eagerly(const TfCall& c) {

@@ -7,7 +7,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_call.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"

@@ -69,7 +69,6 @@ namespace impl {
 #define AG_TF_FN(cpp_name, paths, signature, impl, op, hint) Value impl(const TfCall& c);
 #define AG_TF_CLASS(cpp_name, paths, signature, impl) Value impl(const TfCall& c);
 #define AG_TF_VALUE(...)
-#define AG_TF_FOREIGN(...)
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_GROUP
 #undef AG_TF_UNARY
@@ -77,7 +76,6 @@ namespace impl {
 #undef AG_TF_FN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
-#undef AG_TF_FOREIGN
 }  // namespace impl
 
 }  // namespace ag::tf

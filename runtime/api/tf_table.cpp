@@ -19,7 +19,6 @@ namespace ag::tf {
 #define AG_TF_FN(...)
 #define AG_TF_CLASS(...)
 #define AG_TF_VALUE(...)
-#define AG_TF_FOREIGN(...)
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
@@ -65,7 +64,6 @@ namespace api {
 #undef AG_TF_FN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
-#undef AG_TF_FOREIGN
 
 }  // namespace api
 }  // namespace ag::tf

@@ -47,11 +47,11 @@ uint16_t reg_index(int r) {
   return static_cast<uint16_t>(r);
 }
 
-bool scalar_spec(const TensorSpec& s) {
+}  // namespace
+
+bool scalar_register_spec(const TensorSpec& s) {
   return s.shape.rank_known() && s.shape.rank() == 0 && scalar_register_dtype(s.dtype);
 }
-
-}  // namespace
 
 struct ScalarProgram::Impl {
   /// Always ends with a Return.
@@ -135,16 +135,16 @@ std::optional<std::vector<int>> ScalarProgram::add_graph(const Graph& g, std::sp
     if (m.stateful() || !m.control_inputs.empty()) return std::nullopt;
     if (role == OpRole::Constant) {
       // A constant no scalar op can read stays unusable rather than failing the program.
-      out = {scalar_spec(m.outputs[0]) ? add_constant(m.attrs.get<Tensor>("value")) : -1};
+      out = {scalar_register_spec(m.outputs[0]) ? add_constant(m.attrs.get<Tensor>("value")) : -1};
       continue;
     }
     for (const TensorSpec& o : m.outputs) {
-      if (!scalar_spec(o)) return std::nullopt;
+      if (!scalar_register_spec(o)) return std::nullopt;
     }
     std::vector<int> in;
     for (const Output& o : m.inputs) {
       const int r = reg_of(o);
-      if (r < 0 || !scalar_spec(o.spec())) return std::nullopt;
+      if (r < 0 || !scalar_register_spec(o.spec())) return std::nullopt;
       in.push_back(r);
     }
     if (role == OpRole::Identity) {

@@ -22,6 +22,11 @@ namespace ag {
 class Graph;
 class Tensor;
 struct OpDef;
+struct TensorSpec;
+
+/// Whether a value of this spec fits one register: a known scalar of a
+/// register dtype.
+bool scalar_register_spec(const TensorSpec& s);
 
 class ScalarProgram {
  public:

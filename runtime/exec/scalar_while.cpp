@@ -25,10 +25,6 @@
 namespace ag {
 namespace {
 
-bool scalar_spec(const TensorSpec& s) {
-  return s.shape.rank_known() && s.shape.rank() == 0 && scalar_register_dtype(s.dtype);
-}
-
 struct ScalarLoop {
   ScalarProgram program;
   std::vector<DType> input_types;   // per node input: loop variables, then captures
@@ -42,12 +38,12 @@ std::optional<ScalarLoop> compile_scalar_loop(const Graph& cond_g, const Graph& 
   const size_t cc = cond_g.captures().size(), bc = body_g.captures().size();
   if (s.inputs.size() != n + cc + bc || s.outputs.size() != n) return std::nullopt;
   for (const TensorSpec& t : s.inputs) {
-    if (!scalar_spec(t)) return std::nullopt;
+    if (!scalar_register_spec(t)) return std::nullopt;
   }
   ScalarLoop loop;
   for (size_t i = 0; i < n; ++i) {
     // The loop variables as every iteration sees them (a shape invariant may be less specific).
-    if (!scalar_spec(s.outputs[i]) || s.outputs[i].dtype != s.inputs[i].dtype) return std::nullopt;
+    if (!scalar_register_spec(s.outputs[i]) || s.outputs[i].dtype != s.inputs[i].dtype) return std::nullopt;
     loop.output_types.push_back(s.outputs[i].dtype);
   }
   ScalarProgram& p = loop.program;

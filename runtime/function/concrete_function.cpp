@@ -3,7 +3,7 @@
 #include <atomic>
 
 #include "runtime/function/structure.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 
 namespace ag {
 namespace {
@@ -30,43 +30,6 @@ std::string describe_literal(const Value& v) { return v.type_name() + " value " 
 
 std::string describe_tensor_spec(const TensorSpec& spec) {
   return std::string(dtype_name(spec.dtype)) + " Tensor, shape=" + spec.shape.str();
-}
-
-std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<Param>& params, std::vector<Value> args,
-                                  Kwargs kwargs) {
-  if (args.size() > params.size()) {
-    throw TypeError(fn_name + "() takes " + std::to_string(params.size()) + " positional argument" +
-                    (params.size() == 1 ? "" : "s") + " but " + std::to_string(args.size()) +
-                    (args.size() == 1 ? " was" : " were") + " given");
-  }
-  std::vector<std::optional<Value>> bound(params.size());
-  for (size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
-  for (auto& [key, value] : kwargs) {
-    size_t i = 0;
-    while (i < params.size() && params[i].name != key) ++i;
-    if (i == params.size()) throw TypeError(fn_name + "() got an unexpected keyword argument '" + key + "'");
-    if (bound[i]) throw TypeError(fn_name + "() got multiple values for argument '" + key + "'");
-    bound[i] = std::move(value);
-  }
-  std::vector<std::string> missing;
-  std::vector<Value> out;
-  for (size_t i = 0; i < params.size(); ++i) {
-    if (!bound[i] && params[i].default_value) bound[i] = *params[i].default_value;
-    if (!bound[i]) {
-      missing.push_back("'" + params[i].name + "'");
-      continue;
-    }
-    out.push_back(std::move(*bound[i]));
-  }
-  if (!missing.empty()) {
-    std::string names;
-    for (size_t i = 0; i < missing.size(); ++i) {
-      names += (i == 0 ? "" : i + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ") + missing[i];
-    }
-    throw TypeError(fn_name + "() missing " + std::to_string(missing.size()) + " required positional argument" +
-                    (missing.size() == 1 ? "" : "s") + ": " + names);
-  }
-  return out;
 }
 
 ConcreteFunction::ConcreteFunction(std::string name, std::vector<Param> params, std::vector<Value> args,

@@ -12,15 +12,10 @@
 #include "runtime/exec/compile.h"
 #include "runtime/function/trace_type.h"
 #include "runtime/graph/graph.h"
+#include "runtime/value/user_function.h"
 #include "runtime/value/value.h"
 
 namespace ag {
-
-/// A parameter of a Python function: its name and default value, if any.
-struct Param {
-  std::string name;
-  std::optional<Value> default_value = std::nullopt;
-};
 
 class ConcreteFunction {
  public:
@@ -72,12 +67,6 @@ class ConcreteFunction {
   Value outputs_;
   Executable executable_;
 };
-
-/// Python's argument binding: `args`/`kwargs` to one value per parameter
-/// (defaults filled). TypeError in Python's words for missing, duplicate or
-/// unexpected arguments; `fn_name` names the function in them.
-std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<Param>& params, std::vector<Value> args,
-                                  Kwargs kwargs);
 
 /// Python's description of a literal in TF's messages: "int value 2".
 std::string describe_literal(const Value& v);

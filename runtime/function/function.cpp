@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "runtime/function/structure.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_shape_value.h"

@@ -28,9 +28,6 @@ struct FunctionOptions {
   bool reduce_retracing = false;
 };
 
-/// The Python body: called with one value per parameter.
-using Body = std::function<Value(const std::vector<Value>& args)>;
-
 class Function {
  public:
   Function(std::string name, std::vector<Param> params, Body body, FunctionOptions options = {});

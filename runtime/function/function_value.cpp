@@ -7,8 +7,7 @@
 #include <map>
 #include <mutex>
 
-#include "runtime/api/python_api.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/printer.h"
 #include "runtime/value/object_model.h"
 
@@ -346,8 +345,9 @@ Value make_function_value(std::string name, std::vector<Param> params, Body body
   return native_object(function_class(), std::move(st));
 }
 
-/// tf.function(func, options): a Function value over a Python function.
-Value wrap(const Value& func, const FunctionOptions& options) {
+}  // namespace
+
+Value wrap_function(const Value& func, const FunctionOptions& options) {
   if (const FunctionState* st = native_state<FunctionState>(func)) {
     return make_function_value(st->fn->name(), st->fn->params(), st->fn->body(), options, st->python_function);
   }
@@ -357,26 +357,6 @@ Value wrap(const Value& func, const FunctionOptions& options) {
   }
   const UserFunction& u = *func.as_callable().user;
   return make_function_value(u.name, u.params, u.body, options, func);
-}
-
-}  // namespace
-
-Value make_function(std::string name, std::vector<Param> params, Body body) {
-  auto u = std::make_shared<UserFunction>();
-  u->qualname = name;
-  u->name = std::move(name);
-  u->params = std::move(params);
-  u->body = std::move(body);
-  std::string callable_name = u->name;
-  CallFn call = [u](std::vector<Value> args, Kwargs kwargs) -> Value {
-    return u->body(bind_arguments(u->qualname, u->params, std::move(args), std::move(kwargs)));
-  };
-  return Value::callable(std::move(callable_name), std::move(call), std::move(u));
-}
-
-const std::vector<Param>* function_params(const Value& callable) {
-  if (!callable.is_callable() || !callable.as_callable().user) return nullptr;
-  return &callable.as_callable().user->params;
 }
 
 Value function_value(std::shared_ptr<Function> fn) {
@@ -403,43 +383,5 @@ Value graph_value(std::shared_ptr<const void> owner, const Graph* graph) {
   st->graph = graph;
   return native_object(graph_class(), std::move(st));
 }
-
-namespace tf::api {
-
-Value function(std::vector<Value> args, Kwargs kwargs) {
-  static const std::vector<Param> params = {
-      {"func", Value()},
-      {"input_signature", Value()},
-      {"autograph", Value(true)},
-      {"jit_compile", Value()},
-      {"reduce_retracing", Value(false)},
-      {"experimental_implements", Value()},
-      {"experimental_autograph_options", Value()},
-      {"experimental_attributes", Value()},
-      {"experimental_relax_shapes", Value()},
-      {"experimental_compile", Value()},
-      {"experimental_follow_type_hints", Value()},
-  };
-  std::vector<Value> a = bind_arguments("function", params, std::move(args), std::move(kwargs));
-  FunctionOptions options;
-  if (!a[1].is_none()) {
-    if (!a[1].is_list() && !a[1].is_tuple()) {
-      throw TypeError("input_signature must be either a tuple or a list, got " + a[1].type_name() + ".");
-    }
-    options.input_signature = a[1].items();
-  }
-  options.reduce_retracing = truthy(a[4]) || (!a[8].is_none() && truthy(a[8]));
-  if (a[0].is_none()) {
-    return Value::callable("decorator", [options](std::vector<Value> fargs, Kwargs fkwargs) -> Value {
-      if (fargs.size() != 1 || !fkwargs.empty()) {
-        throw TypeError("decorator() takes 1 positional argument but " + std::to_string(fargs.size()) + " were given");
-      }
-      return wrap(fargs[0], options);
-    });
-  }
-  return wrap(a[0], options);
-}
-
-}  // namespace tf::api
 
 }  // namespace ag

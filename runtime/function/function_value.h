@@ -22,26 +22,9 @@
 
 #include "runtime/function/concrete_function.h"
 #include "runtime/function/function.h"
+#include "runtime/value/user_function.h"
 
 namespace ag {
-
-/// A Python function: what make_function keeps (CallableObj::user).
-struct UserFunction {
-  std::string name;
-  /// "Count.__init__" once its class is made: Python's argument errors name it so.
-  std::string qualname;
-  std::vector<Param> params;
-  /// Called with one value per parameter, after Python's binding.
-  Body body;
-};
-
-/// A user function as a Python value: `params` in order with their default
-/// values (evaluated when the `def` ran), `body` called with one value per
-/// parameter after Python's binding. tf.function() reads the parameters back.
-Value make_function(std::string name, std::vector<Param> params, Body body);
-
-/// The parameters of a callable made by make_function (empty for others).
-const std::vector<Param>* function_params(const Value& callable);
 
 Value function_value(std::shared_ptr<Function> fn);
 Value concrete_function_value(std::shared_ptr<ConcreteFunction> cf);
@@ -53,6 +36,10 @@ std::shared_ptr<ConcreteFunction> concrete_function_of(const Value& v);
 
 /// A tf.Graph value over `graph` (kept alive by `owner`): as_graph_def(),
 /// get_operations(), name.
+/// tf.function(func, options): a Function value over the Python function
+/// `func` (or, for a tf.function value, the same function with `options`).
+Value wrap_function(const Value& func, const FunctionOptions& options);
+
 Value graph_value(std::shared_ptr<const void> owner, const Graph* graph);
 
 }  // namespace ag

@@ -3,7 +3,7 @@
 #include <functional>
 
 #include "runtime/core/hash_mix.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 
 namespace ag {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "runtime/function/function_value.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
+#include "runtime/value/user_function.h"
 
 namespace ag {
 namespace {

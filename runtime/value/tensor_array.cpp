@@ -4,7 +4,6 @@
 #include <string>
 #include <utility>
 
-#include "runtime/api/tf_api.h"
 #include "runtime/core/tensor_list.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
@@ -16,6 +15,16 @@ namespace {
 
 TensorHandle apply(OpType op, std::vector<TensorHandle> in, const Attrs& attrs, std::string_view name = {}) {
   return apply_op1(op, in, attrs, name.empty() ? op.name() : name);
+}
+
+/// The eager rows of `t` (along axis 0), as tensors (Unpack).
+std::vector<Value> rows_of(const Value& t) {
+  TensorHandle h = to_tensor(t);
+  std::vector<Value> rows;
+  for (TensorHandle& r : apply_op(op::Unpack, std::span<const TensorHandle>(&h, 1), Attrs{{"axis", int64_t{0}}})) {
+    rows.emplace_back(std::move(r));
+  }
+  return rows;
 }
 
 /// TensorShape's str(): "<unknown>" for an unknown rank, else "(None, 3)".
@@ -141,7 +150,10 @@ Value eager_stack(TensorArrayObj& ta, const std::vector<size_t>& indices) {
     for (int64_t d : ta.element_shape.dims()) s.push_back(d);
     return Value(Tensor::zeros(known_dtype(ta), s));
   }
-  return tf::stack(Value::list(std::move(items)));
+  std::vector<TensorHandle> in;
+  for (const Value& item : items) in.push_back(to_tensor(item));
+  const auto n = static_cast<int64_t>(in.size());
+  return Value(apply(op::Pack, std::move(in), Attrs{{"axis", int64_t{0}}, {"N", n}}, "stack"));
 }
 
 }  // namespace
@@ -213,7 +225,7 @@ Value gather(const Value& v, const Value& indices) {
   TensorArrayObj& ta = v.as_tensor_array();
   if (!ta.graph()) {
     std::vector<size_t> picked;
-    for (const Value& i : iterate(indices.is_tensor() ? tf::unstack(indices) : indices)) {
+    for (const Value& i : indices.is_tensor() ? rows_of(indices) : iterate(indices)) {
       int64_t k = eager_index(i);
       if (k < 0 || k >= static_cast<int64_t>(ta.items.size())) {
         throw OutOfRangeError("Tried to read from index " + std::to_string(k) +
@@ -232,7 +244,7 @@ Value unstack(const Value& v, const Value& value) {
   TensorHandle t = element(ta, value);
   if (ta.dtype == DType::Variant) ta.dtype = t.dtype();
   if (!ta.graph()) {
-    std::vector<Value> rows = iterate(tf::unstack(Value(t)));
+    std::vector<Value> rows = rows_of(Value(t));
     if (rows.size() > ta.items.size() && !ta.dynamic_size) {
       throw ValueError("Cannot unstack " + std::to_string(rows.size()) + " tensors into a TensorArray of static size " +
                        std::to_string(ta.items.size()));

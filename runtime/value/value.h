@@ -44,7 +44,7 @@ struct CallableObj;
 struct ObjectObj;
 struct TensorArrayObj;  // runtime/value/tensor_array.h
 class Variable;         // runtime/core/variable.h; operations in runtime/value/variable_value.h
-struct UserFunction;    // runtime/function/function_value.h
+struct UserFunction;    // runtime/value/user_function.h
 struct NativeState;     // runtime/value/object_model.h
 
 /// A slice `start:stop:step`; each part may be None.

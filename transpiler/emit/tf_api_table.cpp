@@ -16,14 +16,12 @@ namespace {
 #define AG_TF_UNARY(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #define AG_TF_BINARY(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #define AG_TF_FN(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
-#define AG_TF_FOREIGN(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #define AG_TF_CLASS(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #define AG_TF_VALUE(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
 #undef AG_TF_FN
-#undef AG_TF_FOREIGN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
 
@@ -38,7 +36,6 @@ constexpr TfRow kTfRows[] = {
 #define AG_TF_UNARY(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
 #define AG_TF_BINARY(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
 #define AG_TF_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
-#define AG_TF_FOREIGN(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
 #define AG_TF_CLASS(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
 #define AG_TF_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
 #include "runtime/api/tf_functions.def"
@@ -47,7 +44,6 @@ constexpr TfRow kTfRows[] = {
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
 #undef AG_TF_FN
-#undef AG_TF_FOREIGN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
 };

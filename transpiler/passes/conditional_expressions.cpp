@@ -1,12 +1,13 @@
 #include "transpiler/passes/conditional_expressions.h"
 
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 #include "transpiler/ast/python_printer.h"
 
 namespace agc::passes {
 
 using namespace ast;
+using namespace frontend;  // quote()
 
 namespace {
 

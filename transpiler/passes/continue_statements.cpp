@@ -2,12 +2,13 @@
 
 #include "transpiler/analysis/activity.h"
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 #include "transpiler/passes/block_rewriter.h"
 
 namespace agc::passes {
 
 using namespace ast;
+using namespace frontend;  // quote()
 
 namespace {
 

@@ -6,12 +6,13 @@
 #include "transpiler/analysis/liveness.h"
 #include "transpiler/analysis/reaching_definitions.h"
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 #include "transpiler/ast/python_printer.h"
 
 namespace agc::passes {
 
 using namespace ast;
+using namespace frontend;  // quote()
 using analysis::QN;
 using analysis::QNSet;
 

@@ -2,11 +2,12 @@
 
 #include "transpiler/analysis/activity.h"
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 
 namespace agc::passes {
 
 using namespace ast;
+using namespace frontend;  // quote()
 
 Ref conversion_options_ast(const ConversionOptions& options, bool user_requested, SourceSpan span) {
   // AutoGraph formats the features as '({})'.format(', '.join(...)), so a single

@@ -1,11 +1,12 @@
 #include "transpiler/passes/logical_expressions.h"
 
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 
 namespace agc::passes {
 
 using namespace ast;
+using namespace frontend;  // quote()
 
 namespace {
 

@@ -1,12 +1,13 @@
 #include "transpiler/passes/variables.h"
 
 #include "transpiler/ast/mutator.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 #include "transpiler/passes/ag_calls.h"
 
 namespace agc::passes {
 
 using namespace ast;
+using namespace frontend;  // quote()
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "runtime/core/variable.h"
 #include "runtime/function/function.h"
 #include "runtime/function/function_value.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/cell.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/exception_value.h"

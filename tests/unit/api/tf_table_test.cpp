@@ -22,7 +22,7 @@ namespace tf_api = ag::tf::api;
 
 namespace {
 
-enum class RowKind { Unary, Binary, Fn, Class, Value, Foreign };
+enum class RowKind { Unary, Binary, Fn, Class, Value };
 
 struct Row {
   RowKind kind;
@@ -45,8 +45,6 @@ std::vector<Row> rows() {
 #define AG_TF_CLASS(cpp_name, paths, signature, impl) \
   out.push_back({RowKind::Class, #cpp_name, {AG_TF_UNPAREN paths}, signature, "", ""});
 #define AG_TF_VALUE(cpp_name, paths, what) out.push_back({RowKind::Value, #cpp_name, {AG_TF_UNPAREN paths}, "", "", ""});
-#define AG_TF_FOREIGN(cpp_name, paths, signature, file) \
-  out.push_back({RowKind::Foreign, #cpp_name, {AG_TF_UNPAREN paths}, signature, "", ""});
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_GROUP
 #undef AG_TF_UNARY
@@ -54,7 +52,6 @@ std::vector<Row> rows() {
 #undef AG_TF_FN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
-#undef AG_TF_FOREIGN
   return out;
 }
 
@@ -106,7 +103,6 @@ TEST_CASE("every row's signature parses and fits its kind") {
         break;
       case RowKind::Fn:
       case RowKind::Class:
-      case RowKind::Foreign: break;
       case RowKind::Value: break;
     }
     // A node-name hint is what TF names the node when `name` is None: a

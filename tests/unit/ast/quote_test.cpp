@@ -1,10 +1,11 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/support.h"
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 
 using namespace agc;
 using namespace agc::ast;
+using namespace agc::frontend;
 
 namespace {
 SourceFile origin_file("origin.py", "origin source text\n");

@@ -7,7 +7,7 @@
 
 #include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "tests/unit/function/support.h"
 
 using namespace ag;

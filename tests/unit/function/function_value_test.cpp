@@ -5,7 +5,7 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/function/function_value.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
 #include "tests/unit/error_text.h"

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/function/trace_type.h"
 
 using namespace ag;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "runtime/exec/plan.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "tests/unit/autograph/support.h"
 

@@ -3,7 +3,7 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
 #include "tests/unit/error_text.h"

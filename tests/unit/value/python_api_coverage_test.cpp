@@ -29,7 +29,6 @@ std::vector<Entry> functions() {
 #define AG_TF_UNARY(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
 #define AG_TF_BINARY(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
 #define AG_TF_FN(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
-#define AG_TF_FOREIGN(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
 #define AG_TF_CLASS(...)
 #define AG_TF_VALUE(...)
 #include "runtime/api/tf_functions.def"
@@ -37,7 +36,6 @@ std::vector<Entry> functions() {
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
 #undef AG_TF_FN
-#undef AG_TF_FOREIGN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
   return out;
@@ -53,7 +51,6 @@ std::vector<ValueEntry> values() {
 #define AG_TF_UNARY(...)
 #define AG_TF_BINARY(...)
 #define AG_TF_FN(...)
-#define AG_TF_FOREIGN(...)
 #define AG_TF_CLASS(cpp_name, paths, ...) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
 #define AG_TF_VALUE(cpp_name, paths, ...) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
 #include "runtime/api/tf_functions.def"
@@ -61,7 +58,6 @@ std::vector<ValueEntry> values() {
 #undef AG_TF_UNARY
 #undef AG_TF_BINARY
 #undef AG_TF_FN
-#undef AG_TF_FOREIGN
 #undef AG_TF_CLASS
 #undef AG_TF_VALUE
   return out;

@@ -7,7 +7,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"

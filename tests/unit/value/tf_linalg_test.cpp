@@ -13,7 +13,7 @@
 
 #include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 
 using namespace ag;
 using namespace ag::test;

@@ -22,24 +22,24 @@
 
 #include "transpiler/ast/ast.h"
 
-namespace agc::ast {
+namespace agc::frontend {
 
 struct Replacement {
-  std::variant<std::string, Ref, Refs> value;
+  std::variant<std::string, ast::Ref, ast::Refs> value;
 
   Replacement(const char* identifier) : value(std::string(identifier)) {}
   Replacement(std::string identifier) : value(std::move(identifier)) {}
-  Replacement(Ref node) : value(std::move(node)) {}
-  Replacement(Refs nodes) : value(std::move(nodes)) {}
+  Replacement(ast::Ref node) : value(std::move(node)) {}
+  Replacement(ast::Refs nodes) : value(std::move(nodes)) {}
   template <class T>
-  Replacement(std::shared_ptr<T> node) : value(Ref(std::move(node))) {}
+  Replacement(std::shared_ptr<T> node) : value(ast::Ref(std::move(node))) {}
 };
 
 using Replacements = std::map<std::string, Replacement, std::less<>>;
 
 /// The statements of the template `text` (a string literal) with placeholders substituted.
-Refs quote(const char* text, const Replacements& replacements, SourceSpan span);
+ast::Refs quote(const char* text, const Replacements& replacements, SourceSpan span);
 /// The single expression of the template `text` (a string literal) with placeholders substituted.
-Ref quote_expr(const char* text, const Replacements& replacements, SourceSpan span);
+ast::Ref quote_expr(const char* text, const Replacements& replacements, SourceSpan span);
 
-}  // namespace agc::ast
+}  // namespace agc::frontend

@@ -1,4 +1,4 @@
-#include "runtime/function/tensor_spec.h"
+#include "runtime/value/tensor_spec_value.h"
 
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"

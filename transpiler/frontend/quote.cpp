@@ -1,4 +1,4 @@
-#include "transpiler/ast/quote.h"
+#include "transpiler/frontend/quote.h"
 
 #include <unordered_map>
 
@@ -6,7 +6,8 @@
 #include "transpiler/base/diagnostic.h"
 #include "transpiler/frontend/parse.h"
 
-namespace agc::ast {
+namespace agc::frontend {
+using namespace agc::ast;
 namespace {
 
 /// textwrap.dedent: removes the indentation common to all non-blank lines.
@@ -174,4 +175,4 @@ Ref quote_expr(const char* text, const Replacements& replacements, SourceSpan sp
   return body[0]->as<Expr>().value;
 }
 
-}  // namespace agc::ast
+}  // namespace agc::frontend
