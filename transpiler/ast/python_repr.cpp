@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "transpiler/base/utf8.h"
+
 namespace agc::ast {
 namespace {
 
@@ -47,24 +49,6 @@ bool printable(uint32_t cp) {
   if (cp == 0xE0001 || (cp >= 0xE0020 && cp <= 0xE007F)) return false;
   if (cp >= 0xF0000) return false;
   return true;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 char pick_quote(std::string_view s) {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "transpiler/base/utf8.h"
+
 namespace agc::frontend {
 
 StringPrefix parse_string_prefix(std::string_view tok) {
@@ -24,24 +26,6 @@ StringPrefix parse_string_prefix(std::string_view tok) {
   }
   p.quote_len = tok.size() - i >= 3 ? 3 : 1;
   return p;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 namespace {

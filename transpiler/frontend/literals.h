@@ -41,7 +41,4 @@ struct NumberLiteral {
 /// Parses an integer, float or imaginary literal as Python does.
 NumberLiteral parse_number(std::string_view text);
 
-/// Appends the UTF-8 encoding of `cp` to `out`.
-void append_utf8(std::string& out, uint32_t cp);
-
 }  // namespace agc::frontend
