@@ -151,14 +151,6 @@ void check_activation(const Value& activation) {
 
 // ---- Layer: the shared protocol.
 
-/// A native method taking self first, binding its arguments as Python would.
-std::pair<std::string, Value> method(const std::string& qualname, const char* name, std::vector<Param> params,
-                                     std::function<Value(const std::vector<Value>&)> fn) {
-  return {name, Value::callable(name, [qualname, params, fn](std::vector<Value> args, Kwargs kwargs) -> Value {
-            return fn(bind_arguments(qualname, params, std::move(args), std::move(kwargs)));
-          })};
-}
-
 Value weights_property(bool trainable_only) {
   return make_property(Value::callable("weights", [trainable_only](std::vector<Value> args, Kwargs) -> Value {
     const Value& self = args.at(0);
@@ -219,7 +211,7 @@ Value bias_and_activation(const Value& self, Value y) {
 
 Value make_layer_class() {
   std::vector<std::pair<std::string, Value>> attrs;
-  attrs.push_back(method("Layer.__call__", "__call__", {{"self", std::nullopt}, {"inputs", std::nullopt}},
+  attrs.push_back(native_method("Layer.__call__", "__call__", {{"self", std::nullopt}, {"inputs", std::nullopt}},
                          [](const std::vector<Value>& a) -> Value {
                            const Value& self = a[0];
                            Value x = a[1];
@@ -277,7 +269,7 @@ Value make_dense_class() {
       {"input_shape", Value()},         {"input_dim", Value()},
   };
   std::vector<std::pair<std::string, Value>> attrs;
-  attrs.push_back(method("Dense.__init__", "__init__", init_params, [](const std::vector<Value>& a) -> Value {
+  attrs.push_back(native_method("Dense.__init__", "__init__", init_params, [](const std::vector<Value>& a) -> Value {
     const Value& self = a[0];
     int64_t units = a[1].as_int();
     if (units <= 0) {
@@ -289,7 +281,7 @@ Value make_dense_class() {
     init_weight_attrs(self, a[2], a[3], a[4], a[5]);
     return Value();
   }));
-  attrs.push_back(method("Dense.build", "build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},
+  attrs.push_back(native_method("Dense.build", "build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},
                          [](const std::vector<Value>& a) -> Value {
                            const Value& self = a[0];
                            int64_t in = known_last_dim(a[1], "Dense");
@@ -297,7 +289,7 @@ Value make_dense_class() {
                            create_weights(self, {in, units}, units);
                            return Value();
                          }));
-  attrs.push_back(method("Dense.call", "call", {{"self", std::nullopt}, {"inputs", std::nullopt}},
+  attrs.push_back(native_method("Dense.call", "call", {{"self", std::nullopt}, {"inputs", std::nullopt}},
                          [](const std::vector<Value>& a) -> Value {
                            const Value& self = a[0];
                            Value x = a[1];
@@ -332,7 +324,7 @@ Value make_conv2d_class() {
       {"input_shape", Value()},
   };
   std::vector<std::pair<std::string, Value>> attrs;
-  attrs.push_back(method("Conv2D.__init__", "__init__", init_params, [](const std::vector<Value>& a) -> Value {
+  attrs.push_back(native_method("Conv2D.__init__", "__init__", init_params, [](const std::vector<Value>& a) -> Value {
     const Value& self = a[0];
     if (a[1].as_int() <= 0) {
       throw ValueError("Invalid value for argument `filters`. Expected a strictly positive value. Received filters=" +
@@ -360,7 +352,7 @@ Value make_conv2d_class() {
     init_weight_attrs(self, a[8], a[9], a[10], a[11]);
     return Value();
   }));
-  attrs.push_back(method("Conv2D.build", "build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},
+  attrs.push_back(native_method("Conv2D.build", "build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},
                          [](const std::vector<Value>& a) -> Value {
                            const Value& self = a[0];
                            std::vector<Value> dims = a[1].is_none() ? std::vector<Value>{} : iterate(a[1]);
@@ -375,7 +367,7 @@ Value make_conv2d_class() {
                            create_weights(self, {ks[0].as_int(), ks[1].as_int(), in, filters}, filters);
                            return Value();
                          }));
-  attrs.push_back(method("Conv2D.call", "call", {{"self", std::nullopt}, {"inputs", std::nullopt}},
+  attrs.push_back(native_method("Conv2D.call", "call", {{"self", std::nullopt}, {"inputs", std::nullopt}},
                          [](const std::vector<Value>& a) -> Value {
                            const Value& self = a[0];
                            // Keras checks the input spec on every call, not only when building.

@@ -55,8 +55,8 @@ Value constant(const Value& value, OptDType dtype, std::string_view name) {
   return Value(std::move(t));
 }
 
-Value Variable(const Value& initial_value, OptDType dtype, const Value& name, const Value& shape) {
-  return variable_value::create(initial_value, dtype, name, shape);
+Value Variable(const Value& initial_value, OptDType dtype, const Value& name, const Value& shape, bool trainable) {
+  return variable_value::create(initial_value, dtype, name, shape, trainable);
 }
 
 Value convert_to_tensor(const Value& value, OptDType dtype, OptDType dtype_hint) {

@@ -67,7 +67,7 @@ Value binary_op(OpType op, const Value& x, const Value& y, std::string_view name
 Value constant(const Value& value, OptDType dtype = std::nullopt, std::string_view name = hint::constant);
 /// tf.Variable(initial_value, dtype, name, shape) (runtime/value/variable_value.h).
 Value Variable(const Value& initial_value, OptDType dtype = std::nullopt, const Value& name = Value(),
-               const Value& shape = Value());
+               const Value& shape = Value(), bool trainable = true);
 /// tf.convert_to_tensor(value, dtype, dtype_hint).
 Value convert_to_tensor(const Value& value, OptDType dtype = std::nullopt, OptDType dtype_hint = std::nullopt);
 

@@ -17,7 +17,9 @@ namespace impl {
 
 Value construct_variable(const TfCall& c) {
   if (c["initial_value"].is_none()) throw ValueError("initial_value must be specified.");
-  return tf::Variable(c["initial_value"], ag::api::opt_dtype(c["dtype"]), c["name"], c["shape"]);
+  // trainable=None is True, as TF's default synchronization makes it.
+  return tf::Variable(c["initial_value"], ag::api::opt_dtype(c["dtype"]), c["name"], c["shape"],
+                      c["trainable"].is_none() || truthy(c["trainable"]));
 }
 
 Value construct_tensor_array(const TfCall& c) {

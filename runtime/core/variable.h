@@ -30,6 +30,9 @@ class Variable {
   const std::string& name() const { return name_; }
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
+  /// tf.Variable(trainable=...): whether a tape watches it when read.
+  bool trainable() const { return trainable_; }
+  void set_trainable(bool t) { trainable_ = t; }
 
   /// The current value (shares storage; later assignments do not change it).
   Tensor read() const;
@@ -43,6 +46,7 @@ class Variable {
   std::string name_;
   DType dtype_ = DType::Float32;
   Shape shape_;
+  bool trainable_ = true;
   mutable std::mutex mu_;
   Tensor value_;
 };

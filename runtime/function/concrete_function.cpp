@@ -3,6 +3,8 @@
 #include <atomic>
 
 #include "runtime/function/structure.h"
+#include "runtime/function/taped_call.h"
+#include "runtime/graph/tape.h"
 #include "runtime/value/tensor_spec_value.h"
 
 namespace ag {
@@ -124,6 +126,17 @@ bool matches(const TraceType& t, const Value& v) {
 }
 
 /// The eager tensors of `given` in placeholder order (types already matched).
+/// The tensors of `given` in flatten_call's order (`traced` gives the structure).
+void collect_handles(const Value& traced, const Value& given, std::vector<TensorHandle>& out) {
+  if (traced.is_tensor()) {
+    out.push_back(given.as_tensor());
+  } else if (traced.is_list() || traced.is_tuple()) {
+    for (size_t i = 0; i < traced.items().size(); ++i) collect_handles(traced.items()[i], given.items()[i], out);
+  } else if (traced.is_dict()) {
+    for (const auto& [k, item] : traced.as_dict().entries) collect_handles(item, given.as_dict().at(k), out);
+  }
+}
+
 void collect_tensors(const TraceType& t, const Value& given, std::vector<const Tensor*>& tensors) {
   if (t.kind() == TraceType::Kind::Tensor) {
     tensors.push_back(&given.as_tensor().value());
@@ -146,10 +159,35 @@ Value ConcreteFunction::call_bound(const std::vector<Value>& args) const {
   std::vector<const Tensor*> tensors;
   tensors.reserve(executable_.plan().num_args());
   for (size_t i = 0; i < params_.size(); ++i) flatten_call(args_[i], args[i], params_[i].name, tensors);
+  if (any_tape_recording()) return call_taped(args);
   return run_plan(tensors, true);
 }
 
+Value ConcreteFunction::call_taped(const std::vector<Value>& args) const {
+  std::vector<TensorHandle> inputs;
+  for (size_t i = 0; i < params_.size(); ++i) collect_handles(args_[i], args[i], inputs);
+  std::vector<TensorHandle> outputs;
+  if (auto taped = run_graph_taped(*graph_, inputs)) {
+    outputs = std::move(*taped);
+  } else {
+    std::vector<const Tensor*> tensors;
+    for (const TensorHandle& h : inputs) tensors.push_back(&h.value());
+    map_tensors(run_plan(tensors, true), [&](const Value& t) {
+      outputs.push_back(t.as_tensor());
+      return t;
+    });
+    record_untaped_call(*graph_, inference_name_, inputs, outputs);
+  }
+  size_t next = 0;
+  return map_tensors(outputs_, [&](const Value&) { return Value(outputs[next++]); });
+}
+
 Value ConcreteFunction::call_matched(std::span<const Value* const> args) const {
+  if (any_tape_recording()) {
+    std::vector<Value> copies;
+    for (const Value* a : args) copies.push_back(*a);
+    return call_bound(copies);
+  }
   // The usual few tensors need no heap array.
   constexpr size_t kInline = 8;
   if (executable_.plan().num_args() <= kInline && types_.size() <= kInline) {

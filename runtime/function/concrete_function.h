@@ -31,6 +31,9 @@ class ConcreteFunction {
   bool matches_exactly(std::span<const Value* const> args) const;
   /// call_bound for arguments matches_exactly accepted: no checks repeated.
   Value call_matched(std::span<const Value* const> args) const;
+  /// call_bound while a tape records: the graph runs op by op so the tape
+  /// sees its ops (function/taped_call.h).
+  Value call_taped(const std::vector<Value>& args) const;
   /// Calls as Python would, binding `args`/`kwargs` to the parameters.
   Value operator()(std::vector<Value> args, Kwargs kwargs = {}) const;
 

@@ -39,13 +39,6 @@ void no_arguments(const char* name, const std::vector<Value>& args, const Kwargs
   }
 }
 
-Value native_object(const Value& cls, std::shared_ptr<NativeState> state) {
-  Value v = Value::object(class_name(cls));
-  v.as_object().cls = cls;
-  v.as_object().native = std::move(state);
-  return v;
-}
-
 // ---- Graphs: tf.Graph with as_graph_def() and get_operations().
 
 struct GraphState : NativeState {

@@ -63,6 +63,21 @@ TraceType TraceType::of(const Value& v) {
   return t;
 }
 
+namespace {
+
+/// What Python's id() tells apart, for the kinds TraceType keys by identity.
+const void* identity_address(const Value& v) {
+  switch (v.kind()) {
+    case ag::Kind::Object: return &v.as_object();
+    case ag::Kind::Callable: return &v.as_callable();
+    case ag::Kind::TensorArray: return &v.as_tensor_array();
+    case ag::Kind::Variable: return v.as_variable().get();
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
 void TraceType::finish_hash() {
   size_t h = static_cast<size_t>(kind_);
   switch (kind_) {
@@ -74,8 +89,7 @@ void TraceType::finish_hash() {
       h = hash_mix(h, ag::hash(literal_));
       break;
     case Kind::Identity:
-      h = hash_mix(h, std::hash<const void*>()(literal_.is_object() ? static_cast<const void*>(&literal_.as_object())
-                                                               : static_cast<const void*>(&literal_.as_callable())));
+      h = hash_mix(h, std::hash<const void*>()(identity_address(literal_)));
       break;
     case Kind::Dict:
       for (const Value& k : keys_) h = hash_mix(h, ag::hash(k));

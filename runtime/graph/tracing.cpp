@@ -1,12 +1,23 @@
 #include "runtime/graph/tracing.h"
 
+#include <atomic>
+
 #include "runtime/core/error.h"
+#include "runtime/graph/tape.h"
 #include "runtime/ops/eager.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
 
 constinit thread_local Graph* detail::t_current_graph = nullptr;
+constinit thread_local uint64_t detail::t_next_handle_id = 0;
+
+uint64_t detail::refill_handle_ids() {
+  static std::atomic<uint64_t> next_block{1};
+  uint64_t block = next_block.fetch_add(1, std::memory_order_relaxed);
+  t_next_handle_id = (block << 40) + 1;
+  return t_next_handle_id++;
+}
 
 TraceScope::TraceScope(Graph& g) : previous_(detail::t_current_graph) { detail::t_current_graph = &g; }
 TraceScope::~TraceScope() { detail::t_current_graph = previous_; }
@@ -26,7 +37,9 @@ std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle>
       values.push_back(h.value());
     }
     std::vector<Tensor> out = run_op(op, values, attrs);
-    return {std::make_move_iterator(out.begin()), std::make_move_iterator(out.end())};
+    std::vector<TensorHandle> handles(std::make_move_iterator(out.begin()), std::make_move_iterator(out.end()));
+    if (any_tape_recording()) record_op(op, attrs, inputs, handles, name.empty() ? op.name : name);
+    return handles;
   }
   std::vector<Output> ins;
   ins.reserve(inputs.size());
@@ -35,6 +48,11 @@ std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle>
   std::vector<TensorHandle> out;
   out.reserve(n->outputs.size());
   for (int i = 0; i < static_cast<int>(n->outputs.size()); ++i) out.emplace_back(n->output(i));
+  if (any_tape_recording()) {
+    // The node's own inputs: eager values became constants, outer tensors captures.
+    std::vector<TensorHandle> node_inputs(n->inputs.begin(), n->inputs.end());
+    record_op(op, attrs, node_inputs, out, n->name);
+  }
   return out;
 }
 

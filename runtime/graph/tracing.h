@@ -4,6 +4,7 @@
 // entry point that runs an op now or adds it to the graph being traced.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <variant>
@@ -34,10 +35,21 @@ class TraceScope {
   Graph* previous_;
 };
 
+namespace detail {
+/// The next eager handle id of this thread (ids are unique across threads:
+/// each thread takes a block of 2^40 from a shared counter).
+extern constinit thread_local uint64_t t_next_handle_id;
+uint64_t refill_handle_ids();
+inline uint64_t next_handle_id() {
+  if ((t_next_handle_id & ((uint64_t{1} << 40) - 1)) == 0) return refill_handle_ids();
+  return t_next_handle_id++;
+}
+}  // namespace detail
+
 class TensorHandle {
  public:
-  TensorHandle(Tensor t) : v_(std::move(t)) {}  // NOLINT: implicit, a tensor is a handle
-  TensorHandle(Output o) : v_(o) {}             // NOLINT
+  TensorHandle(Tensor t) : v_(std::move(t)), id_(detail::next_handle_id()) {}  // NOLINT: implicit, a tensor is a handle
+  TensorHandle(Output o) : v_(o) {}                                           // NOLINT
 
   bool symbolic() const { return std::holds_alternative<Output>(v_); }
   /// The value of an eager handle.
@@ -47,9 +59,13 @@ class TensorHandle {
   DType dtype() const { return symbolic() ? output().spec().dtype : value().dtype(); }
   /// A reference into the tensor or the graph node: valid while they are.
   const Shape& shape() const { return symbolic() ? output().spec().shape : value().shape(); }
+  /// An eager handle's identity, shared by its copies (what a tape watches:
+  /// Python's object identity of an EagerTensor). 0 for symbolic handles.
+  uint64_t id() const { return id_; }
 
  private:
   std::variant<Tensor, Output> v_;
+  uint64_t id_ = 0;
 };
 
 /// Runs `op` now when no graph is being traced; otherwise adds a node to the

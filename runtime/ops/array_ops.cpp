@@ -7,7 +7,9 @@
 #include <limits>
 
 #include "runtime/ops/families.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
+#include "runtime/ops/kernels/broadcast.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -146,6 +148,48 @@ void register_basic_ops(OpRegistry& reg) {
           Tensor& out = k.allocate_output(0, t, Shape{});
           put_int(out, 0, k.input(0).num_elements(),
                   "Number of elements was larger than representable by 32-bit output type");
+        });
+      })
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
+
+  // BroadcastGradientArgs(s0, s1) -> (r0, r1): the axes along which each of
+  // two shapes was broadcast to their common shape, for reducing gradients
+  // (the dynamic side of the broadcasting rule; GradContext::unbroadcast).
+  reg.op("BroadcastGradientArgs")
+      .inputs(2)
+      .outputs(2)
+      .infer([](const InferContext& c) {
+        for (int i = 0; i < 2; ++i) array::check_index_dtype(c.inputs[i].dtype, "T");
+        TensorSpec r{c.inputs[0].dtype, Shape{kUnknownDim}};
+        return std::vector<TensorSpec>{r, r};
+      })
+      .cpu([](const KernelSpec& s) {
+        DType t = s.inputs[0].dtype;
+        return Kernel([t](KernelContext& k) {
+          std::vector<int64_t> a = array::int_values(k.input(0)), b = array::int_values(k.input(1));
+          const size_t rank = std::max(a.size(), b.size());
+          a.insert(a.begin(), rank - a.size(), 1);
+          b.insert(b.begin(), rank - b.size(), 1);
+          std::vector<int64_t> ra, rb;
+          for (size_t i = 0; i < rank; ++i) {
+            if (a[i] != b[i] && a[i] != 1 && b[i] != 1) {
+              throw InvalidArgumentError(kernels::incompatible_shapes(Shape(array::int_values(k.input(0))),
+                                                                      Shape(array::int_values(k.input(1)))));
+            }
+            if (a[i] == 1 && b[i] != 1) ra.push_back(static_cast<int64_t>(i));
+            if (b[i] == 1 && a[i] != 1) rb.push_back(static_cast<int64_t>(i));
+            if (a[i] == 1 && b[i] == 1) {
+              ra.push_back(static_cast<int64_t>(i));
+              rb.push_back(static_cast<int64_t>(i));
+            }
+          }
+          for (int o = 0; o < 2; ++o) {
+            const std::vector<int64_t>& r = o == 0 ? ra : rb;
+            Tensor& out = k.allocate_output(o, t, Shape{static_cast<int64_t>(r.size())});
+            for (size_t i = 0; i < r.size(); ++i) put_int(out, static_cast<int64_t>(i), r[i], "");
+          }
         });
       })
       .cost(CostKind::Free)
@@ -308,7 +352,18 @@ void register_array_ops(OpRegistry& reg) {
       .role(OpRole::Identity)
       .speculatable()
       .cost(CostKind::Free).tpu()
-      .grad_unimplemented();
+      .grad([](GradContext& c) { return grads({c.grad(0)}); });
+
+  // StopGradient: the identity, through which no gradient flows
+  // (tf.stop_gradient). After differentiation it is an identity like any.
+  reg.op("StopGradient")
+      .inputs(1)
+      .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
+      .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); })
+      .role(OpRole::Identity)
+      .speculatable()
+      .cost(CostKind::Free).tpu()
+      .not_differentiable();
 
   register_basic_ops(reg);
   register_shape_ops(reg);

@@ -10,6 +10,7 @@
 
 #include "runtime/ops/kernels/elementwise.h"
 #include "runtime/ops/kernels/op_types.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -64,6 +65,15 @@ Kernel make_cast_kernel() {
   });
 }
 
+/// cast(g, SrcT) when both types carry gradients, else None.
+std::vector<GradTensor> cast_grad(GradContext& c) {
+  DType src = c.dtype(c.input(0));
+  bool floats = [](DType t) { return t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16; }(src) &&
+                (c.dtype(c.output(0)) == DType::Float32 || c.dtype(c.output(0)) == DType::Float64 ||
+                 c.dtype(c.output(0)) == DType::BFloat16);
+  return grads({floats ? c.cast(c.grad(0), src) : GradTensor{}});
+}
+
 }  // namespace
 
 void register_cast_ops(OpRegistry& reg) {
@@ -90,7 +100,7 @@ void register_cast_ops(OpRegistry& reg) {
       })
       .speculatable(bit(DType::String) | bit(DType::Variant))
       .cost(CostKind::Elementwise).tpu()
-      .grad_unimplemented();
+      .grad(cast_grad);
 }
 
 }  // namespace ag

@@ -7,6 +7,7 @@
 
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/op_types.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -203,6 +204,14 @@ Kernel make_where_kernel(const KernelSpec&) {
   });
 }
 
+/// where(c, t, e): the condition gets None; t and e their side of g.
+std::vector<GradTensor> select_grad(GradContext& c) {
+  GradTensor cond = c.input(0), g = c.grad(0);
+  GradTensor zeros = c.zeros_like(g);
+  return grads({GradTensor{}, c.unbroadcast(c.select(cond, g, zeros), c.input(1)),
+                c.unbroadcast(c.select(cond, zeros, g), c.input(2))});
+}
+
 }  // namespace
 
 void register_compare_ops(OpRegistry& reg) {
@@ -234,7 +243,7 @@ void register_compare_ops(OpRegistry& reg) {
       .speculatable()
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(select_grad);
 
   // Where(input: T) -> int64 [num_true, rank], T numbers or bool.
   static constexpr TypeSet kWhereSet{

@@ -9,6 +9,7 @@
 #include "runtime/ops/elementwise_def.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/gemm.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -396,6 +397,28 @@ ContractionDims batch_matmul_dims(const InferContext& c, std::span<const TensorS
           static_cast<double>(y.dim(y.rank() - 1))};
 }
 
+/// op(a)·op(b): each input's gradient is a product of g with the other
+/// input, transposed as the forward was (GRADIENTS.md 3.2's table).
+/// BatchMatMulV2's are reduced over broadcast batch dims.
+std::vector<GradTensor> matmul_grad(GradContext& c, OpType product, const char* ta_attr, const char* tb_attr) {
+  bool ta = c.attrs().get_or<bool>(ta_attr, false), tb = c.attrs().get_or<bool>(tb_attr, false);
+  GradTensor a = c.input(0), b = c.input(1), g = c.grad(0);
+  auto mm = [&](GradTensor x, GradTensor y, bool tx, bool ty) {
+    return c.apply1(product, {x, y}, Attrs{{ta_attr, tx}, {tb_attr, ty}});
+  };
+  GradTensor ga, gb;
+  if (!ta && !tb) {
+    ga = mm(g, b, false, true), gb = mm(a, g, true, false);
+  } else if (!ta && tb) {
+    ga = mm(g, b, false, false), gb = mm(g, a, true, false);
+  } else if (ta && !tb) {
+    ga = mm(b, g, false, true), gb = mm(a, g, false, false);
+  } else {
+    ga = mm(b, g, true, true), gb = mm(g, a, true, true);
+  }
+  return grads({c.unbroadcast(ga, a), c.unbroadcast(gb, b)});
+}
+
 }  // namespace
 
 void register_linalg_ops(OpRegistry& reg) {
@@ -407,7 +430,7 @@ void register_linalg_ops(OpRegistry& reg) {
       .semantic(OpSemantic::MatMul)
       .cost(CostKind::Contraction, matmul_dims)
       .tpu()
-      .grad_unimplemented();
+      .grad([](GradContext& c) { return matmul_grad(c, op::MatMul, "transpose_a", "transpose_b"); });
   // BatchMatMulV2(x: T, y: T) -> T; attrs adj_x, adj_y; batch dims broadcast.
   reg.op("BatchMatMulV2").inputs(2).infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeBatchMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("adj_x", false),
@@ -415,7 +438,7 @@ void register_linalg_ops(OpRegistry& reg) {
   })
       .cost(CostKind::Contraction, batch_matmul_dims)
       .tpu()
-      .grad_unimplemented();
+      .grad([](GradContext& c) { return matmul_grad(c, op::BatchMatMulV2, "adj_x", "adj_y"); });
   // FusedMatMul(a, b[, c, d][, bias]) -> T; see fused_matmul_kernel.
   reg.op("FusedMatMul").inputs(2, 6).infer(infer_fused_matmul).cpu([](const KernelSpec& s) -> Kernel {
     FusedMatMulAttrs f(s.attrs);

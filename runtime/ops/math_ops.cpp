@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "runtime/ops/families.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/int_math.h"
 #include "runtime/ops/kernels/op_types.h"
@@ -162,6 +163,71 @@ constexpr const char* kBinaryMore =
     "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, uint32, uint64, complex64, complex128";
 constexpr TypeMask kArith = kRealTypes;
 
+
+// ---- gradients (GRADIENTS.md 3.2, TF's math_grad.py): x, y the inputs, z
+// the output, g the upstream gradient; each reduced to its input's shape by
+// the broadcasting rule (GradContext::unbroadcast).
+std::vector<GradTensor> add_grad(GradContext& c) {
+  GradTensor g = c.grad(0);
+  return grads({c.unbroadcast(g, c.input(0)), c.unbroadcast(g, c.input(1))});
+}
+std::vector<GradTensor> sub_grad(GradContext& c) {
+  GradTensor g = c.grad(0);
+  return grads({c.unbroadcast(g, c.input(0)), c.unbroadcast(c.neg(g), c.input(1))});
+}
+std::vector<GradTensor> mul_grad(GradContext& c) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1);
+  return grads({c.needed(0) ? c.unbroadcast(c.mul(g, y), x) : GradTensor{},
+                c.needed(1) ? c.unbroadcast(c.mul(x, g), y) : GradTensor{}});
+}
+/// g/y, and g·(-x/y)/y; DivNoNan the same with its own division.
+std::vector<GradTensor> div_grad(GradContext& c, OpType Div) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1);
+  auto div = [&](GradTensor a, GradTensor b) { return c.apply1(Div, {a, b}); };
+  return grads({c.needed(0) ? c.unbroadcast(div(g, y), x) : GradTensor{},
+                c.needed(1) ? c.unbroadcast(c.mul(g, div(div(c.neg(x), y), y)), y) : GradTensor{}});
+}
+/// g, and -g·floor_div(x, y).
+std::vector<GradTensor> floor_mod_grad(GradContext& c) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1);
+  return grads({c.unbroadcast(g, x), c.unbroadcast(c.mul(c.neg(g), c.apply1(op::FloorDiv, {x, y})), y)});
+}
+/// g·y·x^(y-1), and g·z·log(x) where x > 0 (else 0).
+std::vector<GradTensor> pow_grad(GradContext& c) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1), z = c.output(0);
+  GradTensor gx, gy;
+  if (c.needed(0)) {
+    GradTensor p = c.apply1(op::Pow, {x, c.sub(y, c.scalar_like(y, 1))});
+    gx = c.unbroadcast(c.mul(g, c.mul(y, p)), x);
+  }
+  if (c.needed(1)) {
+    GradTensor zero = c.scalar_like(x, 0);
+    GradTensor positive = c.apply1(op::Greater, {x, zero});
+    GradTensor log_x = c.select(positive, c.apply1(op::Log, {c.select(positive, x, c.ones_like(x))}), c.zeros_like(x));
+    gy = c.unbroadcast(c.mul(g, c.mul(z, log_x)), y);
+  }
+  return grads({gx, gy});
+}
+/// The gradient goes to x where x wins (ties included), else to y.
+std::vector<GradTensor> min_max_grad(GradContext& c, OpType Wins) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1);
+  GradTensor x_wins = c.apply1(Wins, {x, y});
+  GradTensor zeros = c.zeros_like(g);
+  return grads({c.unbroadcast(c.select(x_wins, g, zeros), x), c.unbroadcast(c.select(x_wins, zeros, g), y)});
+}
+/// ±2g(x - y).
+std::vector<GradTensor> squared_difference_grad(GradContext& c) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1);
+  GradTensor d = c.mul(c.mul(c.scalar_like(g, 2), g), c.sub(x, y));
+  return grads({c.unbroadcast(d, x), c.unbroadcast(c.neg(d), y)});
+}
+/// atan2(y, x): g·x/(x² + y²) for y, -g·y/(x² + y²) for x.
+std::vector<GradTensor> atan2_grad(GradContext& c) {
+  GradTensor g = c.grad(0), y = c.input(0), x = c.input(1);
+  GradTensor r = c.div(g, c.add(c.mul(x, x), c.mul(y, y)));
+  return grads({c.unbroadcast(c.mul(r, x), y), c.unbroadcast(c.neg(c.mul(r, y)), x)});
+}
+
 }  // namespace
 
 void register_math_ops(OpRegistry& reg) {
@@ -172,27 +238,27 @@ void register_math_ops(OpRegistry& reg) {
       "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, complex128")
       .semantic(OpSemantic::Add)
       .commutative()
-      .grad_unimplemented();
-  register_binary<SubOp, kArith>(reg, "Sub", kBinaryMore).semantic(OpSemantic::Sub).grad_unimplemented();
-  register_binary<MulOp, kArith>(reg, "Mul", kBinaryMore).semantic(OpSemantic::Mul).commutative().grad_unimplemented();
-  register_binary<RealDivOp, kArith>(reg, "RealDiv", kBinaryMore).grad_unimplemented();
+      .grad(add_grad);
+  register_binary<SubOp, kArith>(reg, "Sub", kBinaryMore).semantic(OpSemantic::Sub).grad(sub_grad);
+  register_binary<MulOp, kArith>(reg, "Mul", kBinaryMore).semantic(OpSemantic::Mul).commutative().grad(mul_grad);
+  register_binary<RealDivOp, kArith>(reg, "RealDiv", kBinaryMore).grad([](GradContext& c) { return div_grad(c, op::RealDiv); });
   register_binary<FloorDivOp, kArith>(reg, "FloorDiv", kBinaryMore).not_differentiable();
   register_binary<FloorModOp, kArith>(reg, "FloorMod",
                                       "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double")
-      .grad_unimplemented();
+      .grad(floor_mod_grad);
   register_binary<PowOp, kFloatTypes | kSignedIntTypes>(
       reg, "Pow", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128")
-      .grad_unimplemented();
+      .grad(pow_grad);
   constexpr const char* kMinMax = "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64";
-  register_binary<MaximumOp, kArith>(reg, "Maximum", kMinMax).commutative().grad_unimplemented();
-  register_binary<MinimumOp, kArith>(reg, "Minimum", kMinMax).commutative().grad_unimplemented();
+  register_binary<MaximumOp, kArith>(reg, "Maximum", kMinMax).commutative().grad([](GradContext& c) { return min_max_grad(c, op::GreaterEqual); });
+  register_binary<MinimumOp, kArith>(reg, "Minimum", kMinMax).commutative().grad([](GradContext& c) { return min_max_grad(c, op::LessEqual); });
   register_binary<SquaredDifferenceOp, kFloatTypes | bit(DType::Int32) | bit(DType::Int64)>(
       reg, "SquaredDifference", "bfloat16, half, float, double, int32, int64, complex64, complex128")
       .commutative()
-      .grad_unimplemented();
+      .grad(squared_difference_grad);
   register_binary<DivNoNanOp, kFloatTypes>(reg, "DivNoNan", "half, float, bfloat16, double, complex64, complex128")
-      .grad_unimplemented();
-  register_binary<Atan2Op, kFloatTypes>(reg, "Atan2", "bfloat16, half, float, double").grad_unimplemented();
+      .grad([](GradContext& c) { return div_grad(c, op::DivNoNan); });
+  register_binary<Atan2Op, kFloatTypes>(reg, "Atan2", "bfloat16, half, float, double").grad(atan2_grad);
   // Integer-only: no gradient (TF registers none for them).
   constexpr const char* kBitwise = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";
   register_binary<BitwiseAndOp, kIntTypes>(reg, "BitwiseAnd", kBitwise).commutative().not_differentiable();

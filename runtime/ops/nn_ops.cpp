@@ -11,6 +11,7 @@
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/conv.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -470,18 +471,84 @@ KernelFactory pool_kernel(bool is_max) {
   };
 }
 
+// ---- gradients (GRADIENTS.md 3.2, TF's nn_grad.py)
+/// g where the output is positive: 0 at x = 0 (ReluGrad).
+std::vector<GradTensor> relu_grad(GradContext& c) {
+  GradTensor y = c.output(0), g = c.grad(0);
+  return grads({c.select(c.apply1(op::Greater, {y, c.scalar_like(y, 0)}), g, c.zeros_like(g))});
+}
+/// g where 0 < y < 6 (Relu6Grad).
+std::vector<GradTensor> relu6_grad(GradContext& c) {
+  GradTensor y = c.output(0), g = c.grad(0);
+  GradTensor inside = c.apply1(op::LogicalAnd, {c.apply1(op::Greater, {y, c.scalar_like(y, 0)}),
+                                                c.apply1(op::Less, {y, c.scalar_like(y, 6)})});
+  return grads({c.select(inside, g, c.zeros_like(g))});
+}
+/// g where y > 0, else g·(y + 1) (EluGrad).
+std::vector<GradTensor> elu_grad(GradContext& c) {
+  GradTensor y = c.output(0), g = c.grad(0);
+  GradTensor positive = c.apply1(op::Greater, {y, c.scalar_like(y, 0)});
+  return grads({c.select(positive, g, c.mul(g, c.add(y, c.scalar_like(y, 1))))});
+}
+/// SeluGrad: g·scale where y > 0, else g·(y + scale·alpha).
+std::vector<GradTensor> selu_grad(GradContext& c) {
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  GradTensor y = c.output(0), g = c.grad(0);
+  GradTensor positive = c.apply1(op::Greater, {y, c.scalar_like(y, 0)});
+  return grads({c.select(positive, c.mul(g, c.scalar_like(y, kScale)),
+                         c.mul(g, c.add(y, c.scalar_like(y, kScale * kAlpha))))});
+}
+/// g·sigmoid(x).
+std::vector<GradTensor> softplus_grad(GradContext& c) {
+  return grads({c.mul(c.grad(0), c.apply1(op::Sigmoid, {c.input(0)}))});
+}
+/// g/(1 + |x|)².
+std::vector<GradTensor> softsign_grad(GradContext& c) {
+  GradTensor d = c.add(c.scalar_like(c.input(0), 1), c.apply1(op::Abs, {c.input(0)}));
+  return grads({c.div(c.grad(0), c.mul(d, d))});
+}
+/// A sum over the last axis, kept (for the softmax gradients).
+GradTensor sum_last(GradContext& c, GradTensor t) {
+  return c.apply1(op::Sum, {t, c.constant(Tensor::scalar(int32_t{-1}))}, Attrs{{"keep_dims", true}, {"Tidx", DType::Int32}});
+}
+/// (g - sum_last(g·y))·y.
+std::vector<GradTensor> softmax_grad(GradContext& c) {
+  GradTensor y = c.output(0), g = c.grad(0);
+  return grads({c.mul(c.sub(g, sum_last(c, c.mul(g, y))), y)});
+}
+/// g - sum_last(g)·exp(y).
+std::vector<GradTensor> log_softmax_grad(GradContext& c) {
+  GradTensor y = c.output(0), g = c.grad(0);
+  return grads({c.sub(g, c.mul(sum_last(c, g), c.apply1(op::Exp, {y})))});
+}
+/// g for the value; for the bias, g summed over every axis but the channels'.
+std::vector<GradTensor> bias_add_grad(GradContext& c) {
+  GradTensor g = c.grad(0);
+  const Shape& gs = c.spec(g).shape;
+  if (!gs.rank_known()) throw UnimplementedError("The gradient of BiasAdd needs its input's rank");
+  bool nchw = c.attrs().get_or<std::string>("data_format", "NHWC") == "NCHW";
+  std::vector<int32_t> axes;
+  for (int i = 0; i < gs.rank(); ++i) {
+    if (i != (nchw ? 1 : gs.rank() - 1)) axes.push_back(i);
+  }
+  Tensor a(DType::Int32, Shape{static_cast<int64_t>(axes.size())});
+  for (size_t i = 0; i < axes.size(); ++i) a.data<int32_t>()[i] = axes[i];
+  return grads({g, c.sum(g, c.constant(a))});
+}
+
 }  // namespace
 
 void register_nn_ops(OpRegistry& reg) {
   using kernels::register_unary;
-  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).grad_unimplemented();
-  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).grad_unimplemented();
-  register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).grad_unimplemented();
-  register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).grad_unimplemented();
-  register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).grad_unimplemented();
-  register_unary<SoftsignOp, kFloatTypes>(reg, "Softsign", "half, bfloat16, float, double").grad_unimplemented();
-  register_softmax(reg, "Softmax", false).cost(CostKind::Elementwise).tpu().grad_unimplemented();
-  register_softmax(reg, "LogSoftmax", true).cost(CostKind::Elementwise).tpu().grad_unimplemented();
+  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).grad(relu_grad);
+  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).grad(relu6_grad);
+  register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).grad(elu_grad);
+  register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).grad(selu_grad);
+  register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).grad(softplus_grad);
+  register_unary<SoftsignOp, kFloatTypes>(reg, "Softsign", "half, bfloat16, float, double").grad(softsign_grad);
+  register_softmax(reg, "Softmax", false).cost(CostKind::Elementwise).tpu().grad(softmax_grad);
+  register_softmax(reg, "LogSoftmax", true).cost(CostKind::Elementwise).tpu().grad(log_softmax_grad);
   reg.op("BiasAdd")
       .inputs(2)
       .infer(infer_bias_add)
@@ -489,7 +556,7 @@ void register_nn_ops(OpRegistry& reg) {
       .canonicalize(bias_add_as_add)
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(bias_add_grad);
   reg.op("Conv2D")
       .inputs(2)
       .infer(infer_conv2d)

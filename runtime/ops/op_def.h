@@ -143,6 +143,9 @@ struct OpTraits {
   /// over another tensor of the same leading dimension takes the same slice"
   /// (x[i] as getitem traces it). Null: never.
   NodeQuery selects_row = nullptr;
+  /// Reads the variable named by attr "var" (ReadVariableOp): a tape treats
+  /// that variable as its input, so gradients reach the variable.
+  bool reads_variable = false;
 };
 
 /// The same node as a simpler op (BiasAdd NHWC is AddV2): the canonicalize
@@ -154,9 +157,12 @@ struct CanonicalForm {
 using CanonicalizeFn = std::optional<CanonicalForm> (*)(const InferContext&);
 
 /// Differentiation (GRADIENTS.md section 0): every op holds a decision.
-struct GradContext;  // defined by the gradient builder
-/// One entry per forward input: its gradient, or nullopt for None.
-using GradFn = std::function<std::vector<std::optional<Output>>(GradContext&)>;
+/// A GradFn (ops/grad_context.h) builds, from the forward op and the
+/// gradients of its outputs, one gradient per forward input (None where it
+/// has none), eagerly or in a graph alike.
+class GradContext;
+struct GradTensor;
+using GradFn = std::function<std::vector<GradTensor>(GradContext&)>;
 struct GradientDecision {
   enum class Kind : uint8_t {
     Unset,              // no decision yet: the completeness test fails

@@ -14,6 +14,7 @@
 
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/reduce.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -477,17 +478,82 @@ KernelFactory cumsum_kernel() {
   };
 }
 
+// ---- gradients (GRADIENTS.md 3.2, TF's math_grad.py)
+/// The reduced input's shape with its reduced axes set to 1, as a tensor:
+/// what g (reduced without keep_dims) is reshaped to before it broadcasts
+/// back. Needs the axes' values and the input's rank while building.
+GradTensor kept_shape(GradContext& c) {
+  const Shape& in = c.spec(c.input(0)).shape;
+  const Tensor* axes = c.value(c.input(1));
+  if (axes == nullptr || !in.rank_known()) {
+    throw UnimplementedError("The gradient of " + c.op().name +
+                             " needs its axes and its input's rank known while tracing");
+  }
+  std::vector<bool> reduced(in.rank(), false);
+  for (int64_t i = 0; i < axes->num_elements(); ++i) {
+    int64_t a = axes->dtype() == DType::Int64 ? axes->data<int64_t>()[i] : axes->data<int32_t>()[i];
+    reduced[a < 0 ? a + in.rank() : a] = true;
+  }
+  if (in.fully_defined()) {
+    Tensor s(DType::Int32, Shape{in.rank()});
+    for (int i = 0; i < in.rank(); ++i) s.data<int32_t>()[i] = reduced[i] ? 1 : static_cast<int32_t>(in.dim(i));
+    return c.constant(s);
+  }
+  Tensor mask(DType::Bool, Shape{in.rank()});
+  for (int i = 0; i < in.rank(); ++i) mask.data<bool>()[i] = reduced[i];
+  Tensor ones(DType::Int32, Shape{in.rank()});
+  for (int i = 0; i < in.rank(); ++i) ones.data<int32_t>()[i] = 1;
+  return c.select(c.constant(mask), c.constant(ones), c.shape_of(c.input(0)));
+}
+
+/// g reshaped to the kept dims (unless keep_dims kept them), broadcast to x.
+GradTensor spread(GradContext& c, GradTensor g) {
+  GradTensor kept = c.attrs().get_or<bool>("keep_dims", false) ? g : c.reshape(g, kept_shape(c));
+  return c.mul(kept, c.ones_like(c.input(0)));
+}
+
+std::vector<GradTensor> sum_grad(GradContext& c) { return grads({spread(c, c.grad(0)), GradTensor{}}); }
+
+/// Sum's gradient ÷ (input size / output size).
+std::vector<GradTensor> mean_grad(GradContext& c) {
+  GradTensor x = c.input(0), y = c.output(0);
+  GradTensor count;
+  const Shape &xs = c.spec(x).shape, &ys = c.spec(y).shape;
+  if (xs.fully_defined() && ys.fully_defined()) {
+    int64_t ny = ys.num_elements();
+    count = c.scalar_like(x, ny == 0 ? 1.0 : static_cast<double>(xs.num_elements()) / static_cast<double>(ny));
+  } else {
+    Attrs size_attrs{{"out_type", DType::Int32}};
+    GradTensor nx = c.cast(c.apply1(op::Size, {x}, size_attrs), c.dtype(x));
+    GradTensor ny = c.cast(c.apply1(op::Maximum, {c.apply1(op::Size, {y}, size_attrs), c.constant(Tensor::scalar(int32_t{1}))}),
+                           c.dtype(x));
+    count = c.div(nx, ny);
+  }
+  return grads({c.div(spread(c, c.grad(0)), count), GradTensor{}});
+}
+
+/// Max/Min: g shared equally among the elements equal to the result.
+std::vector<GradTensor> extremum_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  bool keep = c.attrs().get_or<bool>("keep_dims", false);
+  GradTensor y = keep ? c.output(0) : c.reshape(c.output(0), kept_shape(c));
+  GradTensor g = keep ? c.grad(0) : c.reshape(c.grad(0), kept_shape(c));
+  GradTensor hits = c.cast(c.apply1(op::Equal, {y, x}), c.dtype(x));
+  GradTensor count = c.apply1(op::Sum, {hits, c.input(1)}, Attrs{{"keep_dims", true}, {"Tidx", c.dtype(c.input(1))}});
+  return grads({c.mul(c.div(hits, count), g), GradTensor{}});
+}
+
 }  // namespace
 
 void register_reduction_ops(OpRegistry& reg) {
   reg.op("Sum").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Sum))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(sum_grad);
   reg.op("Mean").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Mean))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(mean_grad);
   reg.op("Prod").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Prod))
       .cost(CostKind::Elementwise)
       .tpu()
@@ -495,11 +561,11 @@ void register_reduction_ops(OpRegistry& reg) {
   reg.op("Max").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Max))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(extremum_grad);
   reg.op("Min").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Min))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(extremum_grad);
   reg.op("Any").inputs(2).infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::Any))
       .cost(CostKind::Elementwise)
       .tpu()

@@ -46,6 +46,7 @@ class OpBuilder {
     return *this;
   }
   OpBuilder& selects_row(NodeQuery q) { def_->traits.selects_row = q; return *this; }
+  OpBuilder& reads_variable() { def_->traits.reads_variable = true; return *this; }
 
   // ---- the gradient decision (GradientDecision)
   OpBuilder& grad(GradFn f) { def_->gradient = {GradientDecision::Kind::Function, std::move(f)}; return *this; }

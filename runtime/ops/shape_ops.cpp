@@ -2,6 +2,7 @@
 // no copy), Transpose and ReverseV2 (one strided copy each).
 #include <Eigen/Core>
 
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
 
@@ -155,6 +156,28 @@ void check_vector(const Shape& s, const char* what) {
   }
 }
 
+// ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py)
+/// Reshape, ExpandDims, Squeeze: g reshaped back to x's shape; the shape or
+/// axis input gets None.
+std::vector<GradTensor> reshape_grad(GradContext& c) {
+  std::vector<GradTensor> out(c.num_inputs());
+  out[0] = c.reshape(c.grad(0), c.shape_of(c.input(0)));
+  return out;
+}
+/// g transposed by the inverse permutation.
+std::vector<GradTensor> transpose_grad(GradContext& c) {
+  const Tensor* perm = c.value(c.input(1));
+  if (perm == nullptr) throw UnimplementedError("The gradient of Transpose needs its permutation known while tracing");
+  std::vector<int64_t> p = array::int_values(*perm);
+  Tensor inverse(DType::Int32, Shape{static_cast<int64_t>(p.size())});
+  for (size_t i = 0; i < p.size(); ++i) inverse.data<int32_t>()[p[i] < 0 ? p[i] + static_cast<int64_t>(p.size()) : p[i]] = static_cast<int32_t>(i);
+  return grads({c.apply1(op::Transpose, {c.grad(0), c.constant(inverse)}), GradTensor{}});
+}
+/// g reversed along the same axes.
+std::vector<GradTensor> reverse_grad(GradContext& c) {
+  return grads({c.apply1(op::ReverseV2, {c.grad(0), c.input(1)}), GradTensor{}});
+}
+
 }  // namespace
 
 void register_shape_ops(OpRegistry& reg) {
@@ -176,7 +199,7 @@ void register_shape_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::Free).tpu()
-      .grad_unimplemented();
+      .grad(reshape_grad);
 
   reg.op("ExpandDims")
       .inputs(2)
@@ -198,7 +221,7 @@ void register_shape_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::Free).tpu()
-      .grad_unimplemented();
+      .grad(reshape_grad);
 
   reg.op("Squeeze")
       .inputs(1)
@@ -213,7 +236,7 @@ void register_shape_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::Free).tpu()
-      .grad_unimplemented();
+      .grad(reshape_grad);
 
   reg.op("Transpose")
       .inputs(2)
@@ -262,7 +285,7 @@ void register_shape_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(transpose_grad);
 
   reg.op("ReverseV2")
       .inputs(2)
@@ -296,7 +319,7 @@ void register_shape_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(reverse_grad);
 }
 
 }  // namespace ag

@@ -4,6 +4,7 @@
 // variable is gone is TF's FailedPreconditionError, not a dangling read.
 #include "runtime/core/variable.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -82,9 +83,11 @@ void register_state_ops(OpRegistry& reg) {
         VariableRef ref(s.attrs);
         return Kernel([ref](KernelContext& k) { k.set_output(0, ref.get()->read()); });
       })
+      .reads_variable()
       .cost(CostKind::Free)
       .tpu()
-      .grad_unimplemented();
+      // The gradient of a read goes to its variable (the tape's input for it).
+      .grad([](GradContext& c) { return grads({c.grad(0)}); });
 
   reg.op("AssignVariableOp")
       .inputs(1)

@@ -6,6 +6,7 @@
 
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/int_math.h"
 #include "runtime/ops/kernels/op_types.h"
@@ -126,36 +127,85 @@ AG_ARRAY_UNARY(FloorOp, x.floor())
 AG_ARRAY_UNARY(CeilOp, x.ceil())
 #undef AG_ARRAY_UNARY
 
+
+// ---- gradients (GRADIENTS.md 3.2, TF's math_grad.py): x the input, y the
+// output, g the upstream gradient.
+GradTensor x_(GradContext& c) { return c.input(0); }
+GradTensor y_(GradContext& c) { return c.output(0); }
+GradTensor g_(GradContext& c) { return c.grad(0); }
+GradTensor k_(GradContext& c, double v) { return c.scalar_like(c.input(0), v); }
+
+std::vector<GradTensor> neg_grad(GradContext& c) { return grads({c.neg(g_(c))}); }
+std::vector<GradTensor> abs_grad(GradContext& c) { return grads({c.mul(g_(c), c.apply1(op::Sign, {x_(c)}))}); }
+std::vector<GradTensor> sign_grad(GradContext& c) { return grads({c.zeros_like(x_(c))}); }
+std::vector<GradTensor> square_grad(GradContext& c) { return grads({c.mul(g_(c), c.mul(k_(c, 2), x_(c)))}); }
+/// -g·y² (ReciprocalGrad).
+std::vector<GradTensor> reciprocal_grad(GradContext& c) {
+  return grads({c.neg(c.mul(g_(c), c.mul(y_(c), y_(c))))});
+}
+/// g·0.5/y (SqrtGrad).
+std::vector<GradTensor> sqrt_grad(GradContext& c) { return grads({c.div(c.mul(g_(c), k_(c, 0.5)), y_(c))}); }
+/// -0.5·g·y³ (RsqrtGrad).
+std::vector<GradTensor> rsqrt_grad(GradContext& c) {
+  GradTensor y = y_(c);
+  return grads({c.mul(c.mul(k_(c, -0.5), g_(c)), c.mul(y, c.mul(y, y)))});
+}
+std::vector<GradTensor> exp_grad(GradContext& c) { return grads({c.mul(g_(c), y_(c))}); }
+std::vector<GradTensor> log_grad(GradContext& c) { return grads({c.div(g_(c), x_(c))}); }
+std::vector<GradTensor> log1p_grad(GradContext& c) { return grads({c.div(g_(c), c.add(k_(c, 1), x_(c)))}); }
+/// g·(1 - y²) (TanhGrad), from the output.
+std::vector<GradTensor> tanh_grad(GradContext& c) {
+  return grads({c.mul(g_(c), c.sub(k_(c, 1), c.mul(y_(c), y_(c))))});
+}
+/// g·y·(1 - y) (SigmoidGrad), from the output.
+std::vector<GradTensor> sigmoid_grad(GradContext& c) {
+  return grads({c.mul(g_(c), c.mul(y_(c), c.sub(k_(c, 1), y_(c))))});
+}
+std::vector<GradTensor> sin_grad(GradContext& c) { return grads({c.mul(g_(c), c.apply1(op::Cos, {x_(c)}))}); }
+std::vector<GradTensor> cos_grad(GradContext& c) { return grads({c.neg(c.mul(g_(c), c.apply1(op::Sin, {x_(c)})))}); }
+/// g·2/sqrt(pi)·exp(-x²).
+std::vector<GradTensor> erf_grad(GradContext& c) {
+  GradTensor x = x_(c);
+  GradTensor e = c.apply1(op::Exp, {c.neg(c.mul(x, x))});
+  return grads({c.mul(g_(c), c.mul(k_(c, 2 / std::sqrt(M_PI)), e))});
+}
+std::vector<GradTensor> expm1_grad(GradContext& c) { return grads({c.mul(g_(c), c.apply1(op::Exp, {x_(c)}))}); }
+/// g/sqrt(x² + 1) (TF writes g/cosh(y), the same).
+std::vector<GradTensor> asinh_grad(GradContext& c) {
+  GradTensor x = x_(c);
+  return grads({c.div(g_(c), c.apply1(op::Sqrt, {c.add(c.mul(x, x), k_(c, 1))}))});
+}
+
 }  // namespace
 
 void register_unary_math_ops(OpRegistry& reg) {
   constexpr TypeMask kUnary = kUnarySet.mask;
   const char* const unary = kUnarySet.tf_list;
-  register_unary<NegOp, kUnary>(reg, "Neg", unary).grad_unimplemented();
-  register_unary<AbsOp, kAbsSet.mask>(reg, "Abs", kAbsSet.tf_list).grad_unimplemented();
-  register_unary<SignOp, kUnary>(reg, "Sign", unary).grad_unimplemented();
-  register_unary<SquareOp, kUnary>(reg, "Square", unary).grad_unimplemented();
+  register_unary<NegOp, kUnary>(reg, "Neg", unary).grad(neg_grad);
+  register_unary<AbsOp, kAbsSet.mask>(reg, "Abs", kAbsSet.tf_list).grad(abs_grad);
+  register_unary<SignOp, kUnary>(reg, "Sign", unary).grad(sign_grad);
+  register_unary<SquareOp, kUnary>(reg, "Square", unary).grad(square_grad);
   register_unary<RoundOp, kUnary>(reg, "Round", unary).not_differentiable();
-  register_unary<ReciprocalOp, kUnary>(reg, "Reciprocal", unary).grad_unimplemented();
+  register_unary<ReciprocalOp, kUnary>(reg, "Reciprocal", unary).grad(reciprocal_grad);
 
   constexpr TypeMask kFloat = kUnaryFloatSet.mask;
   const char* const floats = kUnaryFloatSet.tf_list;
-  register_unary<SqrtOp, kFloat>(reg, "Sqrt", floats).grad_unimplemented();
-  register_unary<RsqrtOp, kFloat>(reg, "Rsqrt", floats).grad_unimplemented();
-  register_unary<ExpOp, kFloat>(reg, "Exp", floats).grad_unimplemented();
-  register_unary<LogOp, kFloat>(reg, "Log", floats).grad_unimplemented();
-  register_unary<Log1pOp, kFloat>(reg, "Log1p", floats).grad_unimplemented();
-  register_unary<TanhOp, kFloat>(reg, "Tanh", floats).grad_unimplemented();
-  register_unary<SigmoidOp, kFloat>(reg, "Sigmoid", floats).grad_unimplemented();
-  register_unary<SinOp, kFloat>(reg, "Sin", floats).grad_unimplemented();
-  register_unary<CosOp, kFloat>(reg, "Cos", floats).grad_unimplemented();
+  register_unary<SqrtOp, kFloat>(reg, "Sqrt", floats).grad(sqrt_grad);
+  register_unary<RsqrtOp, kFloat>(reg, "Rsqrt", floats).grad(rsqrt_grad);
+  register_unary<ExpOp, kFloat>(reg, "Exp", floats).grad(exp_grad);
+  register_unary<LogOp, kFloat>(reg, "Log", floats).grad(log_grad);
+  register_unary<Log1pOp, kFloat>(reg, "Log1p", floats).grad(log1p_grad);
+  register_unary<TanhOp, kFloat>(reg, "Tanh", floats).grad(tanh_grad);
+  register_unary<SigmoidOp, kFloat>(reg, "Sigmoid", floats).grad(sigmoid_grad);
+  register_unary<SinOp, kFloat>(reg, "Sin", floats).grad(sin_grad);
+  register_unary<CosOp, kFloat>(reg, "Cos", floats).grad(cos_grad);
   register_unary<FloorOp, kFloorSet.mask>(reg, "Floor", kFloorSet.tf_list).not_differentiable();
   register_unary<CeilOp, kFloorSet.mask>(reg, "Ceil", kFloorSet.tf_list).not_differentiable();
   register_unary<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64")
       .not_differentiable();
-  register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad_unimplemented();
-  register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad_unimplemented();
-  register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad_unimplemented();
+  register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad(erf_grad);
+  register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad(expm1_grad);
+  register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad(asinh_grad);
   register_unary<IsNanOp, kFloorSet.mask, true>(reg, "IsNan", kFloorSet.tf_list).not_differentiable();
   register_unary<IsInfOp, kFloorSet.mask, true>(reg, "IsInf", kFloorSet.tf_list).not_differentiable();
   register_unary<IsFiniteOp, kFloorSet.mask, true>(reg, "IsFinite", kFloorSet.tf_list).not_differentiable();

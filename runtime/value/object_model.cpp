@@ -272,4 +272,19 @@ std::string object_text(const Value& obj, bool as_repr) {
   return "<__main__." + o.class_name + " object at " + address_text(&o) + ">";
 }
 
+std::pair<std::string, Value> native_method(const std::string& qualname, const char* name, std::vector<Param> params,
+                                            std::function<Value(const std::vector<Value>&)> fn) {
+  return {name, Value::callable(name, [qualname, params = std::move(params), fn = std::move(fn)](
+                                          std::vector<Value> args, Kwargs kwargs) -> Value {
+            return fn(bind_arguments(qualname, params, std::move(args), std::move(kwargs)));
+          })};
+}
+
+Value native_object(const Value& cls, std::shared_ptr<NativeState> state) {
+  Value v = Value::object(class_name(cls));
+  v.as_object().cls = cls;
+  v.as_object().native = std::move(state);
+  return v;
+}
+
 }  // namespace ag

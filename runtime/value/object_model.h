@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/value/user_function.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -83,6 +84,14 @@ Value make_property(Value getter);
 
 /// `callable` bound to `self`: calling it calls callable(self, *args).
 Value bind_method(const Value& callable, const Value& self);
+
+/// A method of a native class, for make_class's attrs: `fn` gets one value
+/// per parameter (`params` start with self), bound as Python binds them, so
+/// argument errors read as Python's and name `qualname` ("GradientTape.watch").
+std::pair<std::string, Value> native_method(const std::string& qualname, const char* name, std::vector<Param> params,
+                                            std::function<Value(const std::vector<Value>&)> fn);
+/// An instance of the native class `cls` holding `state` (native_state reads it).
+Value native_object(const Value& cls, std::shared_ptr<NativeState> state);
 
 /// The native state of `v` as a T, or nullptr when v holds no T.
 template <class T>

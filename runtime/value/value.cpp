@@ -189,7 +189,7 @@ bool Value::is(const Value& o) const {
       const TensorHandle& b = o.as_tensor();
       if (a.symbolic() != b.symbolic()) return false;
       if (a.symbolic()) return a.output() == b.output();
-      return a.value().raw_data() == b.value().raw_data() && a.value().shares_storage_with(b.value());
+      return a.id() == b.id();
     }
     case Kind::List: return &items() == &o.items();
     case Kind::Tuple: return &items() == &o.items();

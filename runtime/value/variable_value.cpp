@@ -6,6 +6,7 @@
 
 #include "runtime/core/tensor_format.h"
 #include "runtime/graph/graph.h"
+#include "runtime/graph/tape.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
@@ -34,18 +35,21 @@ Tensor initial_tensor(const Value& initial, std::optional<DType> dtype) {
 CreationScope::CreationScope(bool allowed) : allowed_(allowed), previous_(t_scope) { t_scope = this; }
 CreationScope::~CreationScope() { t_scope = previous_; }
 
-Value create(const Value& initial_value, std::optional<DType> dtype, const Value& name, const Value& shape) {
+Value create(const Value& initial_value, std::optional<DType> dtype, const Value& name, const Value& shape,
+             bool trainable) {
   if (t_scope != nullptr && !t_scope->allowed_) throw ValueError(kCreatedOnNonFirstTrace);
   Tensor init = initial_tensor(initial_value, dtype);
   std::string n = name.is_none() ? std::string("Variable") : name.as_str();
   auto var = Variable::create(init, std::move(n), shape.is_none() ? init.shape() : shape_from_value(shape));
+  var->set_trainable(trainable);
   if (t_scope != nullptr) t_scope->created_.push_back(var);
   return Value::variable(std::move(var));
 }
 
 TensorHandle read(const Value& v) {
   const Variable& var = *v.as_variable();
-  if (current_graph() == nullptr) return TensorHandle(var.read());
+  // Through the op even eagerly while a tape records, so it sees the read.
+  if (current_graph() == nullptr && !any_tape_recording()) return TensorHandle(var.read());
   return apply_op1(op::ReadVariableOp, {}, var_attrs(var), "ReadVariableOp");
 }
 

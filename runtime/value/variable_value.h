@@ -37,7 +37,7 @@ class CreationScope {
   std::vector<std::shared_ptr<Variable>>& created() { return created_; }
 
  private:
-  friend Value create(const Value&, std::optional<DType>, const Value&, const Value&);
+  friend Value create(const Value&, std::optional<DType>, const Value&, const Value&, bool);
   bool allowed_;
   std::vector<std::shared_ptr<Variable>> created_;
   CreationScope* previous_;
@@ -47,7 +47,7 @@ class CreationScope {
 /// value must be known when the variable is made (eager, or a constant while
 /// tracing): TF lifts a variable's initializer out of the function.
 Value create(const Value& initial_value, std::optional<DType> dtype = std::nullopt, const Value& name = Value(),
-             const Value& shape = Value());
+             const Value& shape = Value(), bool trainable = true);
 
 /// The variable's value: now when eager, a ReadVariableOp while tracing.
 TensorHandle read(const Value& var);

@@ -99,6 +99,7 @@ class Emitter {
   void loop(const ast::Refs& body, const ast::Refs& orelse, const std::string& head, const std::string& first);
   /// `current op= rhs` as the value it assigns.
   std::string augmented(ast::BinOpKind op, const std::string& current, const ast::Ref& rhs);
+  void with_stmt(const ast::With& w, const ast::Node& s);
   void try_stmt(const ast::Try& t, const ast::Node& s);
   /// The C++ condition of an except clause on the caught `ag_error`.
   std::string handler_test(const ast::ExceptHandler& h);

@@ -258,7 +258,7 @@ void Emitter::stmt(const Ref& s) {
         block(w.body);
         return;
       }
-      error(*s, "'with' statements are not supported yet (except the ones AutoGraph generates)");
+      with_stmt(w, *s);
       return;
     }
     case NodeKind::Try: try_stmt(s->as<Try>(), *s); return;
@@ -337,6 +337,36 @@ void Emitter::loop(const Refs& body, const Refs& orelse, const std::string& head
 
 std::string Emitter::augmented(BinOpKind op, const std::string& current, const Ref& rhs) {
   return binop_code(op, current, expr(rhs));
+}
+
+void Emitter::with_stmt(const With& w, const Node& s) {
+  // runtime/api/with_statement.h shows the form. Items nest, the first
+  // outermost; each manager lives in the block around its try, so its
+  // destructor runs __exit__ on every normal way out of the body.
+  at(s);
+  std::vector<std::string> managers;
+  for (const Ref& r : w.items) {
+    const WithItem& item = r->as<WithItem>();
+    std::string manager = fresh("with");
+    line("{");
+    ++indent;
+    line(fmt::format("ag::WithStatement {}({});", manager, value(item.context_expr)));
+    line("try {");
+    ++indent;
+    if (item.optional_vars) {
+      line(assign_code(item.optional_vars, manager + ".enter()"));
+    } else {
+      line(manager + ".enter();");
+    }
+    managers.push_back(std::move(manager));
+  }
+  block(w.body);
+  for (auto it = managers.rbegin(); it != managers.rend(); ++it) {
+    --indent;
+    line(fmt::format("}} catch (const ag::Error& ag_error) {{ if (!{}.exit_with(ag_error)) throw; }}", *it));
+    --indent;
+    line("}");
+  }
 }
 
 void Emitter::try_stmt(const Try& t, const Node& s) {

@@ -8,6 +8,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/traceback.h"
+#include "runtime/api/with_statement.h"
 #include "runtime/autograph/autograph.h"
 #include "runtime/core/finally.h"
 #include "runtime/core/variable.h"

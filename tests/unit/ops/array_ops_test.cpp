@@ -13,7 +13,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Const", "Identity");
+AG_SWEEP_COVERS("Const", "Identity", "StopGradient");
 
 TEST_CASE("Const returns its value and Identity its input, for every dtype and shape") {
   for (int i = 0; i < kNumDTypes; ++i) {
@@ -24,6 +24,7 @@ TEST_CASE("Const returns its value and Identity its input, for every dtype and s
       sweep::expect_close(c, v, std::string("Const ") + dtype_name(dt));
       std::vector<Tensor> in{c};
       sweep::expect_close(run_op1(op::Identity, in), v, std::string("Identity ") + dtype_name(dt));
+      sweep::expect_close(run_op1(op::StopGradient, in), v, std::string("StopGradient ") + dtype_name(dt));
     }
   }
 }
@@ -43,6 +44,44 @@ Tensor ints(const Index& v, DType dt = DType::Int32, std::optional<Shape> given 
   return Tensor::from_vector<int32_t>(shape, w);
 }
 Tensor iscalar(int64_t v, DType dt = DType::Int32) { return ints({v}, dt, Shape{}); }
+
+}  // namespace
+
+AG_SWEEP_COVERS("BroadcastGradientArgs");
+
+TEST_CASE("BroadcastGradientArgs gives the axes each shape was broadcast along") {
+  // Against a naive reading of NumPy's rule on random pairs of broadcastable shapes.
+  for (int trial = 0; trial < 200; ++trial) {
+    Shape out = sweep::random_shape(4, 4, true);
+    Index a, b;
+    for (int i = 0; i < out.rank(); ++i) {
+      a.push_back(sweep::rng()() % 3 == 0 ? 1 : out.dim(i));
+      b.push_back(sweep::rng()() % 3 == 0 ? 1 : out.dim(i));
+    }
+    a.erase(a.begin(), a.begin() + static_cast<long>(sweep::rng()() % (a.size() + 1)));
+    for (DType dt : {DType::Int32, DType::Int64}) {
+      std::vector<Tensor> in{ints(a, dt), ints(b, dt)};
+      std::vector<Tensor> r = run_op(op::BroadcastGradientArgs, in, Attrs{{"T", dt}});
+      const size_t rank = std::max(a.size(), b.size());
+      Index ra, rb;
+      for (size_t i = 0; i < rank; ++i) {
+        int64_t da = i + a.size() < rank ? 1 : a[i + a.size() - rank];
+        int64_t db = i + b.size() < rank ? 1 : b[i + b.size() - rank];
+        if (da == 1) ra.push_back(static_cast<int64_t>(i));
+        if (db == 1) rb.push_back(static_cast<int64_t>(i));
+      }
+      // A dim of 1 on both sides is reduced on both; a dim of 1 facing a
+      // larger one is reduced on its side only.
+      sweep::expect_close(r[0], ints(ra, dt), "r0");
+      sweep::expect_close(r[1], ints(rb, dt), "r1");
+    }
+  }
+  std::vector<Tensor> bad{ints({2, 3}), ints({4})};
+  CHECK_THROWS_WITH_AS(run_op(op::BroadcastGradientArgs, bad, Attrs{{"T", DType::Int32}}),
+                       "Incompatible shapes: [2,3] vs. [4]", InvalidArgumentError);
+}
+
+namespace {
 
 /// Calls f(idx) for every multi-index of `s`, row-major.
 void for_each_index(const Shape& s, const std::function<void(const Index&)>& f) {
