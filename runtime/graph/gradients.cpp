@@ -1,5 +1,6 @@
 #include "runtime/graph/gradients.h"
 
+#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -69,8 +70,10 @@ class EntryGradContext final : public GradContext {
   std::vector<std::optional<TensorHandle>> grads_;
   std::vector<bool> needed_;
   std::vector<int32_t> grad_ids_;
-  std::vector<TensorHandle> table_;
-  std::vector<TensorSpec> specs_;
+  // Deques: spec() and handle() hand out references that building more
+  // tensors must not invalidate.
+  std::deque<TensorHandle> table_;
+  std::deque<TensorSpec> specs_;
 };
 
 [[noreturn]] void no_gradient(const TapeEntry& e) {

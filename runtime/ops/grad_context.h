@@ -53,7 +53,8 @@ class GradContext {
   virtual std::span<const std::shared_ptr<Graph>> subgraphs() const = 0;
 
   // ---- building
-  /// The static type of `t` (its exact shape when eager).
+  /// The static type of `t` (its exact shape when eager); the reference
+  /// stays valid while the context lives.
   virtual const TensorSpec& spec(GradTensor t) const = 0;
   /// The value of `t` when known while building (eager, or a graph
   /// constant), else nullptr: GradFns use it to keep shapes static.
