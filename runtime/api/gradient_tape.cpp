@@ -1,12 +1,15 @@
 // tf.GradientTape (GRADIENTS.md section 1): the Python class over the tape
 // (graph/tape.h) and the backward walk (graph/gradients.h), with TF's
 // lifecycle, nested structures and error texts.
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/graph/gradients.h"
 #include "runtime/graph/tape.h"
+#include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
@@ -116,9 +119,9 @@ Value watch(const std::vector<Value>& a) {
   return Value();
 }
 
-Value gradient(const std::vector<Value>& a) {
-  TapeState& st = state(a[0]);
-  const Value& target = a[1];
+/// The tape for one set of gradients (or jacobians): TF's errors when it is
+/// gone, and a non-persistent tape stops recording first.
+std::shared_ptr<Tape> tape_for_gradient(TapeState& st) {
   if (!st.tape) {
     throw RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)");
   }
@@ -133,11 +136,138 @@ Value gradient(const std::vector<Value>& a) {
            "to trace the gradient in order to compute higher order derivatives.");
     }
   }
-  if (target.is_none()) {
+  std::shared_ptr<Tape> tape = st.tape;
+  if (!st.persistent) {
+    st.watched_variables = tape->watched_variables();
+    st.tape = nullptr;  // one set of gradients
+  }
+  return tape;
+}
+
+Tensor int32_vector(const std::vector<int64_t>& v) {
+  Tensor t(DType::Int32, Shape{static_cast<int64_t>(v.size())});
+  for (size_t i = 0; i < v.size(); ++i) t.data<int32_t>()[i] = static_cast<int32_t>(v[i]);
+  return t;
+}
+
+/// A tensor of `dtype` and `shape`, one where `hot(i)` holds for flat index i.
+Tensor indicator(DType dtype, const Shape& shape, const std::function<bool(int64_t)>& hot) {
+  Tensor t = Tensor::zeros(DType::Float64, shape);
+  for (int64_t i = 0; i < t.num_elements(); ++i) t.data<double>()[i] = hot(i) ? 1.0 : 0.0;
+  return run_op1(op::Cast, std::span<const Tensor>(&t, 1), Attrs{{"SrcT", DType::Float64}, {"DstT", dtype}, {"Truncate", false}});
+}
+
+/// Stacks `rows` (one per seed; None for an unconnected one) of a source like
+/// `like` along `axis`, then reshapes to `shape`: None when every row is None
+/// and zeros are not asked for.
+Value stack_rows(std::vector<std::optional<TensorHandle>> rows, const TensorHandle& like, int axis, const Shape& shape,
+                 bool zeros) {
+  bool any = false;
+  for (const auto& r : rows) any = any || r.has_value();
+  if (!any && !zeros) return Value();
+  std::vector<TensorHandle> in;
+  for (auto& r : rows) {
+    in.push_back(r ? *r : apply_op1(op::ZerosLike, std::span<const TensorHandle>(&like, 1), {}, "zeros_like"));
+  }
+  const auto n = static_cast<int64_t>(in.size());
+  TensorHandle stacked = apply_op1(op::Pack, in, Attrs{{"axis", int64_t{axis}}, {"N", n}}, "stack");
+  TensorHandle dims(int32_vector({shape.dims().begin(), shape.dims().end()}));
+  TensorHandle pair[] = {stacked, dims};
+  return Value(apply_op1(op::Reshape, pair, {}, "Reshape"));
+}
+
+Shape concat_shapes(const Shape& a, std::span<const int64_t> b) {
+  std::vector<int64_t> d(a.dims().begin(), a.dims().end());
+  d.insert(d.end(), b.begin(), b.end());
+  return Shape(std::span<const int64_t>(d));
+}
+
+/// jacobian(target, sources, unconnected_gradients, parallel_iterations,
+/// experimental_use_pfor): one gradient per target element (agc loops where
+/// TF vectorizes with pfor), shaped target.shape + source.shape.
+Value jacobian(const std::vector<Value>& a) {
+  TapeState& st = state(a[0]);
+  bool zeros = zeros_for_unconnected(a[3]);
+  if (st.tape && !truthy(a[5]) && current_graph() == nullptr && !st.persistent) {
+    throw RuntimeError("GradientTape must be created with persistent=True to compute the jacobian with eager "
+                       "execution enabled and with  experimental_use_pfor set to False.");
+  }
+  std::shared_ptr<Tape> tape = tape_for_gradient(st);
+  TensorHandle target = a[1].is_variable() ? TensorHandle(a[1].as_variable()->read()) : to_tensor(a[1]);
+  const Shape& ts = target.shape();
+  if (!ts.fully_defined()) throw UnimplementedError("agc: jacobian needs the target's shape known while tracing");
+  std::vector<Value> leaves = flat(a[2]);
+  std::vector<Source> sources;
+  std::vector<GradientSource> keys;
+  for (const Value& v : leaves) {
+    sources.push_back(source_of(v));
+    keys.push_back(sources.back().key);
+  }
+  std::vector<std::vector<std::optional<TensorHandle>>> per_source(sources.size());
+  for (int64_t i = 0; i < ts.num_elements(); ++i) {
+    std::optional<TensorHandle> seed[] = {TensorHandle(indicator(target.dtype(), ts, [i](int64_t k) { return k == i; }))};
+    auto g = compute_gradient(tape->entries(), std::span<const TensorHandle>(&target, 1), seed, keys);
+    for (size_t s = 0; s < sources.size(); ++s) per_source[s].push_back(std::move(g[s]));
+  }
+  std::vector<Value> results;
+  for (size_t s = 0; s < sources.size(); ++s) {
+    results.push_back(stack_rows(std::move(per_source[s]), sources[s].like, 0,
+                                 concat_shapes(ts, sources[s].key.spec.shape.dims()), zeros));
+  }
+  size_t next = 0;
+  return pack(a[2], results, next);
+}
+
+/// batch_jacobian(target, source, ...): for target [b, ...] and source [b,
+/// ...] whose examples are independent, result[i] is the jacobian of
+/// target[i] with respect to source[i].
+Value batch_jacobian(const std::vector<Value>& a) {
+  TapeState& st = state(a[0]);
+  bool zeros = zeros_for_unconnected(a[3]);
+  if (st.tape && !truthy(a[5]) && current_graph() == nullptr && !st.persistent) {
+    throw RuntimeError("GradientTape must be created with persistent=True to compute the batch_jacobian with eager "
+                       "execution enabled and with experimental_use_pfor set to False.");
+  }
+  TensorHandle target = to_tensor(a[1]);
+  Source source = source_of(a[2]);
+  const Shape& ts = target.shape();
+  const Shape& ss = source.key.spec.shape;
+  for (const Shape* s : {&ts, &ss}) {
+    if (s->rank_known() && s->rank() < 2) {
+      throw ValueError("Shape " + s->str() + " must have rank at least 2");
+    }
+  }
+  if (ts.rank_known() && ss.rank_known() && ts.dim(0) >= 0 && ss.dim(0) >= 0 && ts.dim(0) != ss.dim(0)) {
+    throw ValueError("Need first dimension of target shape (" + ts.str() + ") and source shape (" + ss.str() +
+                     ") to match.");
+  }
+  if (!ts.fully_defined()) throw UnimplementedError("agc: batch_jacobian needs the target's shape known while tracing");
+  std::shared_ptr<Tape> tape = tape_for_gradient(st);
+  const int64_t batch = ts.dim(0);
+  const int64_t per_example = ts.num_elements() / std::max<int64_t>(batch, 1);
+  std::vector<std::optional<TensorHandle>> rows;
+  for (int64_t j = 0; j < per_example; ++j) {
+    // Element j of every example at once: the examples do not interact.
+    std::optional<TensorHandle> seed[] = {
+        TensorHandle(indicator(target.dtype(), ts, [j, per_example](int64_t k) { return k % per_example == j; }))};
+    GradientSource key[] = {source.key};
+    rows.push_back(std::move(compute_gradient(tape->entries(), std::span<const TensorHandle>(&target, 1), seed, key)[0]));
+  }
+  std::vector<int64_t> out{batch};
+  out.insert(out.end(), ts.dims().begin() + 1, ts.dims().end());
+  out.insert(out.end(), ss.dims().begin() + 1, ss.dims().end());
+  return stack_rows(std::move(rows), source.like, 1, Shape(std::span<const int64_t>(out)), zeros);
+}
+
+Value gradient(const std::vector<Value>& a) {
+  TapeState& st = state(a[0]);
+  const Value& target = a[1];
+  if (st.tape && target.is_none()) {
     throw TypeError("Argument `target` should be a list or nested structure of Tensors, Variables or "
                     "CompositeTensors to be differentiated, but received None.");
   }
   bool zeros = zeros_for_unconnected(a[4]);
+  std::shared_ptr<Tape> tape = tape_for_gradient(st);
 
   std::vector<TensorHandle> targets;
   for (const Value& t : flat(target)) targets.push_back(t.is_variable() ? TensorHandle(t.as_variable()->read()) : to_tensor(t));
@@ -158,12 +288,6 @@ Value gradient(const std::vector<Value>& a) {
   for (const Value& s : source_leaves) {
     sources.push_back(source_of(s));
     keys.push_back(sources.back().key);
-  }
-
-  std::shared_ptr<Tape> tape = st.tape;
-  if (!st.persistent) {
-    st.watched_variables = tape->watched_variables();
-    st.tape = nullptr;  // one set of gradients
   }
   std::vector<std::optional<TensorHandle>> grads = compute_gradient(tape->entries(), targets, seeds, keys);
 
@@ -247,6 +371,22 @@ const Value& api::GradientTape() {
                       {"output_gradients", Value()},
                       {"unconnected_gradients", Value("none")}},
                      gradient),
+       native_method("GradientTape.jacobian", "jacobian",
+                     {{"self", std::nullopt},
+                      {"target", std::nullopt},
+                      {"sources", std::nullopt},
+                      {"unconnected_gradients", Value("none")},
+                      {"parallel_iterations", Value()},
+                      {"experimental_use_pfor", Value(true)}},
+                     jacobian),
+       native_method("GradientTape.batch_jacobian", "batch_jacobian",
+                     {{"self", std::nullopt},
+                      {"target", std::nullopt},
+                      {"source", std::nullopt},
+                      {"unconnected_gradients", Value("none")},
+                      {"parallel_iterations", Value()},
+                      {"experimental_use_pfor", Value(true)}},
+                     batch_jacobian),
        native_method("GradientTape.stop_recording", "stop_recording", self_only(),
                      [](const std::vector<Value>& a) -> Value {
                        auto st = std::make_shared<StopState>();

@@ -101,6 +101,16 @@ void record_call(const TapeEntry& entry) {
   }
 }
 
+PauseTapes::PauseTapes() : paused_(t_tapes) {
+  for (Tape* t : paused_) t->stop();
+}
+
+PauseTapes::~PauseTapes() {
+  for (Tape* t : paused_) {
+    if (!t->recording()) t->start();
+  }
+}
+
 void note_variable_read(int64_t variable_id, bool trainable) {
   if (!trainable || !any_tape_recording()) return;
   Graph* g = current_graph();

@@ -114,6 +114,19 @@ void record_op(const OpDef& op, const Attrs& attrs, std::span<const TensorHandle
                std::span<const TensorHandle> outputs, std::string_view name);
 /// Offers a call recorded as one entry with its own backward.
 void record_call(const TapeEntry& entry);
+/// Stops every tape recording on this thread while alive, and restarts
+/// them after (a custom gradient's forward is not recorded op by op).
+class PauseTapes {
+ public:
+  PauseTapes();
+  ~PauseTapes();
+  PauseTapes(const PauseTapes&) = delete;
+  PauseTapes& operator=(const PauseTapes&) = delete;
+
+ private:
+  std::vector<Tape*> paused_;
+};
+
 /// A variable is read (or a call reads it): tapes that watch accessed
 /// variables watch it when it is trainable.
 void note_variable_read(int64_t variable_id, bool trainable);

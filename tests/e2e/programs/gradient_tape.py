@@ -199,3 +199,52 @@ print(gw)
 print(gb)
 print(gf)
 print(len(t.watched_variables()))
+
+
+# 22. tf.custom_gradient: the tape records one op whose backward is grad_fn.
+@tf.custom_gradient
+def square_with_wrong_gradient(x):
+    def grad(dy):
+        return 4 * dy
+
+    return x * x, grad
+
+
+x = tf.constant(1.0)
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = square_with_wrong_gradient(x)
+print(y, t.gradient(y, x))
+
+
+@tf.custom_gradient
+def no_gradients(x):
+    return x * x, lambda dy: []
+
+
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = no_gradients(x)
+try:
+    t.gradient(y, x)
+except ValueError as e:
+    print("ValueError:", e)
+
+# jacobian and batch_jacobian
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape(persistent=True) as t:
+    t.watch(x)
+    y = x * x
+print(t.jacobian(y, x))
+with tf.GradientTape() as t2:
+    t2.watch(x)
+    y2 = x * x
+try:
+    t2.jacobian(y2, x, experimental_use_pfor=False)
+except RuntimeError as e:
+    print("RuntimeError:", e)
+x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = x * x
+print(t.batch_jacobian(y, x))
