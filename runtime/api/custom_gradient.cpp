@@ -2,18 +2,19 @@
 // run unrecorded and the tapes record the call as one entry whose backward
 // calls grad_fn with the gradients of y's tensors.
 #include "runtime/api/tf_call.h"
+#include "runtime/function/structure.h"
 #include "runtime/graph/tape.h"
 #include "runtime/value/convert.h"
 
 namespace ag::tf::impl {
 namespace {
 
+/// The tensor leaves of `v` (a variable counts as its value, as TF converts it).
 void tensors_of(const Value& v, std::vector<TensorHandle>& out) {
-  if (v.is_tensor()) {
-    out.push_back(v.as_tensor());
-  } else if (v.is_list() || v.is_tuple()) {
-    for (const Value& item : v.items()) tensors_of(item, out);
-  }
+  map_tensors(v, [&](const Value& t) {
+    out.push_back(t.as_tensor());
+    return t;
+  });
 }
 
 Value call_with_custom_gradient(const Value& f, std::vector<Value> args, Kwargs kwargs) {

@@ -2,11 +2,12 @@
 // (graph/tape.h) and the backward walk (graph/gradients.h), with TF's
 // lifecycle, nested structures and error texts.
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 
 #include "runtime/api/python_api.h"
+#include "runtime/api/tf_api_common.h"
 #include "runtime/api/tf_api.h"
+#include "runtime/function/function.h"
 #include "runtime/graph/gradients.h"
 #include "runtime/graph/tape.h"
 #include "runtime/ops/eager.h"
@@ -35,8 +36,6 @@ Tape& live_tape(TapeState& st) {
   if (!st.tape) st.tape = std::make_shared<Tape>(st.persistent, st.watch_accessed_variables);
   return *st.tape;
 }
-
-void warn(const std::string& message) { std::fprintf(stderr, "WARNING:tensorflow:%s\n", message.c_str()); }
 
 // ---- nest: the leaves of lists, tuples and dicts, and the structure rebuilt.
 void flatten(const Value& v, std::vector<Value>& out) {
@@ -108,7 +107,7 @@ Value watch(const std::vector<Value>& a) {
       const TensorHandle& t = leaf.as_tensor();
       if (!is_trainable_dtype(t.dtype()) && dtype_warnings < 5) {
         ++dtype_warnings;
-        warn(std::string("The dtype of the watched tensor must be floating (e.g. tf.float32), got tf.") +
+        tf_warning(std::string("The dtype of the watched tensor must be floating (e.g. tf.float32), got tf.") +
              dtype_name(t.dtype()));
       }
       tape.watch(t);
@@ -130,7 +129,7 @@ std::shared_ptr<Tape> tape_for_gradient(TapeState& st) {
       st.tape->stop();
     } else if (!st.warned_inside) {
       st.warned_inside = true;
-      warn("Calling GradientTape.gradient on a persistent tape inside its context is significantly less efficient "
+      tf_warning("Calling GradientTape.gradient on a persistent tape inside its context is significantly less efficient "
            "than calling it outside the context (it causes the gradient ops to be recorded on the tape, leading to "
            "increased CPU and memory usage). Only call GradientTape.gradient inside the context if you actually want "
            "to trace the gradient in order to compute higher order derivatives.");
@@ -142,12 +141,6 @@ std::shared_ptr<Tape> tape_for_gradient(TapeState& st) {
     st.tape = nullptr;  // one set of gradients
   }
   return tape;
-}
-
-Tensor int32_vector(const std::vector<int64_t>& v) {
-  Tensor t(DType::Int32, Shape{static_cast<int64_t>(v.size())});
-  for (size_t i = 0; i < v.size(); ++i) t.data<int32_t>()[i] = static_cast<int32_t>(v[i]);
-  return t;
 }
 
 /// A tensor of `dtype` and `shape`, one where `hot(i)` holds for flat index i.
@@ -171,8 +164,7 @@ Value stack_rows(std::vector<std::optional<TensorHandle>> rows, const TensorHand
   }
   const auto n = static_cast<int64_t>(in.size());
   TensorHandle stacked = apply_op1(op::Pack, in, Attrs{{"axis", int64_t{axis}}, {"N", n}}, "stack");
-  TensorHandle dims(int32_vector({shape.dims().begin(), shape.dims().end()}));
-  TensorHandle pair[] = {stacked, dims};
+  TensorHandle pair[] = {stacked, common::int32_vector({shape.dims().begin(), shape.dims().end()})};
   return Value(apply_op1(op::Reshape, pair, {}, "Reshape"));
 }
 

@@ -25,11 +25,6 @@ std::function<void(const std::string&)>& warning_sink() {
   return sink;
 }
 
-void warn(const std::string& msg) {
-  std::lock_guard<std::mutex> lock(g_sink_mu);
-  warning_sink()(msg);
-}
-
 // TF's _FrequentTracingDetector: the recent history is at most 10 calls; a
 // trace warns once 5 traces fall within it.
 constexpr int kMaxCallHistory = 10;
@@ -103,6 +98,11 @@ Value outputs_of(Graph& g, const Value& result_in) {
 
 void run_functions_eagerly(bool on) { g_run_eagerly.store(on); }
 bool functions_run_eagerly() { return g_run_eagerly.load(); }
+
+void tf_warning(const std::string& msg) {
+  std::lock_guard<std::mutex> lock(g_sink_mu);
+  warning_sink()(msg);
+}
 
 void set_warning_sink(std::function<void(const std::string&)> sink) {
   std::lock_guard<std::mutex> lock(g_sink_mu);
@@ -344,7 +344,7 @@ void Function::note_call(bool traced) {
     }
     int traces = static_cast<int>(calls_per_trace_.size());
     if (traces >= kWarningThreshold) {
-      warn(std::to_string(traces) + " out of the last " + std::to_string(recent_calls_) + " calls to <function " +
+      tf_warning(std::to_string(traces) + " out of the last " + std::to_string(recent_calls_) + " calls to <function " +
            name_ +
            "> triggered tf.function retracing. Tracing is expensive and the excessive number of tracings could be "
            "due to (1) creating @tf.function repeatedly in a loop, (2) passing tensors with different shapes, (3) "

@@ -101,5 +101,7 @@ bool functions_run_eagerly();
 
 /// Where warnings go (TF's logging: "WARNING:tensorflow:..." on stderr); tests replace it.
 void set_warning_sink(std::function<void(const std::string&)> sink);
+/// Logs `msg` as TF's `logging.warning` does, through the sink.
+void tf_warning(const std::string& msg);
 
 }  // namespace ag

@@ -74,6 +74,8 @@ void Tape::stop() {
 void record_op(const OpDef& op, const Attrs& attrs, std::span<const TensorHandle> inputs,
                std::span<const TensorHandle> outputs, std::string_view name) {
   Graph* g = current_graph();
+  // Tapes record only their own graph's ops (an eager tape sees none of a trace's).
+  if (std::none_of(t_tapes.begin(), t_tapes.end(), [g](const Tape* t) { return t->graph() == g; })) return;
   TapeEntry e{&op, attrs, {inputs.begin(), inputs.end()}, {outputs.begin(), outputs.end()}, {}, {}, {}, {},
               std::string(name)};
   if (op.traits.reads_variable) {
@@ -89,14 +91,12 @@ void record_op(const OpDef& op, const Attrs& attrs, std::span<const TensorHandle
       e.input_dtypes.push_back(t.dtype());
     }
   }
-  for (Tape* tape : std::vector<Tape*>(t_tapes)) {
-    if (tape->graph() == g) tape->maybe_record(e);
-  }
+  record_call(e);
 }
 
 void record_call(const TapeEntry& entry) {
   Graph* g = current_graph();
-  for (Tape* tape : std::vector<Tape*>(t_tapes)) {
+  for (Tape* tape : t_tapes) {
     if (tape->graph() == g) tape->maybe_record(entry);
   }
 }

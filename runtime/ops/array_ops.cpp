@@ -345,25 +345,20 @@ void register_array_ops(OpRegistry& reg) {
       .cost(CostKind::Free).tpu()
       .not_differentiable();
 
-  reg.op("Identity")
-      .inputs(1)
-      .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
-      .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); })
-      .role(OpRole::Identity)
-      .speculatable()
-      .cost(CostKind::Free).tpu()
-      .grad([](GradContext& c) { return grads({c.grad(0)}); });
-
-  // StopGradient: the identity, through which no gradient flows
-  // (tf.stop_gradient). After differentiation it is an identity like any.
-  reg.op("StopGradient")
-      .inputs(1)
-      .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
-      .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); })
-      .role(OpRole::Identity)
-      .speculatable()
-      .cost(CostKind::Free).tpu()
-      .not_differentiable();
+  // Identity, and StopGradient: the identity through which no gradient
+  // flows (tf.stop_gradient); after differentiation it is an identity like any.
+  auto identity = [&](const char* name) {
+    return reg.op(name)
+        .inputs(1)
+        .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
+        .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); })
+        .role(OpRole::Identity)
+        .speculatable()
+        .cost(CostKind::Free)
+        .tpu();
+  };
+  identity("Identity").grad([](GradContext& c) { return grads({c.grad(0)}); });
+  identity("StopGradient").not_differentiable();
 
   register_basic_ops(reg);
   register_shape_ops(reg);
