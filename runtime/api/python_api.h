@@ -41,19 +41,12 @@ namespace py {
 }  // namespace py
 
 namespace tf::api {
-#define AG_TF_GROUP(title)
 #define AG_TF_UNARY(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #define AG_TF_BINARY(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #define AG_TF_FN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #define AG_TF_CLASS(cpp_name, ...) const Value& cpp_name();
 #define AG_TF_VALUE(cpp_name, ...) const Value& cpp_name();
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_GROUP
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
 }  // namespace tf::api
 
 }  // namespace ag

@@ -25,16 +25,10 @@ using OptDType = std::optional<DType>;
 
 /// Each function's node-name hint, from its row: hint::reduce_sum is "Sum".
 namespace hint {
-#define AG_TF_GROUP(title)
 #define AG_TF_UNARY(cpp_name, paths, signature, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
 #define AG_TF_BINARY(cpp_name, paths, signature, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
 #define AG_TF_FN(cpp_name, paths, signature, impl, op, hint_text) inline constexpr std::string_view cpp_name = hint_text;
-#define AG_TF_CLASS(...)
-#define AG_TF_VALUE(...)
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
 }  // namespace hint
 
 // ---- The plain op wrappers: one per AG_TF_UNARY / AG_TF_BINARY row
@@ -43,15 +37,7 @@ namespace hint {
   Value cpp_name(const Value& x, std::string_view name = hint::cpp_name);
 #define AG_TF_BINARY(cpp_name, paths, signature, op, hint_text) \
   Value cpp_name(const Value& x, const Value& y, std::string_view name = hint::cpp_name);
-#define AG_TF_FN(...)
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_GROUP
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
-
 /// Op `op` on x converted as TF converts an op's input (a literal by its
 /// inferred dtype): what every AG_TF_UNARY row applies.
 Value unary_op(OpType op, const Value& x, std::string_view name);

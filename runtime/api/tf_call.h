@@ -63,19 +63,9 @@ class TfCall {
 };
 
 namespace impl {
-#define AG_TF_GROUP(title)
-#define AG_TF_UNARY(...)
-#define AG_TF_BINARY(...)
 #define AG_TF_FN(cpp_name, paths, signature, impl, op, hint) Value impl(const TfCall& c);
 #define AG_TF_CLASS(cpp_name, paths, signature, impl) Value impl(const TfCall& c);
-#define AG_TF_VALUE(...)
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_GROUP
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
 }  // namespace impl
 
 }  // namespace ag::tf

@@ -9,22 +9,13 @@
 
 namespace ag::tf {
 
-#define AG_TF_GROUP(title)
 #define AG_TF_UNARY(cpp_name, paths, signature, op_name, hint_text) \
   Value cpp_name(const Value& x, std::string_view name) { return unary_op(OpType(op_name), x, name); }
 #define AG_TF_BINARY(cpp_name, paths, signature, op_name, hint_text) \
   Value cpp_name(const Value& x, const Value& y, std::string_view name) {  \
     return binary_op(OpType(op_name), x, y, name);                        \
   }
-#define AG_TF_FN(...)
-#define AG_TF_CLASS(...)
-#define AG_TF_VALUE(...)
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-
 namespace api {
 
 // A row's TfFunction, made (its signature parsed) on the row's first call.
@@ -58,12 +49,5 @@ namespace api {
   }
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_ROW
-#undef AG_TF_GROUP
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
-
 }  // namespace api
 }  // namespace ag::tf

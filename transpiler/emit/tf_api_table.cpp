@@ -11,7 +11,6 @@ namespace {
 
 // The tf.* rows of runtime/api/tf_functions.def: each row's paths, then one
 // entry per row naming them.
-#define AG_TF_GROUP(title)
 #define AG_TF_PATHS(cpp_name, paths) constexpr const char* k_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
 #define AG_TF_UNARY(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #define AG_TF_BINARY(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
@@ -19,12 +18,6 @@ namespace {
 #define AG_TF_CLASS(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #define AG_TF_VALUE(cpp_name, paths, ...) AG_TF_PATHS(cpp_name, paths)
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
-
 struct TfRow {
   TfApiEntry entry;
   std::span<const char* const> paths;
@@ -39,13 +32,7 @@ constexpr TfRow kTfRows[] = {
 #define AG_TF_CLASS(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
 #define AG_TF_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_GROUP
 #undef AG_TF_PATHS
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
 };
 
 struct Builtin {

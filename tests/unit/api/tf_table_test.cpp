@@ -35,7 +35,6 @@ struct Row {
 
 std::vector<Row> rows() {
   std::vector<Row> out;
-#define AG_TF_GROUP(title)
 #define AG_TF_UNARY(cpp_name, paths, signature, op, hint) \
   out.push_back({RowKind::Unary, #cpp_name, {AG_TF_UNPAREN paths}, signature, op, hint});
 #define AG_TF_BINARY(cpp_name, paths, signature, op, hint) \
@@ -46,12 +45,6 @@ std::vector<Row> rows() {
   out.push_back({RowKind::Class, #cpp_name, {AG_TF_UNPAREN paths}, signature, "", ""});
 #define AG_TF_VALUE(cpp_name, paths, what) out.push_back({RowKind::Value, #cpp_name, {AG_TF_UNPAREN paths}, "", "", ""});
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_GROUP
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
   return out;
 }
 

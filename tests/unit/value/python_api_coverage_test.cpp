@@ -24,20 +24,12 @@ std::vector<Entry> functions() {
 #define AG_BUILTIN(python_name, cpp_name) out.push_back({#python_name, &py::cpp_name});
 #include "runtime/api/builtins.def"
 #undef AG_BUILTIN
-#define AG_TF_GROUP(title)
 #define AG_TF_FUNCTION(cpp_name, paths) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
 #define AG_TF_UNARY(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
 #define AG_TF_BINARY(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
 #define AG_TF_FN(cpp_name, paths, ...) AG_TF_FUNCTION(cpp_name, paths)
-#define AG_TF_CLASS(...)
-#define AG_TF_VALUE(...)
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_FUNCTION
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
   return out;
 }
 
@@ -48,18 +40,9 @@ struct ValueEntry {
 
 std::vector<ValueEntry> values() {
   std::vector<ValueEntry> out;
-#define AG_TF_UNARY(...)
-#define AG_TF_BINARY(...)
-#define AG_TF_FN(...)
 #define AG_TF_CLASS(cpp_name, paths, ...) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
 #define AG_TF_VALUE(cpp_name, paths, ...) out.push_back({"tf." + std::string(AG_TF_FIRST paths), &tf::api::cpp_name});
 #include "runtime/api/tf_functions.def"
-#undef AG_TF_GROUP
-#undef AG_TF_UNARY
-#undef AG_TF_BINARY
-#undef AG_TF_FN
-#undef AG_TF_CLASS
-#undef AG_TF_VALUE
   return out;
 }
 
