@@ -5,6 +5,8 @@
 #include "runtime/graph/control_flow.h"
 
 #include "runtime/core/error.h"
+#include "runtime/graph/control_flow_grad.h"
+#include "runtime/graph/tape.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -164,7 +166,9 @@ Node* add_if(Graph& g, Output cond, std::vector<Output> args, std::shared_ptr<Gr
   bool stateful = has_stateful_nodes(*then_g) || has_stateful_nodes(*else_g);
   std::vector<std::shared_ptr<Graph>> subgraphs{std::move(then_g), std::move(else_g)};
   const OpDef& op = OpRegistry::global().get(stateful ? op::If : op::StatelessIf);
-  return g.add_node(op, std::move(inputs), std::move(attrs), name, subgraphs);
+  Node* n = g.add_node(op, std::move(inputs), std::move(attrs), name, subgraphs);
+  record_node(*n);
+  return n;
 }
 
 Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> cond_g, std::shared_ptr<Graph> body_g,
@@ -183,7 +187,9 @@ Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> 
   bool stateful = has_stateful_nodes(*cond_g) || has_stateful_nodes(*body_g);
   std::vector<std::shared_ptr<Graph>> subgraphs{std::move(cond_g), std::move(body_g)};
   const OpDef& op = OpRegistry::global().get(stateful ? op::While : op::StatelessWhile);
-  return g.add_node(op, std::move(inputs), std::move(attrs), options.name, subgraphs);
+  Node* n = g.add_node(op, std::move(inputs), std::move(attrs), options.name, subgraphs);
+  record_node(*n);
+  return n;
 }
 
 void register_control_flow_ops(OpRegistry& reg) {
@@ -192,9 +198,11 @@ void register_control_flow_ops(OpRegistry& reg) {
   for (bool stateful : {true, false}) {
     OpBuilder i = reg.op(stateful ? "If" : "StatelessIf").inputs(1, -1).outputs(-1).role(OpRole::If).infer(infer_if);
     OpBuilder w = reg.op(stateful ? "While" : "StatelessWhile").inputs(0, -1).outputs(-1).role(OpRole::While).infer(infer_while);
+    i.grad(if_gradient);
+    w.grad(while_gradient);
     for (OpBuilder* b : {&i, &w}) {
       if (stateful) b->stateful();
-      b->cost(CostKind::ControlFlow).tpu().grad_unimplemented();
+      b->cost(CostKind::ControlFlow).tpu();
     }
   }
 }

@@ -1,6 +1,5 @@
 #include "runtime/graph/gradients.h"
 
-#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,70 +11,6 @@ namespace {
 
 using KeySet = std::unordered_set<TensorKey, TensorKeyHash>;
 
-/// GradContext over TensorHandles: every tensor a GradFn touches is a row
-/// of `table_`, and building applies ops where the walk runs.
-class EntryGradContext final : public GradContext {
- public:
-  EntryGradContext(const TapeEntry& e, std::vector<std::optional<TensorHandle>> grads, std::vector<bool> needed)
-      : e_(e), grads_(std::move(grads)), needed_(std::move(needed)) {
-    for (const TensorHandle& t : e.inputs) add(t);
-    for (const TensorHandle& t : e.outputs) add(t);
-    grad_ids_.assign(e.outputs.size(), -1);
-  }
-
-  const OpDef& op() const override { return *e_.op; }
-  const Attrs& attrs() const override { return e_.attrs; }
-  int num_inputs() const override { return static_cast<int>(e_.inputs.size()); }
-  int num_outputs() const override { return static_cast<int>(e_.outputs.size()); }
-  GradTensor input(int i) override { return {i}; }
-  GradTensor output(int i) override { return {static_cast<int32_t>(e_.inputs.size()) + i}; }
-  GradTensor grad(int i) override {
-    if (grad_ids_[i] < 0) {
-      grad_ids_[i] = grads_[i] ? add(*grads_[i]).id : zeros_like(output(i)).id;
-    }
-    return {grad_ids_[i]};
-  }
-  bool has_grad(int i) const override { return grads_[i].has_value(); }
-  bool needed(int i) const override { return needed_[i]; }
-  std::span<const std::shared_ptr<Graph>> subgraphs() const override { return e_.subgraphs; }
-
-  const TensorSpec& spec(GradTensor t) const override { return specs_.at(t.id); }
-  const Tensor* value(GradTensor t) const override {
-    const TensorHandle& h = table_.at(t.id);
-    if (!h.symbolic()) return &h.value();
-    const Node& n = *h.output().node;
-    if (n.op->role() == OpRole::Constant) return &n.attrs.get<Tensor>("value");
-    return nullptr;
-  }
-  std::vector<GradTensor> apply(OpType op, std::span<const GradTensor> inputs, const Attrs& attrs) override {
-    std::vector<TensorHandle> in;
-    in.reserve(inputs.size());
-    for (GradTensor t : inputs) in.push_back(table_.at(t.id));
-    std::vector<GradTensor> out;
-    for (TensorHandle& h : apply_op(op, in, attrs)) out.push_back(add(std::move(h)));
-    return out;
-  }
-  GradTensor constant(Tensor v) override { return add(TensorHandle(std::move(v))); }
-
-  const TensorHandle& handle(GradTensor t) const { return table_.at(t.id); }
-
- private:
-  GradTensor add(TensorHandle h) {
-    specs_.push_back(TensorSpec{h.dtype(), h.shape()});
-    table_.push_back(std::move(h));
-    return {static_cast<int32_t>(table_.size() - 1)};
-  }
-
-  const TapeEntry& e_;
-  std::vector<std::optional<TensorHandle>> grads_;
-  std::vector<bool> needed_;
-  std::vector<int32_t> grad_ids_;
-  // Deques: spec() and handle() hand out references that building more
-  // tensors must not invalidate.
-  std::deque<TensorHandle> table_;
-  std::deque<TensorSpec> specs_;
-};
-
 [[noreturn]] void no_gradient(const TapeEntry& e) {
   throw LookupError("No gradient defined for operation '" + e.name + "' (op type: " + e.op->name +
                     "). In general every operation must have an associated `@tf.RegisterGradient` for correct "
@@ -86,6 +21,40 @@ class EntryGradContext final : public GradContext {
 }
 
 }  // namespace
+
+TapeGradContext::TapeGradContext(const TapeEntry& e, std::vector<std::optional<TensorHandle>> grads,
+                                 std::vector<bool> needed)
+    : e_(e), grads_(std::move(grads)), needed_(std::move(needed)) {
+  for (const TensorHandle& t : e.inputs) wrap(t);
+  for (const TensorHandle& t : e.outputs) wrap(t);
+  grad_ids_.assign(e.outputs.size(), -1);
+}
+
+GradTensor TapeGradContext::grad(int i) {
+  if (grad_ids_[i] < 0) grad_ids_[i] = grads_[i] ? wrap(*grads_[i]).id : zeros_like(output(i)).id;
+  return {grad_ids_[i]};
+}
+
+const Tensor* TapeGradContext::value(GradTensor t) const {
+  const TensorHandle& h = table_.at(t.id);
+  if (!h.symbolic()) return &h.value();
+  return Graph::constant_value(h.output());
+}
+
+std::vector<GradTensor> TapeGradContext::apply(OpType op, std::span<const GradTensor> inputs, const Attrs& attrs) {
+  std::vector<TensorHandle> in;
+  in.reserve(inputs.size());
+  for (GradTensor t : inputs) in.push_back(table_.at(t.id));
+  std::vector<GradTensor> out;
+  for (TensorHandle& h : apply_op(op, in, attrs)) out.push_back(wrap(std::move(h)));
+  return out;
+}
+
+GradTensor TapeGradContext::wrap(TensorHandle h) {
+  specs_.push_back(TensorSpec{h.dtype(), h.shape()});
+  table_.push_back(std::move(h));
+  return {static_cast<int32_t>(table_.size() - 1)};
+}
 
 TensorHandle add_all(std::span<const TensorHandle> terms) {
   TensorHandle sum = terms[0];
@@ -158,7 +127,7 @@ std::vector<std::optional<TensorHandle>> compute_gradient(std::span<const TapeEn
         case GradientDecision::Kind::Unimplemented:
         case GradientDecision::Kind::Unset: no_gradient(e);
       }
-      EntryGradContext c(e, std::move(out_grads), needed);
+      TapeGradContext c(e, std::move(out_grads), needed);
       for (GradTensor t : e.op->gradient.fn(c)) {
         in_grads.push_back(t ? std::optional<TensorHandle>(c.handle(t)) : std::nullopt);
       }
@@ -184,6 +153,38 @@ std::vector<std::optional<TensorHandle>> compute_gradient(std::span<const TapeEn
       out.emplace_back(std::nullopt);
     }
   }
+  return out;
+}
+
+}  // namespace ag
+
+namespace ag {
+
+GraphGradient differentiate_graph(const Graph& g, std::span<const std::optional<TensorHandle>> seeds) {
+  std::vector<TapeEntry> entries;
+  for (const auto& n : g.nodes()) {
+    OpRole role = n->op->role();
+    if (role != OpRole::Argument && role != OpRole::Constant) entries.push_back(entry_of(*n));
+  }
+  std::vector<TensorHandle> targets;
+  std::vector<std::optional<TensorHandle>> target_seeds;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    if (!seeds[i]) continue;
+    targets.emplace_back(g.outputs()[i]);
+    target_seeds.push_back(seeds[i]);
+  }
+  // Counted now: building the gradient may give `g` more arguments (a
+  // loop's accumulators), which are not sources.
+  const size_t n = g.num_args(), c = g.captures().size();
+  std::vector<GradientSource> sources;
+  for (const Node* p : g.inputs()) sources.push_back({TensorKey{p, 0}, p->outputs[0]});
+  auto variables = variables_read(g);
+  for (auto [id, dtype] : variables) sources.push_back({variable_key(id), TensorSpec{dtype, Shape::unknown_rank()}});
+  std::vector<std::optional<TensorHandle>> all = compute_gradient(entries, targets, target_seeds, sources);
+  GraphGradient out;
+  out.args.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+  out.captures.assign(all.begin() + static_cast<std::ptrdiff_t>(n), all.begin() + static_cast<std::ptrdiff_t>(n + c));
+  out.variables.assign(all.begin() + static_cast<std::ptrdiff_t>(n + c), all.end());
   return out;
 }
 

@@ -101,11 +101,21 @@ Output Graph::placeholder(const TensorSpec& spec, std::string_view name) {
   return n->output(0);
 }
 
+Output Graph::insert_argument(const TensorSpec& spec, std::string_view name) {
+  Output o = add_node(op::Placeholder, {}, Attrs{{"dtype", spec.dtype}, {"shape", spec.shape}}, name)->output(0);
+  inputs_.insert(inputs_.begin() + static_cast<std::ptrdiff_t>(num_args()), o.node);
+  return o;
+}
+
 Output Graph::capture(const Output& o) {
   if (o.node->graph == this) return o;
   bool enclosing = false;
   for (Graph* g = parent_; g != nullptr; g = g->parent_) enclosing = enclosing || g == o.node->graph;
   if (!enclosing) {
+    for (Graph* g = this; g != nullptr; g = g->parent_) {
+      if (!g->resolver_) continue;
+      if (std::optional<Output> r = g->resolver_(o)) return capture(*r);
+    }
     throw InvalidArgumentError("Tensor " + o.name() + " is out of scope and cannot be used here: it belongs to "
                                "another function or graph");
   }
@@ -182,6 +192,16 @@ void Graph::remove_nodes(const std::vector<bool>& keep) {
       }
     }
   }
+}
+
+void Graph::move_before(Node* n, Node* before) {
+  std::vector<Node*> order;
+  order.reserve(nodes_.size());
+  for (const auto& m : nodes_) {
+    if (m.get() == before) order.push_back(n);
+    if (m.get() != n) order.push_back(m.get());
+  }
+  reorder_nodes(order);
 }
 
 void Graph::reorder_nodes(const std::vector<Node*>& order) {

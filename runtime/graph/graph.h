@@ -4,7 +4,9 @@
 // branch/body graphs. Names follow TensorFlow: "add", "add_1", ...
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -101,6 +103,17 @@ class Graph {
   void retarget_captures(F&& map) {
     for (auto& [outer, inner] : captures_) outer = map(outer);
   }
+  /// Maps tensors of graphs that do not enclose this one for capture(): a
+  /// gradient graph reads the forward graph's tensors through it (saved
+  /// intermediates, constants, the forward node's inputs). It returns a
+  /// tensor to capture instead (which may need resolving in turn), or nullopt
+  /// for a tensor it does not know; capture() asks this graph's resolver,
+  /// then its enclosing graphs'. Set while a gradient is built, then cleared.
+  using ForeignResolver = std::function<std::optional<Output>(const Output&)>;
+  void set_foreign_resolver(ForeignResolver r) { resolver_ = std::move(r); }
+  /// A new argument placeholder after the existing ones, before the captured
+  /// ones (a gradient gives a loop body one more loop variable).
+  Output insert_argument(const TensorSpec& spec, std::string_view name);
   /// The argument placeholders' count: inputs() before the captures (a
   /// branch's arguments, a loop body's loop variables).
   size_t num_args() const { return inputs_.size() - captures_.size(); }
@@ -131,6 +144,9 @@ class Graph {
   /// to where they belong). The caller keeps the order topological and the
   /// stateful nodes in program order.
   void reorder_nodes(const std::vector<Node*>& order);
+  /// Moves node `n` to just before node `before` (a node added for an
+  /// earlier one's sake, such as a loop's new initial value).
+  void move_before(Node* n, Node* before);
 
  private:
   /// Takes `node` as the last node (its id, graph and stateful chain set).
@@ -139,6 +155,7 @@ class Graph {
   std::string name_;
   Graph* parent_ = nullptr;
   std::vector<std::pair<Output, Output>> captures_;
+  ForeignResolver resolver_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<Node*> inputs_;
   std::vector<Output> outputs_;

@@ -101,6 +101,63 @@ void record_call(const TapeEntry& entry) {
   }
 }
 
+namespace {
+
+void collect_variables(const Graph& g, std::vector<std::pair<int64_t, DType>>& out) {
+  for (const auto& n : g.nodes()) {
+    if (n->op->traits.reads_variable) {
+      int64_t id = n->attrs.get<int64_t>("var");
+      bool seen = std::any_of(out.begin(), out.end(), [id](const auto& v) { return v.first == id; });
+      if (!seen) out.emplace_back(id, n->outputs[0].dtype);
+    }
+    for (const auto& sub : n->subgraphs) collect_variables(*sub, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<int64_t, DType>> variables_read(std::span<const std::shared_ptr<Graph>> graphs) {
+  std::vector<std::pair<int64_t, DType>> out;
+  for (const auto& g : graphs) collect_variables(*g, out);
+  return out;
+}
+
+std::vector<std::pair<int64_t, DType>> variables_read(const Graph& g) {
+  std::vector<std::pair<int64_t, DType>> out;
+  collect_variables(g, out);
+  return out;
+}
+
+TapeEntry entry_of(const Node& n) {
+  TapeEntry e;
+  e.op = n.op;
+  e.attrs = n.attrs;
+  e.inputs.assign(n.inputs.begin(), n.inputs.end());
+  for (int i = 0; i < static_cast<int>(n.outputs.size()); ++i) e.outputs.emplace_back(Output{const_cast<Node*>(&n), i});
+  e.subgraphs = n.subgraphs;
+  e.name = n.name;
+  if (n.op->traits.reads_variable) {
+    e.input_keys.push_back(variable_key(n.attrs.get<int64_t>("var")));
+    e.input_dtypes.push_back(n.outputs[0].dtype);
+    return e;
+  }
+  for (const Output& o : n.inputs) {
+    e.input_keys.push_back(TensorKey{o.node, static_cast<uint64_t>(o.index)});
+    e.input_dtypes.push_back(o.spec().dtype);
+  }
+  for (auto [id, dtype] : variables_read(n.subgraphs)) {
+    e.input_keys.push_back(variable_key(id));
+    e.input_dtypes.push_back(dtype);
+  }
+  return e;
+}
+
+void record_node(const Node& n) {
+  if (!any_tape_recording()) return;
+  for (auto [id, dtype] : variables_read(n.subgraphs)) note_variable_read(id, Variable::lookup(id)->trainable());
+  record_call(entry_of(n));
+}
+
 PauseTapes::PauseTapes() : paused_(t_tapes) {
   for (Tape* t : paused_) t->stop();
 }

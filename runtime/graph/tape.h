@@ -114,6 +114,18 @@ void record_op(const OpDef& op, const Attrs& attrs, std::span<const TensorHandle
                std::span<const TensorHandle> outputs, std::string_view name);
 /// Offers a call recorded as one entry with its own backward.
 void record_call(const TapeEntry& entry);
+
+/// The variables read in `graphs` and the graphs nested in them, once each,
+/// in first-read order: (id, dtype of the value read).
+std::vector<std::pair<int64_t, DType>> variables_read(std::span<const std::shared_ptr<Graph>> graphs);
+std::vector<std::pair<int64_t, DType>> variables_read(const Graph& g);
+/// Graph node `n` as a tape entry: its inputs, or for a variable read the
+/// variable; a node with subgraphs (If, While) also takes the variables they
+/// read as further inputs, after its own.
+TapeEntry entry_of(const Node& n);
+/// Offers graph node `n` (an If or While that add_if/add_while made) to the
+/// tapes recording in its graph.
+void record_node(const Node& n);
 /// Stops every tape recording on this thread while alive, and restarts
 /// them after (a custom gradient's forward is not recorded op by op).
 class PauseTapes {

@@ -1,0 +1,21 @@
+// The gradients of If and While (GRADIENTS.md section 2), built on the graph
+// as traced. An If's gradient is an If on the same predicate whose branches
+// differentiate the forward branches; the forward If exports what they read
+// as extra outputs (the untaken branch fills them with zeros). A While's
+// gradient is a While that runs as many iterations as the forward one did,
+// in reverse; the forward loop gains an iteration counter and, per tensor of
+// its body that the gradient reads, a TensorList accumulator of that
+// tensor's value at every iteration. Both rewrites happen when the gradient
+// is built, only for what it reads, as TF's cond_v2 and while_v2 do.
+#pragma once
+
+#include <vector>
+
+#include "runtime/ops/grad_context.h"
+
+namespace ag {
+
+std::vector<GradTensor> if_gradient(GradContext& c);
+std::vector<GradTensor> while_gradient(GradContext& c);
+
+}  // namespace ag

@@ -1,0 +1,194 @@
+# Gradients through tf.cond and loops over tensors inside a tf.function
+# (GRADIENTS.md section 2 and acceptance tests 15 and 16), each next to the
+# same computation unrolled eagerly where that checks the traced one.
+# Expected output: TensorFlow 2's (the values follow from the math; the
+# eager twins print what the traced functions must print).
+import tensorflow as tf
+
+
+# 15. An AutoGraph if over tensors.
+@tf.function
+def cond_grad(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        if x < x:
+            y = x
+        else:
+            y = x * x
+    return t.gradient(y, x)
+
+
+print(cond_grad(tf.constant(3.0)))
+
+
+@tf.function
+def branch_grads(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        if x > 0.0:
+            y = tf.sin(x) * x
+        else:
+            y = x * 2.0
+    return t.gradient(y, x)
+
+
+print(branch_grads(tf.constant(1.0)))
+print(branch_grads(tf.constant(-1.0)))
+
+
+# 16. A while loop doubling x twice.
+@tf.function
+def while_grad(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        i = tf.constant(1)
+        y = x
+        while i < 3:
+            i += 1
+            y = y * 2
+    return t.gradient(y, x)
+
+
+print(while_grad(tf.constant(2.0)))
+
+
+# for over tf.range, the loop body reading x itself.
+@tf.function
+def range_grad(x, n):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        for i in tf.range(n):
+            y = tf.sin(y) * x
+    return t.gradient(y, x)
+
+
+def range_grad_eager(x, n):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        for i in range(n):
+            y = tf.sin(y) * x
+    return t.gradient(y, x)
+
+
+print(range_grad(tf.constant(0.5), tf.constant(3)))
+print(range_grad_eager(tf.constant(0.5), 3))
+
+# A trainable variable read in the loop body: watched automatically.
+w = tf.Variable(0.7)
+
+
+@tf.function
+def variable_in_loop(x, n):
+    with tf.GradientTape() as t:
+        y = x
+        for i in tf.range(n):
+            y = tf.tanh(y * w)
+    return t.gradient(y, w)
+
+
+def variable_in_loop_eager(x, n):
+    with tf.GradientTape() as t:
+        y = x
+        for i in range(n):
+            y = tf.tanh(y * w)
+    return t.gradient(y, w)
+
+
+print(variable_in_loop(tf.constant(1.5), tf.constant(4)))
+print(variable_in_loop_eager(tf.constant(1.5), 4))
+
+
+# A loop that breaks: y = x^7 at x = 2, so dy/dx = 7 x^6.
+@tf.function
+def with_break(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        i = tf.constant(0)
+        while i < 10:
+            y = y * x
+            if y > 100.0:
+                break
+            i += 1
+    return y, t.gradient(y, x)
+
+
+print(with_break(tf.constant(2.0)))
+
+
+# Nested loops: y = y * x + 1, six times.
+@tf.function
+def nested(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        for i in tf.range(3):
+            for j in tf.range(2):
+                y = y * x + 1.0
+    return t.gradient(y, x)
+
+
+print(nested(tf.constant(1.1)))
+
+
+# A cond inside a loop, and a loop inside a cond.
+@tf.function
+def cond_in_loop(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        for i in tf.range(4):
+            if i % 2 == 0:
+                y = y * x
+            else:
+                y = y + tf.sin(x)
+    return y, t.gradient(y, x)
+
+
+def cond_in_loop_eager(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        for i in range(4):
+            if i % 2 == 0:
+                y = y * x
+            else:
+                y = y + tf.sin(x)
+    return y, t.gradient(y, x)
+
+
+print(cond_in_loop(tf.constant(0.3)))
+print(cond_in_loop_eager(tf.constant(0.3)))
+
+
+@tf.function
+def loop_in_cond(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        if x > 0.0:
+            y = x
+            for i in tf.range(3):
+                y = y * x
+        else:
+            y = -x
+    return y, t.gradient(y, x)
+
+
+print(loop_in_cond(tf.constant(1.5)))
+print(loop_in_cond(tf.constant(-1.5)))
+
+
+# A persistent tape differentiates the same loop twice.
+@tf.function
+def twice(x):
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = x
+        for i in tf.range(3):
+            y = y * x
+    return t.gradient(y, x), t.gradient(y, x)
+
+
+print(twice(tf.constant(2.0)))
