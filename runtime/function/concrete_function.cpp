@@ -170,13 +170,13 @@ Value ConcreteFunction::call_taped(const std::vector<Value>& args) const {
   if (auto taped = run_graph_taped(*graph_, inputs)) {
     outputs = std::move(*taped);
   } else {
-    std::vector<const Tensor*> tensors;
-    for (const TensorHandle& h : inputs) tensors.push_back(&h.value());
-    map_tensors(run_plan(tensors, true), [&](const Value& t) {
-      outputs.push_back(t.as_tensor());
-      return t;
-    });
-    record_untaped_call(*graph_, inference_name_, inputs, outputs);
+    std::shared_ptr<const SplitGradient> split;
+    {
+      std::lock_guard<std::mutex> lock(split_mu_);
+      if (!split_) split_ = std::make_shared<const SplitGradient>(*graph_, inference_name_);
+      split = split_;
+    }
+    outputs = split->call(inputs);
   }
   size_t next = 0;
   return map_tensors(outputs_, [&](const Value&) { return Value(outputs[next++]); });

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "runtime/exec/compile.h"
+#include "runtime/function/taped_call.h"
 #include "runtime/function/trace_type.h"
 #include "runtime/graph/graph.h"
 #include "runtime/value/user_function.h"
@@ -69,6 +71,10 @@ class ConcreteFunction {
   std::shared_ptr<Graph> graph_;
   Value outputs_;
   Executable executable_;
+  /// The graph split for calls under a tape that cannot run op by op
+  /// (function/taped_call.h), built on the first such call.
+  mutable std::mutex split_mu_;
+  mutable std::shared_ptr<const SplitGradient> split_;
 };
 
 /// Python's description of a literal in TF's messages: "int value 2".

@@ -5,16 +5,22 @@
 // derivatives work, and nothing runs twice (no forward is recomputed for
 // the backward). The compiled plan serves every call no tape watches.
 //
-// A graph holding If or While nodes cannot run op by op yet: it runs its
-// plan, and the call is recorded with a backward that raises
-// UnimplementedError when a gradient actually flows through it.
+// A graph holding If or While nodes cannot run op by op (their bodies are
+// not ops applied one at a time): such a call runs the forward half of a
+// split of its graph, recorded as one entry whose backward runs the other
+// half (TF's scheme for every call). The split is built once per traced
+// graph: the forward graph is the traced one plus, as extra outputs, the
+// intermediates the gradient reads; the backward graph takes those and the
+// outputs' gradients and returns the inputs' and variables' gradients.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "runtime/exec/compile.h"
 #include "runtime/graph/tracing.h"
 
 namespace ag {
@@ -26,9 +32,32 @@ class Graph;
 /// when the graph has nodes that cannot run that way (control flow).
 std::optional<std::vector<TensorHandle>> run_graph_taped(const Graph& graph, std::span<const TensorHandle> inputs);
 
-/// Records a call that ran its plan (run_graph_taped declined) with a
-/// backward that says why its gradient is not available.
-void record_untaped_call(const Graph& graph, const std::string& function_name, std::span<const TensorHandle> inputs,
-                         std::span<const TensorHandle> outputs);
+/// A traced function's graph split into a forward and a backward executable.
+class SplitGradient : public std::enable_shared_from_this<SplitGradient> {
+ public:
+  /// Builds the split of `traced` (left unchanged); `name` names the call in errors.
+  SplitGradient(const Graph& traced, std::string name);
+
+  /// Runs the forward half on `inputs` (one per input placeholder) and
+  /// records the call on the recording tapes (the entry keeps this split
+  /// alive); returns the function's outputs.
+  std::vector<TensorHandle> call(std::span<const TensorHandle> inputs) const;
+
+ private:
+  /// The inputs' and variables' gradients from the outputs' (`grads`) and
+  /// what the forward half returned (`results`: outputs, then saved tensors).
+  std::vector<std::optional<TensorHandle>> run_backward(const std::vector<Tensor>& results,
+                                                        std::span<const std::optional<TensorHandle>> grads) const;
+
+  std::string name_;
+  size_t num_outputs_ = 0;
+  /// The outputs the backward takes a gradient for (float ones).
+  std::vector<size_t> seeded_;
+  /// Per input, then per variable read: the backward output holding its gradient, or -1 (None).
+  std::vector<int> grad_index_;
+  std::vector<std::pair<int64_t, DType>> variables_;
+  Executable forward_;
+  Executable backward_;
+};
 
 }  // namespace ag

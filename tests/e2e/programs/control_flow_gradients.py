@@ -192,3 +192,34 @@ def twice(x):
 
 
 print(twice(tf.constant(2.0)))
+
+
+# A tf.function with a loop and a cond, called under an eager tape: the call
+# is differentiated from its graph (a forward half that saves what the
+# backward half reads), as TensorFlow does, for inputs and variables alike.
+@tf.function
+def model(x, n):
+    y = x
+    for i in tf.range(n):
+        y = tf.tanh(y * w) + x
+    if tf.reduce_sum(y) > 0.0:
+        y = y * 2.0
+    return y
+
+
+def model_eager(x, n):
+    y = x
+    for i in range(n):
+        y = tf.tanh(y * w) + x
+    if tf.reduce_sum(y) > 0.0:
+        y = y * 2.0
+    return y
+
+
+x = tf.constant([1.5, -0.5])
+for fn in [model, model_eager]:
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = fn(x, 3)
+    print(y)
+    print(t.gradient(y, [x, w]))
