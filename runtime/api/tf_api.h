@@ -108,6 +108,8 @@ Value fill(const Value& dims, const Value& value, std::string_view name = hint::
 Value ones_like(const Value& x, std::string_view name = hint::ones_like);
 Value zeros_like(const Value& x, std::string_view name = hint::zeros_like);
 Value concat(const Value& values, const Value& axis, std::string_view name = hint::concat);
+/// tf.math.add_n(inputs): the sum of a list of tensors of one dtype and shape.
+Value add_n(const Value& inputs, std::string_view name = hint::add_n);
 Value stack(const Value& values, const Value& axis = Value(0), std::string_view name = hint::stack);
 /// tf.unstack(value, num, axis): a list of the slices along `axis`.
 Value unstack(const Value& value, const Value& num = Value(), int64_t axis = 0, std::string_view name = hint::unstack);

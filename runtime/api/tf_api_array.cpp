@@ -213,6 +213,16 @@ Value concat(const Value& values, const Value& axis, std::string_view name) {
   return Value(apply(op::ConcatV2, std::move(in), name, Attrs{{"N", n}}));
 }
 
+Value add_n(const Value& inputs, std::string_view name) {
+  if (!(inputs.is_list() || inputs.is_tuple()) || inputs.items().empty()) {
+    throw ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the same dtype and shape");
+  }
+  std::vector<TensorHandle> in = convert_all(inputs);
+  if (in.size() == 1) return Value(apply(op::Identity, {in[0]}, name));
+  auto n = static_cast<int64_t>(in.size());
+  return Value(apply(op::AddN, std::move(in), name, Attrs{{"N", n}}));
+}
+
 Value stack(const Value& values, const Value& axis, std::string_view name) {
   // A list a staged loop carried as a TensorArray stacks as one (AutoGraph's list_stack).
   if (values.is_tensor_array() && axis.is_int() && axis.as_int() == 0) return tensor_array::stack(values);

@@ -23,6 +23,7 @@ Value transpose(const TfCall& c) { return tf::transpose(c["a"], c["perm"], c.nod
 Value expand_dims(const TfCall& c) { return tf::expand_dims(c["input"], c["axis"], c.node_name()); }
 Value squeeze(const TfCall& c) { return tf::squeeze(c["input"], c["axis"], c.node_name()); }
 Value concat(const TfCall& c) { return tf::concat(c["values"], c["axis"], c.node_name()); }
+Value add_n(const TfCall& c) { return tf::add_n(c["inputs"], c.node_name()); }
 Value stack(const TfCall& c) { return tf::stack(c["values"], Value(int_arg(c["axis"], "axis")), c.node_name()); }
 
 Value unstack(const TfCall& c) {

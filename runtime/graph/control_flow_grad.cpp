@@ -326,7 +326,7 @@ std::vector<GradTensor> while_gradient(GradContext& gc) {
         }
         if (!grad) return carried;
         TensorHandle sum[] = {carried, *grad};
-        return apply_op1(op::AddV2, sum, {}, "add");
+        return add_all(sum);
       };
       body_g->outputs().push_back(in_graph(bg, next()));
     }

@@ -57,6 +57,8 @@ GradTensor TapeGradContext::wrap(TensorHandle h) {
 }
 
 TensorHandle add_all(std::span<const TensorHandle> terms) {
+  // Lists (a TensorList's gradient) add elementwise, which AddN does.
+  if (terms.size() > 1 && terms[0].dtype() == DType::Variant) return apply_op1(op::AddN, terms, {}, "AddN");
   TensorHandle sum = terms[0];
   for (size_t i = 1; i < terms.size(); ++i) {
     TensorHandle pair[] = {sum, terms[i]};

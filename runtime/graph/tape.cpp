@@ -27,7 +27,10 @@ TensorKey key_of(const TensorHandle& t) {
 
 TensorKey variable_key(int64_t variable_id) { return TensorKey{&kVariableTag, static_cast<uint64_t>(variable_id)}; }
 
-bool is_trainable_dtype(DType t) { return t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16; }
+// Variant: TensorLists, whose gradients are lists (TF's IsTrainable too).
+bool is_trainable_dtype(DType t) {
+  return t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16 || t == DType::Variant;
+}
 
 Tape::Tape(bool persistent, bool watch_accessed_variables)
     : persistent_(persistent), watch_accessed_variables_(watch_accessed_variables) {}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/core/tensor_list.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
@@ -245,6 +246,13 @@ void register_basic_ops(OpRegistry& reg) {
       .inputs(1)
       .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
       .cpu([](const KernelSpec& s) {
+        if (s.inputs[0].dtype == DType::Variant) {
+          // A TensorList's zeros (a gradient no one sent): as long, every element unset (read as zeros).
+          return Kernel([](KernelContext& k) {
+            const TensorList& l = list_of(k.input(0));
+            k.set_output(0, list_tensor(TensorList::reserve(l.element_dtype, l.element_shape, l.size)));
+          });
+        }
         return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
           return Kernel([](KernelContext& k) {
             Tensor& out = k.allocate_output(0, dtype_of<T>(), k.input(0).shape());

@@ -13,6 +13,7 @@
 
 #include "runtime/core/tensor_list.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
@@ -165,6 +166,58 @@ Kernel set_item_kernel(const KernelSpec& s) {
   };
 }
 
+// ---- gradients (GRADIENTS.md 2.4, TF's list_ops.py). A list's gradient is
+// a list of its elements' gradients; an unset element reads as zeros.
+
+/// Attrs of a list whose elements have `t`'s type.
+Attrs elements_like(const GradContext& c, GradTensor t) {
+  const TensorSpec& s = c.spec(t);
+  return Attrs{{"element_dtype", s.dtype}, {"element_shape", s.shape}};
+}
+
+/// SetItem(l, i, x): the list's gradient without element i, and element i's.
+std::vector<GradTensor> set_item_grad(GradContext& c) {
+  GradTensor dl = c.grad(0), dlist, ditem;
+  if (c.needed(0)) dlist = c.apply1(op::TensorListSetItem, {dl, c.input(1), c.zeros_like(c.input(2))});
+  if (c.needed(2)) ditem = c.apply1(op::TensorListGetItem, {dl, c.input(1)}, elements_like(c, c.input(2)));
+  return grads({dlist, GradTensor{}, ditem});
+}
+
+/// GetItem(l, i): a list of l's length holding the gradient at i.
+std::vector<GradTensor> get_item_grad(GradContext& c) {
+  Attrs a = elements_like(c, c.output(0));
+  GradTensor n = c.apply1(op::TensorListLength, {c.input(0)});
+  GradTensor empty = c.apply1(op::TensorListReserve, {n}, a);
+  return grads({c.apply1(op::TensorListSetItem, {empty, c.input(1), c.grad(0)}), GradTensor{}});
+}
+
+/// PushBack(l, x): pop the gradient of x off the list's.
+std::vector<GradTensor> push_back_grad(GradContext& c) {
+  std::vector<GradTensor> popped = c.apply(op::TensorListPopBack, std::vector<GradTensor>{c.grad(0)},
+                                           elements_like(c, c.input(1)));
+  return grads({popped[0], popped[1]});
+}
+
+/// PopBack(l) -> (l', x): push x's gradient back.
+std::vector<GradTensor> pop_back_grad(GradContext& c) {
+  return grads({c.apply1(op::TensorListPushBack, {c.grad(0), c.grad(1)})});
+}
+
+/// Stack(l) -> t: the rows of t's gradient as a list.
+std::vector<GradTensor> stack_grad(GradContext& c) {
+  Shape elem = element_shape(c.attrs());
+  return grads({c.apply1(op::TensorListFromTensor, {c.grad(0)}, Attrs{{"element_shape", elem}})});
+}
+
+/// FromTensor(t) -> l: the list's gradient stacked.
+std::vector<GradTensor> from_tensor_grad(GradContext& c) {
+  const TensorSpec& t = c.spec(c.input(0));
+  Shape elem = t.shape.rank_known() ? Shape(t.shape.dims().subspan(1)) : Shape::unknown_rank();
+  Attrs a{{"element_dtype", t.dtype}, {"element_shape", elem}};
+  if (t.shape.rank_known() && t.shape.dim(0) >= 0) a.set("num_elements", t.shape.dim(0));
+  return grads({c.apply1(op::TensorListStack, {c.grad(0)}, a)});
+}
+
 }  // namespace
 
 void register_list_ops(OpRegistry& reg) {
@@ -181,7 +234,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .not_differentiable();
 
   reg.op("TensorListReserve")
       .inputs(1)
@@ -204,7 +257,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .not_differentiable();
 
   reg.op("TensorListFromTensor")
       .inputs(1)
@@ -235,7 +288,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .grad(from_tensor_grad);
 
   reg.op("TensorListLength")
       .inputs(1)
@@ -250,7 +303,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .not_differentiable();
 
   reg.op("TensorListGetItem")
       .inputs(2)
@@ -262,7 +315,7 @@ void register_list_ops(OpRegistry& reg) {
       .cpu(get_item_kernel)
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .grad(get_item_grad);
 
   reg.op("TensorListSetItem")
       .inputs(3)
@@ -275,7 +328,7 @@ void register_list_ops(OpRegistry& reg) {
       .cpu(set_item_kernel)
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .grad(set_item_grad);
 
   reg.op("TensorListPushBack")
       .inputs(2)
@@ -298,7 +351,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .grad(push_back_grad);
 
   reg.op("TensorListPopBack")
       .inputs(1)
@@ -326,7 +379,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .grad(pop_back_grad);
 
   reg.op("TensorListStack")
       .inputs(1)
@@ -353,7 +406,7 @@ void register_list_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
-      .grad_unimplemented();
+      .grad(stack_grad);
 
   reg.op("TensorListGather")
       .inputs(2)

@@ -1,10 +1,14 @@
 // Math ops (see families.h): this file holds the broadcasting binary
 // arithmetic (AddV2 ... DivNoNan) and registers the rest of the family from
 // unary_math_ops.cpp, compare_ops.cpp and cast_ops.cpp.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 #include <type_traits>
 
+#include "runtime/core/tensor_list.h"
+#include "runtime/ops/eager.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
@@ -228,9 +232,114 @@ std::vector<GradTensor> atan2_grad(GradContext& c) {
   return grads({c.unbroadcast(c.mul(r, x), y), c.unbroadcast(c.neg(c.mul(r, y)), x)});
 }
 
+// ---- AddN: the sum of N tensors of one type and shape, what gradients that
+// reach one tensor by several paths are summed with. On TensorLists (a
+// list's gradient), the lists' elementwise sums.
+
+constexpr TypeSet kAddNSet{kArith | bit(DType::Variant),
+                           "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+                           "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, variant"};
+
+std::vector<TensorSpec> infer_add_n(const InferContext& c) {
+  const TensorSpec& first = c.inputs[0];
+  check_allowed(c.op, first.dtype, kAddNSet);
+  Shape shape = first.shape;
+  for (size_t i = 1; i < c.inputs.size(); ++i) {
+    const TensorSpec& s = c.inputs[i];
+    if (s.dtype != first.dtype) {
+      // TF names the enum: DT_FLOAT for float32.
+      auto enum_name = [](DType t) {
+        std::string n = dtype_tf_string(t);
+        for (char& ch : n) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        return "DT_" + n;
+      };
+      throw InvalidArgumentError("Inconsistent values for attr 'T' " + enum_name(first.dtype) + " vs. " +
+                                 enum_name(s.dtype) + " while building NodeDef 'AddN'");
+    }
+    if (!shape.is_compatible_with(s.shape)) {
+      throw InvalidArgumentError("Shapes must be equal rank, or dimensions must be equal, but are " + shape.str() +
+                                 " and " + s.shape.str() + " for '{{node AddN}}'");
+    }
+    if (!shape.rank_known() || (s.shape.rank_known() && s.shape.fully_defined())) shape = s.shape;
+  }
+  return {{first.dtype, shape}};
+}
+
+/// a + b for two lists: element i of the sum is the sum of the set ones.
+Tensor add_lists(const Tensor& a, const Tensor& b) {
+  const TensorList& x = list_of(a);
+  const TensorList& y = list_of(b);
+  if (x.size != y.size) {
+    throw InvalidArgumentError("Trying to add two lists of tensors with different lengths. One is " +
+                               std::to_string(x.size) + " and the other is " + std::to_string(y.size));
+  }
+  std::vector<Tensor> items;
+  bool all_set = true;
+  for (int64_t i = 0; i < x.size; ++i) {
+    Tensor u = x.get(i), v = y.get(i);
+    if (u.defined() && v.defined()) {
+      Tensor pair[] = {u, v};
+      items.push_back(run_op1(op::AddN, pair));
+    } else {
+      items.push_back(u.defined() ? u : v);
+    }
+    all_set = all_set && items.back().defined();
+  }
+  DType dtype = x.element_dtype != DType::Variant ? x.element_dtype : y.element_dtype;
+  if (all_set) return list_tensor(TensorList::from_items(dtype, x.element_shape, std::move(items)));
+  TensorListPtr sum = TensorList::reserve(dtype, x.element_shape, x.size);
+  for (int64_t i = 0; i < x.size; ++i) {
+    if (items[static_cast<size_t>(i)].defined()) sum = sum->set(i, items[static_cast<size_t>(i)]);
+  }
+  return list_tensor(std::move(sum));
+}
+
+Kernel add_n_kernel(const KernelSpec& s) {
+  if (s.inputs[0].dtype == DType::Variant) {
+    return Kernel([](KernelContext& k) {
+      Tensor sum = k.input(0);
+      for (size_t i = 1; i < k.inputs.size(); ++i) sum = add_lists(sum, k.input(i));
+      k.set_output(0, std::move(sum));
+    });
+  }
+  return dispatch_kernel<kArith>("AddN", s.inputs[0].dtype, [&]<class T>() {
+    return Kernel([](KernelContext& k) {
+      const Tensor& first = k.input(0);
+      for (size_t i = 1; i < k.inputs.size(); ++i) {
+        if (!(k.input(i).shape() == first.shape())) {
+          throw InvalidArgumentError("Inputs to operation AddN of type AddN must have the same size and shape.  "
+                                     "Input 0: " + first.shape().debug_string() + " != input " + std::to_string(i) +
+                                     ": " + k.input(i).shape().debug_string());
+        }
+      }
+      Tensor& out = k.allocate_output(0, first.dtype(), first.shape());
+      T* o = out.data<T>();
+      const int64_t n = first.num_elements();
+      std::copy(first.data<T>(), first.data<T>() + n, o);
+      for (size_t i = 1; i < k.inputs.size(); ++i) {
+        const T* x = k.input(i).data<T>();
+        for (int64_t j = 0; j < n; ++j) {
+          if constexpr (std::is_same_v<T, bfloat16>) {
+            o[j] = bfloat16(static_cast<float>(o[j]) + static_cast<float>(x[j]));
+          } else {
+            o[j] = static_cast<T>(o[j] + x[j]);
+          }
+        }
+      }
+    });
+  });
+}
+
 }  // namespace
 
 void register_math_ops(OpRegistry& reg) {
+  reg.op("AddN")
+      .inputs(1, -1)
+      .infer(infer_add_n)
+      .cpu(add_n_kernel)
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad([](GradContext& c) { return std::vector<GradTensor>(static_cast<size_t>(c.num_inputs()), c.grad(0)); });
   // TF's AddV2 op def lists no string (tf.add picks the old Add for strings);
   // agc's AddV2 concatenates strings too, so one op serves both.
   register_binary<AddOp, kArith | bit(DType::String)>(

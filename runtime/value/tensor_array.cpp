@@ -78,15 +78,15 @@ DType known_dtype(const TensorArrayObj& ta) {
 // ---- eager (_EagerTensorArray)
 
 /// _maybe_zero: element ix, or zeros of the element shape when unwritten.
-Tensor maybe_zero(TensorArrayObj& ta, size_t ix) {
-  Tensor& t = ta.items[ix];
-  if (!t.defined()) {
+TensorHandle maybe_zero(TensorArrayObj& ta, size_t ix) {
+  std::optional<TensorHandle>& t = ta.items[ix];
+  if (!t) {
     if (!ta.element_shape.fully_defined()) {
       throw ValueError("Cannot convert a partially known TensorShape " + shape_str(ta.element_shape) + " to a Tensor.");
     }
-    t = Tensor::zeros(ta.dtype, ta.element_shape);
+    t = TensorHandle(Tensor::zeros(ta.dtype, ta.element_shape));
   }
-  return t;
+  return *t;
 }
 
 void eager_write(TensorArrayObj& ta, int64_t index, const Value& value) {
@@ -112,7 +112,7 @@ void eager_write(TensorArrayObj& ta, int64_t index, const Value& value) {
                      shape_str(ta.element_shape) + ")");
   }
   if (ta.infer_shape) ta.element_shape = merge_shapes(ta.element_shape, v.shape());
-  ta.items[static_cast<size_t>(index)] = v.value();
+  ta.items[static_cast<size_t>(index)] = v;
 }
 
 Value eager_read(TensorArrayObj& ta, int64_t index) {
@@ -124,15 +124,15 @@ Value eager_read(TensorArrayObj& ta, int64_t index) {
                           " but array size is: " + std::to_string(ta.items.size()));
   }
   auto ix = static_cast<size_t>(index);
-  if (!ta.items[ix].defined() &&
+  if (!ta.items[ix] &&
       std::find(ta.previously_read.begin(), ta.previously_read.end(), index) != ta.previously_read.end()) {
     throw InvalidArgumentError("Could not read index " + std::to_string(index) +
                                " twice because it was cleared after a previous read (perhaps try setting "
                                "clear_after_read = false?)");
   }
-  Tensor t = maybe_zero(ta, ix);
+  TensorHandle t = maybe_zero(ta, ix);
   if (ta.clear_after_read) {
-    ta.items[ix] = Tensor();
+    ta.items[ix].reset();
     ta.previously_read.push_back(index);
   }
   return Value(std::move(t));
@@ -250,7 +250,7 @@ Value unstack(const Value& v, const Value& value) {
                        std::to_string(ta.items.size()));
     }
     ta.items.clear();
-    for (const Value& r : rows) ta.items.push_back(r.as_tensor().value());
+    for (const Value& r : rows) ta.items.emplace_back(r.as_tensor());
     return v;
   }
   const Shape& s = t.shape();
@@ -290,7 +290,7 @@ std::pair<Value, Value> pop(const Value& v) {
   TensorArrayObj& ta = v.as_tensor_array();
   if (!ta.graph()) {
     if (ta.items.empty()) throw IndexError("pop from empty list");
-    Tensor last = maybe_zero(ta, ta.items.size() - 1);
+    TensorHandle last = maybe_zero(ta, ta.items.size() - 1);
     ta.items.pop_back();
     return {v, Value(std::move(last))};
   }

@@ -14,6 +14,7 @@
 
 #include "runtime/core/shape.h"
 #include "runtime/core/tensor.h"
+#include "runtime/graph/tracing.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -34,7 +35,9 @@ struct TensorArrayObj {
   Value size;
 
   // Eager implementation.
-  std::vector<Tensor> items;  // undefined: not written (None)
+  /// nullopt: not written (None). Handles, not tensors: a tape watching a
+  /// written tensor must see it again when the array is stacked or read.
+  std::vector<std::optional<TensorHandle>> items;
   bool clear_after_read = true;
   std::vector<int64_t> previously_read;
 

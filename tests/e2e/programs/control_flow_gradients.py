@@ -223,3 +223,37 @@ for fn in [model, model_eager]:
         y = fn(x, 3)
     print(y)
     print(t.gradient(y, [x, w]))
+
+
+# 17. A TensorArray written in a loop over tf.range: d/dx sum(x * i) = 0+1+2.
+@tf.function
+def tensor_array_grad(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        ta = tf.TensorArray(tf.float32, 3)
+        for i in tf.range(3):
+            ta = ta.write(i, x * tf.cast(i, tf.float32))
+        y = tf.reduce_sum(ta.stack())
+    return t.gradient(y, x)
+
+
+print(tensor_array_grad(tf.constant(2.0)))
+
+
+# An RNN over a TensorArray of inputs (read in the loop) and of outputs
+# (written): the inputs' gradient sums the reads' list gradients. Checked
+# against central differences of the same function.
+@tf.function
+def rnn_grad(xs, h):
+    with tf.GradientTape() as t:
+        t.watch(xs)
+        outputs = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        inputs = tf.TensorArray(tf.float32, size=4).unstack(xs)
+        for i in tf.range(4):
+            h = tf.tanh(h * 0.5 + inputs.read(i))
+            outputs = outputs.write(i, h)
+        y = tf.reduce_sum(outputs.stack() ** 2)
+    return t.gradient(y, xs)
+
+
+print(rnn_grad(tf.constant([[0.1, 0.2], [0.3, -0.1], [0.0, 0.5], [-0.2, 0.2]]), tf.constant([0.5, -0.5])))

@@ -29,6 +29,7 @@ const TensorSpec kF64{DType::Float64, Shape{}};
 const TensorSpec kI32{DType::Int32, Shape{}};
 
 TensorHandle call(const char* type, Handles in) { return apply_op1(OpType(type), in); }
+TensorHandle call(OpType type, Handles in, const Attrs& attrs = {}) { return apply_op1(type, in, attrs); }
 TensorHandle f64(double v) { return TensorHandle(Tensor::scalar<double>(v)); }
 TensorHandle i32(int32_t v) { return TensorHandle(Tensor::scalar<int32_t>(v)); }
 
@@ -275,4 +276,73 @@ TEST_CASE("differentiating a loop's gradient again is refused, not answered wron
   CHECK_THROWS_AS(compute_gradient(outer.entries(), std::span<const TensorHandle>(&*first[0], 1),
                                    std::span<const std::optional<TensorHandle>>(&seed, 1), std::span(&source, 1)),
                   UnimplementedError);
+}
+
+TEST_CASE("the TensorList ops' gradients agree with central differences") {
+  // sum(w1 · stack(pop_back(push_back(set_item(from_tensor(x), 1, 2y), 3 get_item(., 0))).list))
+  //   + sum(w2 · the popped item), eagerly, differentiated in x and y.
+  Tensor w1 = Tensor::from_vector<double>({3, 2}, {0.5, -1.0, 2.0, 0.25, 1.5, -0.75});
+  Tensor w2 = Tensor::from_vector<double>({2}, {1.25, -2.0});
+  auto objective = [&](const TensorHandle& x, const TensorHandle& y) {
+    Attrs elem{{"element_dtype", DType::Float64}, {"element_shape", Shape{2}}};
+    TensorHandle l = call(op::TensorListFromTensor, {x}, Attrs{{"element_shape", Shape{2}}});
+    l = call(op::TensorListSetItem, {l, i32(1), call("Mul", {y, f64(2.0)})});
+    TensorHandle first = call(op::TensorListGetItem, {l, i32(0)}, elem);
+    l = call(op::TensorListPushBack, {l, call("Mul", {first, f64(3.0)})});
+    Handles popped = apply_op(op::TensorListPopBack, Handles{l}, elem);
+    TensorHandle stacked = call(op::TensorListStack, {popped[0]}, elem);
+    auto total = [](const TensorHandle& t, const Tensor& w) {
+      std::vector<int32_t> axes;
+      for (int i = 0; i < w.rank(); ++i) axes.push_back(i);
+      return call(op::Sum, {call("Mul", {t, TensorHandle(w)}), TensorHandle(Tensor::from_vector(Shape{w.rank()}, axes))},
+                       Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+    };
+    return call("AddV2", {total(stacked, w1), total(popped[1], w2)});
+  };
+  Tensor x = Tensor::from_vector<double>({3, 2}, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6});
+  Tensor y = Tensor::from_vector<double>({2}, {-0.3, 0.7});
+  TensorHandle hx(x), hy(y);
+  Tape tape(false, true);
+  tape.watch(hx);
+  tape.watch(hy);
+  tape.start();
+  TensorHandle loss = objective(hx, hy);
+  tape.stop();
+  std::optional<TensorHandle> seed;
+  GradientSource sources[] = {{key_of(hx), {DType::Float64, x.shape()}}, {key_of(hy), {DType::Float64, y.shape()}}};
+  auto grads = compute_gradient(tape.entries(), std::span<const TensorHandle>(&loss, 1),
+                                std::span<const std::optional<TensorHandle>>(&seed, 1), sources);
+  REQUIRE(grads[0].has_value());
+  REQUIRE(grads[1].has_value());
+  const Tensor* inputs[] = {&x, &y};
+  for (int which = 0; which < 2; ++which) {
+    const Tensor& base = *inputs[which];
+    for (int64_t k = 0; k < base.num_elements(); ++k) {
+      auto shifted = [&](double d) {
+        Tensor t = Tensor::from_vector(base.shape(), std::vector<double>(base.data<double>(), base.data<double>() + base.num_elements()));
+        t.data<double>()[k] += d;
+        TensorHandle v = objective(which == 0 ? TensorHandle(t) : hx, which == 1 ? TensorHandle(t) : hy);
+        return v.value().scalar_value<double>();
+      };
+      double numeric = (shifted(1e-3) - shifted(-1e-3)) / 2e-3;
+      INFO("input ", which, " element ", k);
+      CHECK(grads[static_cast<size_t>(which)]->value().data<double>()[k] == doctest::Approx(numeric).epsilon(1e-8));
+    }
+  }
+}
+
+TEST_CASE("AddN sums tensors, and TensorLists elementwise with unset elements as zeros") {
+  Tensor a = Tensor::from_vector<float>({2}, {1, 2}), b = Tensor::from_vector<float>({2}, {10, 20});
+  TensorHandle sum = call(op::AddN, {TensorHandle(a), TensorHandle(b), TensorHandle(a)});
+  CHECK(sum.value().data<float>()[1] == 24.f);
+  Attrs elem{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}};
+  TensorHandle l1 = call(op::TensorListReserve, {i32(2)}, elem);
+  l1 = call(op::TensorListSetItem, {l1, i32(0), TensorHandle(a)});
+  TensorHandle l2 = call(op::TensorListFromTensor, {TensorHandle(Tensor::from_vector<float>({2, 2}, {1, 1, 2, 2}))},
+                              Attrs{{"element_shape", Shape{2}}});
+  TensorHandle stacked = call(op::TensorListStack, {call(op::AddN, {l1, l2})}, elem);
+  CHECK(stacked.value().data<float>()[0] == 2.f);
+  CHECK(stacked.value().data<float>()[3] == 2.f);
+  CHECK_THROWS_WITH_AS(call(op::AddN, {TensorHandle(a), TensorHandle(Tensor::from_vector<float>({3}, {1, 2, 3}))}),
+                       doctest::Contains("Shapes must be equal rank"), InvalidArgumentError);
 }

@@ -155,11 +155,19 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
       {"Cast", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, Attrs{{"SrcT", DType::Float64}, {"DstT", DType::Float64}}}}; }},
       // No inputs: its gradient (onto the variable) is checked by the tape tests.
       {"ReadVariableOp", [] { return std::vector<Case>{}; }},
-      // Their subgraphs are built by tracing: control_flow_grad_test.cpp checks them.
+      {"AddN", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), uniform({2, 3}, -1, 1), uniform({2, 3}, -1, 1)}, {}, {0, 1, 2}}}; }},
+      // Their subgraphs are built by tracing, and the list ops' values are
+      // lists: control_flow_grad_test.cpp checks them.
       {"If", [] { return std::vector<Case>{}; }},
       {"StatelessIf", [] { return std::vector<Case>{}; }},
       {"While", [] { return std::vector<Case>{}; }},
       {"StatelessWhile", [] { return std::vector<Case>{}; }},
+      {"TensorListFromTensor", [] { return std::vector<Case>{}; }},
+      {"TensorListGetItem", [] { return std::vector<Case>{}; }},
+      {"TensorListSetItem", [] { return std::vector<Case>{}; }},
+      {"TensorListPushBack", [] { return std::vector<Case>{}; }},
+      {"TensorListPopBack", [] { return std::vector<Case>{}; }},
+      {"TensorListStack", [] { return std::vector<Case>{}; }},
   };
   return cases;
 }

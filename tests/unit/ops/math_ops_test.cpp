@@ -685,3 +685,24 @@ TEST_CASE("Atan2 matches atan2 with broadcasting on every float dtype, its quadr
         "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, half, float, double\n\t; NodeDef: "
         "{{node Atan2}}");
 }
+
+AG_SWEEP_COVERS("AddN");
+
+TEST_CASE("AddN sums N tensors of one dtype and shape in every arithmetic dtype") {
+  for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::BFloat16, DType::UInt8}) {
+    INFO(dtype_name(dt));
+    Tensor a = run_op1(OpType("Cast"), std::vector<Tensor>{Tensor::from_vector<float>({2, 2}, {1, 2, 3, 4})},
+                       Attrs{{"SrcT", DType::Float32}, {"DstT", dt}});
+    Tensor sum = run_op1(op::AddN, std::vector<Tensor>{a, a, a});
+    Tensor back = run_op1(OpType("Cast"), std::vector<Tensor>{sum}, Attrs{{"SrcT", dt}, {"DstT", DType::Float32}});
+    CHECK(back.data<float>()[3] == 12.f);
+  }
+  Tensor one = Tensor::from_vector<float>({2}, {1, 2});
+  CHECK(run_op1(op::AddN, std::vector<Tensor>{one}).data<float>()[1] == 2.f);
+  CHECK_THROWS_WITH_AS(run_op1(op::AddN, std::vector<Tensor>{one, Tensor::from_vector<int32_t>({2}, {1, 2})}),
+                       "Inconsistent values for attr 'T' DT_FLOAT vs. DT_INT32 while building NodeDef 'AddN'",
+                       InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op1(op::AddN, std::vector<Tensor>{Tensor::from_vector<std::string>({1}, {"a"})}),
+                       doctest::Contains("Value for attr 'T' of string is not in the list of allowed values"),
+                       InvalidArgumentError);
+}
