@@ -22,6 +22,7 @@
 #include <optional>
 #include <thread>
 
+#include "runtime/api/checkpoint.h"
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_module.h"
@@ -219,6 +220,7 @@ Value make_layer_class() {
                            if (!truthy(self.getattr("built"))) {
                              self.getattr("build")({tensor_shape(x.as_tensor().shape())}, {});
                              self.setattr("built", true);
+                             checkpoint_restore_deferred();
                            }
                            return self.getattr("call")({x}, {});
                          }));

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/api/checkpoint.h"
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
@@ -113,7 +114,7 @@ void init_optimizer(const Value& self, const std::string& name, const Value& lea
   self.setattr("_agc_slot_names", Value::list(std::move(names)));
   self.setattr("_agc_built", Value::list());
   self.setattr("_agc_slots", Value::list());
-  self.setattr("_agc_variables", Value::list({self.getattr("_iterations")}));
+  self.setattr("_variables", Value::list({self.getattr("_iterations")}));
 }
 
 /// build(var_list): the slots of every variable, once (Keras builds on the
@@ -123,7 +124,7 @@ Value build(const std::vector<Value>& a) {
   if (!self.getattr("_agc_built").items().empty()) return Value();
   std::vector<Value> vars = iterate(a[1]);
   std::vector<Value> slots;
-  std::vector<Value>& all = self.getattr("_agc_variables").items();
+  std::vector<Value>& all = self.getattr("_variables").items();
   for (const Value& name : self.getattr("_agc_slot_names").items()) {
     std::vector<Value> per_var;
     for (const Value& var : vars) {
@@ -137,6 +138,7 @@ Value build(const std::vector<Value>& a) {
   }
   self.setattr("_agc_built", Value::list(std::move(vars)));
   self.setattr("_agc_slots", Value::list(std::move(slots)));
+  checkpoint_restore_deferred();
   return Value();
 }
 
@@ -298,7 +300,7 @@ const Value& optimizer_class() {
       Value lr = self.getattr("_learning_rate");
       return lr.is_variable() ? lr : current_learning_rate(self, DType::Float32);
     }));
-    attrs.push_back(property("variables", [](const Value& self) { return Value::list(self.getattr("_agc_variables").items()); }));
+    attrs.push_back(property("variables", [](const Value& self) { return Value::list(self.getattr("_variables").items()); }));
     return make_class("Optimizer", {}, std::move(attrs));
   }();
   return cls;

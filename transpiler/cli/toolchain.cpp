@@ -93,9 +93,9 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
 }
 
 std::vector<std::string> link_libraries(const RuntimeLocation& rt) {
-  // libagrt needs only the C++ standard library and threads (its meson
-  // dependencies: Eigen is header-only and stays inside the library).
-  return {rt.library};
+  // libagrt needs the C++ standard library, threads, and for checkpoints
+  // Debian's protobuf and leveldb (Eigen is header-only and stays inside).
+  return {rt.library, "-lprotobuf", "-lleveldb"};
 }
 
 std::string shell_quote(const std::vector<std::string>& argv) {
