@@ -1,8 +1,10 @@
 // Array ops that join or cut tensors along an axis (ConcatV2, Pack, Unpack,
 // Split, SplitV) or grow them (Tile, Pad, PadV2). Each copies contiguous
-// runs: the part of a row-major tensor after the axis is one block.
+// runs: the part of a row-major tensor after the axis is one block. Their
+// gradients are the inverse cuts and joins (TF's array_grad.py).
 #include <limits>
 
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
 
@@ -327,6 +329,132 @@ KernelFactory pad_kernel() {
   };
 }
 
+
+// ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py)
+
+/// A value known while building, as int64s; UnimplementedError naming the
+/// op and `what` when it is not (the gradient's structure depends on it).
+std::vector<int64_t> known_ints(GradContext& c, GradTensor t, const char* what) {
+  const Tensor* v = c.value(t);
+  if (v == nullptr) {
+    throw UnimplementedError("The gradient of " + c.op().name + " needs its " + what + " known while tracing");
+  }
+  return array::int_values(*v);
+}
+
+/// x's size along `axis` as an int32 [1] vector: a constant when static.
+GradTensor dim_vector(GradContext& c, GradTensor x, int64_t axis) {
+  const Shape& s = c.spec(x).shape;
+  if (s.rank_known() && s.dim(static_cast<int>(axis)) >= 0) return c.ints({s.dim(static_cast<int>(axis))});
+  return c.apply1(op::GatherV2, {c.shape_of(x), c.ints({axis}), c.constant(Tensor::scalar(int32_t{0}))},
+                  Attrs{{"batch_dims", int64_t{0}}});
+}
+
+/// The canonical axis of a rank-`rank` tensor from an axis input known while building.
+int64_t grad_axis(GradContext& c, GradTensor axis_input, int64_t rank) {
+  int64_t axis = known_ints(c, axis_input, "axis")[0];
+  return axis < 0 ? axis + rank : axis;
+}
+
+int known_rank(GradContext& c, GradTensor t) {
+  const Shape& s = c.spec(t).shape;
+  if (!s.rank_known()) throw UnimplementedError("The gradient of " + c.op().name + " needs its input's rank known while tracing");
+  return s.rank();
+}
+
+/// ConcatV2: g cut back into the inputs' sizes along the axis (TF slices at
+/// ConcatOffset; one SplitV is the same cut). The axis gets None.
+std::vector<GradTensor> concat_grad(GradContext& c) {
+  const int n = c.num_inputs() - 1;
+  std::vector<GradTensor> out(static_cast<size_t>(n + 1));
+  const int64_t ax = grad_axis(c, c.input(n), known_rank(c, c.input(0)));
+  std::vector<GradTensor> sizes;
+  for (int i = 0; i < n; ++i) sizes.push_back(dim_vector(c, c.input(i), ax));
+  GradTensor size_splits = sizes[0];
+  if (n > 1) {
+    sizes.push_back(c.constant(Tensor::scalar(int32_t{0})));
+    size_splits = c.apply(op::ConcatV2, sizes)[0];
+  }
+  GradTensor g = c.grad(0);
+  std::vector<GradTensor> pieces = c.apply(op::SplitV, std::vector<GradTensor>{g, size_splits, c.input(n)},
+                                           Attrs{{"num_split", static_cast<int64_t>(n)}});
+  for (int i = 0; i < n; ++i) out[static_cast<size_t>(i)] = pieces[static_cast<size_t>(i)];
+  return out;
+}
+
+/// Pack: g unstacked along the same axis.
+std::vector<GradTensor> pack_grad(GradContext& c) {
+  const int64_t n = c.num_inputs();
+  return c.apply(op::Unpack, std::vector<GradTensor>{c.grad(0)},
+                 Attrs{{"axis", c.attrs().get_or<int64_t>("axis", 0)}, {"num", n}});
+}
+
+/// Unpack: the outputs' gradients (zeros where none flows) stacked back.
+std::vector<GradTensor> unpack_grad(GradContext& c) {
+  std::vector<GradTensor> gs;
+  for (int i = 0; i < c.num_outputs(); ++i) gs.push_back(c.grad(i));
+  return {c.apply(op::Pack, gs, Attrs{{"axis", c.attrs().get_or<int64_t>("axis", 0)}, {"N", static_cast<int64_t>(gs.size())}})[0]};
+}
+
+/// The outputs' gradients concatenated along `axis` (a tensor input).
+GradTensor concat_outputs(GradContext& c, GradTensor axis) {
+  std::vector<GradTensor> gs;
+  for (int i = 0; i < c.num_outputs(); ++i) gs.push_back(c.grad(i));
+  gs.push_back(axis);
+  return c.apply(op::ConcatV2, gs)[0];
+}
+
+/// Split(axis, value): None for the axis, the pieces' gradients concatenated.
+std::vector<GradTensor> split_grad(GradContext& c) { return grads({GradTensor{}, concat_outputs(c, c.input(0))}); }
+
+/// SplitV(value, size_splits, axis).
+std::vector<GradTensor> splitv_grad(GradContext& c) {
+  return grads({concat_outputs(c, c.input(2)), GradTensor{}, GradTensor{}});
+}
+
+/// Tile: g reshaped to [m0, d0, m1, d1, ...] and summed over the multiples'
+/// axes (the even ones).
+std::vector<GradTensor> tile_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  const int r = known_rank(c, x);
+  std::vector<int64_t> even;
+  for (int i = 0; i < r; ++i) even.push_back(2 * i);
+  GradTensor split_shape;
+  const Shape& xs = c.spec(x).shape;
+  if (const Tensor* m = c.value(c.input(1)); m != nullptr && xs.fully_defined()) {
+    std::vector<int64_t> mult = array::int_values(*m), dims;
+    for (int i = 0; i < r; ++i) {
+      dims.push_back(mult[static_cast<size_t>(i)]);
+      dims.push_back(xs.dim(i));
+    }
+    split_shape = c.ints(dims);
+  } else {
+    GradTensor pairs = c.apply1(op::Pack, {c.cast(c.input(1), DType::Int32), c.shape_of(x)}, Attrs{{"axis", int64_t{1}}, {"N", int64_t{2}}});
+    split_shape = c.reshape(pairs, c.ints({-1}));
+  }
+  GradTensor summed = r == 0 ? c.grad(0) : c.sum(c.reshape(c.grad(0), split_shape), c.ints(even));
+  return grads({c.reshape(summed, c.shape_of(x)), GradTensor{}});
+}
+
+/// Pad, PadV2: the slice of g where x was, [pad_before, pad_before + shape(x)).
+std::vector<GradTensor> pad_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  const int r = known_rank(c, x);
+  GradTensor begin;
+  if (const Tensor* p = c.value(c.input(1))) {
+    std::vector<int64_t> v = array::int_values(*p), before;
+    for (int i = 0; i < r; ++i) before.push_back(v[2 * static_cast<size_t>(i)]);
+    begin = c.ints(before);
+  } else {
+    // paddings[:, 0]
+    begin = c.apply1(op::StridedSlice, {c.cast(c.input(1), DType::Int32), c.ints({0, 0}), c.ints({0, 1}), c.ints({1, 1})},
+                     Attrs{{"begin_mask", int64_t{1}}, {"end_mask", int64_t{1}}, {"shrink_axis_mask", int64_t{2}}});
+  }
+  std::vector<GradTensor> out(static_cast<size_t>(c.num_inputs()));
+  out[0] = c.apply1(op::Slice, {c.grad(0), begin, c.shape_of(x)});
+  return out;
+}
+
 }  // namespace
 
 void register_concat_ops(OpRegistry& reg) {
@@ -369,7 +497,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(concat_grad);
 
   // Pack(values...) with attr axis: stacks along a new axis.
   reg.op("Pack")
@@ -401,7 +529,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(pack_grad);
 
   // Unpack(value) with attrs axis and num: one output per slice along axis.
   reg.op("Unpack")
@@ -453,7 +581,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(unpack_grad);
 
   // Split(axis, value) with attr num_split: equal pieces.
   reg.op("Split")
@@ -484,7 +612,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(split_grad);
 
   // SplitV(value, size_splits, axis): pieces of the given sizes (one may be -1).
   reg.op("SplitV")
@@ -527,7 +655,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(splitv_grad);
 
   reg.op("Tile")
       .inputs(2)
@@ -556,10 +684,10 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(tile_grad);
 
   for (auto [name, inputs] : {std::pair{"Pad", 2}, std::pair{"PadV2", 3}}) {
-    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu().grad_unimplemented();
+    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu().grad(pad_grad);
   }
 }
 

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -37,37 +39,62 @@ Tensor uniform(const Shape& shape, double lo, double hi) {
 
 Tensor int32s(std::vector<int32_t> v) { return Tensor::from_vector(Shape{static_cast<int64_t>(v.size())}, v); }
 
-/// An op applied to inputs, differentiated with respect to those in `wrt`.
+Tensor int32s(std::vector<int32_t> v, Shape shape) { return Tensor::from_vector(shape, v); }
+
+Tensor index_scalar(int32_t v) { return Tensor::scalar(v); }
+
+Attrs slice_masks(int64_t begin, int64_t end, int64_t shrink = 0, int64_t new_axis = 0, int64_t ellipsis = 0) {
+  return Attrs{{"begin_mask", begin}, {"end_mask", end}, {"shrink_axis_mask", shrink}, {"new_axis_mask", new_axis},
+               {"ellipsis_mask", ellipsis}};
+}
+
+/// An op applied to inputs, differentiated with respect to those in `wrt`,
+/// the objective summing the outputs in `outputs`.
 struct Case {
   std::vector<Tensor> inputs;
   Attrs attrs;
   std::vector<size_t> wrt = {0};
+  std::vector<size_t> outputs = {0};
 };
 
-/// sum(w · op(inputs)) in float64.
-double objective(const OpDef& op, const Case& c, const std::vector<Tensor>& inputs, const Tensor& w) {
-  Tensor out = run_op(op, inputs, c.attrs)[0];
+/// Σ_k sum(w_k · op(inputs)[k]) over the case's outputs, in float64.
+double objective(const OpDef& op, const Case& c, const std::vector<Tensor>& inputs, const std::vector<Tensor>& w) {
+  std::vector<Tensor> outs = run_op(op, inputs, c.attrs);
   double s = 0;
-  for (int64_t i = 0; i < out.num_elements(); ++i) s += out.data<double>()[i] * w.data<double>()[i];
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    const Tensor& out = outs[c.outputs[j]];
+    for (int64_t i = 0; i < out.num_elements(); ++i) s += out.data<double>()[i] * w[j].data<double>()[i];
+  }
   return s;
 }
 
 void check_gradient(const OpDef& op, const Case& c) {
   INFO("op ", op.name);
-  Tensor out = run_op(op, c.inputs, c.attrs)[0];
-  Tensor w = uniform(out.shape(), 0.5, 1.5);
+  std::vector<Tensor> outs = run_op(op, c.inputs, c.attrs);
+  std::vector<Tensor> w;
+  for (size_t k : c.outputs) w.push_back(uniform(outs[k].shape(), 0.5, 1.5));
 
   Tape tape(false, true);
   std::vector<TensorHandle> in(c.inputs.begin(), c.inputs.end());
   for (size_t i : c.wrt) tape.watch(in[i]);
   tape.start();
-  TensorHandle y = apply_op(OpType(op.name), in, c.attrs)[0];
-  TensorHandle wy[] = {y, TensorHandle(w)};
-  TensorHandle product = apply_op1(op::Mul, wy);
-  std::vector<int32_t> all_axes;
-  for (int i = 0; i < out.rank(); ++i) all_axes.push_back(i);
-  TensorHandle total = apply_op1(op::Sum, std::vector<TensorHandle>{product, TensorHandle(int32s(all_axes))},
-                                 Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+  std::vector<TensorHandle> ys = apply_op(OpType(op.name), in, c.attrs);
+  std::optional<TensorHandle> sum;
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    TensorHandle wy[] = {ys[c.outputs[j]], TensorHandle(w[j])};
+    TensorHandle product = apply_op1(op::Mul, wy);
+    std::vector<int32_t> all_axes;
+    for (int i = 0; i < outs[c.outputs[j]].rank(); ++i) all_axes.push_back(i);
+    TensorHandle part = apply_op1(op::Sum, std::vector<TensorHandle>{product, TensorHandle(int32s(all_axes))},
+                                  Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+    if (sum) {
+      TensorHandle both[] = {*sum, part};
+      sum = apply_op1(op::AddV2, both);
+    } else {
+      sum = part;
+    }
+  }
+  TensorHandle total = *sum;
   tape.stop();
 
   std::vector<GradientSource> sources;
@@ -150,6 +177,83 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
        [] {
          Tensor cond = Tensor::from_vector(Shape{3}, std::vector<bool>{true, false, true});
          return std::vector<Case>{{{cond, uniform({2, 3}, -1, 1), uniform({3}, -1, 1)}, {}, {1, 2}}};
+       }},
+      {"ConcatV2",
+       [] {
+         return std::vector<Case>{{{uniform({2, 3}, -1, 1), uniform({2, 2}, -1, 1), index_scalar(1)}, {}, {0, 1}},
+                                  {{uniform({1, 3}, -1, 1), uniform({2, 3}, -1, 1), uniform({1, 3}, -1, 1), index_scalar(-2)}, {}, {0, 1, 2}}};
+       }},
+      {"Pack", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), uniform({2, 3}, -1, 1)}, Attrs{{"axis", int64_t{1}}}, {0, 1}}}; }},
+      {"Unpack", [] { return std::vector<Case>{{{uniform({3, 2}, -1, 1)}, Attrs{{"axis", int64_t{0}}, {"num", int64_t{3}}}, {0}, {0, 2}}}; }},
+      {"Split", [] { return std::vector<Case>{{{index_scalar(1), uniform({2, 4}, -1, 1)}, Attrs{{"num_split", int64_t{2}}}, {1}, {0, 1}}}; }},
+      {"SplitV",
+       [] { return std::vector<Case>{{{uniform({2, 5}, -1, 1), int32s({2, -1}), index_scalar(-1)}, Attrs{{"num_split", int64_t{2}}}, {0}, {0, 1}}}; }},
+      {"Tile", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({2, 1})}, {}}, {{uniform({2}, -1, 1), int32s({3})}, {}}}; }},
+      {"Pad", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({1, 0, 0, 2}, Shape{2, 2})}, {}}}; }},
+      {"PadV2",
+       [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({0, 1, 2, 1}, Shape{2, 2}), Tensor::scalar(0.5)}, {}}}; }},
+      {"Slice",
+       [] {
+         return std::vector<Case>{{{uniform({3, 4}, -1, 1), int32s({1, 0}), int32s({2, -1})}, {}},
+                                  {{uniform({2, 3, 4}, -1, 1), int32s({0, 1, 1}), int32s({1, 2, 2})}, {}}};
+       }},
+      {"StridedSlice",
+       [] {
+         return std::vector<Case>{
+             // x[1::2, ::-1]
+             {{uniform({4, 5}, -1, 1), int32s({1, 0}), int32s({0, 0}), int32s({2, -1})}, slice_masks(2, 3)},
+             // x[1, :, None]
+             {{uniform({3, 4}, -1, 1), int32s({1, 0, 0}), int32s({2, 0, 0}), int32s({1, 1, 1})}, slice_masks(0, 2, 1, 4)},
+             // x[..., 2]
+             {{uniform({2, 3, 4}, -1, 1), int32s({0, 2}), int32s({0, 3}), int32s({1, 1})}, slice_masks(0, 0, 2, 0, 1)}};
+       }},
+      {"StridedSliceGrad",
+       [] {
+         return std::vector<Case>{
+             {{int32s({4, 5}), int32s({1, 0}), int32s({0, 0}), int32s({2, -1}), uniform({2, 5}, -1, 1)}, slice_masks(2, 3), {4}}};
+       }},
+      {"GatherV2",
+       [] {
+         Attrs none{{"batch_dims", int64_t{0}}};
+         return std::vector<Case>{{{uniform({5, 3}, -1, 1), int32s({0, 2, 2, 4}), index_scalar(0)}, none},
+                                  {{uniform({2, 4, 3}, -1, 1), int32s({3, 1, 1, 0}, Shape{2, 2}), index_scalar(1)}, none},
+                                  {{uniform({2, 3}, -1, 1), index_scalar(2), index_scalar(-1)}, none}};
+       }},
+      {"GatherNd", [] { return std::vector<Case>{{{uniform({3, 4}, -1, 1), int32s({0, 1, 2, 3, 0, 1}, Shape{3, 2})}, {}}}; }},
+      {"UnsortedSegmentSum", [] { return std::vector<Case>{{{uniform({4, 2}, -1, 1), int32s({0, 2, -1, 0}), index_scalar(3)}, {}}}; }},
+      {"ScatterNd",
+       [] { return std::vector<Case>{{{int32s({1, 3, 1}, Shape{3, 1}), uniform({3, 2}, -1, 1), int32s({4, 2})}, {}, {1}}}; }},
+      {"Fill", [] { return std::vector<Case>{{{int32s({2, 3}), Tensor::scalar(0.7)}, {}, {1}}}; }},
+      {"Prod",
+       [] {
+         Tensor zeros = uniform({2, 3}, 0.5, 1.5);
+         zeros.data<double>()[1] = 0;  // one zero in column 1, two in row 1
+         zeros.data<double>()[3] = 0;
+         zeros.data<double>()[5] = 0;
+         return std::vector<Case>{{{uniform({2, 3, 4}, 0.5, 1.5), int32s({0, 2})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}},
+                                  {{uniform({2, 3}, 0.5, 1.5), int32s({-1})}, Attrs{{"keep_dims", true}, {"Tidx", DType::Int32}}},
+                                  {{zeros, int32s({0})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}},
+                                  {{zeros, int32s({1})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}}};
+       }},
+      {"Cumsum",
+       [] {
+         std::vector<Case> out;
+         for (bool exclusive : {false, true}) {
+           for (bool reverse : {false, true}) {
+             out.push_back({{uniform({3, 4}, -1, 1), index_scalar(1)}, Attrs{{"exclusive", exclusive}, {"reverse", reverse}}});
+           }
+         }
+         return out;
+       }},
+      {"Cumprod",
+       [] {
+         std::vector<Case> out;
+         for (bool exclusive : {false, true}) {
+           for (bool reverse : {false, true}) {
+             out.push_back({{uniform({3, 4}, 0.5, 1.5), index_scalar(0)}, Attrs{{"exclusive", exclusive}, {"reverse", reverse}}});
+           }
+         }
+         return out;
        }},
       {"Identity", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, {}}}; }},
       {"Cast", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, Attrs{{"SrcT", DType::Float64}, {"DstT", DType::Float64}}}}; }},
