@@ -41,11 +41,37 @@ Tensor int32s(std::vector<int32_t> v) { return Tensor::from_vector(Shape{static_
 
 Tensor int32s(std::vector<int32_t> v, Shape shape) { return Tensor::from_vector(shape, v); }
 
+/// Values 0.05 apart in random order: no ties, and no two closer than the
+/// step of central differences (MaxPool's argmax stays put).
+Tensor spaced_values(const Shape& shape) {
+  Tensor t(DType::Float64, shape);
+  std::vector<int64_t> order(static_cast<size_t>(t.num_elements()));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng());
+  for (int64_t i = 0; i < t.num_elements(); ++i) t.data<double>()[i] = -1.0 + 0.05 * static_cast<double>(order[static_cast<size_t>(i)]);
+  return t;
+}
+
 Tensor index_scalar(int32_t v) { return Tensor::scalar(v); }
+
+Attrs conv_case(std::vector<int64_t> strides, const char* padding, std::vector<int64_t> dilations = {1, 1, 1, 1}) {
+  return Attrs{{"strides", strides}, {"padding", std::string(padding)}, {"dilations", dilations},
+               {"data_format", std::string("NHWC")}};
+}
+
+Attrs pool_case(int64_t k, int64_t stride, const char* padding) {
+  return Attrs{{"ksize", std::vector<int64_t>{1, k, k, 1}}, {"strides", std::vector<int64_t>{1, stride, stride, 1}},
+               {"padding", std::string(padding)}, {"data_format", std::string("NHWC")}};
+}
 
 Attrs slice_masks(int64_t begin, int64_t end, int64_t shrink = 0, int64_t new_axis = 0, int64_t ellipsis = 0) {
   return Attrs{{"begin_mask", begin}, {"end_mask", end}, {"shrink_axis_mask", shrink}, {"new_axis_mask", new_axis},
                {"ellipsis_mask", ellipsis}};
+}
+
+Attrs batch_norm_case(bool training, const char* format = "NHWC", double factor = 1.0) {
+  return Attrs{{"epsilon", 0.001}, {"is_training", training}, {"exponential_avg_factor", factor},
+               {"data_format", std::string(format)}};
 }
 
 /// An op applied to inputs, differentiated with respect to those in `wrt`,
@@ -254,6 +280,57 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
            }
          }
          return out;
+       }},
+      {"Conv2D",
+       [] {
+         Attrs grouped = conv_case({1, 1, 1, 1}, "EXPLICIT");
+         grouped.set("explicit_paddings", std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 0});
+         return std::vector<Case>{{{uniform({2, 5, 5, 3}, -1, 1), uniform({3, 3, 3, 2}, -1, 1)}, conv_case({1, 2, 2, 1}, "SAME"), {0, 1}},
+                                  {{uniform({1, 6, 5, 2}, -1, 1), uniform({2, 2, 2, 3}, -1, 1)}, conv_case({1, 1, 2, 1}, "VALID", {1, 2, 1, 1}), {0, 1}},
+                                  {{uniform({1, 4, 4, 4}, -1, 1), uniform({2, 2, 2, 4}, -1, 1)}, grouped, {0, 1}}};
+       }},
+      {"Conv2DBackpropInput",
+       [] {
+         return std::vector<Case>{{{int32s({1, 4, 4, 2}), uniform({3, 3, 2, 3}, -1, 1), uniform({1, 2, 2, 3}, -1, 1)},
+                                   conv_case({1, 2, 2, 1}, "SAME"), {1, 2}}};
+       }},
+      {"Conv2DBackpropFilter",
+       [] {
+         return std::vector<Case>{{{uniform({1, 4, 4, 2}, -1, 1), int32s({3, 3, 2, 3}), uniform({1, 2, 2, 3}, -1, 1)},
+                                   conv_case({1, 2, 2, 1}, "SAME"), {0, 2}}};
+       }},
+      {"MaxPool",
+       [] {
+         return std::vector<Case>{{{spaced_values({1, 4, 4, 2})}, pool_case(2, 2, "VALID")}, {{spaced_values({2, 5, 5, 1})}, pool_case(3, 2, "SAME")}};
+       }},
+      {"AvgPool",
+       [] { return std::vector<Case>{{{uniform({1, 5, 5, 2}, -1, 1)}, pool_case(3, 2, "SAME")}, {{uniform({1, 4, 4, 1}, -1, 1)}, pool_case(2, 1, "VALID")}}; }},
+      {"AvgPoolGrad", [] { return std::vector<Case>{{{int32s({1, 5, 5, 2}), uniform({1, 3, 3, 2}, -1, 1)}, pool_case(3, 2, "SAME"), {1}}}; }},
+      {"SoftmaxCrossEntropyWithLogits",
+       [] {
+         // As in TF, the labels' gradient comes from the loss alone (the backprop
+         // output's gradient reaches only the logits).
+         // Labels are distributions: the backprop output (softmax - labels) is the
+         // logits' gradient only when each row sums to 1, as TF assumes.
+         Tensor logits = uniform({3, 4}, -2, 2), labels = uniform({3, 4}, 0.1, 1);
+         for (int64_t b = 0; b < 3; ++b) {
+           double* row = labels.data<double>() + 4 * b;
+           const double total = row[0] + row[1] + row[2] + row[3];
+           for (int64_t j = 0; j < 4; ++j) row[j] /= total;
+         }
+         return std::vector<Case>{{{logits, labels}, {}, {0, 1}, {0}}, {{logits, labels}, {}, {0}, {0, 1}}};
+       }},
+      {"SparseSoftmaxCrossEntropyWithLogits",
+       [] { return std::vector<Case>{{{uniform({3, 4}, -2, 2), int32s({1, 0, 3})}, {}, {0}, {0, 1}}}; }},
+      {"FusedBatchNormV3",
+       [] {
+         auto inputs = [](Shape x, int64_t ch) {
+           return std::vector<Tensor>{uniform(x, -1, 1), uniform({ch}, 0.5, 1.5), uniform({ch}, -1, 1), uniform({ch}, -0.5, 0.5),
+                                      uniform({ch}, 0.5, 1.5)};
+         };
+         return std::vector<Case>{{inputs({2, 3, 3, 2}, 2), batch_norm_case(true), {0, 1, 2}},
+                                  {inputs({2, 2, 3, 2}, 2), batch_norm_case(true, "NCHW", 0.3), {0, 1, 2}},
+                                  {inputs({2, 3, 2, 3}, 3), batch_norm_case(false), {0, 1, 2}}};
        }},
       {"Identity", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, {}}}; }},
       {"Cast", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, Attrs{{"SrcT", DType::Float64}, {"DstT", DType::Float64}}}}; }},
