@@ -379,6 +379,7 @@ void register_array_ops(OpRegistry& reg) {
   register_basic_ops(reg);
   register_shape_ops(reg);
   register_concat_ops(reg);
+  register_pad_ops(reg);
   register_gather_ops(reg);
   register_slice_ops(reg);
 }
