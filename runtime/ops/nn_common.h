@@ -16,7 +16,7 @@ namespace ag {
 class OpRegistry;
 
 // The nn family is split by concept; register_nn_ops() calls these.
-void register_nn_grad_ops(OpRegistry& reg);  // nn_grad_ops.cpp: Conv2DBackpropInput/Filter, MaxPoolGrad, AvgPoolGrad
+void register_nn_grad_ops(OpRegistry& reg);  // nn_grad_ops.cpp: Conv2DBackpropInput/Filter, MaxPoolGrad(Grad), AvgPoolGrad
 void register_nn_loss_ops(OpRegistry& reg);  // nn_loss_ops.cpp: (Sparse)SoftmaxCrossEntropyWithLogits, FusedBatchNormV3
 
 namespace nn {

@@ -1,6 +1,6 @@
 // The gradient ops of the windowed nn ops (TF's nn_ops.cc): Conv2DBackpropInput
-// and Conv2DBackpropFilter (Conv2D's, same attrs), MaxPoolGrad and AvgPoolGrad
-// (NHWC). Direct loops over the forward op's windows: each output element's
+// and Conv2DBackpropFilter (Conv2D's, same attrs), MaxPoolGrad (and its own
+// gradient, MaxPoolGradGrad) and AvgPoolGrad (NHWC). Direct loops over the forward op's windows: each output element's
 // gradient goes back to the inputs it read. MaxPoolGrad gives a window's
 // gradient to its first maximum in row-major window order, as TF's CPU kernel
 // (its argmax keeps the first of equal values); a NaN counts as the maximum,
@@ -221,38 +221,57 @@ void for_each_window(const PoolAttrs& p, const PoolGeom& g, F&& body) {
   }
 }
 
-KernelFactory max_pool_grad_kernel() {
-  return [](const KernelSpec& s) -> Kernel {
+/// The flat index of the first maximum of channel `d` in a window (a NaN
+/// counts as the maximum, as in MaxPool), or -1 for an empty window.
+template <class T>
+int64_t window_argmax(const T* x, const PoolGeom& g, int64_t b, int64_t d, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+  using C = Compute<T>;
+  int64_t best = -1;
+  C best_v = std::numeric_limits<C>::lowest();
+  for (int64_t ih = h0; ih < h1; ++ih) {
+    for (int64_t iw = w0; iw < w1; ++iw) {
+      int64_t i = ((b * g.h + ih) * g.w + iw) * g.ch + d;
+      C v = widen(x[i]);
+      // The first strict maximum wins ties; a NaN wins once.
+      if (best < 0 || (best_v == best_v && (v > best_v || v != v))) {
+        best = i;
+        best_v = v;
+      }
+    }
+  }
+  return best;
+}
+
+/// MaxPoolGrad (grad_grad false): dy added at each window's maximum, into
+/// zeros of x's shape. MaxPoolGradGrad (true): the gradient of x's shape read
+/// at each window's maximum, into y's shape.
+KernelFactory max_pool_grad_kernel(bool grad_grad) {
+  return [grad_grad](const KernelSpec& s) -> Kernel {
     PoolAttrs p = pool_attrs(s.attrs, true);
     return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
       if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
         throw InternalError("MaxPoolGrad kernel for a non-numeric dtype");
       } else {
-        return [p](KernelContext& k) {
+        return [p, grad_grad](KernelContext& k) {
           using C = Compute<T>;
           const Tensor& x = k.input(0);
-          const Tensor& dy = k.input(2);
-          PoolGeom g = pool_geom(p, x.shape(), dy.shape(), "MaxPoolGrad");
+          const Tensor& g_in = k.input(2);
+          const Shape& pooled = grad_grad ? k.input(1).shape() : g_in.shape();
+          PoolGeom g = pool_geom(p, x.shape(), pooled, grad_grad ? "MaxPoolGradGrad" : "MaxPoolGrad");
+          if (grad_grad && !(g_in.shape() == x.shape())) {
+            throw InvalidArgumentError("MaxPoolGradGrad: expected grad of shape " + x.shape().debug_string() + ", got " +
+                                       g_in.shape().debug_string());
+          }
           std::vector<C> acc;
-          Tensor& out = allocate_zeroed<T>(k, x.shape(), acc);
+          Tensor& out = allocate_zeroed<T>(k, grad_grad ? pooled : x.shape(), acc);
           const T* xp = x.data<T>();
-          const T* dp = dy.data<T>();
+          const T* gp = g_in.data<T>();
           for_each_window(p, g, [&](int64_t b, int64_t o, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
             for (int64_t d = 0; d < g.ch; ++d) {
-              int64_t best = -1;
-              C best_v = std::numeric_limits<C>::lowest();
-              for (int64_t ih = h0; ih < h1; ++ih) {
-                for (int64_t iw = w0; iw < w1; ++iw) {
-                  int64_t i = ((b * g.h + ih) * g.w + iw) * g.ch + d;
-                  C v = widen(xp[i]);
-                  // The first strict maximum wins ties; a NaN wins once, as in MaxPool.
-                  if (best < 0 || (best_v == best_v && (v > best_v || v != v))) {
-                    best = i;
-                    best_v = v;
-                  }
-                }
-              }
-              if (best >= 0) acc[static_cast<size_t>(best)] += widen(dp[o + d]);
+              int64_t best = window_argmax(xp, g, b, d, h0, h1, w0, w1);
+              if (best < 0) continue;
+              if (grad_grad) acc[static_cast<size_t>(o + d)] = widen(gp[best]);
+              else acc[static_cast<size_t>(best)] += widen(gp[o + d]);
             }
           });
           store<T>(acc, out);
@@ -319,6 +338,19 @@ std::vector<GradTensor> conv_backprop_filter_grad(GradContext& c) {
   return grads({dx, GradTensor{}, ddy});
 }
 
+/// MaxPoolGrad(x, y, dy): zeros for x and y (the routing is piecewise
+/// constant in them), MaxPoolGradGrad(x, y, g) for dy.
+std::vector<GradTensor> max_pool_grad_grad(GradContext& c) {
+  return grads({c.zeros_like(c.input(0)), c.zeros_like(c.input(1)),
+                c.apply1(op::MaxPoolGradGrad, {c.input(0), c.input(1), c.grad(0)}, c.attrs())});
+}
+
+/// MaxPoolGradGrad(x, y, g): zeros for x and y, MaxPoolGrad(x, y, g') for g.
+std::vector<GradTensor> max_pool_grad_grad_grad(GradContext& c) {
+  return grads({c.zeros_like(c.input(0)), c.zeros_like(c.input(1)),
+                c.apply1(op::MaxPoolGrad, {c.input(0), c.input(1), c.grad(0)}, c.attrs())});
+}
+
 /// AvgPoolGrad(sizes, dy): None, AvgPool(g).
 std::vector<GradTensor> avg_pool_grad_grad(GradContext& c) {
   return grads({GradTensor{}, c.apply1(op::AvgPool, {c.grad(0)}, c.attrs())});
@@ -341,8 +373,6 @@ void register_nn_grad_ops(OpRegistry& reg) {
       .cost(CostKind::Contraction, backprop_filter_dims)
       .tpu()
       .grad(conv_backprop_filter_grad);
-  // MaxPoolGrad's own gradient (TF's MaxPoolGradGrad, g read at each window's
-  // maximum) needs another op: not registered yet.
   reg.op("MaxPoolGrad")
       .inputs(3)
       .infer([](const InferContext& c) -> std::vector<TensorSpec> {
@@ -353,10 +383,26 @@ void register_nn_grad_ops(OpRegistry& reg) {
         if (in.rank_known() && in.rank() != 4) throw InvalidArgumentError("orig_input must be 4-dimensional");
         return {{t, in.rank_known() ? in : Shape::unknown_dims(4)}};
       })
-      .cpu(max_pool_grad_kernel())
+      .cpu(max_pool_grad_kernel(false))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(max_pool_grad_grad);
+  // MaxPoolGradGrad(orig_input, orig_output, grad): grad (x's shape) read at
+  // each window's maximum, in y's shape.
+  reg.op("MaxPoolGradGrad")
+      .inputs(3)
+      .infer([](const InferContext& c) -> std::vector<TensorSpec> {
+        DType t = c.inputs[0].dtype;
+        check_attr_type(t, real_type(t), kRealList);
+        (void)pool_attrs(c.attrs, true);
+        const Shape& out = c.inputs[1].shape;
+        if (out.rank_known() && out.rank() != 4) throw InvalidArgumentError("orig_output must be 4-dimensional");
+        return {{t, out.rank_known() ? out : Shape::unknown_dims(4)}};
+      })
+      .cpu(max_pool_grad_kernel(true))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad(max_pool_grad_grad_grad);
   reg.op("AvgPoolGrad")
       .inputs(2)
       .infer([](const InferContext& c) -> std::vector<TensorSpec> {

@@ -318,6 +318,18 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
        }},
       {"AvgPool",
        [] { return std::vector<Case>{{{uniform({1, 5, 5, 2}, -1, 1)}, pool_case(3, 2, "SAME")}, {{uniform({1, 4, 4, 1}, -1, 1)}, pool_case(2, 1, "VALID")}}; }},
+      {"MaxPoolGrad",
+       [] {
+         Tensor x = spaced_values({1, 4, 4, 2});
+         Tensor y = run_op1(OpType("MaxPool"), std::vector<Tensor>{x}, pool_case(3, 1, "VALID"));
+         return std::vector<Case>{{{x, y, uniform({1, 2, 2, 2}, -1, 1)}, pool_case(3, 1, "VALID"), {2}}};
+       }},
+      {"MaxPoolGradGrad",
+       [] {
+         Tensor x = spaced_values({1, 5, 5, 1});
+         Tensor y = run_op1(OpType("MaxPool"), std::vector<Tensor>{x}, pool_case(2, 2, "SAME"));
+         return std::vector<Case>{{{x, y, uniform({1, 5, 5, 1}, -1, 1)}, pool_case(2, 2, "SAME"), {2}}};
+       }},
       {"AvgPoolGrad", [] { return std::vector<Case>{{{int32s({1, 5, 5, 2}), uniform({1, 3, 3, 2}, -1, 1)}, pool_case(3, 2, "SAME"), {1}}}; }},
       {"SoftmaxCrossEntropyWithLogits",
        [] {

@@ -14,7 +14,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad");
+AG_SWEEP_COVERS("Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad", "MaxPoolGradGrad", "AvgPoolGrad");
 
 namespace {
 
@@ -93,6 +93,22 @@ TEST_CASE("MaxPoolGrad routes each window's gradient to its first maximum") {
                       Tensor::from_vector<double>(Shape{1, 3, 3, 1}, {0, 0, 0, 0, 10, 0, 0, 0, 0}), "shared");
   CHECK(error_of("MaxPoolGrad", {x3, y3, Tensor::from_vector<double>(Shape{1, 1, 1, 1}, {1})}, a) ==
         "MaxPoolGrad: expected grad of shape [1,2,2,1], got [1,1,1,1]");
+}
+
+TEST_CASE("MaxPoolGradGrad reads at each window's maximum: MaxPoolGrad's adjoint in the gradient") {
+  for (const char* padding : {"SAME", "VALID"}) {
+    Attrs a = window_pool(3, 2, padding);
+    Tensor x = sweep::random_tensor(DType::Float64, Shape{2, 6, 5, 2}, -1, 1);
+    Tensor y = run1("MaxPool", {x}, a);
+    Tensor dy = sweep::random_tensor(DType::Float64, y.shape(), -1, 1);
+    Tensor h = sweep::random_tensor(DType::Float64, x.shape(), -1, 1);
+    Tensor dx = run1("MaxPoolGrad", {x, y, dy}, a);
+    Tensor hy = run1("MaxPoolGradGrad", {x, y, h}, a);
+    REQUIRE(hy.shape() == y.shape());
+    CHECK(window_dot(dx, h) == doctest::Approx(window_dot(dy, hy)).epsilon(1e-10));
+    // Reading x itself at the maxima gives the pooled values.
+    sweep::expect_close(run1("MaxPoolGradGrad", {x, y, x}, a), y, "MaxPoolGradGrad of x");
+  }
 }
 
 TEST_CASE("AvgPoolGrad is AvgPool's adjoint") {
