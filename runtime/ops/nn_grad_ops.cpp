@@ -1,7 +1,9 @@
 // The gradient ops of the windowed nn ops (TF's nn_ops.cc): Conv2DBackpropInput
 // and Conv2DBackpropFilter (Conv2D's, same attrs), MaxPoolGrad (and its own
-// gradient, MaxPoolGradGrad) and AvgPoolGrad (NHWC). Direct loops over the forward op's windows: each output element's
-// gradient goes back to the inputs it read. MaxPoolGrad gives a window's
+// gradient, MaxPoolGradGrad) and AvgPoolGrad (NHWC). The convolutions' are
+// im2col + GEMM (kernels/conv.h); the pools' direct loops over the forward
+// op's windows, each output element's gradient going back to the inputs it
+// read. MaxPoolGrad gives a window's
 // gradient to its first maximum in row-major window order, as TF's CPU kernel
 // (its argmax keeps the first of equal values); a NaN counts as the maximum,
 // as in the forward kernel.
@@ -57,36 +59,6 @@ kernels::ConvGeom backprop_geom(const char* label, const ConvAttrs& a, const Sha
           a.dilations[1], a.dilations[2], w[0].pad_before, w[1].pad_before};
 }
 
-/// Calls body(x_index, f_index, dy_index) for every product a Conv2D of
-/// geometry `g` sums (inputs inside the image only).
-template <class F>
-void for_each_tap(const kernels::ConvGeom& g, F&& body) {
-  const int64_t groups = g.groups(), per_group = g.out_depth / groups;
-  for (int64_t b = 0; b < g.batch; ++b) {
-    for (int64_t oh = 0; oh < g.out_rows; ++oh) {
-      for (int64_t ow = 0; ow < g.out_cols; ++ow) {
-        const int64_t dy_base = ((b * g.out_rows + oh) * g.out_cols + ow) * g.out_depth;
-        for (int64_t kh = 0; kh < g.k_rows; ++kh) {
-          const int64_t ih = oh * g.stride_rows - g.pad_top + kh * g.dil_rows;
-          if (ih < 0 || ih >= g.in_rows) continue;
-          for (int64_t kw = 0; kw < g.k_cols; ++kw) {
-            const int64_t iw = ow * g.stride_cols - g.pad_left + kw * g.dil_cols;
-            if (iw < 0 || iw >= g.in_cols) continue;
-            const int64_t x_base = ((b * g.in_rows + ih) * g.in_cols + iw) * g.in_depth;
-            const int64_t f_base = (kh * g.k_cols + kw) * g.filter_depth * g.out_depth;
-            for (int64_t oc = 0; oc < g.out_depth; ++oc) {
-              const int64_t group = oc / per_group;
-              for (int64_t ci = 0; ci < g.filter_depth; ++ci) {
-                body(x_base + group * g.filter_depth + ci, f_base + ci * g.out_depth + oc, dy_base + oc);
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
 std::vector<TensorSpec> infer_conv_backprop(const InferContext& c, int sizes_input, int tensor_input) {
   array::check_index_dtype(c.inputs[static_cast<size_t>(sizes_input)].dtype, "T");
   DType t = c.inputs[static_cast<size_t>(tensor_input)].dtype;
@@ -135,6 +107,27 @@ void store(const std::vector<Compute<T>>& acc, Tensor& out) {
   for (size_t i = 0; i < acc.size(); ++i) o[i] = T(acc[i]);
 }
 
+/// Runs `f` on float or double buffers: bfloat16 is widened to float and
+/// the result rounded once, as Conv2D's kernel does.
+template <class T, class F>
+void in_compute_type(std::initializer_list<const Tensor*> in, Tensor& out, F&& f) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    std::vector<std::vector<float>> wide;
+    for (const Tensor* t : in) {
+      wide.emplace_back(static_cast<size_t>(t->num_elements()));
+      for (int64_t i = 0; i < t->num_elements(); ++i) wide.back()[static_cast<size_t>(i)] = static_cast<float>(t->data<T>()[i]);
+    }
+    std::vector<float> o(static_cast<size_t>(out.num_elements()));
+    f(wide[0].data(), wide[1].data(), o.data());
+    for (size_t i = 0; i < o.size(); ++i) out.data<T>()[i] = bfloat16(o[i]);
+  } else {
+    auto it = in.begin();
+    const T* a = (*it++)->template data<T>();
+    const T* b = (*it)->template data<T>();
+    f(a, b, out.data<T>());
+  }
+}
+
 KernelFactory conv_backprop_input_kernel() {
   return [](const KernelSpec& s) -> Kernel {
     ConvAttrs a = conv_attrs(s.attrs);
@@ -147,12 +140,10 @@ KernelFactory conv_backprop_input_kernel() {
           const Tensor& f = k.input(1);
           const Tensor& dy = k.input(2);
           kernels::ConvGeom g = backprop_geom("Conv2DBackpropInput", a, in, f.shape(), dy.shape());
-          std::vector<Compute<T>> acc;
-          Tensor& out = allocate_zeroed<T>(k, in, acc);
-          const T* fp = f.data<T>();
-          const T* dp = dy.data<T>();
-          for_each_tap(g, [&](int64_t xi, int64_t fi, int64_t di) { acc[static_cast<size_t>(xi)] += widen(dp[di]) * widen(fp[fi]); });
-          store<T>(acc, out);
+          Tensor& out = k.allocate_output(0, dtype_of<T>(), in);
+          in_compute_type<T>({&f, &dy}, out, [&](const auto* fp, const auto* dp, auto* op) {
+            kernels::conv2d_backprop_input_nhwc(fp, dp, op, g);
+          });
         };
       }
     });
@@ -171,12 +162,10 @@ KernelFactory conv_backprop_filter_kernel() {
           Shape fs = array::checked_shape(array::int_values(k.input(1)));
           const Tensor& dy = k.input(2);
           kernels::ConvGeom g = backprop_geom("Conv2DBackpropFilter", a, x.shape(), fs, dy.shape());
-          std::vector<Compute<T>> acc;
-          Tensor& out = allocate_zeroed<T>(k, fs, acc);
-          const T* xp = x.data<T>();
-          const T* dp = dy.data<T>();
-          for_each_tap(g, [&](int64_t xi, int64_t fi, int64_t di) { acc[static_cast<size_t>(fi)] += widen(dp[di]) * widen(xp[xi]); });
-          store<T>(acc, out);
+          Tensor& out = k.allocate_output(0, dtype_of<T>(), fs);
+          in_compute_type<T>({&x, &dy}, out, [&](const auto* xp, const auto* dp, auto* op) {
+            kernels::conv2d_backprop_filter_nhwc(xp, dp, op, g);
+          });
         };
       }
     });

@@ -64,6 +64,13 @@ TEST_CASE("Conv2DBackpropInput and Conv2DBackpropFilter are Conv2D's adjoints") 
     INFO(c.x.str(), " ", c.w.str(), " ", c.padding);
     CHECK(window_dot(dx, x) == doctest::Approx(window_dot(dy, y)).epsilon(1e-10));
     CHECK(window_dot(dw, w) == doctest::Approx(window_dot(dy, y)).epsilon(1e-10));
+    // float32 and bfloat16 (multiplied in float) agree with float64.
+    for (DType dt : {DType::Float32, DType::BFloat16}) {
+      auto cast = [&](const Tensor& t) { return run1("Cast", {t}, Attrs{{"SrcT", DType::Float64}, {"DstT", dt}}); };
+      const double tol = dt == DType::BFloat16 ? 0.1 : 1e-4;
+      sweep::expect_close(run1("Conv2DBackpropInput", {window_shape(x), cast(w), cast(dy)}, a), cast(dx), "dx", tol, tol);
+      sweep::expect_close(run1("Conv2DBackpropFilter", {cast(x), window_shape(w), cast(dy)}, a), cast(dw), "dw", tol, tol);
+    }
   }
   Attrs a{{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"padding", std::string("VALID")}};
   Tensor w = sweep::random_tensor(DType::Float32, Shape{3, 3, 2, 4});
