@@ -1,5 +1,5 @@
 // tf.* functions on indexing and layout: expand_dims, squeeze, split, tile,
-// pad, gather, gather_nd, one_hot, cumsum, and tf.slice's row.
+// pad, gather, gather_nd, one_hot, cumsum, cumprod, and tf.slice's row.
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
 #include "runtime/api/tf_call.h"
@@ -101,6 +101,11 @@ Value one_hot(const Value& indices, const Value& depth, const Value& on_value, c
 
 Value cumsum(const Value& x, const Value& axis, bool exclusive, bool reverse, std::string_view name) {
   return Value(apply(op::Cumsum, {to_tensor(x), index_tensor(axis)}, name,
+                     Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
+}
+
+Value cumprod(const Value& x, const Value& axis, bool exclusive, bool reverse, std::string_view name) {
+  return Value(apply(op::Cumprod, {to_tensor(x), index_tensor(axis)}, name,
                      Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
 }
 

@@ -1,4 +1,4 @@
-// tf.slice and the tf.nn rows over the loss and batch-norm ops: Python
+// tf.slice, tf.math.cumprod and the tf.nn rows over the loss and batch-norm ops: Python
 // argument handling (axis moved last, outer dims flattened, the tuple
 // fused_batch_norm returns) and TF's Python-level error texts.
 #include <doctest/doctest.h>
@@ -41,6 +41,13 @@ TEST_CASE("tf.slice takes begin and size lists") {
   REQUIRE(t.shape() == Shape{2, 1});
   CHECK(t.data<float>()[0] == 5);
   CHECK(t.data<float>()[1] == 8);
+}
+
+TEST_CASE("tf.math.cumprod multiplies along an axis") {
+  Value x = matrix({{1, 2, 3}, {4, 5, 6}});
+  Tensor t = tensor(tf_api::cumprod({x}, {{"axis", Value(int64_t{1})}, {"exclusive", Value(true)}}));
+  const float want[] = {1, 1, 2, 1, 4, 20};
+  for (int i = 0; i < 6; ++i) CHECK(t.data<float>()[i] == want[i]);
 }
 
 TEST_CASE("tf.nn.softmax_cross_entropy_with_logits moves the class axis last") {
