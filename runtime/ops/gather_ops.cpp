@@ -279,14 +279,66 @@ void scatter_nd_run(const Tensor& indices, const Tensor& updates, Tensor& out) {
 
 GradTensor scalar_int(GradContext& c, int64_t v) { return c.constant(Tensor::scalar(static_cast<int32_t>(v))); }
 
-/// GatherV2 (batch_dims 0): g's slices summed into the rows they were read
-/// from. TF returns IndexedSlices for axis 0; agc has none and gives the
-/// dense sum (UnsortedSegmentSum), the value IndexedSlices densify to.
-/// Another axis is moved to the front first and back after (TF's scheme).
-std::vector<GradTensor> gather_grad(GradContext& c) {
-  if (c.attrs().get_or<int64_t>("batch_dims", 0) != 0) {
-    throw UnimplementedError("The gradient of GatherV2 with batch_dims is not supported");
+/// GatherV2 with batch_dims b > 0 (TF's _BatchGatherGrad): the gathered
+/// axis moved next to the batch dims, the batch dims folded into the segment
+/// ids (index + batch position · params.shape[axis]), one
+/// UnsortedSegmentSum, and the result unfolded and moved back. Shapes are
+/// constants when static, else read from tf.shape(params).
+GradTensor batch_gather_grad(GradContext& c, const Shape& ps, int64_t ax, int64_t b) {
+  GradTensor indices = c.input(1);
+  const Shape& is = c.spec(indices).shape;
+  if (!is.rank_known()) {
+    throw UnimplementedError("The gradient of GatherV2 with batch_dims needs its indices' rank known while tracing");
   }
+  const int r = ps.rank();
+  const bool fixed = ps.fully_defined();
+  GradTensor shape = fixed ? GradTensor{} : c.shape_of(c.input(0));
+  // params' dims at `idx`, an int32 vector.
+  auto pick = [&](const std::vector<int64_t>& idx) {
+    if (fixed) {
+      std::vector<int64_t> v;
+      for (int64_t i : idx) v.push_back(ps.dim(static_cast<int>(i)));
+      return c.ints(v);
+    }
+    return c.apply1(op::GatherV2, {shape, c.ints(idx), scalar_int(c, 0)}, Attrs{{"batch_dims", int64_t{0}}});
+  };
+  auto join = [&](std::vector<GradTensor> parts) {
+    parts.push_back(scalar_int(c, 0));
+    return c.apply(op::ConcatV2, parts)[0];
+  };
+  auto range = [](int64_t from, int64_t to) {
+    std::vector<int64_t> v;
+    for (int64_t i = from; i < to; ++i) v.push_back(i);
+    return v;
+  };
+  const GradTensor all_reduce = c.ints({0});
+  const Attrs prod_attrs{{"keep_dims", false}, {"Tidx", DType::Int32}};
+  GradTensor rows = c.reshape(pick({ax}), c.ints({}));
+  GradTensor batch = c.apply1(op::Prod, {pick(range(0, b)), all_reduce}, prod_attrs);
+  // g: P[:ax] + I[b:] + P[ax+1:] -> P[:ax] + [n] + P[ax+1:], then the axis moved to b.
+  GradTensor values = c.reshape(c.grad(0), join({pick(range(0, ax)), c.ints({-1}), pick(range(ax + 1, r))}));
+  std::vector<int64_t> perm = range(0, b), tail = range(b, ax), inverse(static_cast<size_t>(r));
+  perm.push_back(ax);
+  for (int64_t d = ax + 1; d < r; ++d) tail.push_back(d);
+  perm.insert(perm.end(), tail.begin(), tail.end());
+  for (int i = 0; i < r; ++i) inverse[static_cast<size_t>(perm[static_cast<size_t>(i)])] = i;
+  if (ax != b) values = c.apply1(op::Transpose, {values, c.ints(perm)});
+  values = c.reshape(values, join({c.ints({-1}), pick(tail)}));
+  // Segment ids: index + (its batch position) · rows.
+  GradTensor offsets = c.mul(c.apply1(op::Range, {scalar_int(c, 0), batch, scalar_int(c, 1)}, Attrs{{"Tidx", DType::Int32}}), rows);
+  offsets = c.reshape(c.cast(offsets, c.dtype(indices)),
+                      join({pick(range(0, b)), c.ints(std::vector<int64_t>(static_cast<size_t>(is.rank() - b), 1))}));
+  GradTensor ids = c.reshape(c.add(indices, offsets), c.ints({-1}));
+  GradTensor summed = c.apply1(op::UnsortedSegmentSum, {values, ids, c.mul(batch, rows)});
+  summed = c.reshape(summed, join({pick(range(0, b)), pick({ax}), pick(tail)}));
+  return ax != b ? c.apply1(op::Transpose, {summed, c.ints(inverse)}) : summed;
+}
+
+/// GatherV2: g's slices summed into the rows they were read from. TF returns
+/// IndexedSlices for axis 0; agc has none and gives the dense sum
+/// (UnsortedSegmentSum), the value IndexedSlices densify to. Another axis is
+/// moved to the front first and back after (TF's scheme).
+std::vector<GradTensor> gather_grad(GradContext& c) {
   GradTensor params = c.input(0), indices = c.input(1);
   const Shape& ps = c.spec(params).shape;
   const Tensor* axis_value = c.value(c.input(2));
@@ -296,6 +348,13 @@ std::vector<GradTensor> gather_grad(GradContext& c) {
   const int r = ps.rank();
   int64_t ax = array::int_at(*axis_value, 0);
   if (ax < 0) ax += r;
+  int64_t batch_dims = c.attrs().get_or<int64_t>("batch_dims", 0);
+  if (batch_dims < 0) {
+    const Shape& is = c.spec(indices).shape;
+    if (!is.rank_known()) throw UnimplementedError("The gradient of GatherV2 with negative batch_dims needs its indices' rank");
+    batch_dims += is.rank();
+  }
+  if (batch_dims > 0) return grads({batch_gather_grad(c, ps, ax, batch_dims), GradTensor{}, GradTensor{}});
   // g's shape is params' with the axis replaced by indices' dims: flatten those.
   GradTensor values_shape, rows;
   if (ps.fully_defined()) {

@@ -256,7 +256,12 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
          Attrs none{{"batch_dims", int64_t{0}}};
          return std::vector<Case>{{{uniform({5, 3}, -1, 1), int32s({0, 2, 2, 4}), index_scalar(0)}, none},
                                   {{uniform({2, 4, 3}, -1, 1), int32s({3, 1, 1, 0}, Shape{2, 2}), index_scalar(1)}, none},
-                                  {{uniform({2, 3}, -1, 1), index_scalar(2), index_scalar(-1)}, none}};
+                                  {{uniform({2, 3}, -1, 1), index_scalar(2), index_scalar(-1)}, none},
+                                  // batch_dims 1: per batch row, its own indices.
+                                  {{uniform({2, 3, 4}, -1, 1), int32s({3, 0, 3, 1, 2, 2}, Shape{2, 3}), index_scalar(2)},
+                                   Attrs{{"batch_dims", int64_t{1}}}},
+                                  {{uniform({2, 4, 3}, -1, 1), int32s({0, 3, 0, 2}, Shape{2, 2}), index_scalar(1)},
+                                   Attrs{{"batch_dims", int64_t{-1}}}}};
        }},
       {"GatherNd", [] { return std::vector<Case>{{{uniform({3, 4}, -1, 1), int32s({0, 1, 2, 3, 0, 1}, Shape{3, 2})}, {}}}; }},
       {"UnsortedSegmentSum", [] { return std::vector<Case>{{{uniform({4, 2}, -1, 1), int32s({0, 2, -1, 0}), index_scalar(3)}, {}}}; }},
