@@ -350,14 +350,13 @@ std::vector<GradTensor> sparse_xent_grad(GradContext& c) {
 /// Inference, with the given mean and variance: dx = g·scale·rsqrt(var + ε),
 /// dscale = Σ g·(x - mean)·rsqrt(var + ε), doffset = Σ g.
 std::vector<GradTensor> batch_norm_grad(GradContext& c) {
-  GradTensor x = c.input(0), scale = c.input(1), g = c.grad(0);
+  GradTensor scale = c.input(1);
+  // bfloat16 x computes in its statistics' float32, as the kernel does.
+  const DType x_type = c.dtype(c.input(0)), u = c.dtype(scale);
+  GradTensor x = c.cast(c.input(0), u), g = c.cast(c.grad(0), u);
   const bool nchw = batch_norm_nchw(c.attrs());
   const bool training = c.attrs().get_or<bool>("is_training", true);
   const double epsilon = c.attrs().get_or<double>("epsilon", 0.0001);
-  if (c.dtype(x) != c.dtype(scale)) {
-    throw UnimplementedError(std::string("The gradient of FusedBatchNormV3 with x of ") + dtype_tf_string(c.dtype(x)) +
-                             " and scale of " + dtype_tf_string(c.dtype(scale)) + " is not supported");
-  }
   GradTensor axes = c.ints(nchw ? std::vector<int64_t>{0, 2, 3} : std::vector<int64_t>{0, 1, 2});
   // A per-channel vector shaped to broadcast against x.
   auto per_channel = [&](GradTensor v) { return nchw ? c.reshape(v, c.ints({-1, 1, 1})) : v; };
@@ -382,7 +381,7 @@ std::vector<GradTensor> batch_norm_grad(GradContext& c) {
   } else {
     dx = c.mul(g, per_channel(c.mul(scale, inv)));
   }
-  return grads({dx, dscale, doffset, GradTensor{}, GradTensor{}});
+  return grads({c.cast(dx, x_type), dscale, doffset, GradTensor{}, GradTensor{}});
 }
 
 }  // namespace

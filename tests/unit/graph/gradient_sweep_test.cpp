@@ -456,3 +456,45 @@ TEST_CASE("the shaped ops' gradients built in a trace, with the inputs' dims unk
     }
   }
 }
+
+TEST_CASE("FusedBatchNormV3's gradient for bfloat16 x computes in float32, the statistics' type") {
+  std::mt19937 r(7);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> xs(2 * 2 * 2 * 3);
+  for (float& v : xs) v = static_cast<float>(bfloat16(d(r)));  // exactly representable in both
+  Tensor x32 = Tensor::from_vector(Shape{2, 2, 2, 3}, xs);
+  Tensor x16(DType::BFloat16, x32.shape());
+  for (size_t i = 0; i < xs.size(); ++i) x16.data<bfloat16>()[i] = bfloat16(xs[i]);
+  Tensor scale = Tensor::from_vector<float>(Shape{3}, {1.0f, 0.5f, 2.0f});
+  Tensor offset = Tensor::from_vector<float>(Shape{3}, {0.0f, 0.1f, -0.2f});
+  Attrs a{{"epsilon", 0.001}, {"is_training", true}};
+  auto dx = [&](const Tensor& x) {
+    Tape tape(false, true);
+    TensorHandle in[] = {TensorHandle(x), TensorHandle(scale), TensorHandle(offset), TensorHandle(scale), TensorHandle(scale)};
+    tape.watch(in[0]);
+    tape.start();
+    TensorHandle y = apply_op(OpType("FusedBatchNormV3"), in, a)[0];
+    Tensor w(x.dtype(), x.shape());
+    for (int64_t i = 0; i < w.num_elements(); ++i) {
+      const float v = 0.5f + 0.125f * static_cast<float>(i % 9);  // exact in bfloat16
+      if (x.dtype() == DType::BFloat16) w.data<bfloat16>()[i] = bfloat16(v);
+      else w.data<float>()[i] = v;
+    }
+    TensorHandle wy[] = {y, TensorHandle(w)};
+    TensorHandle y2 = apply_op1(op::Mul, wy);
+    TensorHandle total = apply_op1(op::Sum, std::vector<TensorHandle>{y2, TensorHandle(int32s({0, 1, 2, 3}))},
+                                   Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+    tape.stop();
+    GradientSource source{key_of(in[0]), {x.dtype(), x.shape()}};
+    TensorHandle targets[] = {total};
+    std::optional<TensorHandle> seeds[] = {std::nullopt};
+    auto g = compute_gradient(tape.entries(), targets, seeds, std::span(&source, 1));
+    REQUIRE(g[0].has_value());
+    return g[0]->value();
+  };
+  Tensor g32 = dx(x32), g16 = dx(x16);
+  REQUIRE(g16.dtype() == DType::BFloat16);
+  for (int64_t i = 0; i < g32.num_elements(); ++i) {
+    CHECK(static_cast<float>(g16.data<bfloat16>()[i]) == doctest::Approx(g32.data<float>()[i]).epsilon(0.02).scale(1.0));
+  }
+}
