@@ -143,6 +143,8 @@ Value one_hot(const Value& indices, const Value& depth, const Value& on_value = 
               int64_t axis = -1, OptDType dtype = std::nullopt, std::string_view name = hint::one_hot);
 Value cumsum(const Value& x, const Value& axis = Value(0), bool exclusive = false, bool reverse = false,
              std::string_view name = hint::cumsum);
+Value cumprod(const Value& x, const Value& axis = Value(0), bool exclusive = false, bool reverse = false,
+              std::string_view name = hint::cumprod);
 
 // ---- Neural-network ops (tf_api_nn.cpp).
 /// axis None or -1: the last; another axis is moved last and back (as TF's).

@@ -1,7 +1,8 @@
 // tf.* functions on indexing and layout: expand_dims, squeeze, split, tile,
-// pad, gather, gather_nd, one_hot, cumsum.
+// pad, gather, gather_nd, one_hot, cumsum, cumprod, and tf.slice's row.
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
+#include "runtime/api/tf_call.h"
 #include "runtime/value/convert.h"
 
 namespace ag::tf {
@@ -102,5 +103,22 @@ Value cumsum(const Value& x, const Value& axis, bool exclusive, bool reverse, st
   return Value(apply(op::Cumsum, {to_tensor(x), index_tensor(axis)}, name,
                      Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
 }
+
+Value cumprod(const Value& x, const Value& axis, bool exclusive, bool reverse, std::string_view name) {
+  return Value(apply(op::Cumprod, {to_tensor(x), index_tensor(axis)}, name,
+                     Attrs{{"exclusive", exclusive}, {"reverse", reverse}}));
+}
+
+// ---- Rows of tf_functions.def implemented here.
+namespace impl {
+
+/// tf.slice(input_, begin, size): the Slice op; begin and size lists become
+/// int32 tensors (array_ops.slice converts them as TF converts op inputs).
+Value slice(const TfCall& c) {
+  return Value(apply(op::Slice, {to_tensor(c["input_"]), index_tensor(c["begin"]), index_tensor(c["size"])},
+                     c.node_name()));
+}
+
+}  // namespace impl
 
 }  // namespace ag::tf

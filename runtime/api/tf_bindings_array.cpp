@@ -73,4 +73,8 @@ Value cumsum(const TfCall& c) {
   return tf::cumsum(c["x"], c["axis"], truthy(c["exclusive"]), truthy(c["reverse"]), c.node_name());
 }
 
+Value cumprod(const TfCall& c) {
+  return tf::cumprod(c["x"], c["axis"], truthy(c["exclusive"]), truthy(c["reverse"]), c.node_name());
+}
+
 }  // namespace ag::tf::impl

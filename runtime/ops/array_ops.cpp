@@ -111,6 +111,22 @@ int64_t range_size_of(const Tensor& s, const Tensor& l, const Tensor& d) {
   return n;
 }
 
+/// Fill: None for dims, the sum of g for the value (TF's _FillGrad).
+std::vector<GradTensor> fill_grad(GradContext& c) {
+  GradTensor g = c.grad(0);
+  const Shape& gs = c.spec(g).shape;
+  GradTensor axes;
+  if (gs.rank_known()) {
+    std::vector<int64_t> all;
+    for (int i = 0; i < gs.rank(); ++i) all.push_back(i);
+    axes = c.ints(all);
+  } else {
+    axes = c.apply1(op::Range, {c.constant(Tensor::scalar(int32_t{0})), c.apply1(op::Rank, {g}),
+                                c.constant(Tensor::scalar(int32_t{1}))}, Attrs{{"Tidx", DType::Int32}});
+  }
+  return grads({GradTensor{}, c.sum(g, axes)});
+}
+
 void register_basic_ops(OpRegistry& reg) {
   // Shape: the input's dims as a vector of out_type.
   reg.op("Shape")
@@ -240,7 +256,7 @@ void register_basic_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::Elementwise).tpu()
-      .grad_unimplemented();
+      .grad(fill_grad);
 
   reg.op("ZerosLike")
       .inputs(1)
@@ -371,6 +387,7 @@ void register_array_ops(OpRegistry& reg) {
   register_basic_ops(reg);
   register_shape_ops(reg);
   register_concat_ops(reg);
+  register_pad_ops(reg);
   register_gather_ops(reg);
   register_slice_ops(reg);
 }

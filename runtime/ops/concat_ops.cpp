@@ -1,8 +1,10 @@
 // Array ops that join or cut tensors along an axis (ConcatV2, Pack, Unpack,
-// Split, SplitV) or grow them (Tile, Pad, PadV2). Each copies contiguous
-// runs: the part of a row-major tensor after the axis is one block.
+// Split, SplitV). Each copies contiguous runs: the part of a row-major tensor
+// after the axis is one block. Their gradients are the inverse cuts and
+// joins (TF's array_grad.py).
 #include <limits>
 
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
 
@@ -187,144 +189,86 @@ std::vector<int64_t> splitv_sizes(std::vector<int64_t> sizes, int64_t size) {
   return sizes;
 }
 
-/// Tile's output shape (dims of `in` may be unknown).
-Shape tile_shape(const Shape& in, const std::vector<int64_t>& mult) {
-  if (static_cast<int64_t>(mult.size()) != in.rank()) {
-    throw InvalidArgumentError("Expected multiples argument to be a vector of length " + std::to_string(in.rank()) +
-                               " but got length " + std::to_string(mult.size()));
+// ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py)
+
+/// A value known while building, as int64s; UnimplementedError naming the
+/// op and `what` when it is not (the gradient's structure depends on it).
+std::vector<int64_t> known_ints(GradContext& c, GradTensor t, const char* what) {
+  const Tensor* v = c.value(t);
+  if (v == nullptr) {
+    throw UnimplementedError("The gradient of " + c.op().name + " needs its " + what + " known while tracing");
   }
-  Shape out;
-  for (int i = 0; i < in.rank(); ++i) {
-    if (mult[static_cast<size_t>(i)] < 0) {
-      throw InvalidArgumentError("Expected multiples[" + std::to_string(i) + "] >= 0, but got " +
-                                 std::to_string(mult[static_cast<size_t>(i)]));
-    }
-    int64_t d = in.dim(i), n = 0;
-    if (d < 0) { out.push_back(kUnknownDim); continue; }
-    if (__builtin_mul_overflow(d, mult[static_cast<size_t>(i)], &n)) {
-      throw InvalidArgumentError("Encountered overflow when multiplying " + std::to_string(d) + " with " +
-                                 std::to_string(mult[static_cast<size_t>(i)]) + ", result: -1");
-    }
-    out.push_back(n);
+  return array::int_values(*v);
+}
+
+/// x's size along `axis` as an int32 [1] vector: a constant when static.
+GradTensor dim_vector(GradContext& c, GradTensor x, int64_t axis) {
+  const Shape& s = c.spec(x).shape;
+  if (s.rank_known() && s.dim(static_cast<int>(axis)) >= 0) return c.ints({s.dim(static_cast<int>(axis))});
+  return c.apply1(op::GatherV2, {c.shape_of(x), c.ints({axis}), c.constant(Tensor::scalar(int32_t{0}))},
+                  Attrs{{"batch_dims", int64_t{0}}});
+}
+
+/// The canonical axis of a rank-`rank` tensor from an axis input known while building.
+int64_t grad_axis(GradContext& c, GradTensor axis_input, int64_t rank) {
+  int64_t axis = known_ints(c, axis_input, "axis")[0];
+  return axis < 0 ? axis + rank : axis;
+}
+
+int known_rank(GradContext& c, GradTensor t) {
+  const Shape& s = c.spec(t).shape;
+  if (!s.rank_known()) throw UnimplementedError("The gradient of " + c.op().name + " needs its input's rank known while tracing");
+  return s.rank();
+}
+
+/// ConcatV2: g cut back into the inputs' sizes along the axis (TF slices at
+/// ConcatOffset; one SplitV is the same cut). The axis gets None.
+std::vector<GradTensor> concat_grad(GradContext& c) {
+  const int n = c.num_inputs() - 1;
+  std::vector<GradTensor> out(static_cast<size_t>(n + 1));
+  const int64_t ax = grad_axis(c, c.input(n), known_rank(c, c.input(0)));
+  std::vector<GradTensor> sizes;
+  for (int i = 0; i < n; ++i) sizes.push_back(dim_vector(c, c.input(i), ax));
+  GradTensor size_splits = sizes[0];
+  if (n > 1) {
+    sizes.push_back(c.constant(Tensor::scalar(int32_t{0})));
+    size_splits = c.apply(op::ConcatV2, sizes)[0];
   }
-  if (out.fully_defined()) (void)out.num_elements();
+  GradTensor g = c.grad(0);
+  std::vector<GradTensor> pieces = c.apply(op::SplitV, std::vector<GradTensor>{g, size_splits, c.input(n)},
+                                           Attrs{{"num_split", static_cast<int64_t>(n)}});
+  for (int i = 0; i < n; ++i) out[static_cast<size_t>(i)] = pieces[static_cast<size_t>(i)];
   return out;
 }
 
-template <class T>
-void tile_into(const Tensor& in, Tensor& out) {
-  const Shape& is = in.shape();
-  const Shape& os = out.shape();
-  int r = is.rank();
-  if (out.num_elements() == 0) return;
-  if (r == 0) { out.data<T>()[0] = in.data<T>()[0]; return; }
-  const T* src = in.data<T>();
-  T* dst = out.data<T>();
-  int64_t in_row = is.dim(r - 1), out_row = os.dim(r - 1);
-  int64_t rows = out.num_elements() / out_row;
-  std::vector<int64_t> in_st = array::strides_of(is);
-  int64_t idx[kMaxRank] = {};
-  for (int64_t row = 0; row < rows; ++row) {
-    int64_t s = 0;
-    for (int d = 0; d < r - 1; ++d) s += (idx[d] % is.dim(d)) * in_st[static_cast<size_t>(d)];
-    T* o = dst + row * out_row;
-    for (int64_t j = 0; j < out_row; j += in_row) std::copy_n(src + s, in_row, o + j);
-    for (int d = r - 2; d >= 0; --d) {
-      if (++idx[d] < os.dim(d)) break;
-      idx[d] = 0;
-    }
-  }
+/// Pack: g unstacked along the same axis.
+std::vector<GradTensor> pack_grad(GradContext& c) {
+  const int64_t n = c.num_inputs();
+  return c.apply(op::Unpack, std::vector<GradTensor>{c.grad(0)},
+                 Attrs{{"axis", c.attrs().get_or<int64_t>("axis", 0)}, {"num", n}});
 }
 
-/// Pad's paddings as (before, after) pairs, checked against an input of rank `r`.
-std::vector<int64_t> pad_amounts(const Tensor& p, const Shape& in) {
-  int r = in.rank();
-  if (p.rank() != 2 || p.shape().dim(1) != 2) {
-    throw InvalidArgumentError("paddings must be a matrix with 2 columns: " + p.shape().debug_string());
-  }
-  if (p.shape().dim(0) != r) {
-    throw InvalidArgumentError("The first dimension of paddings must be the rank of inputs" + p.shape().debug_string() +
-                               " " + in.debug_string());
-  }
-  std::vector<int64_t> v = array::int_values(p);
-  for (int i = 0; i < r; ++i) {
-    if (v[2 * i] < 0 || v[2 * i + 1] < 0) {
-      throw InvalidArgumentError("Paddings must be non-negative: " + std::to_string(v[2 * i]) + " " +
-                                 std::to_string(v[2 * i + 1]));
-    }
-  }
-  return v;
+/// Unpack: the outputs' gradients (zeros where none flows) stacked back.
+std::vector<GradTensor> unpack_grad(GradContext& c) {
+  std::vector<GradTensor> gs;
+  for (int i = 0; i < c.num_outputs(); ++i) gs.push_back(c.grad(i));
+  return {c.apply(op::Pack, gs, Attrs{{"axis", c.attrs().get_or<int64_t>("axis", 0)}, {"N", static_cast<int64_t>(gs.size())}})[0]};
 }
 
-Shape pad_shape(const Shape& in, const std::vector<int64_t>& pads) {
-  Shape out;
-  for (int i = 0; i < in.rank(); ++i) {
-    int64_t d = in.dim(i), n = 0;
-    if (d < 0) { out.push_back(kUnknownDim); continue; }
-    if (__builtin_add_overflow(d, pads[2 * i], &n) || __builtin_add_overflow(n, pads[2 * i + 1], &n)) {
-      throw InvalidArgumentError("Encountered overflow when padding dimension " + std::to_string(i));
-    }
-    out.push_back(n);
-  }
-  if (out.fully_defined()) (void)out.num_elements();
-  return out;
+/// The outputs' gradients concatenated along `axis` (a tensor input).
+GradTensor concat_outputs(GradContext& c, GradTensor axis) {
+  std::vector<GradTensor> gs;
+  for (int i = 0; i < c.num_outputs(); ++i) gs.push_back(c.grad(i));
+  gs.push_back(axis);
+  return c.apply(op::ConcatV2, gs)[0];
 }
 
-std::vector<TensorSpec> pad_infer(const InferContext& c) {
-  array::check_index_dtype(c.inputs[1].dtype, "Tpaddings");
-  const Shape& in = c.inputs[0].shape;
-  const Shape& ps = c.inputs[1].shape;
-  if (ps.rank_known() && (ps.rank() != 2 || (ps.dim(1) >= 0 && ps.dim(1) != 2))) {
-    throw InvalidArgumentError("paddings must be a matrix with 2 columns: " + ps.debug_string());
-  }
-  if (c.inputs.size() == 3) {
-    if (c.inputs[2].dtype != c.inputs[0].dtype) {
-      throw InvalidArgumentError(std::string("Inconsistent values for attr 'T' ") + dtype_tf_string(c.inputs[0].dtype) +
-                                 " vs. " + dtype_tf_string(c.inputs[2].dtype) + " while building NodeDef 'PadV2'");
-    }
-    const Shape& cs = c.inputs[2].shape;
-    if (cs.rank_known() && cs.rank() != 0) {
-      throw InvalidArgumentError("constant_values must be a scalar. Got: " + cs.debug_string());
-    }
-  }
-  DType t = c.inputs[0].dtype;
-  int rank = in.rank_known() ? in.rank() : (ps.rank_known() && ps.dim(0) >= 0) ? static_cast<int>(ps.dim(0)) : -1;
-  if (in.rank_known() && ps.rank_known() && ps.dim(0) >= 0 && ps.dim(0) != in.rank()) {
-    throw InvalidArgumentError("The first dimension of paddings must be the rank of inputs" + ps.debug_string() + " " +
-                               in.debug_string());
-  }
-  if (rank < 0) return one(t, Shape::unknown_rank());
-  const Tensor* p = c.constant(1);
-  if (!p || !in.rank_known()) return one(t, Shape::unknown_dims(rank));
-  return one(t, pad_shape(in, pad_amounts(*p, in)));
-}
+/// Split(axis, value): None for the axis, the pieces' gradients concatenated.
+std::vector<GradTensor> split_grad(GradContext& c) { return grads({GradTensor{}, concat_outputs(c, c.input(0))}); }
 
-KernelFactory pad_kernel() {
-  return [](const KernelSpec& s) {
-    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
-      return Kernel([](KernelContext& k) {
-        const Tensor& in = k.input(0);
-        int r = in.rank();
-        std::vector<int64_t> pads = pad_amounts(k.input(1), in.shape());
-        Tensor& out = k.allocate_output(0, dtype_of<T>(), pad_shape(in.shape(), pads));
-        T fill{};
-        if (k.inputs.size() == 3) {
-          if (k.input(2).num_elements() != 1) {
-            throw InvalidArgumentError("constant_values must be a scalar. Got: " + k.input(2).shape().debug_string());
-          }
-          fill = k.input(2).scalar_value<T>();
-        } else if constexpr (std::is_same_v<T, bfloat16>) {
-          fill = bfloat16(0.0f);
-        }
-        std::fill_n(out.data<T>(), out.num_elements(), fill);
-        std::vector<int64_t> src_st = array::strides_of(in.shape());
-        std::vector<int64_t> dst_st = array::strides_of(out.shape());
-        int64_t off = 0;
-        for (int i = 0; i < r; ++i) off += pads[2 * i] * dst_st[static_cast<size_t>(i)];
-        array::copy_nd<T>(in.shape(), in.data<T>(), 0, src_st.data(), out.data<T>(), off, dst_st.data());
-      });
-    });
-  };
+/// SplitV(value, size_splits, axis).
+std::vector<GradTensor> splitv_grad(GradContext& c) {
+  return grads({concat_outputs(c, c.input(2)), GradTensor{}, GradTensor{}});
 }
 
 }  // namespace
@@ -369,7 +313,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(concat_grad);
 
   // Pack(values...) with attr axis: stacks along a new axis.
   reg.op("Pack")
@@ -401,7 +345,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(pack_grad);
 
   // Unpack(value) with attrs axis and num: one output per slice along axis.
   reg.op("Unpack")
@@ -453,7 +397,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(unpack_grad);
 
   // Split(axis, value) with attr num_split: equal pieces.
   reg.op("Split")
@@ -484,7 +428,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(split_grad);
 
   // SplitV(value, size_splits, axis): pieces of the given sizes (one may be -1).
   reg.op("SplitV")
@@ -527,40 +471,7 @@ void register_concat_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
-
-  reg.op("Tile")
-      .inputs(2)
-      .infer([](const InferContext& c) {
-        array::check_index_dtype(c.inputs[1].dtype, "Tmultiples");
-        const Shape& in = c.inputs[0].shape;
-        const Shape& ms = c.inputs[1].shape;
-        if (ms.rank_known() && ms.rank() != 1) {
-          throw InvalidArgumentError("Expected multiples argument to be a vector of length " +
-                                     std::to_string(in.rank()) + " but got length " + std::to_string(ms.num_elements()));
-        }
-        DType t = c.inputs[0].dtype;
-        int rank = in.rank_known() ? in.rank() : (ms.rank_known() && ms.dim(0) >= 0) ? static_cast<int>(ms.dim(0)) : -1;
-        if (rank < 0) return one(t, Shape::unknown_rank());
-        const Tensor* m = c.constant(1);
-        if (!m) return one(t, Shape::unknown_dims(rank));
-        return one(t, tile_shape(in.rank_known() ? in : Shape::unknown_dims(rank), array::int_values(*m)));
-      })
-      .cpu([](const KernelSpec& s) {
-        return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
-          return Kernel([](KernelContext& k) {
-            const Tensor& in = k.input(0);
-            Tensor& out = k.allocate_output(0, dtype_of<T>(), tile_shape(in.shape(), array::int_values(k.input(1))));
-            tile_into<T>(in, out);
-          });
-        });
-      })
-      .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
-
-  for (auto [name, inputs] : {std::pair{"Pad", 2}, std::pair{"PadV2", 3}}) {
-    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu().grad_unimplemented();
-  }
+      .grad(splitv_grad);
 }
 
 }  // namespace ag

@@ -1,7 +1,10 @@
 // Array ops that pick elements by index: GatherV2 (slices along an axis, with
-// batch_dims), GatherNd (slices by index tuples) and OneHot. Every index is
+// batch_dims), GatherNd (slices by index tuples) and OneHot, and the two that
+// write by index, their gradients: UnsortedSegmentSum (GatherV2's, dense where
+// TF returns IndexedSlices) and ScatterNd (GatherNd's). Every index is
 // range-checked before it is read: an out-of-range index is an
 // InvalidArgumentError in TF's words, never an out-of-bounds read.
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
 
@@ -158,6 +161,268 @@ int64_t one_hot_depth(const Tensor& d) {
   return depth;
 }
 
+
+/// The element types UnsortedSegmentSum and ScatterNd add.
+template <class T>
+constexpr bool kAddable = !std::is_same_v<T, bool> && !std::is_same_v<T, std::string>;
+
+template <class T>
+T add_elems(T a, T b) {
+  if constexpr (std::is_same_v<T, bfloat16>) return bfloat16(static_cast<float>(a) + static_cast<float>(b));
+  else return static_cast<T>(a + b);
+}
+
+// ---- UnsortedSegmentSum(data, segment_ids, num_segments): out[ids[i], ...] += data[i, ...].
+
+Shape segment_sum_shape(const Shape& data, const Shape& ids, int64_t num_segments) {
+  if (!data.rank_known() || !ids.rank_known()) return Shape::unknown_rank();
+  bool prefix = ids.rank() <= data.rank();
+  for (int d = 0; prefix && d < ids.rank(); ++d) {
+    if (data.dim(d) >= 0 && ids.dim(d) >= 0 && data.dim(d) != ids.dim(d)) prefix = false;
+  }
+  if (!prefix) {
+    throw InvalidArgumentError("data.shape = " + data.debug_string() + " does not start with segment_ids.shape = " +
+                               ids.debug_string());
+  }
+  Shape out{num_segments};
+  for (int d = ids.rank(); d < data.rank(); ++d) out.push_back(data.dim(d));
+  return out;
+}
+
+int64_t num_segments_of(const Tensor& t) {
+  if (t.rank() != 0) throw InvalidArgumentError("num_segments should be a scalar, not shape " + t.shape().debug_string());
+  int64_t n = array::int_at(t, 0);
+  if (n < 0) throw InvalidArgumentError("Input num_segments == " + std::to_string(n) + " must not be negative.");
+  return n;
+}
+
+template <class T, class I>
+void segment_sum_run(const Tensor& data, const Tensor& ids, Tensor& out) {
+  const int64_t n = ids.num_elements();
+  const int64_t rows = out.shape().dim(0);
+  const int64_t inner = n > 0 ? data.num_elements() / n : 0;
+  const I* ix = ids.data<I>();
+  for (int64_t j = 0; j < n; ++j) {
+    if (ix[j] >= rows) {
+      throw InvalidArgumentError("segment_ids" + slice_debug_string(ids.shape(), j) + " = " + std::to_string(ix[j]) +
+                                 " is out of range [0, " + std::to_string(rows) + ")");
+    }
+  }
+  T* dst = out.data<T>();
+  std::fill_n(dst, out.num_elements(), T(0));
+  const T* src = data.data<T>();
+  for (int64_t j = 0; j < n; ++j) {
+    if (ix[j] < 0) continue;  // negative ids are dropped, as in TF
+    T* row = dst + static_cast<int64_t>(ix[j]) * inner;
+    const T* in = src + j * inner;
+    for (int64_t q = 0; q < inner; ++q) row[q] = add_elems(row[q], in[q]);
+  }
+}
+
+// ---- ScatterNd(indices, updates, shape): zeros of `shape`, updates summed in at the index tuples.
+
+void check_scatter_shapes(const Shape& idx, const Shape& upd, const Shape& out) {
+  if (!idx.rank_known() || !upd.rank_known() || !out.rank_known()) return;
+  if (idx.rank() < 1) throw InvalidArgumentError("Indices shape must have rank at least one. Found:" + idx.debug_string());
+  int64_t k = idx.dim(idx.rank() - 1);
+  if (k < 0) return;
+  if (k > out.rank()) {
+    throw InvalidArgumentError("Dimensions [" + std::to_string(k) + "," + std::to_string(out.rank()) +
+                               ") of input[shape=" + out.debug_string() + "] = [] must match dimensions [" +
+                               std::to_string(idx.rank() - 1) + "," + std::to_string(upd.rank()) +
+                               ") of updates[shape=" + upd.debug_string() + "]");
+  }
+  Shape want;
+  for (int d = 0; d < idx.rank() - 1; ++d) want.push_back(idx.dim(d));
+  for (int d = static_cast<int>(k); d < out.rank(); ++d) want.push_back(out.dim(d));
+  if (!want.is_compatible_with(upd)) {
+    throw InvalidArgumentError("The shape of updates " + upd.debug_string() + " must be the indices' outer dims plus "
+                               "the slices of the output: " + want.debug_string());
+  }
+}
+
+template <class T, class I>
+void scatter_nd_run(const Tensor& indices, const Tensor& updates, Tensor& out) {
+  const Shape& os = out.shape();
+  const Shape& is = indices.shape();
+  int k = static_cast<int>(is.dim(is.rank() - 1));
+  int64_t n = array::dims_product(is, 0, is.rank() - 1);
+  int64_t slice = array::dims_product(os, k, os.rank());
+  std::vector<int64_t> st = array::strides_of(os);
+  const I* ix = indices.data<I>();
+  Shape batch;
+  for (int d = 0; d < is.rank() - 1; ++d) batch.push_back(is.dim(d));
+  std::vector<int64_t> offsets(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t off = 0;
+    for (int d = 0; d < k; ++d) {
+      int64_t v = ix[j * k + d];
+      if (v < 0 || v >= os.dim(d)) {
+        std::vector<int64_t> bad(ix + j * k, ix + j * k + k);
+        throw InvalidArgumentError("indices" + slice_debug_string(batch, j) + " = [" + array::int_list_string(bad, ", ") +
+                                   "] does not index into shape " + os.debug_string());
+      }
+      off += v * st[static_cast<size_t>(d)];
+    }
+    offsets[static_cast<size_t>(j)] = off;
+  }
+  T* dst = out.data<T>();
+  std::fill_n(dst, out.num_elements(), T(0));
+  const T* src = updates.data<T>();
+  for (int64_t j = 0; j < n; ++j) {
+    T* o = dst + offsets[static_cast<size_t>(j)];
+    for (int64_t q = 0; q < slice; ++q) o[q] = add_elems(o[q], src[j * slice + q]);
+  }
+}
+
+// ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py and math_grad.py)
+
+GradTensor scalar_int(GradContext& c, int64_t v) { return c.constant(Tensor::scalar(static_cast<int32_t>(v))); }
+
+/// GatherV2 with batch_dims b > 0 (TF's _BatchGatherGrad): the gathered
+/// axis moved next to the batch dims, the batch dims folded into the segment
+/// ids (index + batch position · params.shape[axis]), one
+/// UnsortedSegmentSum, and the result unfolded and moved back. Shapes are
+/// constants when static, else read from tf.shape(params).
+GradTensor batch_gather_grad(GradContext& c, const Shape& ps, int64_t ax, int64_t b) {
+  GradTensor indices = c.input(1);
+  const Shape& is = c.spec(indices).shape;
+  if (!is.rank_known()) {
+    throw UnimplementedError("The gradient of GatherV2 with batch_dims needs its indices' rank known while tracing");
+  }
+  const int r = ps.rank();
+  const bool fixed = ps.fully_defined();
+  GradTensor shape = fixed ? GradTensor{} : c.shape_of(c.input(0));
+  // params' dims at `idx`, an int32 vector.
+  auto pick = [&](const std::vector<int64_t>& idx) {
+    if (fixed) {
+      std::vector<int64_t> v;
+      for (int64_t i : idx) v.push_back(ps.dim(static_cast<int>(i)));
+      return c.ints(v);
+    }
+    return c.apply1(op::GatherV2, {shape, c.ints(idx), scalar_int(c, 0)}, Attrs{{"batch_dims", int64_t{0}}});
+  };
+  auto join = [&](std::vector<GradTensor> parts) {
+    parts.push_back(scalar_int(c, 0));
+    return c.apply(op::ConcatV2, parts)[0];
+  };
+  auto range = [](int64_t from, int64_t to) {
+    std::vector<int64_t> v;
+    for (int64_t i = from; i < to; ++i) v.push_back(i);
+    return v;
+  };
+  const GradTensor all_reduce = c.ints({0});
+  const Attrs prod_attrs{{"keep_dims", false}, {"Tidx", DType::Int32}};
+  GradTensor rows = c.reshape(pick({ax}), c.ints({}));
+  GradTensor batch = c.apply1(op::Prod, {pick(range(0, b)), all_reduce}, prod_attrs);
+  // g: P[:ax] + I[b:] + P[ax+1:] -> P[:ax] + [n] + P[ax+1:], then the axis moved to b.
+  GradTensor values = c.reshape(c.grad(0), join({pick(range(0, ax)), c.ints({-1}), pick(range(ax + 1, r))}));
+  std::vector<int64_t> perm = range(0, b), tail = range(b, ax), inverse(static_cast<size_t>(r));
+  perm.push_back(ax);
+  for (int64_t d = ax + 1; d < r; ++d) tail.push_back(d);
+  perm.insert(perm.end(), tail.begin(), tail.end());
+  for (int i = 0; i < r; ++i) inverse[static_cast<size_t>(perm[static_cast<size_t>(i)])] = i;
+  if (ax != b) values = c.apply1(op::Transpose, {values, c.ints(perm)});
+  values = c.reshape(values, join({c.ints({-1}), pick(tail)}));
+  // Segment ids: index + (its batch position) · rows.
+  GradTensor offsets = c.mul(c.apply1(op::Range, {scalar_int(c, 0), batch, scalar_int(c, 1)}, Attrs{{"Tidx", DType::Int32}}), rows);
+  offsets = c.reshape(c.cast(offsets, c.dtype(indices)),
+                      join({pick(range(0, b)), c.ints(std::vector<int64_t>(static_cast<size_t>(is.rank() - b), 1))}));
+  GradTensor ids = c.reshape(c.add(indices, offsets), c.ints({-1}));
+  GradTensor summed = c.apply1(op::UnsortedSegmentSum, {values, ids, c.mul(batch, rows)});
+  summed = c.reshape(summed, join({pick(range(0, b)), pick({ax}), pick(tail)}));
+  return ax != b ? c.apply1(op::Transpose, {summed, c.ints(inverse)}) : summed;
+}
+
+/// GatherV2: g's slices summed into the rows they were read from. TF returns
+/// IndexedSlices for axis 0; agc has none and gives the dense sum
+/// (UnsortedSegmentSum), the value IndexedSlices densify to. Another axis is
+/// moved to the front first and back after (TF's scheme).
+std::vector<GradTensor> gather_grad(GradContext& c) {
+  GradTensor params = c.input(0), indices = c.input(1);
+  const Shape& ps = c.spec(params).shape;
+  const Tensor* axis_value = c.value(c.input(2));
+  if (!ps.rank_known() || axis_value == nullptr) {
+    throw UnimplementedError("The gradient of GatherV2 needs its axis and its params' rank known while tracing");
+  }
+  const int r = ps.rank();
+  int64_t ax = array::int_at(*axis_value, 0);
+  if (ax < 0) ax += r;
+  int64_t batch_dims = c.attrs().get_or<int64_t>("batch_dims", 0);
+  if (batch_dims < 0) {
+    const Shape& is = c.spec(indices).shape;
+    if (!is.rank_known()) throw UnimplementedError("The gradient of GatherV2 with negative batch_dims needs its indices' rank");
+    batch_dims += is.rank();
+  }
+  if (batch_dims > 0) return grads({batch_gather_grad(c, ps, ax, batch_dims), GradTensor{}, GradTensor{}});
+  // g's shape is params' with the axis replaced by indices' dims: flatten those.
+  GradTensor values_shape, rows;
+  if (ps.fully_defined()) {
+    std::vector<int64_t> dims(ps.dims().begin(), ps.dims().end());
+    rows = scalar_int(c, dims[static_cast<size_t>(ax)]);
+    dims[static_cast<size_t>(ax)] = -1;
+    values_shape = c.ints(dims);
+  } else {
+    GradTensor shape = c.shape_of(params);
+    rows = c.apply1(op::GatherV2, {shape, scalar_int(c, ax), scalar_int(c, 0)}, Attrs{{"batch_dims", int64_t{0}}});
+    GradTensor before = c.apply1(op::Slice, {shape, c.ints({0}), c.ints({ax})});
+    GradTensor after = c.apply1(op::Slice, {shape, c.ints({ax + 1}), c.ints({r - ax - 1})});
+    values_shape = c.apply(op::ConcatV2, std::vector<GradTensor>{before, c.ints({-1}), after, scalar_int(c, 0)})[0];
+  }
+  GradTensor values = c.reshape(c.grad(0), values_shape);
+  std::vector<int64_t> to_front{ax}, back;
+  for (int64_t d = 0; d < r; ++d) {
+    if (d != ax) to_front.push_back(d);
+  }
+  for (int64_t d = 1; d <= ax; ++d) back.push_back(d);
+  back.push_back(0);
+  for (int64_t d = ax + 1; d < r; ++d) back.push_back(d);
+  if (ax != 0) values = c.apply1(op::Transpose, {values, c.ints(to_front)});
+  GradTensor flat = c.reshape(indices, c.ints({-1}));
+  GradTensor summed = c.apply1(op::UnsortedSegmentSum, {values, flat, rows});
+  if (ax != 0) summed = c.apply1(op::Transpose, {summed, c.ints(back)});
+  return grads({summed, GradTensor{}, GradTensor{}});
+}
+
+/// GatherNd: g scattered back into zeros of params' shape.
+std::vector<GradTensor> gather_nd_grad(GradContext& c) {
+  GradTensor indices = c.input(1);
+  GradTensor shape = c.cast(c.shape_of(c.input(0)), c.dtype(indices));
+  return grads({c.apply1(op::ScatterNd, {indices, c.grad(0), shape}), GradTensor{}});
+}
+
+/// UnsortedSegmentSum: g gathered at the segment ids, 0 where an id is
+/// negative (TF's _GatherDropNegatives).
+std::vector<GradTensor> segment_sum_grad(GradContext& c) {
+  GradTensor ids = c.input(1);
+  GradTensor zero = c.constant(dispatch_dtype(c.dtype(ids), [&]<class I>() -> Tensor {
+    if constexpr (std::is_same_v<I, int64_t>) return Tensor::scalar(int64_t{0});
+    else return Tensor::scalar(int32_t{0});
+  }));
+  GradTensor clamped = c.apply1(op::Maximum, {ids, zero});
+  GradTensor gathered = c.apply1(op::GatherV2, {c.grad(0), clamped, scalar_int(c, 0)}, Attrs{{"batch_dims", int64_t{0}}});
+  const Shape& is = c.spec(ids).shape;
+  const Shape& gs = c.spec(gathered).shape;
+  if (const Tensor* v = c.value(ids)) {
+    bool any_negative = false;
+    for (int64_t i : array::int_values(*v)) any_negative |= i < 0;
+    if (!any_negative) return grads({gathered, GradTensor{}, GradTensor{}});
+  }
+  if (!is.rank_known() || !gs.rank_known()) {
+    throw UnimplementedError("The gradient of UnsortedSegmentSum needs its segment ids' rank known while tracing");
+  }
+  GradTensor keep = c.apply1(op::GreaterEqual, {ids, zero});
+  // ids' shape with 1s for the slice dims, so `keep` broadcasts over them.
+  GradTensor keep_shape = c.apply(op::ConcatV2, std::vector<GradTensor>{c.shape_of(ids), c.ints(std::vector<int64_t>(static_cast<size_t>(gs.rank() - is.rank()), 1)), scalar_int(c, 0)})[0];
+  keep = c.reshape(keep, keep_shape);
+  return grads({c.select(keep, gathered, c.zeros_like(gathered)), GradTensor{}, GradTensor{}});
+}
+
+/// ScatterNd: None for indices and shape, g gathered at the indices for updates.
+std::vector<GradTensor> scatter_nd_grad(GradContext& c) {
+  return grads({GradTensor{}, c.apply1(op::GatherNd, {c.grad(0), c.input(0)}), GradTensor{}});
+}
+
 }  // namespace
 
 /// x[i] as a `for` over x's rows traces it: a scalar index on axis 0.
@@ -214,7 +479,7 @@ void register_gather_ops(OpRegistry& reg) {
         return kernel;
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(gather_grad);
 
   reg.op("GatherNd")
       .inputs(2)
@@ -239,7 +504,82 @@ void register_gather_ops(OpRegistry& reg) {
         return kernel;
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(gather_nd_grad);
+
+  reg.op("UnsortedSegmentSum")
+      .inputs(3)
+      .infer([](const InferContext& c) {
+        DType t = c.inputs[0].dtype;
+        if (!is_numeric(t)) array::bad_attr_type("T", t, "float, double, int32, uint8, int8, int64, bfloat16");
+        array::check_index_dtype(c.inputs[1].dtype, "Tindices");
+        array::check_index_dtype(c.inputs[2].dtype, "Tnumsegments");
+        const Shape& ns = c.inputs[2].shape;
+        if (ns.rank_known() && ns.rank() != 0) {
+          throw InvalidArgumentError("num_segments should be a scalar, not shape " + ns.debug_string());
+        }
+        const Tensor* n = c.constant(2);
+        return one(t, segment_sum_shape(c.inputs[0].shape, c.inputs[1].shape, n ? num_segments_of(*n) : kUnknownDim));
+      })
+      .cpu([](const KernelSpec& s) {
+        Kernel kernel;
+        dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
+          dispatch_index(s.inputs[1].dtype, [&]<class I>() {
+            if constexpr (kAddable<T>) {
+              kernel = [](KernelContext& k) {
+                const Tensor& data = k.input(0);
+                const Tensor& ids = k.input(1);
+                Shape os = segment_sum_shape(data.shape(), ids.shape(), num_segments_of(k.input(2)));
+                Tensor& out = k.allocate_output(0, dtype_of<T>(), os);
+                segment_sum_run<T, I>(data, ids, out);
+              };
+            }
+          });
+        });
+        return kernel;
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad(segment_sum_grad);
+
+  reg.op("ScatterNd")
+      .inputs(3)
+      .infer([](const InferContext& c) {
+        array::check_index_dtype(c.inputs[0].dtype, "Tindices");
+        if (c.inputs[2].dtype != c.inputs[0].dtype) {
+          throw InvalidArgumentError(std::string("Inconsistent values for attr 'Tindices' ") +
+                                     dtype_tf_string(c.inputs[0].dtype) + " vs. " + dtype_tf_string(c.inputs[2].dtype) +
+                                     " while building NodeDef 'ScatterNd'");
+        }
+        const Shape& ss = c.inputs[2].shape;
+        if (ss.rank_known() && ss.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(ss.rank()));
+        DType t = c.inputs[1].dtype;
+        if (const Tensor* shape = c.constant(2)) {
+          Shape out = array::checked_shape(array::int_values(*shape));
+          check_scatter_shapes(c.inputs[0].shape, c.inputs[1].shape, out);
+          return one(t, out);
+        }
+        if (ss.rank_known() && ss.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ss.dim(0))));
+        return one(t, Shape::unknown_rank());
+      })
+      .cpu([](const KernelSpec& s) {
+        Kernel kernel;
+        dispatch_dtype(s.inputs[1].dtype, [&]<class T>() {
+          dispatch_index(s.inputs[0].dtype, [&]<class I>() {
+            if constexpr (kAddable<T>) {
+              kernel = [](KernelContext& k) {
+                const Tensor& shape = k.input(2);
+                if (shape.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(shape.rank()));
+                Shape os = array::checked_shape(array::int_values(shape));
+                check_scatter_shapes(k.input(0).shape(), k.input(1).shape(), os);
+                Tensor& out = k.allocate_output(0, dtype_of<T>(), os);
+                scatter_nd_run<T, I>(k.input(0), k.input(1), out);
+              };
+            }
+          });
+        });
+        return kernel;
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad(scatter_nd_grad);
 
   // OneHot(indices, depth, on_value, off_value) with attr axis (-1: last).
   reg.op("OneHot")

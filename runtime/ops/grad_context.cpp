@@ -33,6 +33,7 @@ GradTensor GradContext::scalar_like(GradTensor t, double v) {
     }
   }));
 }
+GradTensor GradContext::ints(const std::vector<int64_t>& values) { return constant(int32_vector(values)); }
 GradTensor GradContext::add(GradTensor a, GradTensor b) { return apply1(op::AddV2, {a, b}); }
 GradTensor GradContext::sub(GradTensor a, GradTensor b) { return apply1(op::Sub, {a, b}); }
 GradTensor GradContext::mul(GradTensor a, GradTensor b) { return apply1(op::Mul, {a, b}); }

@@ -67,6 +67,8 @@ class GradContext {
   DType dtype(GradTensor t) const { return spec(t).dtype; }
   /// A scalar of `t`'s dtype.
   GradTensor scalar_like(GradTensor t, double v);
+  /// An int32 vector constant (axes, shapes, begins known while building).
+  GradTensor ints(const std::vector<int64_t>& values);
   GradTensor add(GradTensor a, GradTensor b);
   GradTensor sub(GradTensor a, GradTensor b);
   GradTensor mul(GradTensor a, GradTensor b);

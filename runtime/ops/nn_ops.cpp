@@ -1,6 +1,7 @@
 // Neural-network ops (TF's nn_ops.cc): activations, Softmax/LogSoftmax over
 // the last axis, BiasAdd, Conv2D (im2col + GEMM, kernels/conv.h), MaxPool and
-// AvgPool (NHWC).
+// AvgPool (NHWC). Their gradient ops are in nn_grad_ops.cpp, the losses and
+// batch normalization in nn_loss_ops.cpp.
 #include <Eigen/Core>
 #include <cmath>
 #include <limits>
@@ -12,23 +13,13 @@
 #include "runtime/ops/kernels/conv.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/grad_context.h"
+#include "runtime/ops/nn_common.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
 namespace {
 
-constexpr const char* kRealList = "float, double, int32, uint8, int8, int64, bfloat16";
-constexpr const char* kFloatList = "bfloat16, float, double";
-
-bool float_type(DType t) { return is_floating(t); }
-bool real_type(DType t) { return is_numeric(t); }
-
-void check_attr_type(DType t, bool ok, const char* allowed) {
-  if (!ok) {
-    throw InvalidArgumentError(std::string("Value for attr 'T' of ") + dtype_tf_string(t) +
-                               " is not in the list of allowed values: " + allowed);
-  }
-}
+using namespace nn;
 
 void check_same_types(const InferContext& c) {
   for (size_t i = 1; i < c.inputs.size(); ++i) {
@@ -38,16 +29,6 @@ void check_same_types(const InferContext& c) {
                                  " tensor but is a " + dtype_tf_string(c.inputs[i].dtype) + " tensor");
     }
   }
-}
-
-/// The type math runs in: float for bfloat16, else the element type.
-template <class T>
-using Compute = std::conditional_t<std::is_same_v<T, bfloat16>, float, T>;
-
-template <class T>
-Compute<T> widen(T v) {
-  if constexpr (std::is_same_v<T, bfloat16>) return static_cast<float>(v);
-  else return v;
 }
 
 // ---- Elementwise activations: features: T -> T. NaN passes through, as
@@ -219,75 +200,6 @@ Kernel bias_add_kernel(const KernelSpec& s) {
   });
 }
 
-// ---- Windows: attributes shared by Conv2D and the pools.
-
-kernels::Padding padding_attr(const Attrs& a, bool allow_explicit) {
-  const std::string& p = a.get<std::string>("padding");
-  if (p == "VALID") return kernels::Padding::Valid;
-  if (p == "SAME") return kernels::Padding::Same;
-  if (p == "EXPLICIT" && allow_explicit) return kernels::Padding::Explicit;
-  throw InvalidArgumentError("Value for attr 'padding' of \"" + p + "\" is not in the list of allowed values: " +
-                             (allow_explicit ? "\"SAME\", \"VALID\", \"EXPLICIT\"" : "\"SAME\", \"VALID\""));
-}
-
-std::vector<int64_t> four(const Attrs& a, const char* name, const char* field, std::vector<int64_t> fallback) {
-  std::vector<int64_t> v = a.has(name) ? a.get<std::vector<int64_t>>(name) : std::move(fallback);
-  if (v.size() != 4) {
-    throw InvalidArgumentError(std::string("Sliding window ") + field + " field must specify 4 dimensions");
-  }
-  return v;
-}
-
-// ---- Conv2D: input: T, filter: T -> T; attrs strides, padding, dilations,
-// data_format ("NHWC" only on CPU, as TF), explicit_paddings.
-
-struct ConvAttrs {
-  std::vector<int64_t> strides, dilations, explicit_pads;
-  kernels::Padding padding;
-};
-
-ConvAttrs conv_attrs(const Attrs& a) {
-  ConvAttrs c;
-  c.strides = four(a, "strides", "strides", {});
-  c.dilations = four(a, "dilations", "dilations", {1, 1, 1, 1});
-  c.padding = padding_attr(a, true);
-  const std::string& fmt = a.get_or<std::string>("data_format", "NHWC");
-  if (fmt == "NCHW") {
-    throw UnimplementedError(
-        "The Conv2D op currently only supports the NHWC tensor format on the CPU. The op was given the format: NCHW");
-  }
-  if (fmt != "NHWC") throw InvalidArgumentError("Invalid data format");
-  if (c.strides[0] != 1 || c.strides[3] != 1) {
-    throw UnimplementedError("Current implementation does not yet support strides in the batch and depth dimensions.");
-  }
-  if (c.strides[1] <= 0 || c.strides[2] <= 0) {
-    throw InvalidArgumentError("Row and column strides should be larger than 0.");
-  }
-  if (c.dilations[0] != 1 || c.dilations[3] != 1) {
-    throw UnimplementedError(
-        "Current implementation does not yet support dilations in the batch and depth dimensions.");
-  }
-  if (c.dilations[1] <= 0 || c.dilations[2] <= 0) throw InvalidArgumentError("Dilated rates should be larger than 0.");
-  if (c.padding == kernels::Padding::Explicit) {
-    c.explicit_pads = a.get_or<std::vector<int64_t>>("explicit_paddings", {});
-    if (c.explicit_pads.size() != 8) {
-      throw InvalidArgumentError("explicit_paddings attribute must contain 8 values, but got: " +
-                                 std::to_string(c.explicit_pads.size()));
-    }
-    for (int64_t p : c.explicit_pads) {
-      if (p < 0) throw InvalidArgumentError("All elements of explicit_paddings must be nonnegative");
-    }
-  }
-  return c;
-}
-
-kernels::WindowDim conv_window(const ConvAttrs& a, int dim, int64_t in, int64_t k) {
-  size_t d = static_cast<size_t>(dim);
-  int64_t before = a.explicit_pads.empty() ? 0 : a.explicit_pads[2 * d];
-  int64_t after = a.explicit_pads.empty() ? 0 : a.explicit_pads[2 * d + 1];
-  return kernels::window_dim(in, k, a.strides[d], a.dilations[d], a.padding, before, after);
-}
-
 std::vector<TensorSpec> infer_conv2d(const InferContext& c) {
   check_same_types(c);
   DType t = c.inputs[0].dtype;
@@ -366,37 +278,6 @@ Kernel conv2d_kernel(const KernelSpec& s) {
       }
     };
   });
-}
-
-// ---- MaxPool, AvgPool: input: T -> T; attrs ksize, strides, padding, data_format.
-
-struct PoolAttrs {
-  std::vector<int64_t> ksize, strides;
-  kernels::Padding padding;
-};
-
-PoolAttrs pool_attrs(const Attrs& a, bool is_max) {
-  PoolAttrs p;
-  p.ksize = four(a, "ksize", "ksize", {});
-  p.strides = four(a, "strides", "stride", {});
-  p.padding = padding_attr(a, false);
-  if (a.get_or<std::string>("data_format", "NHWC") != "NHWC") {
-    throw InvalidArgumentError(std::string("Default ") + (is_max ? "MaxPoolingOp" : "AvgPoolingOp") +
-                               " only supports NHWC on device type CPU");
-  }
-  for (size_t i = 0; i < 4; ++i) {
-    if (p.ksize[i] <= 0) {
-      throw InvalidArgumentError("Sliding window ksize for dimension " + std::to_string(i) + " was zero.");
-    }
-    if (p.strides[i] <= 0) throw InvalidArgumentError("Stride must be > 0, but got " + std::to_string(p.strides[i]));
-  }
-  if (p.ksize[0] != 1 || p.strides[0] != 1) {
-    throw UnimplementedError("Pooling is not yet supported on the batch dimension.");
-  }
-  if (p.ksize[3] != 1 || p.strides[3] != 1) {
-    throw UnimplementedError("Pooling is not yet supported on the depth dimension.");
-  }
-  return p;
 }
 
 InferFn infer_pool(bool is_max) {
@@ -537,6 +418,27 @@ std::vector<GradTensor> bias_add_grad(GradContext& c) {
   return grads({g, c.sum(g, c.constant(a))});
 }
 
+
+/// Conv2D: Conv2DBackpropInput(shape(x), w, g) and Conv2DBackpropFilter(x,
+/// shape(w), g), with the forward op's attrs.
+std::vector<GradTensor> conv2d_grad(GradContext& c) {
+  GradTensor x = c.input(0), w = c.input(1), g = c.grad(0);
+  GradTensor dx, dw;
+  if (c.needed(0)) dx = c.apply1(op::Conv2DBackpropInput, {c.shape_of(x), w, g}, c.attrs());
+  if (c.needed(1)) dw = c.apply1(op::Conv2DBackpropFilter, {x, c.shape_of(w), g}, c.attrs());
+  return grads({dx, dw});
+}
+
+/// MaxPool: MaxPoolGrad(x, y, g), the forward attrs (g to the first max of each window).
+std::vector<GradTensor> max_pool_grad(GradContext& c) {
+  return grads({c.apply1(op::MaxPoolGrad, {c.input(0), c.output(0), c.grad(0)}, c.attrs())});
+}
+
+/// AvgPool: AvgPoolGrad(shape(x), g), the forward attrs.
+std::vector<GradTensor> avg_pool_grad(GradContext& c) {
+  return grads({c.apply1(op::AvgPoolGrad, {c.shape_of(c.input(0)), c.grad(0)}, c.attrs())});
+}
+
 }  // namespace
 
 void register_nn_ops(OpRegistry& reg) {
@@ -563,9 +465,11 @@ void register_nn_ops(OpRegistry& reg) {
       .cpu(conv2d_kernel)
       .cost(CostKind::Contraction, conv2d_dims)
       .tpu()
-      .grad_unimplemented();
-  reg.op("MaxPool").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad_unimplemented();
-  reg.op("AvgPool").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad_unimplemented();
+      .grad(conv2d_grad);
+  reg.op("MaxPool").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad(max_pool_grad);
+  reg.op("AvgPool").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad(avg_pool_grad);
+  register_nn_grad_ops(reg);
+  register_nn_loss_ops(reg);
 }
 
 }  // namespace ag

@@ -1,7 +1,7 @@
 // Reduction ops (TF's math_ops.cc): Sum, Mean, Prod, Max, Min over numeric
 // tensors, Any and All over bools, ArgMax/ArgMin, Cumsum. Axes are an input
 // (int32 or int64, scalar or vector, negative allowed); the loops live in
-// kernels/reduce.h.
+// kernels/reduce.h. Cumprod is here for Prod's zero-safe gradient.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -406,7 +406,7 @@ KernelFactory arg_kernel(bool is_max) {
   };
 }
 
-// Cumsum: (x: T, axis: Tidx) -> T; attrs exclusive, reverse.
+// Cumsum, Cumprod: (x: T, axis: Tidx) -> T; attrs exclusive, reverse.
 int cumsum_axis(const Shape& in, const Shape& axis_shape, const Tensor* axis) {
   if (axis_shape.rank_known() && axis_shape.rank() != 0) {
     throw InvalidArgumentError("ScanOp: axis must be a scalar, not " + axis_shape.debug_string());
@@ -431,11 +431,12 @@ std::vector<TensorSpec> infer_cumsum(const InferContext& c) {
 }
 
 template <class T>
-void cumsum(const T* in, T* out, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse) {
+void cumsum(const T* in, T* out, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse,
+            bool product) {
   using Acc = WrapAcc<T>;
   std::vector<Acc> acc(static_cast<size_t>(inner));
   for (int64_t o = 0; o < outer; ++o) {
-    std::fill(acc.begin(), acc.end(), Acc(0));
+    std::fill(acc.begin(), acc.end(), Acc(product ? 1 : 0));
     for (int64_t step = 0; step < len; ++step) {
       int64_t l = reverse ? len - 1 - step : step;
       const T* p = in + (o * len + l) * inner;
@@ -443,24 +444,20 @@ void cumsum(const T* in, T* out, int64_t outer, int64_t len, int64_t inner, bool
       for (int64_t i = 0; i < inner; ++i) {
         Acc& a = acc[static_cast<size_t>(i)];
         Acc v = load_as<T, Acc>(p[i]);
-        if (exclusive) {
-          q[i] = static_cast<T>(a);
-          a = static_cast<Acc>(a + v);
-        } else {
-          a = static_cast<Acc>(a + v);
-          q[i] = static_cast<T>(a);
-        }
+        if (exclusive) q[i] = static_cast<T>(a);
+        a = product ? static_cast<Acc>(a * v) : static_cast<Acc>(a + v);
+        if (!exclusive) q[i] = static_cast<T>(a);
       }
     }
   }
 }
 
-KernelFactory cumsum_kernel() {
-  return [](const KernelSpec& s) -> Kernel {
+KernelFactory cumsum_kernel(bool product) {
+  return [product](const KernelSpec& s) -> Kernel {
     bool exclusive = s.attrs.get_or<bool>("exclusive", false);
     bool reverse = s.attrs.get_or<bool>("reverse", false);
     return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
-      return [exclusive, reverse](KernelContext& k) {
+      return [exclusive, reverse, product](KernelContext& k) {
         const Tensor& in = k.input(0);
         int axis = cumsum_axis(in.shape(), k.input(1).shape(), &k.input(1));
         Tensor& out = k.allocate_output(0, in.dtype(), in.shape());
@@ -469,9 +466,9 @@ KernelFactory cumsum_kernel() {
         for (int i = 0; i < axis; ++i) outer *= in.shape().dim(i);
         for (int i = axis + 1; i < in.rank(); ++i) inner *= in.shape().dim(i);
         if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) {
-          throw InternalError("Cumsum kernel for a non-numeric dtype");
+          throw InternalError("Cumsum/Cumprod kernel for a non-numeric dtype");
         } else {
-          cumsum<T>(in.data<T>(), out.data<T>(), outer, len, inner, exclusive, reverse);
+          cumsum<T>(in.data<T>(), out.data<T>(), outer, len, inner, exclusive, reverse, product);
         }
       };
     });
@@ -543,6 +540,70 @@ std::vector<GradTensor> extremum_grad(GradContext& c) {
   return grads({c.mul(c.div(hits, count), g), GradTensor{}});
 }
 
+
+/// Cumsum: the cumsum of g the other way (reverse flipped, exclusive kept).
+std::vector<GradTensor> cumsum_grad(GradContext& c) {
+  Attrs a = c.attrs();
+  a.set("reverse", !c.attrs().get_or<bool>("reverse", false));
+  a.set("exclusive", c.attrs().get_or<bool>("exclusive", false));
+  return grads({c.apply1(op::Cumsum, {c.grad(0), c.input(1)}, a), GradTensor{}});
+}
+
+/// Cumprod (TF's _CumprodGrad): cumsum(cumprod(x) · g) the other way, ÷ x
+/// (div_no_nan: 0 where x is 0).
+std::vector<GradTensor> cumprod_grad(GradContext& c) {
+  GradTensor x = c.input(0), axis = c.input(1);
+  Attrs back = c.attrs();
+  back.set("reverse", !c.attrs().get_or<bool>("reverse", false));
+  back.set("exclusive", c.attrs().get_or<bool>("exclusive", false));
+  GradTensor out = c.apply1(op::Cumsum, {c.mul(c.output(0), c.grad(0)), axis}, back);
+  return grads({c.apply1(op::DivNoNan, {out, x}), GradTensor{}});
+}
+
+/// Prod (TF's _ProdGrad), zero-safe: the reduced axes are moved to the front
+/// and flattened to one, and each element's gradient is the product of the
+/// others along it, an exclusive cumprod from each side multiplied: no
+/// division, so zeros in x are fine.
+std::vector<GradTensor> prod_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  const Shape& xs = c.spec(x).shape;
+  const Tensor* axes = c.value(c.input(1));
+  if (axes == nullptr || !xs.rank_known()) {
+    throw UnimplementedError("The gradient of Prod needs its axes and its input's rank known while tracing");
+  }
+  const int r = xs.rank();
+  std::vector<bool> is_reduced(static_cast<size_t>(r), false);
+  for (int64_t a : int_values(*axes)) is_reduced[static_cast<size_t>(a < 0 ? a + r : a)] = true;
+  std::vector<int64_t> perm, reduced, other;
+  for (int i = 0; i < r; ++i) (is_reduced[static_cast<size_t>(i)] ? reduced : other).push_back(i);
+  perm = reduced;
+  perm.insert(perm.end(), other.begin(), other.end());
+  std::vector<int64_t> inverse(static_cast<size_t>(r));
+  for (int i = 0; i < r; ++i) inverse[static_cast<size_t>(perm[static_cast<size_t>(i)])] = i;
+  GradTensor permuted = c.apply1(op::Transpose, {x, c.ints(perm)});
+  // [product of the reduced dims, the rest]
+  GradTensor matrix_shape;
+  if (xs.fully_defined()) {
+    int64_t n = 1, m = 1;
+    for (int64_t a : reduced) n *= xs.dim(static_cast<int>(a));
+    for (int64_t a : other) m *= xs.dim(static_cast<int>(a));
+    matrix_shape = c.ints({n, m});
+  } else {
+    GradTensor dims = c.apply1(op::GatherV2, {c.shape_of(x), c.ints(reduced), c.constant(Tensor::scalar(int32_t{0}))},
+                               Attrs{{"batch_dims", int64_t{0}}});
+    GradTensor n = c.apply1(op::Prod, {dims, c.ints({0})}, Attrs{{"keep_dims", true}, {"Tidx", DType::Int32}});
+    matrix_shape = c.apply(op::ConcatV2, std::vector<GradTensor>{n, c.ints({-1}), c.constant(Tensor::scalar(int32_t{0}))})[0];
+  }
+  GradTensor matrix = c.reshape(permuted, matrix_shape);
+  GradTensor zero = c.constant(Tensor::scalar(int32_t{0}));
+  Attrs left_attrs{{"exclusive", true}, {"reverse", false}}, right_attrs{{"exclusive", true}, {"reverse", true}};
+  GradTensor left = c.apply1(op::Cumprod, {matrix, zero}, left_attrs);
+  GradTensor right = c.apply1(op::Cumprod, {matrix, zero}, right_attrs);
+  GradTensor others = c.reshape(c.mul(left, right), c.shape_of(permuted));
+  others = c.apply1(op::Transpose, {others, c.ints(inverse)});
+  return grads({c.mul(spread(c, c.grad(0)), others), GradTensor{}});
+}
+
 }  // namespace
 
 void register_reduction_ops(OpRegistry& reg) {
@@ -557,7 +618,7 @@ void register_reduction_ops(OpRegistry& reg) {
   reg.op("Prod").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Prod))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(prod_grad);
   reg.op("Max").inputs(2).infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Max))
       .cost(CostKind::Elementwise)
       .tpu()
@@ -582,10 +643,14 @@ void register_reduction_ops(OpRegistry& reg) {
       .cost(CostKind::Elementwise)
       .tpu()
       .not_differentiable();
-  reg.op("Cumsum").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel())
+  reg.op("Cumsum").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(false))
       .cost(CostKind::Elementwise)
       .tpu()
-      .grad_unimplemented();
+      .grad(cumsum_grad);
+  reg.op("Cumprod").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(true))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad(cumprod_grad);
 }
 
 }  // namespace ag

@@ -6,6 +6,10 @@
 //   x[::-1]   begin [0] end [0] strides [-1] begin_mask 1 end_mask 1
 //   x[..., 0] ellipsis_mask 1, shrink_axis_mask 2
 //   x[:, None] begin_mask 1 end_mask 1 new_axis_mask 2
+// StridedSliceGrad is its gradient (g written back into zeros of x's shape
+// at the same positions), and Slice (tf.slice: begin and size per dim) the
+// plain case.
+#include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
 
@@ -160,6 +164,129 @@ void check_vectors(const InferContext& c) {
   }
 }
 
+
+// ---- Slice(input, begin, size): size -1 takes the rest of the dim.
+
+/// TF's SharedSliceValidation: the begin and size per dim, -1 resolved.
+void slice_bounds(const Shape& in, const std::vector<int64_t>& begin, std::vector<int64_t>& size,
+                  const Shape& begin_shape, const Shape& size_shape) {
+  const int r = in.rank();
+  if (begin_shape.rank() != 1 || size_shape.rank() != 1 || static_cast<int64_t>(begin.size()) != r ||
+      static_cast<int64_t>(size.size()) != r) {
+    throw InvalidArgumentError("Expected begin and size arguments to be 1-D tensors of size " + std::to_string(r) +
+                               ", but got shapes " + begin_shape.debug_string() + " and " + size_shape.debug_string() +
+                               " instead.");
+  }
+  for (int i = 0; i < r; ++i) {
+    size_t f = static_cast<size_t>(i);
+    int64_t d = in.dim(i), b = begin[f];
+    if (d < 0) {
+      if (size[f] == -1) size[f] = kUnknownDim;
+      continue;
+    }
+    if (size[f] == -1) size[f] = d - b;
+    if (b < 0 || b > d) {
+      throw InvalidArgumentError("Expected begin[" + std::to_string(i) + "] in [0, " + std::to_string(d) +
+                                 "], but got " + std::to_string(b));
+    }
+    if (size[f] < 0 || b + size[f] > d) {
+      throw InvalidArgumentError("Expected size[" + std::to_string(i) + "] in [0, " + std::to_string(d - b) +
+                                 "], but got " + std::to_string(size[f]));
+    }
+  }
+}
+
+std::vector<TensorSpec> infer_slice(const InferContext& c) {
+  array::check_index_dtype(c.inputs[1].dtype, "Index");
+  if (c.inputs[2].dtype != c.inputs[1].dtype) {
+    throw InvalidArgumentError(std::string("Inconsistent values for attr 'Index' ") + dtype_tf_string(c.inputs[1].dtype) +
+                               " vs. " + dtype_tf_string(c.inputs[2].dtype) + " while building NodeDef 'Slice'");
+  }
+  for (size_t i = 1; i < 3; ++i) {
+    const Shape& s = c.inputs[i].shape;
+    if (s.rank_known() && s.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(s.rank()));
+  }
+  const Shape& in = c.inputs[0].shape;
+  DType t = c.inputs[0].dtype;
+  const Shape& bs = c.inputs[1].shape;
+  int rank = in.rank_known() ? in.rank() : (bs.rank_known() && bs.dim(0) >= 0) ? static_cast<int>(bs.dim(0)) : -1;
+  if (rank < 0) return one(t, Shape::unknown_rank());
+  const Tensor* size = c.constant(2);
+  if (size == nullptr) return one(t, Shape::unknown_dims(rank));
+  std::vector<int64_t> sz = array::int_values(*size);
+  const Tensor* begin = c.constant(1);
+  if (begin == nullptr || !in.rank_known()) {
+    if (static_cast<int>(sz.size()) != rank) {
+      throw InvalidArgumentError("Expected begin and size arguments to be 1-D tensors of size " + std::to_string(rank) +
+                                 ", but got shapes " + bs.debug_string() + " and " + size->shape().debug_string() +
+                                 " instead.");
+    }
+    for (int64_t& d : sz) {
+      if (d == -1) d = kUnknownDim;
+    }
+    return one(t, Shape{std::span<const int64_t>(sz)});
+  }
+  slice_bounds(in, array::int_values(*begin), sz, begin->shape(), size->shape());
+  return one(t, Shape{std::span<const int64_t>(sz)});
+}
+
+KernelFactory slice_kernel() {
+  return [](const KernelSpec& s) {
+    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
+      return Kernel([](KernelContext& k) {
+        const Tensor& in = k.input(0);
+        std::vector<int64_t> begin = array::int_values(k.input(1)), size = array::int_values(k.input(2));
+        slice_bounds(in.shape(), begin, size, k.input(1).shape(), k.input(2).shape());
+        Shape region{std::span<const int64_t>(size)};
+        Tensor& out = k.allocate_output(0, dtype_of<T>(), region);
+        std::vector<int64_t> src_st = array::strides_of(in.shape());
+        int64_t off = 0;
+        for (int i = 0; i < in.rank(); ++i) off += begin[static_cast<size_t>(i)] * src_st[static_cast<size_t>(i)];
+        std::vector<int64_t> dst_st = array::strides_of(region);
+        array::copy_nd<T>(region, in.data<T>(), off, src_st.data(), out.data<T>(), 0, dst_st.data());
+      });
+    });
+  };
+}
+
+// ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py)
+
+/// Slice: g padded back to x's shape, [begin, shape(x) - begin - shape(y)] per dim.
+std::vector<GradTensor> slice_grad(GradContext& c) {
+  GradTensor x = c.input(0), y = c.output(0);
+  const Shape &xs = c.spec(x).shape, &ys = c.spec(y).shape;
+  const Tensor* begin = c.value(c.input(1));
+  GradTensor paddings;
+  if (begin != nullptr && xs.fully_defined() && ys.fully_defined()) {
+    std::vector<int64_t> b = array::int_values(*begin);
+    Tensor p(DType::Int32, Shape{xs.rank(), 2});
+    for (int i = 0; i < xs.rank(); ++i) {
+      p.data<int32_t>()[2 * i] = static_cast<int32_t>(b[static_cast<size_t>(i)]);
+      p.data<int32_t>()[2 * i + 1] = static_cast<int32_t>(xs.dim(i) - b[static_cast<size_t>(i)] - ys.dim(i));
+    }
+    paddings = c.constant(p);
+  } else {
+    GradTensor b = c.cast(c.input(1), DType::Int32);
+    GradTensor after = c.sub(c.sub(c.shape_of(x), b), c.shape_of(y));
+    paddings = c.apply1(op::Pack, {b, after}, Attrs{{"axis", int64_t{1}}, {"N", int64_t{2}}});
+  }
+  return grads({c.apply1(op::Pad, {c.grad(0), paddings}), GradTensor{}, GradTensor{}});
+}
+
+/// StridedSlice: StridedSliceGrad(shape(x), begin, end, strides, g), same masks.
+std::vector<GradTensor> strided_slice_grad(GradContext& c) {
+  GradTensor shape = c.shape_of(c.input(0));
+  if (c.dtype(c.input(1)) != DType::Int32) shape = c.cast(shape, c.dtype(c.input(1)));
+  GradTensor g = c.apply1(op::StridedSliceGrad, {shape, c.input(1), c.input(2), c.input(3), c.grad(0)}, c.attrs());
+  return grads({g, GradTensor{}, GradTensor{}, GradTensor{}});
+}
+
+/// StridedSliceGrad is linear in dy: its gradient is the same StridedSlice of g.
+std::vector<GradTensor> strided_slice_grad_grad(GradContext& c) {
+  GradTensor g = c.apply1(op::StridedSlice, {c.grad(0), c.input(1), c.input(2), c.input(3)}, c.attrs());
+  return grads({GradTensor{}, GradTensor{}, GradTensor{}, GradTensor{}, g});
+}
+
 }  // namespace
 
 /// x[i] as getitem traces it: axis 0 alone, shrunk (one [1] spec per input).
@@ -233,7 +360,71 @@ void register_slice_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::DataMovement).tpu()
-      .grad_unimplemented();
+      .grad(strided_slice_grad);
+
+  // StridedSliceGrad(shape, begin, end, strides, dy), StridedSlice's attrs:
+  // zeros of `shape` with dy at the positions StridedSlice reads.
+  reg.op("StridedSliceGrad")
+      .inputs(5)
+      .infer([](const InferContext& c) {
+        array::check_index_dtype(c.inputs[0].dtype, "Index");
+        DType t = c.inputs[4].dtype;
+        if (const Tensor* shape = c.constant(0)) {
+          Shape in = array::checked_shape(array::int_values(*shape));
+          if (c.constant(1) && c.constant(2) && c.constant(3)) {
+            SlicePlan p = plan_slice(in, array::int_values(*c.constant(1)), array::int_values(*c.constant(2)),
+                                     array::int_values(*c.constant(3)), read_masks(c.attrs));
+            if (!p.out.is_compatible_with(c.inputs[4].shape)) {
+              throw InvalidArgumentError("shape of dy was " + c.inputs[4].shape.debug_string() + " instead of " +
+                                         p.out.debug_string());
+            }
+          }
+          return one(t, in);
+        }
+        const Shape& ss = c.inputs[0].shape;
+        if (ss.rank_known() && ss.rank() == 1 && ss.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ss.dim(0))));
+        return one(t, Shape::unknown_rank());
+      })
+      .cpu([](const KernelSpec& s) {
+        SliceMasks masks = read_masks(s.attrs);
+        return dispatch_dtype(s.inputs[4].dtype, [&]<class T>() {
+          return Kernel([masks](KernelContext& k) {
+            Shape in = array::checked_shape(array::int_values(k.input(0)));
+            SlicePlan p = plan_slice(in, array::int_values(k.input(1)), array::int_values(k.input(2)),
+                                     array::int_values(k.input(3)), masks);
+            const Tensor& dy = k.input(4);
+            if (!(dy.shape() == p.out)) {
+              throw InvalidArgumentError("shape of dy was " + dy.shape().debug_string() + " instead of " +
+                                         p.out.debug_string());
+            }
+            Tensor& out = k.allocate_output(0, dtype_of<T>(), in);
+            T zero{};
+            if constexpr (std::is_same_v<T, bfloat16>) zero = bfloat16(0.0f);
+            std::fill_n(out.data<T>(), out.num_elements(), zero);
+            int r = in.rank();
+            std::vector<int64_t> in_st = array::strides_of(in);
+            std::vector<int64_t> dst_st(static_cast<size_t>(r));
+            int64_t off = 0;
+            Shape region{std::span<const int64_t>(p.size)};
+            for (int i = 0; i < r; ++i) {
+              size_t f = static_cast<size_t>(i);
+              off += p.begin[f] * in_st[f];
+              dst_st[f] = p.size[f] > 1 ? p.stride[f] * in_st[f] : 0;
+            }
+            std::vector<int64_t> src_st = array::strides_of(region);
+            array::copy_nd<T>(region, dy.data<T>(), 0, src_st.data(), out.data<T>(), off, dst_st.data());
+          });
+        });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad(strided_slice_grad_grad);
+
+  reg.op("Slice")
+      .inputs(3)
+      .infer(infer_slice)
+      .cpu(slice_kernel())
+      .cost(CostKind::DataMovement).tpu()
+      .grad(slice_grad);
 }
 
 }  // namespace ag

@@ -18,9 +18,10 @@ class OpRegistry;
 
 // The array family is split by concept; register_array_ops() calls each.
 void register_shape_ops(OpRegistry& reg);   // shape_ops.cpp: Reshape, ExpandDims, Squeeze, Transpose, ReverseV2
-void register_concat_ops(OpRegistry& reg);  // concat_ops.cpp: ConcatV2, Pack, Unpack, Split, SplitV, Tile, Pad, PadV2
-void register_gather_ops(OpRegistry& reg);  // gather_ops.cpp: GatherV2, GatherNd, OneHot
-void register_slice_ops(OpRegistry& reg);   // slice_ops.cpp: StridedSlice
+void register_concat_ops(OpRegistry& reg);  // concat_ops.cpp: ConcatV2, Pack, Unpack, Split, SplitV
+void register_pad_ops(OpRegistry& reg);     // pad_ops.cpp: Tile, Pad, PadV2
+void register_gather_ops(OpRegistry& reg);  // gather_ops.cpp: GatherV2, GatherNd, OneHot, UnsortedSegmentSum, ScatterNd
+void register_slice_ops(OpRegistry& reg);   // slice_ops.cpp: StridedSlice, StridedSliceGrad, Slice
 
 namespace array {
 

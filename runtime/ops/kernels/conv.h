@@ -1,6 +1,8 @@
 // 2-D convolution (NHWC input, HWIO filter) as im2col + kernels::gemm, in
-// chunks of output pixels so the patch matrix stays cache-sized; and the
-// windowed output-size rule TF's conv and pooling ops share.
+// chunks of output pixels so the patch matrix stays cache-sized, and its two
+// gradients the same way (the filter's: patchesᵀ · dy; the input's: dy · wᵀ
+// scattered back, col2im); and the windowed output-size rule TF's conv and
+// pooling ops share.
 #pragma once
 
 #include <algorithm>
@@ -108,6 +110,94 @@ void conv2d_nhwc(const T* in, const T* filter, T* out, const ConvGeom& g) {
       }
     }
   });
+}
+
+/// The rows [p0, p1) of group `grp`'s patch matrix of `in` (im2col), into
+/// `cols` (row stride: the patch size); zeros where a tap is padding.
+template <class T>
+void im2col_rows(const T* in, const ConvGeom& g, int64_t grp, int64_t p0, int64_t p1, T* cols) {
+  const int64_t cg = g.filter_depth;
+  const int64_t patch = g.k_rows * g.k_cols * cg;
+  for (int64_t p = p0; p < p1; ++p) {
+    const int64_t ow = p % g.out_cols, oh = (p / g.out_cols) % g.out_rows, n = p / (g.out_cols * g.out_rows);
+    T* row = cols + (p - p0) * patch;
+    const int64_t ih0 = oh * g.stride_rows - g.pad_top, iw0 = ow * g.stride_cols - g.pad_left;
+    for (int64_t kh = 0; kh < g.k_rows; ++kh) {
+      const int64_t ih = ih0 + kh * g.dil_rows;
+      for (int64_t kw = 0; kw < g.k_cols; ++kw, row += cg) {
+        const int64_t iw = iw0 + kw * g.dil_cols;
+        if (ih < 0 || ih >= g.in_rows || iw < 0 || iw >= g.in_cols) {
+          std::fill(row, row + cg, T(0));
+        } else {
+          std::memcpy(row, in + ((n * g.in_rows + ih) * g.in_cols + iw) * g.in_depth + grp * cg,
+                      static_cast<size_t>(cg) * sizeof(T));
+        }
+      }
+    }
+  }
+}
+
+/// Pixels per chunk of the backprops' patch matrices (about 256 KiB).
+template <class T>
+int64_t backprop_chunk(int64_t patch) {
+  return std::max<int64_t>(16, std::min<int64_t>(1024, (int64_t{1} << 18) / static_cast<int64_t>(sizeof(T)) /
+                                                           std::max<int64_t>(patch, 1)));
+}
+
+/// dw[KH, KW, C/groups, OC] = Σ over pixels of patch(in)ᵀ · dy (float, double).
+template <class T>
+void conv2d_backprop_filter_nhwc(const T* in, const T* dy, T* dw, const ConvGeom& g) {
+  const int64_t groups = g.groups(), og = g.out_depth / groups;
+  const int64_t patch = g.k_rows * g.k_cols * g.filter_depth;
+  std::fill(dw, dw + patch * g.out_depth, T(0));
+  const int64_t pixels = g.batch * g.out_rows * g.out_cols;
+  if (pixels == 0 || g.out_depth == 0) return;
+  const int64_t rows = backprop_chunk<T>(patch);
+  std::vector<T> cols(static_cast<size_t>(rows * patch));
+  for (int64_t p0 = 0; p0 < pixels; p0 += rows) {
+    const int64_t p1 = std::min(pixels, p0 + rows);
+    const double flops = static_cast<double>(p1 - p0) * static_cast<double>(patch) * static_cast<double>(og);
+    for (int64_t grp = 0; grp < groups; ++grp) {
+      im2col_rows(in, g, grp, p0, p1, cols.data());
+      gemm_add(cols.data(), dy + p0 * g.out_depth + grp * og, dw + grp * og, patch, og, p1 - p0, patch, g.out_depth,
+               g.out_depth, true, false, threads_for(flops));
+    }
+  }
+}
+
+/// dx[N, H, W, C] = col2im(dy · wᵀ): each pixel's patch gradient added back
+/// at the taps it read (float, double).
+template <class T>
+void conv2d_backprop_input_nhwc(const T* filter, const T* dy, T* dx, const ConvGeom& g) {
+  const int64_t groups = g.groups(), og = g.out_depth / groups, cg = g.filter_depth;
+  const int64_t patch = g.k_rows * g.k_cols * cg;
+  std::fill(dx, dx + g.batch * g.in_rows * g.in_cols * g.in_depth, T(0));
+  const int64_t pixels = g.batch * g.out_rows * g.out_cols;
+  if (pixels == 0 || g.out_depth == 0) return;
+  const int64_t rows = backprop_chunk<T>(patch);
+  std::vector<T> cols(static_cast<size_t>(rows * patch));
+  for (int64_t p0 = 0; p0 < pixels; p0 += rows) {
+    const int64_t p1 = std::min(pixels, p0 + rows);
+    const double flops = static_cast<double>(p1 - p0) * static_cast<double>(patch) * static_cast<double>(og);
+    for (int64_t grp = 0; grp < groups; ++grp) {
+      gemm(dy + p0 * g.out_depth + grp * og, filter + grp * og, cols.data(), p1 - p0, patch, og, g.out_depth,
+           g.out_depth, patch, false, true, threads_for(flops));
+      for (int64_t p = p0; p < p1; ++p) {
+        const int64_t ow = p % g.out_cols, oh = (p / g.out_cols) % g.out_rows, n = p / (g.out_cols * g.out_rows);
+        const T* row = cols.data() + (p - p0) * patch;
+        const int64_t ih0 = oh * g.stride_rows - g.pad_top, iw0 = ow * g.stride_cols - g.pad_left;
+        for (int64_t kh = 0; kh < g.k_rows; ++kh) {
+          const int64_t ih = ih0 + kh * g.dil_rows;
+          for (int64_t kw = 0; kw < g.k_cols; ++kw, row += cg) {
+            const int64_t iw = iw0 + kw * g.dil_cols;
+            if (ih < 0 || ih >= g.in_rows || iw < 0 || iw >= g.in_cols) continue;
+            T* dst = dx + ((n * g.in_rows + ih) * g.in_cols + iw) * g.in_depth + grp * cg;
+            for (int64_t c = 0; c < cg; ++c) dst[c] += row[c];
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace ag::kernels

@@ -10,12 +10,16 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
 
+#include "runtime/exec/compile.h"
 #include "runtime/graph/gradients.h"
 #include "runtime/graph/tape.h"
+#include "runtime/graph/tracing.h"
 #include "runtime/ops/eager.h"
 #include "runtime/ops/registry.h"
 
@@ -37,44 +41,106 @@ Tensor uniform(const Shape& shape, double lo, double hi) {
 
 Tensor int32s(std::vector<int32_t> v) { return Tensor::from_vector(Shape{static_cast<int64_t>(v.size())}, v); }
 
-/// An op applied to inputs, differentiated with respect to those in `wrt`.
+Tensor int32s(std::vector<int32_t> v, Shape shape) { return Tensor::from_vector(shape, v); }
+
+/// Values 0.05 apart in random order: no ties, and no two closer than the
+/// step of central differences (MaxPool's argmax stays put).
+Tensor spaced_values(const Shape& shape) {
+  Tensor t(DType::Float64, shape);
+  std::vector<int64_t> order(static_cast<size_t>(t.num_elements()));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng());
+  for (int64_t i = 0; i < t.num_elements(); ++i) t.data<double>()[i] = -1.0 + 0.05 * static_cast<double>(order[static_cast<size_t>(i)]);
+  return t;
+}
+
+Tensor index_scalar(int32_t v) { return Tensor::scalar(v); }
+
+Attrs conv_case(std::vector<int64_t> strides, const char* padding, std::vector<int64_t> dilations = {1, 1, 1, 1}) {
+  return Attrs{{"strides", strides}, {"padding", std::string(padding)}, {"dilations", dilations},
+               {"data_format", std::string("NHWC")}};
+}
+
+Attrs pool_case(int64_t k, int64_t stride, const char* padding) {
+  return Attrs{{"ksize", std::vector<int64_t>{1, k, k, 1}}, {"strides", std::vector<int64_t>{1, stride, stride, 1}},
+               {"padding", std::string(padding)}, {"data_format", std::string("NHWC")}};
+}
+
+Attrs slice_masks(int64_t begin, int64_t end, int64_t shrink = 0, int64_t new_axis = 0, int64_t ellipsis = 0) {
+  return Attrs{{"begin_mask", begin}, {"end_mask", end}, {"shrink_axis_mask", shrink}, {"new_axis_mask", new_axis},
+               {"ellipsis_mask", ellipsis}};
+}
+
+Attrs batch_norm_case(bool training, const char* format = "NHWC", double factor = 1.0) {
+  return Attrs{{"epsilon", 0.001}, {"is_training", training}, {"exponential_avg_factor", factor},
+               {"data_format", std::string(format)}};
+}
+
+/// An op applied to inputs, differentiated with respect to those in `wrt`,
+/// the objective summing the outputs in `outputs`.
 struct Case {
   std::vector<Tensor> inputs;
   Attrs attrs;
   std::vector<size_t> wrt = {0};
+  std::vector<size_t> outputs = {0};
 };
 
-/// sum(w · op(inputs)) in float64.
-double objective(const OpDef& op, const Case& c, const std::vector<Tensor>& inputs, const Tensor& w) {
-  Tensor out = run_op(op, inputs, c.attrs)[0];
+/// Σ_k sum(w_k · op(inputs)[k]) over the case's outputs, in float64.
+double objective(const OpDef& op, const Case& c, const std::vector<Tensor>& inputs, const std::vector<Tensor>& w) {
+  std::vector<Tensor> outs = run_op(op, inputs, c.attrs);
   double s = 0;
-  for (int64_t i = 0; i < out.num_elements(); ++i) s += out.data<double>()[i] * w.data<double>()[i];
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    const Tensor& out = outs[c.outputs[j]];
+    for (int64_t i = 0; i < out.num_elements(); ++i) s += out.data<double>()[i] * w[j].data<double>()[i];
+  }
   return s;
 }
 
-void check_gradient(const OpDef& op, const Case& c) {
-  INFO("op ", op.name);
-  Tensor out = run_op(op, c.inputs, c.attrs)[0];
-  Tensor w = uniform(out.shape(), 0.5, 1.5);
-
+/// The gradients of sum_k sum(w_k · op(in)[k]) with respect to in[wrt], by a
+/// tape: eager when `in` are values, built in the graph being traced when
+/// some are placeholders.
+std::vector<std::optional<TensorHandle>> tape_gradients(const OpDef& op, const Case& c, const std::vector<TensorHandle>& in,
+                                                        const std::vector<Tensor>& w) {
   Tape tape(false, true);
-  std::vector<TensorHandle> in(c.inputs.begin(), c.inputs.end());
   for (size_t i : c.wrt) tape.watch(in[i]);
   tape.start();
-  TensorHandle y = apply_op(OpType(op.name), in, c.attrs)[0];
-  TensorHandle wy[] = {y, TensorHandle(w)};
-  TensorHandle product = apply_op1(op::Mul, wy);
-  std::vector<int32_t> all_axes;
-  for (int i = 0; i < out.rank(); ++i) all_axes.push_back(i);
-  TensorHandle total = apply_op1(op::Sum, std::vector<TensorHandle>{product, TensorHandle(int32s(all_axes))},
-                                 Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+  std::vector<TensorHandle> ys = apply_op(OpType(op.name), in, c.attrs);
+  std::optional<TensorHandle> sum;
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    TensorHandle wy[] = {ys[c.outputs[j]], TensorHandle(w[j])};
+    TensorHandle product = apply_op1(op::Mul, wy);
+    std::vector<int32_t> all_axes;
+    for (int i = 0; i < w[j].rank(); ++i) all_axes.push_back(i);
+    TensorHandle part = apply_op1(op::Sum, std::vector<TensorHandle>{product, TensorHandle(int32s(all_axes))},
+                                  Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+    if (sum) {
+      TensorHandle both[] = {*sum, part};
+      sum = apply_op1(op::AddV2, both);
+    } else {
+      sum = part;
+    }
+  }
+  TensorHandle total = *sum;
   tape.stop();
 
   std::vector<GradientSource> sources;
   for (size_t i : c.wrt) sources.push_back({key_of(in[i]), {DType::Float64, in[i].shape()}});
   TensorHandle targets[] = {total};
   std::optional<TensorHandle> seeds[] = {std::nullopt};
-  auto grads = compute_gradient(tape.entries(), targets, seeds, sources);
+  return compute_gradient(tape.entries(), targets, seeds, sources);
+}
+
+std::vector<Tensor> weights(const OpDef& op, const Case& c) {
+  std::vector<Tensor> outs = run_op(op, c.inputs, c.attrs);
+  std::vector<Tensor> w;
+  for (size_t k : c.outputs) w.push_back(uniform(outs[k].shape(), 0.5, 1.5));
+  return w;
+}
+
+void check_gradient(const OpDef& op, const Case& c) {
+  INFO("op ", op.name);
+  std::vector<Tensor> w = weights(op, c);
+  auto grads = tape_gradients(op, c, std::vector<TensorHandle>(c.inputs.begin(), c.inputs.end()), w);
 
   constexpr double kDelta = 1e-3;
   for (size_t j = 0; j < c.wrt.size(); ++j) {
@@ -151,6 +217,151 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
          Tensor cond = Tensor::from_vector(Shape{3}, std::vector<bool>{true, false, true});
          return std::vector<Case>{{{cond, uniform({2, 3}, -1, 1), uniform({3}, -1, 1)}, {}, {1, 2}}};
        }},
+      {"ConcatV2",
+       [] {
+         return std::vector<Case>{{{uniform({2, 3}, -1, 1), uniform({2, 2}, -1, 1), index_scalar(1)}, {}, {0, 1}},
+                                  {{uniform({1, 3}, -1, 1), uniform({2, 3}, -1, 1), uniform({1, 3}, -1, 1), index_scalar(-2)}, {}, {0, 1, 2}}};
+       }},
+      {"Pack", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), uniform({2, 3}, -1, 1)}, Attrs{{"axis", int64_t{1}}}, {0, 1}}}; }},
+      {"Unpack", [] { return std::vector<Case>{{{uniform({3, 2}, -1, 1)}, Attrs{{"axis", int64_t{0}}, {"num", int64_t{3}}}, {0}, {0, 2}}}; }},
+      {"Split", [] { return std::vector<Case>{{{index_scalar(1), uniform({2, 4}, -1, 1)}, Attrs{{"num_split", int64_t{2}}}, {1}, {0, 1}}}; }},
+      {"SplitV",
+       [] { return std::vector<Case>{{{uniform({2, 5}, -1, 1), int32s({2, -1}), index_scalar(-1)}, Attrs{{"num_split", int64_t{2}}}, {0}, {0, 1}}}; }},
+      {"Tile", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({2, 1})}, {}}, {{uniform({2}, -1, 1), int32s({3})}, {}}}; }},
+      {"Pad", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({1, 0, 0, 2}, Shape{2, 2})}, {}}}; }},
+      {"PadV2",
+       [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({0, 1, 2, 1}, Shape{2, 2}), Tensor::scalar(0.5)}, {}}}; }},
+      {"Slice",
+       [] {
+         return std::vector<Case>{{{uniform({3, 4}, -1, 1), int32s({1, 0}), int32s({2, -1})}, {}},
+                                  {{uniform({2, 3, 4}, -1, 1), int32s({0, 1, 1}), int32s({1, 2, 2})}, {}}};
+       }},
+      {"StridedSlice",
+       [] {
+         return std::vector<Case>{
+             // x[1::2, ::-1]
+             {{uniform({4, 5}, -1, 1), int32s({1, 0}), int32s({0, 0}), int32s({2, -1})}, slice_masks(2, 3)},
+             // x[1, :, None]
+             {{uniform({3, 4}, -1, 1), int32s({1, 0, 0}), int32s({2, 0, 0}), int32s({1, 1, 1})}, slice_masks(0, 2, 1, 4)},
+             // x[..., 2]
+             {{uniform({2, 3, 4}, -1, 1), int32s({0, 2}), int32s({0, 3}), int32s({1, 1})}, slice_masks(0, 0, 2, 0, 1)}};
+       }},
+      {"StridedSliceGrad",
+       [] {
+         return std::vector<Case>{
+             {{int32s({4, 5}), int32s({1, 0}), int32s({0, 0}), int32s({2, -1}), uniform({2, 5}, -1, 1)}, slice_masks(2, 3), {4}}};
+       }},
+      {"GatherV2",
+       [] {
+         Attrs none{{"batch_dims", int64_t{0}}};
+         return std::vector<Case>{{{uniform({5, 3}, -1, 1), int32s({0, 2, 2, 4}), index_scalar(0)}, none},
+                                  {{uniform({2, 4, 3}, -1, 1), int32s({3, 1, 1, 0}, Shape{2, 2}), index_scalar(1)}, none},
+                                  {{uniform({2, 3}, -1, 1), index_scalar(2), index_scalar(-1)}, none},
+                                  // batch_dims 1: per batch row, its own indices.
+                                  {{uniform({2, 3, 4}, -1, 1), int32s({3, 0, 3, 1, 2, 2}, Shape{2, 3}), index_scalar(2)},
+                                   Attrs{{"batch_dims", int64_t{1}}}},
+                                  {{uniform({2, 4, 3}, -1, 1), int32s({0, 3, 0, 2}, Shape{2, 2}), index_scalar(1)},
+                                   Attrs{{"batch_dims", int64_t{-1}}}}};
+       }},
+      {"GatherNd", [] { return std::vector<Case>{{{uniform({3, 4}, -1, 1), int32s({0, 1, 2, 3, 0, 1}, Shape{3, 2})}, {}}}; }},
+      {"UnsortedSegmentSum", [] { return std::vector<Case>{{{uniform({4, 2}, -1, 1), int32s({0, 2, -1, 0}), index_scalar(3)}, {}}}; }},
+      {"ScatterNd",
+       [] { return std::vector<Case>{{{int32s({1, 3, 1}, Shape{3, 1}), uniform({3, 2}, -1, 1), int32s({4, 2})}, {}, {1}}}; }},
+      {"Fill", [] { return std::vector<Case>{{{int32s({2, 3}), Tensor::scalar(0.7)}, {}, {1}}}; }},
+      {"Prod",
+       [] {
+         Tensor zeros = uniform({2, 3}, 0.5, 1.5);
+         zeros.data<double>()[1] = 0;  // one zero in column 1, two in row 1
+         zeros.data<double>()[3] = 0;
+         zeros.data<double>()[5] = 0;
+         return std::vector<Case>{{{uniform({2, 3, 4}, 0.5, 1.5), int32s({0, 2})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}},
+                                  {{uniform({2, 3}, 0.5, 1.5), int32s({-1})}, Attrs{{"keep_dims", true}, {"Tidx", DType::Int32}}},
+                                  {{zeros, int32s({0})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}},
+                                  {{zeros, int32s({1})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}}};
+       }},
+      {"Cumsum",
+       [] {
+         std::vector<Case> out;
+         for (bool exclusive : {false, true}) {
+           for (bool reverse : {false, true}) {
+             out.push_back({{uniform({3, 4}, -1, 1), index_scalar(1)}, Attrs{{"exclusive", exclusive}, {"reverse", reverse}}});
+           }
+         }
+         return out;
+       }},
+      {"Cumprod",
+       [] {
+         std::vector<Case> out;
+         for (bool exclusive : {false, true}) {
+           for (bool reverse : {false, true}) {
+             out.push_back({{uniform({3, 4}, 0.5, 1.5), index_scalar(0)}, Attrs{{"exclusive", exclusive}, {"reverse", reverse}}});
+           }
+         }
+         return out;
+       }},
+      {"Conv2D",
+       [] {
+         Attrs grouped = conv_case({1, 1, 1, 1}, "EXPLICIT");
+         grouped.set("explicit_paddings", std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 0});
+         return std::vector<Case>{{{uniform({2, 5, 5, 3}, -1, 1), uniform({3, 3, 3, 2}, -1, 1)}, conv_case({1, 2, 2, 1}, "SAME"), {0, 1}},
+                                  {{uniform({1, 6, 5, 2}, -1, 1), uniform({2, 2, 2, 3}, -1, 1)}, conv_case({1, 1, 2, 1}, "VALID", {1, 2, 1, 1}), {0, 1}},
+                                  {{uniform({1, 4, 4, 4}, -1, 1), uniform({2, 2, 2, 4}, -1, 1)}, grouped, {0, 1}}};
+       }},
+      {"Conv2DBackpropInput",
+       [] {
+         return std::vector<Case>{{{int32s({1, 4, 4, 2}), uniform({3, 3, 2, 3}, -1, 1), uniform({1, 2, 2, 3}, -1, 1)},
+                                   conv_case({1, 2, 2, 1}, "SAME"), {1, 2}}};
+       }},
+      {"Conv2DBackpropFilter",
+       [] {
+         return std::vector<Case>{{{uniform({1, 4, 4, 2}, -1, 1), int32s({3, 3, 2, 3}), uniform({1, 2, 2, 3}, -1, 1)},
+                                   conv_case({1, 2, 2, 1}, "SAME"), {0, 2}}};
+       }},
+      {"MaxPool",
+       [] {
+         return std::vector<Case>{{{spaced_values({1, 4, 4, 2})}, pool_case(2, 2, "VALID")}, {{spaced_values({2, 5, 5, 1})}, pool_case(3, 2, "SAME")}};
+       }},
+      {"AvgPool",
+       [] { return std::vector<Case>{{{uniform({1, 5, 5, 2}, -1, 1)}, pool_case(3, 2, "SAME")}, {{uniform({1, 4, 4, 1}, -1, 1)}, pool_case(2, 1, "VALID")}}; }},
+      {"MaxPoolGrad",
+       [] {
+         Tensor x = spaced_values({1, 4, 4, 2});
+         Tensor y = run_op1(OpType("MaxPool"), std::vector<Tensor>{x}, pool_case(3, 1, "VALID"));
+         return std::vector<Case>{{{x, y, uniform({1, 2, 2, 2}, -1, 1)}, pool_case(3, 1, "VALID"), {2}}};
+       }},
+      {"MaxPoolGradGrad",
+       [] {
+         Tensor x = spaced_values({1, 5, 5, 1});
+         Tensor y = run_op1(OpType("MaxPool"), std::vector<Tensor>{x}, pool_case(2, 2, "SAME"));
+         return std::vector<Case>{{{x, y, uniform({1, 5, 5, 1}, -1, 1)}, pool_case(2, 2, "SAME"), {2}}};
+       }},
+      {"AvgPoolGrad", [] { return std::vector<Case>{{{int32s({1, 5, 5, 2}), uniform({1, 3, 3, 2}, -1, 1)}, pool_case(3, 2, "SAME"), {1}}}; }},
+      {"SoftmaxCrossEntropyWithLogits",
+       [] {
+         // As in TF, the labels' gradient comes from the loss alone (the backprop
+         // output's gradient reaches only the logits).
+         // Labels are distributions: the backprop output (softmax - labels) is the
+         // logits' gradient only when each row sums to 1, as TF assumes.
+         Tensor logits = uniform({3, 4}, -2, 2), labels = uniform({3, 4}, 0.1, 1);
+         for (int64_t b = 0; b < 3; ++b) {
+           double* row = labels.data<double>() + 4 * b;
+           const double total = row[0] + row[1] + row[2] + row[3];
+           for (int64_t j = 0; j < 4; ++j) row[j] /= total;
+         }
+         return std::vector<Case>{{{logits, labels}, {}, {0, 1}, {0}}, {{logits, labels}, {}, {0}, {0, 1}}};
+       }},
+      {"SparseSoftmaxCrossEntropyWithLogits",
+       [] { return std::vector<Case>{{{uniform({3, 4}, -2, 2), int32s({1, 0, 3})}, {}, {0}, {0, 1}}}; }},
+      {"FusedBatchNormV3",
+       [] {
+         auto inputs = [](Shape x, int64_t ch) {
+           return std::vector<Tensor>{uniform(x, -1, 1), uniform({ch}, 0.5, 1.5), uniform({ch}, -1, 1), uniform({ch}, -0.5, 0.5),
+                                      uniform({ch}, 0.5, 1.5)};
+         };
+         return std::vector<Case>{{inputs({2, 3, 3, 2}, 2), batch_norm_case(true), {0, 1, 2}},
+                                  {inputs({2, 2, 3, 2}, 2), batch_norm_case(true, "NCHW", 0.3), {0, 1, 2}},
+                                  {inputs({2, 3, 2, 3}, 3), batch_norm_case(false), {0, 1, 2}}};
+       }},
       {"Identity", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, {}}}; }},
       {"Cast", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, Attrs{{"SrcT", DType::Float64}, {"DstT", DType::Float64}}}}; }},
       // No inputs: its gradient (onto the variable) is checked by the tape tests.
@@ -216,5 +427,82 @@ TEST_CASE("the gradients of shaped ops agree with central differences in float64
   for (const auto& [name, make] : shaped_cases()) {
     const OpDef& op = OpRegistry::global().get(OpType(name));
     for (const Case& c : make()) check_gradient(op, c);
+  }
+}
+
+TEST_CASE("the shaped ops' gradients built in a trace, with the inputs' dims unknown, agree with the eager ones") {
+  // The run-time shape paths of the gradient functions: each differentiated
+  // input is a placeholder of known rank and unknown dims.
+  for (const auto& [name, make] : shaped_cases()) {
+    const OpDef& op = OpRegistry::global().get(OpType(name));
+    for (const Case& c : make()) {
+      INFO("op ", name);
+      std::vector<Tensor> w = weights(op, c);
+      auto eager = tape_gradients(op, c, std::vector<TensorHandle>(c.inputs.begin(), c.inputs.end()), w);
+      auto graph = std::make_shared<Graph>("g");
+      {
+        TraceScope scope(*graph);
+        std::vector<TensorHandle> in(c.inputs.begin(), c.inputs.end());
+        for (size_t i : c.wrt) in[i] = TensorHandle(graph->placeholder({DType::Float64, Shape::unknown_dims(c.inputs[i].rank())}, "x"));
+        auto traced = tape_gradients(op, c, in, w);
+        for (const auto& g : traced) {
+          REQUIRE(g.has_value());
+          graph->outputs().push_back(g->symbolic() ? graph->capture(g->output()) : graph->constant(g->value()));
+        }
+      }
+      Executable exe = compile(*graph);
+      std::vector<const Tensor*> args;
+      for (size_t i : c.wrt) args.push_back(&c.inputs[i]);
+      std::vector<Tensor> out(c.wrt.size());
+      exe.plan().run(args, out);
+      for (size_t j = 0; j < c.wrt.size(); ++j) {
+        REQUIRE(out[j].shape() == eager[j]->value().shape());
+        for (int64_t k = 0; k < out[j].num_elements(); ++k) {
+          CHECK(out[j].data<double>()[k] == doctest::Approx(eager[j]->value().data<double>()[k]).epsilon(1e-9));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("FusedBatchNormV3's gradient for bfloat16 x computes in float32, the statistics' type") {
+  std::mt19937 r(7);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> xs(2 * 2 * 2 * 3);
+  for (float& v : xs) v = static_cast<float>(bfloat16(d(r)));  // exactly representable in both
+  Tensor x32 = Tensor::from_vector(Shape{2, 2, 2, 3}, xs);
+  Tensor x16(DType::BFloat16, x32.shape());
+  for (size_t i = 0; i < xs.size(); ++i) x16.data<bfloat16>()[i] = bfloat16(xs[i]);
+  Tensor scale = Tensor::from_vector<float>(Shape{3}, {1.0f, 0.5f, 2.0f});
+  Tensor offset = Tensor::from_vector<float>(Shape{3}, {0.0f, 0.1f, -0.2f});
+  Attrs a{{"epsilon", 0.001}, {"is_training", true}};
+  auto dx = [&](const Tensor& x) {
+    Tape tape(false, true);
+    TensorHandle in[] = {TensorHandle(x), TensorHandle(scale), TensorHandle(offset), TensorHandle(scale), TensorHandle(scale)};
+    tape.watch(in[0]);
+    tape.start();
+    TensorHandle y = apply_op(OpType("FusedBatchNormV3"), in, a)[0];
+    Tensor w(x.dtype(), x.shape());
+    for (int64_t i = 0; i < w.num_elements(); ++i) {
+      const float v = 0.5f + 0.125f * static_cast<float>(i % 9);  // exact in bfloat16
+      if (x.dtype() == DType::BFloat16) w.data<bfloat16>()[i] = bfloat16(v);
+      else w.data<float>()[i] = v;
+    }
+    TensorHandle wy[] = {y, TensorHandle(w)};
+    TensorHandle y2 = apply_op1(op::Mul, wy);
+    TensorHandle total = apply_op1(op::Sum, std::vector<TensorHandle>{y2, TensorHandle(int32s({0, 1, 2, 3}))},
+                                   Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+    tape.stop();
+    GradientSource source{key_of(in[0]), {x.dtype(), x.shape()}};
+    TensorHandle targets[] = {total};
+    std::optional<TensorHandle> seeds[] = {std::nullopt};
+    auto g = compute_gradient(tape.entries(), targets, seeds, std::span(&source, 1));
+    REQUIRE(g[0].has_value());
+    return g[0]->value();
+  };
+  Tensor g32 = dx(x32), g16 = dx(x16);
+  REQUIRE(g16.dtype() == DType::BFloat16);
+  for (int64_t i = 0; i < g32.num_elements(); ++i) {
+    CHECK(static_cast<float>(g16.data<bfloat16>()[i]) == doctest::Approx(g32.data<float>()[i]).epsilon(0.02).scale(1.0));
   }
 }

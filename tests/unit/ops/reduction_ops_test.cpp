@@ -12,7 +12,7 @@
 
 using namespace ag;
 
-AG_SWEEP_COVERS("Sum", "Mean", "Prod", "Max", "Min", "Any", "All", "ArgMax", "ArgMin", "Cumsum");
+AG_SWEEP_COVERS("Sum", "Mean", "Prod", "Max", "Min", "Any", "All", "ArgMax", "ArgMin", "Cumsum", "Cumprod");
 
 namespace {
 
@@ -299,6 +299,33 @@ TEST_CASE("ArgMax and ArgMin match a naive loop") {
   Tensor ez = Tensor::zeros(DType::Float32, Shape{0, 3});
   std::vector<Tensor> ok{ez, index_tensor({1}, DType::Int32, true)};
   CHECK(run_op1(op::ArgMax, ok).shape().str() == "(0,)");
+}
+
+TEST_CASE("Cumprod matches a naive loop") {
+  for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64}) {
+    for (int trial = 0; trial < 8; ++trial) {
+      Shape s = sweep::random_shape(3, 4, false);
+      if (s.rank() == 0) s = Shape{4};
+      Tensor in = sweep::random_tensor(dt, s, -2, 2);
+      int axis = static_cast<int>(sweep::rng()() % static_cast<unsigned>(s.rank()));
+      bool exclusive = sweep::rng()() % 2, reverse = sweep::rng()() % 2;
+      std::vector<Tensor> args{in, index_tensor({axis}, DType::Int32, true)};
+      Tensor got = run_op1(op::Cumprod, args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
+      Tensor want(dt, s);
+      int64_t len = s.dim(axis), inner = 1;
+      for (int d = axis + 1; d < s.rank(); ++d) inner *= s.dim(d);
+      for (int64_t i = 0; i < in.num_elements(); ++i) {
+        int64_t l = (i / inner) % len, base = i - l * inner;
+        double acc = 1;
+        for (int64_t j = 0; j < len; ++j) {
+          bool take = reverse ? (exclusive ? j > l : j >= l) : (exclusive ? j < l : j <= l);
+          if (take) acc *= sweep::element(in, base + j * inner);
+        }
+        store(want, i, acc, static_cast<uint64_t>(static_cast<int64_t>(acc)));
+      }
+      sweep::expect_close(got, want, std::string("Cumprod ") + dtype_name(dt) + " " + s.str(), 1e-5, 1e-5);
+    }
+  }
 }
 
 TEST_CASE("Cumsum matches a naive loop") {
