@@ -240,6 +240,20 @@ def tensor_array_grad(x):
 print(tensor_array_grad(tf.constant(2.0)))
 
 
+# The same eagerly: an eager TensorArray is a list of the tensors written.
+def tensor_array_grad_eager(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        ta = tf.TensorArray(tf.float32, 3)
+        for i in range(3):
+            ta = ta.write(i, x * tf.cast(i, tf.float32))
+        y = tf.reduce_sum(ta.stack())
+    return t.gradient(y, x)
+
+
+print(tensor_array_grad_eager(tf.constant(2.0)))
+
+
 # An RNN over a TensorArray of inputs (read in the loop) and of outputs
 # (written): the inputs' gradient sums the reads' list gradients. Checked
 # against central differences of the same function.
