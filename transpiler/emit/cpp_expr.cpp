@@ -249,6 +249,13 @@ std::string Emitter::expr(const Ref& e) {
           if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::tf::api::{}()", entry->cpp_name);
           return fmt::format("ag::builtin_value(\"tf.{}\", ag::tf::api::{})", path, entry->cpp_name);
         }
+        // A member of a tf.* value (tf.UnconnectedGradients.ZERO) is read at run time.
+        std::string base;
+        if (tf_path(a.value, base)) {
+          if (auto entry = find_tf_api(base); entry && entry->kind == TfApiEntry::Kind::Value) {
+            return fmt::format("ag::tf::api::{}().getattr({})", entry->cpp_name, cpp_string(a.attr));
+          }
+        }
         return tf_unknown(*e, path);
       }
       if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {

@@ -248,3 +248,33 @@ with tf.GradientTape() as t:
     t.watch(x)
     y = x * x
 print(t.batch_jacobian(y, x))
+
+# tf.recompute_grad: the block's activations are not kept; its gradient
+# reruns it (the same gradients as without it, for inputs and variables).
+tf.random.set_seed(3)
+layer = tf.keras.layers.Dense(3, activation='tanh')
+xr = tf.constant([[1.0, 2.0], [0.5, -1.0]])
+layer(xr)
+
+
+def block(h):
+    return layer(h) * 2.0
+
+
+block_recomputed = tf.recompute_grad(block)
+results = []
+for fn in [block, block_recomputed]:
+    with tf.GradientTape() as t:
+        t.watch(xr)
+        y = tf.reduce_sum(fn(xr) ** 2)
+    results.append(t.gradient(y, [xr] + layer.trainable_variables))
+for a, b in zip(results[0], results[1]):
+    print(a.shape, bool(tf.reduce_max(tf.abs(a - b)) < 1e-6))
+
+# tf.UnconnectedGradients' members select the same behaviour as the strings.
+u = tf.constant(1.0)
+with tf.GradientTape() as t:
+    t.watch(u)
+    y = tf.constant(2.0) * 3.0
+print(t.gradient(y, u, unconnected_gradients=tf.UnconnectedGradients.ZERO))
+print(tf.UnconnectedGradients.NONE)
