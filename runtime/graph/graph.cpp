@@ -42,8 +42,10 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
   }
   auto node = std::make_unique<Node>();
   node->outputs = infer_outputs(op, specs, attrs, constants, subgraphs);
-  node->name = unique_name(name.empty() ? std::string_view(op.name) : name);
+  node->name = unique_name(scope_.name + std::string(name.empty() ? std::string_view(op.name) : name));
   node->op = &op;
+  node->device = scope_.device;
+  node->control_inputs = scope_.control;
   node->inputs = std::move(inputs);
   node->attrs = std::move(attrs);
   node->subgraphs = std::move(subgraphs);

@@ -34,6 +34,9 @@ struct Output {
 struct Node {
   int id = 0;        // position in the graph's node list
   std::string name;  // unique within the graph
+  /// Where tf.device placed it ("" when no scope did); recorded, not acted
+  /// on: agc runs every node on the one CPU device.
+  std::string device;
   const OpDef* op = nullptr;
   std::vector<Output> inputs;
   /// Nodes that must run first without passing a value (stateful ordering).
@@ -125,6 +128,17 @@ class Graph {
   /// "hint" if unused, else "hint_1", "hint_2", ... (TF's unique_name).
   std::string unique_name(std::string_view hint);
 
+  /// What the `with` scopes open while tracing give new nodes (TF keeps them
+  /// per graph): tf.name_scope's prefix ("outer/inner/"), tf.device's
+  /// placement, tf.control_dependencies' nodes. The API saves a Scope on
+  /// entering a block and puts it back on leaving.
+  struct Scope {
+    std::string name;
+    std::string device;
+    std::vector<Node*> control;
+  };
+  Scope& scope() { return scope_; }
+
   const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
   Node* node(int id) const { return nodes_[static_cast<size_t>(id)].get(); }
   Node* find(std::string_view name) const;
@@ -156,6 +170,7 @@ class Graph {
   Graph* parent_ = nullptr;
   std::vector<std::pair<Output, Output>> captures_;
   ForeignResolver resolver_;
+  Scope scope_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<Node*> inputs_;
   std::vector<Output> outputs_;

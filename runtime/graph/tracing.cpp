@@ -22,6 +22,21 @@ uint64_t detail::refill_handle_ids() {
 TraceScope::TraceScope(Graph& g) : previous_(detail::t_current_graph) { detail::t_current_graph = &g; }
 TraceScope::~TraceScope() { detail::t_current_graph = previous_; }
 
+EagerScope::EagerScope() : previous_(detail::t_current_graph) { detail::t_current_graph = nullptr; }
+EagerScope::~EagerScope() { detail::t_current_graph = previous_; }
+
+namespace {
+thread_local std::string t_eager_name_scope;
+}  // namespace
+
+std::string current_name_scope() {
+  if (Graph* g = current_graph()) return g->scope().name;
+  return t_eager_name_scope;
+}
+
+const std::string& eager_name_scope() { return t_eager_name_scope; }
+void set_eager_name_scope(std::string scope) { t_eager_name_scope = std::move(scope); }
+
 std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle> inputs, const Attrs& attrs,
                                    std::string_view name) {
   const OpDef& op = OpRegistry::global().get(op_name);

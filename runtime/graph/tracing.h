@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -22,6 +23,13 @@ extern constinit thread_local Graph* t_current_graph;
 
 /// The graph being traced on this thread, or nullptr (eager mode).
 inline Graph* current_graph() { return detail::t_current_graph; }
+
+/// The tf.name_scope prefix in force ("outer/inner/", or ""): the graph's
+/// while tracing, else the thread's eager one (which names variables).
+std::string current_name_scope();
+/// The thread's eager name scope, and setting it (tf.name_scope outside a trace).
+const std::string& eager_name_scope();
+void set_eager_name_scope(std::string scope);
 
 /// Makes `g` the current graph until destroyed (scopes nest).
 class TraceScope {
@@ -45,6 +53,18 @@ inline uint64_t next_handle_id() {
   return t_next_handle_id++;
 }
 }  // namespace detail
+
+/// Makes no graph current until destroyed: ops run eagerly (tf.init_scope).
+class EagerScope {
+ public:
+  EagerScope();
+  ~EagerScope();
+  EagerScope(const EagerScope&) = delete;
+  EagerScope& operator=(const EagerScope&) = delete;
+
+ private:
+  Graph* previous_;
+};
 
 class TensorHandle {
  public:

@@ -39,7 +39,8 @@ Value create(const Value& initial_value, std::optional<DType> dtype, const Value
              bool trainable) {
   if (t_scope != nullptr && !t_scope->allowed_) throw ValueError(kCreatedOnNonFirstTrace);
   Tensor init = initial_tensor(initial_value, dtype);
-  std::string n = name.is_none() ? std::string("Variable") : name.as_str();
+  // tf.name_scope prefixes variable names, eagerly too.
+  std::string n = current_name_scope() + (name.is_none() ? std::string("Variable") : name.as_str());
   auto var = Variable::create(init, std::move(n), shape.is_none() ? init.shape() : shape_from_value(shape));
   var->set_trainable(trainable);
   if (t_scope != nullptr) t_scope->created_.push_back(var);
