@@ -24,6 +24,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/function/function.h"
+#include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
@@ -127,10 +128,18 @@ Value build(const std::vector<Value>& a) {
   std::vector<Value>& all = self.getattr("_variables").items();
   for (const Value& name : self.getattr("_agc_slot_names").items()) {
     std::vector<Value> per_var;
+    // Zeros, or a class's own start (Adagrad's initial_accumulator_value).
+    Value start = self.hasattr("_agc_slot_initial") ? self.getattr("_agc_slot_initial") : Value(0.0);
     for (const Value& var : vars) {
       const Variable& v = *var.as_variable();
-      Tensor zeros = Tensor::zeros(v.dtype(), v.read().shape());
-      per_var.push_back(variable_value::create(Value(zeros), v.dtype(), Value(name.as_str() + "/" + shared_name(var)),
+      // Made eagerly (a slot's initial value is lifted out of any trace).
+      Tensor initial = Tensor::zeros(v.dtype(), v.read().shape());
+      if (start.as_float() != 0.0) {
+        Tensor pair[] = {initial, Tensor::scalar<double>(start.as_float())};
+        pair[1] = run_op1(op::Cast, std::span<const Tensor>(&pair[1], 1), Attrs{{"SrcT", DType::Float64}, {"DstT", v.dtype()}});
+        initial = run_op1(op::AddV2, pair);
+      }
+      per_var.push_back(variable_value::create(Value(initial), v.dtype(), Value(name.as_str() + "/" + shared_name(var)),
                                                Value(), false));
       all.push_back(per_var.back());
     }
@@ -306,14 +315,15 @@ const Value& optimizer_class() {
   return cls;
 }
 
-/// The keywords every Keras 2 optimizer takes after its own.
-std::vector<Param> with_common_params(std::vector<Param> own, const char* name) {
+/// The keywords every Keras 2 optimizer takes after its own (AdamW has
+/// weight_decay among its own).
+std::vector<Param> with_common_params(std::vector<Param> own, const char* name, bool with_weight_decay = true) {
   std::vector<Param> common = {
       {"weight_decay", Value()},      {"clipnorm", Value()},         {"clipvalue", Value()},
       {"global_clipnorm", Value()},   {"use_ema", Value(false)},     {"ema_momentum", Value(0.99)},
       {"ema_overwrite_frequency", Value()}, {"jit_compile", Value(true)}, {"name", Value(name)},
   };
-  own.insert(own.end(), common.begin(), common.end());
+  own.insert(own.end(), common.begin() + (with_weight_decay ? 0 : 1), common.end());
   return own;
 }
 
@@ -412,7 +422,136 @@ Value make_adam_class() {
   return make_class("Adam", {optimizer_class()}, std::move(attrs));
 }
 
+// ---- RMSprop: v = rho v + (1 - rho) g^2 (centered: minus the squared mean
+// gradient); step = lr g rsqrt(v + epsilon), through momentum when set.
+
+Value make_rmsprop_class() {
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back(native_method(
+      "RMSprop.__init__", "__init__",
+      with_common_params({{"self", std::nullopt}, {"learning_rate", Value(0.001)}, {"rho", Value(0.9)},
+                          {"momentum", Value(0.0)}, {"epsilon", Value(1e-7)}, {"centered", Value(false)}},
+                         "RMSprop"),
+      [](const std::vector<Value>& a) -> Value {
+        const Value& self = a[0];
+        double momentum = float_arg(a[3], "momentum");
+        bool centered = truthy(a[5]);
+        std::vector<std::string> slots{"velocity"};
+        if (momentum > 0) slots.emplace_back("momentum");
+        if (centered) slots.emplace_back("average_gradient");
+        init_common(self, a, 6, a[1], std::move(slots));
+        self.setattr("rho", Value(float_arg(a[2], "rho")));
+        self.setattr("momentum", Value(momentum));
+        self.setattr("epsilon", Value(float_arg(a[4], "epsilon")));
+        self.setattr("centered", Value(centered));
+        return Value();
+      }));
+  attrs.push_back(native_method(
+      "RMSprop._update_step", "_update_step",
+      {{"self", std::nullopt}, {"gradient", std::nullopt}, {"variable", std::nullopt}},
+      [](const std::vector<Value>& a) -> Value {
+        const Value &self = a[0], &g = a[1], &var = a[2];
+        DType dt = dtype_of(var);
+        Value lr = current_learning_rate(self, dt);
+        double rho = self.getattr("rho").as_float(), momentum = self.getattr("momentum").as_float();
+        Value velocity = slot(self, "velocity", var);
+        variable_value::assign(velocity, Value(rho) * read(velocity) + Value(1 - rho) * tf::square(g), AssignOp::Assign);
+        Value epsilon = hyper(self, "epsilon", dt);
+        Value denominator = read(velocity) + epsilon;
+        if (truthy(self.getattr("centered"))) {
+          Value average = slot(self, "average_gradient", var);
+          variable_value::assign(average, Value(rho) * read(average) + Value(1 - rho) * g, AssignOp::Assign);
+          denominator = read(velocity) - tf::square(read(average)) + epsilon;
+        }
+        Value increment = lr * g * tf::rsqrt(denominator);
+        if (momentum > 0) {
+          Value m = slot(self, "momentum", var);
+          variable_value::assign(m, Value(momentum) * read(m) + increment, AssignOp::Assign);
+          variable_value::assign(var, -read(m), AssignOp::Add);
+        } else {
+          variable_value::assign(var, -increment, AssignOp::Add);
+        }
+        return Value();
+      }));
+  return make_class("RMSprop", {optimizer_class()}, std::move(attrs));
+}
+
+// ---- Adagrad: a += g^2 (a starts at initial_accumulator_value);
+// w -= lr g / sqrt(a + epsilon).
+
+Value make_adagrad_class() {
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back(native_method(
+      "Adagrad.__init__", "__init__",
+      with_common_params({{"self", std::nullopt}, {"learning_rate", Value(0.001)},
+                          {"initial_accumulator_value", Value(0.1)}, {"epsilon", Value(1e-7)}},
+                         "Adagrad"),
+      [](const std::vector<Value>& a) -> Value {
+        const Value& self = a[0];
+        init_common(self, a, 4, a[1], {"accumulator"});
+        self.setattr("initial_accumulator_value", Value(float_arg(a[2], "initial_accumulator_value")));
+        self.setattr("_agc_slot_initial", self.getattr("initial_accumulator_value"));
+        self.setattr("epsilon", Value(float_arg(a[3], "epsilon")));
+        return Value();
+      }));
+  attrs.push_back(native_method("Adagrad._update_step", "_update_step",
+                                {{"self", std::nullopt}, {"gradient", std::nullopt}, {"variable", std::nullopt}},
+                                [](const std::vector<Value>& a) -> Value {
+                                  const Value &self = a[0], &g = a[1], &var = a[2];
+                                  DType dt = dtype_of(var);
+                                  Value lr = current_learning_rate(self, dt);
+                                  Value acc = slot(self, "accumulator", var);
+                                  variable_value::assign(acc, g * g, AssignOp::Add);
+                                  variable_value::assign(var, lr * g / tf::sqrt(read(acc) + hyper(self, "epsilon", dt)),
+                                                         AssignOp::Sub);
+                                  return Value();
+                                }));
+  return make_class("Adagrad", {optimizer_class()}, std::move(attrs));
+}
+
+// ---- AdamW: Adam with decoupled weight decay (w -= w wd lr before the step,
+// the base class's weight decay), 0.004 by default.
+
+Value make_adamw_class(const Value& adam) {
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back(native_method(
+      "AdamW.__init__", "__init__",
+      with_common_params({{"self", std::nullopt}, {"learning_rate", Value(0.001)}, {"weight_decay", Value(0.004)},
+                          {"beta_1", Value(0.9)}, {"beta_2", Value(0.999)}, {"epsilon", Value(1e-7)},
+                          {"amsgrad", Value(false)}},
+                         "AdamW", /*with_weight_decay=*/false),
+      [adam](const std::vector<Value>& a) -> Value {
+        const Value& self = a[0];
+        if (a[2].is_none()) {
+          throw ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None");
+        }
+        // Adam's __init__ with the common keywords, then the decay.
+        std::vector<Value> args{self, a[1], a[3], a[4], a[5], a[6]};
+        Kwargs kwargs{{"weight_decay", a[2]}, {"clipnorm", a[7]}, {"clipvalue", a[8]}, {"global_clipnorm", a[9]},
+                      {"use_ema", a[10]}, {"ema_momentum", a[11]}, {"ema_overwrite_frequency", a[12]},
+                      {"jit_compile", a[13]}, {"name", a[14]}};
+        adam.getattr("__init__")(std::move(args), std::move(kwargs));
+        return Value();
+      }));
+  return make_class("AdamW", {adam}, std::move(attrs));
+}
+
 }  // namespace
+
+const Value& tf::api::keras_optimizers_RMSprop() {
+  static const Value cls = make_rmsprop_class();
+  return cls;
+}
+
+const Value& tf::api::keras_optimizers_Adagrad() {
+  static const Value cls = make_adagrad_class();
+  return cls;
+}
+
+const Value& tf::api::keras_optimizers_AdamW() {
+  static const Value cls = make_adamw_class(tf::api::keras_optimizers_Adam());
+  return cls;
+}
 
 const Value& tf::api::keras_optimizers_Optimizer() { return optimizer_class(); }
 

@@ -82,3 +82,34 @@ try:
     tf.keras.optimizers.SGD(momentum=1.5)
 except ValueError as e:
     print(e)
+
+
+# RMSprop (plain; centered with momentum), Adagrad and AdamW: three steps on
+# sum(w^3) from [1, -2] (values from Keras 2's formulas).
+def three_steps(opt):
+    w = tf.Variable([1.0, -2.0])
+    for _ in range(3):
+        with tf.GradientTape() as t:
+            loss = tf.reduce_sum(w * w * w)
+        opt.apply_gradients(zip(t.gradient(loss, [w]), [w]))
+    return w
+
+
+print(three_steps(tf.keras.optimizers.RMSprop(0.1)))
+print(three_steps(tf.keras.optimizers.RMSprop(0.1, momentum=0.5, centered=True)))
+print(three_steps(tf.keras.optimizers.Adagrad(0.1)))
+print(three_steps(tf.keras.optimizers.AdamW(0.1)))
+
+# Learning-rate schedules, alone and driving an optimizer.
+decay = tf.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)
+print(decay(0), decay(10), decay(15))
+print(tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5, staircase=True)(15))
+pieces = tf.keras.optimizers.schedules.PiecewiseConstantDecay([5, 10], [1.0, 0.5, 0.1])
+print(pieces(5), pieces(6), pieces(11))
+print(tf.keras.optimizers.schedules.CosineDecay(1.0, 10, alpha=0.1)(20))
+w = tf.Variable(1.0)
+opt = tf.keras.optimizers.SGD(learning_rate=pieces)
+for i in range(7):
+    opt.apply_gradients([(tf.constant(1.0), w)])
+print(w)
+print(opt.learning_rate)
