@@ -152,13 +152,17 @@ void check_activation(const Value& activation) {
 
 // ---- Layer: the shared protocol.
 
-Value weights_property(bool trainable_only) {
-  return make_property(Value::callable("weights", [trainable_only](std::vector<Value> args, Kwargs) -> Value {
+/// Keras's weights properties: a layer with trainable=False has only
+/// non-trainable weights (the variables' own flags are left as they are).
+Value weights_property(VariableKind kind) {
+  return make_property(Value::callable("weights", [kind](std::vector<Value> args, Kwargs) -> Value {
     const Value& self = args.at(0);
     if (!self.hasattr("_agc_weights")) return Value::list();
+    bool layer_trainable = truthy(self.getattr("trainable"));
     std::vector<Value> out;
     for (const Value& w : iterate(self.getattr("_agc_weights"))) {
-      if (!trainable_only || truthy(w.getattr("trainable"))) out.push_back(w);
+      bool trainable = layer_trainable && truthy(w.getattr("trainable"));
+      if (kind == VariableKind::All || trainable == (kind == VariableKind::Trainable)) out.push_back(w);
     }
     return Value::list(std::move(out));
   }));
@@ -227,10 +231,12 @@ Value make_layer_class() {
   attrs.push_back({"name", make_property(Value::callable("name", [](std::vector<Value> args, Kwargs) -> Value {
                      return args.at(0).getattr("_name");
                    }))});
-  attrs.push_back({"weights", weights_property(false)});
-  attrs.push_back({"variables", weights_property(false)});
-  attrs.push_back({"trainable_weights", weights_property(true)});
-  attrs.push_back({"trainable_variables", weights_property(true)});
+  attrs.push_back({"weights", weights_property(VariableKind::All)});
+  attrs.push_back({"variables", weights_property(VariableKind::All)});
+  attrs.push_back({"trainable_weights", weights_property(VariableKind::Trainable)});
+  attrs.push_back({"trainable_variables", weights_property(VariableKind::Trainable)});
+  attrs.push_back({"non_trainable_weights", weights_property(VariableKind::NonTrainable)});
+  attrs.push_back({"non_trainable_variables", weights_property(VariableKind::NonTrainable)});
   return make_class("Layer", {tf::api::Module()}, std::move(attrs));
 }
 

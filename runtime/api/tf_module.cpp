@@ -82,10 +82,13 @@ Value make_module_class() {
           return Value(camel_to_snake(self.type_name()));
         })},
        {"variables", module_property([](const Value& self) -> Value {
-          return module_variables(self, false);
+          return module_variables(self, VariableKind::All);
         })},
        {"trainable_variables", module_property([](const Value& self) -> Value {
-          return module_variables(self, true);
+          return module_variables(self, VariableKind::Trainable);
+        })},
+       {"non_trainable_variables", module_property([](const Value& self) -> Value {
+          return module_variables(self, VariableKind::NonTrainable);
         })},
        {"submodules", module_property([](const Value& self) -> Value {
           std::vector<Value> vars, modules;
@@ -115,10 +118,12 @@ std::string camel_to_snake(const std::string& name) {
 
 bool is_module(const Value& v) { return is_instance(v, tf::api::Module()); }
 
-Value module_variables(const Value& module, bool trainable_only) {
+Value module_variables(const Value& module, VariableKind kind) {
   std::vector<Value> vars, modules;
   std::set<const void*> seen{&module.as_object()};
-  Predicate pred = [trainable_only](const Value& var) { return !trainable_only || truthy(var.getattr("trainable")); };
+  Predicate pred = [kind](const Value& var) {
+    return kind == VariableKind::All || truthy(var.getattr("trainable")) == (kind == VariableKind::Trainable);
+  };
   flatten(module, pred, vars, seen, nullptr);
   return Value::tuple(std::move(vars));
 }

@@ -12,7 +12,10 @@ namespace ag {
 std::string camel_to_snake(const std::string& name);
 /// isinstance(v, tf.Module).
 bool is_module(const Value& v);
-/// module.variables (or .trainable_variables): a tuple, each variable once.
-Value module_variables(const Value& module, bool trainable_only);
+/// Which of a module's variables: all, or by their `trainable` flag.
+enum class VariableKind { All, Trainable, NonTrainable };
+/// module.variables / .trainable_variables / .non_trainable_variables: a
+/// tuple, each variable once.
+Value module_variables(const Value& module, VariableKind kind);
 
 }  // namespace ag

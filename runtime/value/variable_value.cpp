@@ -96,7 +96,7 @@ Value getattr(const Value& v, std::string_view name) {
   }
   if (name == "dtype") return dtype_value(var.dtype());
   if (name == "name") return Value(var.name() + ":0");
-  if (name == "trainable") return Value(true);
+  if (name == "trainable") return Value(var.trainable());
   if (name == "shape") return tensor_shape(var.shape());
   throw AttributeError("'ResourceVariable' object has no attribute '" + std::string(name) + "'");
 }

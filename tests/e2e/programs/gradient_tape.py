@@ -278,3 +278,25 @@ with tf.GradientTape() as t:
     y = tf.constant(2.0) * 3.0
 print(t.gradient(y, u, unconnected_gradients=tf.UnconnectedGradients.ZERO))
 print(tf.UnconnectedGradients.NONE)
+
+
+# Trainable state: a tf.Module's variables by their flag; a Keras layer with
+# trainable=False has only non-trainable weights; a tape does not watch a
+# non-trainable variable by itself.
+class Holder(tf.Module):
+    def __init__(self):
+        self.w = tf.Variable(1.0)
+        self.frozen = tf.Variable(2.0, trainable=False)
+        self.dense = tf.keras.layers.Dense(2)
+
+
+holder = Holder()
+holder.dense(tf.ones([1, 3]))
+print(len(holder.variables), len(holder.trainable_variables), len(holder.non_trainable_variables))
+print(holder.frozen.trainable)
+frozen_layer = tf.keras.layers.Dense(2, trainable=False)
+frozen_layer(tf.ones([1, 3]))
+print(len(frozen_layer.trainable_weights), len(frozen_layer.non_trainable_weights))
+with tf.GradientTape() as t:
+    y = holder.w * holder.frozen
+print(t.gradient(y, [holder.w, holder.frozen]))
