@@ -9,6 +9,7 @@
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/value.h"
+#include "runtime/value/variable_value.h"
 
 namespace ag {
 namespace {
@@ -219,6 +220,8 @@ int64_t len(const Value& v) {
 }
 
 Value getitem(const Value& v, const Value& key) {
+  // A variable slices its value (TF's _SliceHelperVar).
+  if (v.is_variable()) return getitem(Value(variable_value::read(v)), key);
   switch (v.kind()) {
     case Kind::List:
     case Kind::Tuple: {
