@@ -76,6 +76,26 @@ empty = tf.train.CheckpointManager(ckpt, '/tmp/agc-e2e-manager-never-saved', max
 print(empty.restore_or_initialize())
 print(empty.latest_checkpoint, empty.checkpoints)
 
+# With a step counter and an interval, save skips steps closer than the
+# interval to the last saved one (check_interval=False only skips the same
+# step); a skipped save returns None and leaves the counter alone. Here a
+# new name in the same directory: the active set resumed above stays.
+s = tf.Variable(0)
+every2 = tf.train.CheckpointManager(ckpt, d, max_to_keep=None, checkpoint_name='every2', step_counter=s,
+                                    checkpoint_interval=2)
+print(every2.checkpoint_interval)
+for i in range(5):
+    print(i, every2.save())
+    s.assign_add(1)
+print(every2.save(check_interval=False))
+print(every2.save(check_interval=False))
+print(every2.checkpoints)
+print(ckpt.save_counter)
+
+try:
+    tf.train.CheckpointManager(ckpt, d, max_to_keep=1, checkpoint_interval=2)
+except ValueError as e:
+    print(e)
 try:
     tf.train.CheckpointManager(ckpt, d, max_to_keep=0)
 except ValueError as e:
