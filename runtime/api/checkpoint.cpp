@@ -19,7 +19,6 @@
 #include "runtime/api/checkpoint.h"
 
 #include <algorithm>
-#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -404,30 +403,6 @@ std::string path_arg(const Value& v, const char* what) {
   return v.as_str();
 }
 
-/// Rewrites the "checkpoint" state file beside `path` to name it.
-void update_checkpoint_state(const std::string& path) {
-  namespace fs = std::filesystem;
-  fs::path p(path);
-  fs::path dir = p.parent_path();
-  tensorflow::CheckpointState state;
-  std::string name = p.filename().string();
-  state.set_model_checkpoint_path(name);
-  state.add_all_model_checkpoint_paths(name);
-  double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  state.add_all_model_checkpoint_timestamps(now);
-  state.set_last_preserved_timestamp(now);
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(state, &text);
-  fs::path file = (dir.empty() ? fs::path(".") : dir) / "checkpoint";
-  std::string tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out) throw InternalError("Failed to write " + tmp);
-  }
-  fs::rename(tmp, file);
-}
-
 Value checkpoint_init(std::vector<Value> args, Kwargs kwargs) {
   const Value& self = args.at(0);
   if (args.size() > 2) throw TypeError("Checkpoint.__init__() takes from 1 to 2 positional arguments but " +
@@ -464,7 +439,12 @@ const Value& checkpoint_class() {
                                     int64_t n = counter.as_variable()->read().scalar_value<int64_t>();
                                     std::string path = path_arg(a[1], "file_prefix") + "-" + std::to_string(n);
                                     write_checkpoint(a[0], path);
-                                    update_checkpoint_state(path);
+                                    // As TF's Checkpoint.save: the state names this
+                                    // checkpoint alone, without timestamps.
+                                    CheckpointStateFile state;
+                                    state.model_checkpoint_path = path;
+                                    state.all_model_checkpoint_paths = {path};
+                                    write_checkpoint_state(std::filesystem::path(path).parent_path().string(), state);
                                     return Value(path);
                                   }));
     attrs.push_back(native_method("Checkpoint.write", "write", {self, {"file_prefix", std::nullopt}, {"options", Value()}},
@@ -500,22 +480,70 @@ void checkpoint_restore_deferred() {
 
 const Value& tf::api::train_Checkpoint() { return checkpoint_class(); }
 
-Value tf::impl::latest_checkpoint(const TfCall& c) {
+void checkpoint_write(const Value& checkpoint, const std::string& prefix) { write_checkpoint(checkpoint, prefix); }
+
+Value checkpoint_save_counter(const Value& checkpoint) { return save_counter(checkpoint); }
+
+std::optional<CheckpointStateFile> read_checkpoint_state(const std::string& dir, const std::string& filename) {
   namespace fs = std::filesystem;
-  std::string dir = path_arg(c["checkpoint_dir"], "checkpoint_dir");
-  std::string name = c["latest_filename"].is_none() ? "checkpoint" : path_arg(c["latest_filename"], "latest_filename");
-  std::ifstream in(fs::path(dir) / name);
-  if (!in) return Value();
+  std::ifstream in(fs::path(dir) / filename);
+  if (!in) return std::nullopt;
   std::stringstream text;
   text << in.rdbuf();
-  tensorflow::CheckpointState state;
-  if (!google::protobuf::TextFormat::ParseFromString(text.str(), &state) || state.model_checkpoint_path().empty()) {
-    return Value();
+  tensorflow::CheckpointState proto;
+  // TF logs a parse error and ignores the file.
+  if (!google::protobuf::TextFormat::ParseFromString(text.str(), &proto)) return std::nullopt;
+  if (proto.model_checkpoint_path().empty()) throw ValueError("Invalid checkpoint state loaded from " + dir);
+  auto join = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (fs::path(dir) / p).string(); };
+  CheckpointStateFile state;
+  state.model_checkpoint_path = join(proto.model_checkpoint_path());
+  for (const auto& p : proto.all_model_checkpoint_paths()) state.all_model_checkpoint_paths.push_back(join(p));
+  state.all_model_checkpoint_timestamps.assign(proto.all_model_checkpoint_timestamps().begin(),
+                                               proto.all_model_checkpoint_timestamps().end());
+  state.last_preserved_timestamp = proto.last_preserved_timestamp();
+  return state;
+}
+
+void write_checkpoint_state(const std::string& dir, const CheckpointStateFile& state) {
+  namespace fs = std::filesystem;
+  const fs::path base = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir)).lexically_normal();
+  auto relative = [&](const std::string& p) {
+    return fs::absolute(p).lexically_normal().lexically_relative(base).string();
+  };
+  tensorflow::CheckpointState proto;
+  proto.set_model_checkpoint_path(relative(state.model_checkpoint_path));
+  for (const auto& p : state.all_model_checkpoint_paths) proto.add_all_model_checkpoint_paths(relative(p));
+  // generate_checkpoint_state_proto appends the latest when the list does not end with it.
+  if (proto.all_model_checkpoint_paths().empty() ||
+      proto.all_model_checkpoint_paths().rbegin()->compare(proto.model_checkpoint_path()) != 0) {
+    proto.add_all_model_checkpoint_paths(proto.model_checkpoint_path());
   }
-  fs::path p(state.model_checkpoint_path());
-  std::string path = p.is_absolute() ? p.string() : (fs::path(dir) / p).string();
-  if (!fs::exists(bundle_index_file(path))) return Value();
-  return Value(path);
+  for (double t : state.all_model_checkpoint_timestamps) proto.add_all_model_checkpoint_timestamps(t);
+  if (state.last_preserved_timestamp != 0) proto.set_last_preserved_timestamp(state.last_preserved_timestamp);
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(proto, &text);
+  fs::path file = base / "checkpoint";
+  if (proto.model_checkpoint_path() == "checkpoint") {
+    throw RuntimeError("Save path '" + state.model_checkpoint_path +
+                       "' conflicts with path used for checkpoint state.  Please use a different save path.");
+  }
+  // Written aside and renamed, as TF's atomic_write_string_to_file, so a
+  // reader never sees half a state.
+  std::string tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    if (!out) throw InternalError("Failed to write " + tmp);
+  }
+  fs::rename(tmp, file);
+}
+
+Value tf::impl::latest_checkpoint(const TfCall& c) {
+  std::string dir = path_arg(c["checkpoint_dir"], "checkpoint_dir");
+  std::string name = c["latest_filename"].is_none() ? "checkpoint" : path_arg(c["latest_filename"], "latest_filename");
+  auto state = read_checkpoint_state(dir, name);
+  if (!state || !std::filesystem::exists(bundle_index_file(state->model_checkpoint_path))) return Value();
+  return Value(state->model_checkpoint_path);
 }
 
 }  // namespace ag

@@ -6,6 +6,7 @@
 #include <leveldb/table.h>
 #include <leveldb/table_builder.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -144,6 +145,36 @@ Tensor decode(const std::string& data, const std::string& file, const tensorflow
   return t;
 }
 
+std::string read_file(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw NotFoundError("Failed to open the checkpoint file " + file);
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (!in && !in.eof()) throw InternalError("Failed to read the checkpoint file " + file);
+  return buf.str();
+}
+
+/// The index file's bytes as LevelDB's file: a read past the end returns
+/// what there is, as pread does, so the table reports a block that a
+/// corrupted handle puts out of the file as Corruption ("truncated block
+/// read"). LevelDB's own mmap file calls that an IO error (EINVAL), and
+/// cannot map an empty file at all.
+class IndexFile : public leveldb::RandomAccessFile {
+ public:
+  explicit IndexFile(const std::string& bytes) : bytes_(bytes) {}
+  leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result, char*) const override {
+    if (offset > bytes_.size()) {
+      *result = leveldb::Slice();
+      return leveldb::Status::OK();
+    }
+    *result = leveldb::Slice(bytes_.data() + offset, std::min<uint64_t>(n, bytes_.size() - offset));
+    return leveldb::Status::OK();
+  }
+
+ private:
+  const std::string& bytes_;
+};
+
 void check(const leveldb::Status& s, const std::string& file) {
   if (s.ok()) return;
   if (s.IsNotFound()) throw NotFoundError(file + ": " + s.ToString());
@@ -218,26 +249,19 @@ BundleReader::BundleReader(const std::string& prefix) : prefix_(prefix) {
   if (!env->FileExists(index)) {
     throw NotFoundError("Unsuccessful TensorSliceReader constructor: Failed to find any matching files for " + prefix);
   }
-  uint64_t size = 0;
-  check(env->GetFileSize(index, &size), index);
-  leveldb::RandomAccessFile* raw = nullptr;
-  check(env->NewRandomAccessFile(index, &raw), index);
-  std::unique_ptr<leveldb::RandomAccessFile> file(raw);
+  std::string index_bytes = read_file(index);
+  IndexFile file(index_bytes);
   leveldb::Table* table_raw = nullptr;
-  check(leveldb::Table::Open(leveldb::Options(), file.get(), size, &table_raw), index);
+  leveldb::Options options;
+  options.paranoid_checks = true;  // verify the index block's checksum too
+  check(leveldb::Table::Open(options, &file, index_bytes.size(), &table_raw), index);
   std::unique_ptr<leveldb::Table> table(table_raw);
   leveldb::ReadOptions read;
   read.verify_checksums = true;
   std::unique_ptr<leveldb::Iterator> it(table->NewIterator(read));
 
-  std::string data;
-  {
-    std::ifstream in(data_file, std::ios::binary);
-    if (!in) throw NotFoundError("Failed to find the checkpoint data file " + data_file);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    data = buf.str();
-  }
+  if (!env->FileExists(data_file)) throw NotFoundError("Failed to find the checkpoint data file " + data_file);
+  const std::string data = read_file(data_file);
   bool header = false;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     std::string key = it->key().ToString();

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <typeinfo>
 
 #include "runtime/core/error.h"
 #include "runtime/core/tensor_bundle.h"
@@ -102,4 +103,82 @@ TEST_CASE("missing, truncated and corrupted bundles fail with TF's error types")
   bad_index[3] ^= 0x01;
   spit(bundle_index_file(prefix), bad_index);
   CHECK_THROWS_AS(BundleReader{prefix}, DataLossError);
+}
+
+namespace {
+
+/// A small bundle of a float vector, a scalar and a string tensor; returns
+/// its prefix.
+std::string small_bundle(const char* name) {
+  std::string prefix = temp_prefix(name);
+  Tensor s(DType::String, Shape{2});
+  s.data<std::string>()[0] = "a";
+  s.data<std::string>()[1] = "bc";
+  BundleWriter w(prefix);
+  w.add("v", Tensor::from_vector<float>({3}, {1, 2, 3}));
+  w.add("n", Tensor::scalar<int64_t>(7));
+  w.add("s", s);
+  w.finish();
+  return prefix;
+}
+
+/// Reading `prefix` either succeeds or throws one of TF's error types naming
+/// `file`; any other exception (or a crash) fails the test. Returns whether
+/// it read.
+bool read_or_data_loss(const std::string& prefix, const std::string& file, bool allow_not_found) {
+  try {
+    BundleReader r(prefix);
+    return true;
+  } catch (const DataLossError& e) {
+    CHECK_MESSAGE(std::string(e.what()).find(file) != std::string::npos, e.what());
+  } catch (const NotFoundError& e) {
+    CHECK_MESSAGE(allow_not_found, e.what());
+    CHECK_MESSAGE(std::string(e.what()).find(file) != std::string::npos, e.what());
+  } catch (const std::exception& e) {
+    std::string what = std::string("another exception: ") + typeid(e).name() + ": " + e.what();
+    FAIL_CHECK(what);
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a bundle truncated to any length fails with DataLossError naming the file") {
+  std::string prefix = small_bundle("truncated");
+  for (const std::string& file : {bundle_index_file(prefix), bundle_data_file(prefix)}) {
+    const std::string whole = slurp(file);
+    REQUIRE(!whole.empty());
+    for (size_t n = 0; n < whole.size(); ++n) {
+      CAPTURE(file);
+      CAPTURE(n);
+      spit(file, whole.substr(0, n));
+      CHECK_FALSE(read_or_data_loss(prefix, file, /*allow_not_found=*/true));
+    }
+    spit(file, whole);
+  }
+  CHECK(read_or_data_loss(prefix, bundle_index_file(prefix), false));
+}
+
+TEST_CASE("an index with any one byte flipped reads back the same tensors or fails with DataLossError") {
+  std::string prefix = small_bundle("flipped");
+  const std::string index_file = bundle_index_file(prefix);
+  const std::string index = slurp(index_file);
+  BundleReader good(prefix);
+  for (uint8_t mask : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xff}}) {
+    for (size_t i = 0; i < index.size(); ++i) {
+      CAPTURE(i);
+      CAPTURE(int(mask));
+      std::string bad = index;
+      bad[i] = static_cast<char>(static_cast<uint8_t>(bad[i]) ^ mask);
+      spit(index_file, bad);
+      if (!read_or_data_loss(prefix, index_file, /*allow_not_found=*/false)) continue;
+      // Bytes no reader looks at (the footer's padding) may change freely.
+      BundleReader r(prefix);
+      REQUIRE(r.keys() == good.keys());
+      CHECK(r.get("v").data<float>()[2] == 3.f);
+      CHECK(r.get("n").scalar_value<int64_t>() == 7);
+      CHECK(r.get("s").data<std::string>()[1] == "bc");
+    }
+  }
+  spit(index_file, index);
 }
