@@ -3,6 +3,7 @@
 # 31, adapted as the spec says) whose hand-written backward pass equals the
 # tape's gradient. Expected output: TensorFlow 2's (the values follow from
 # the math; printed rounded, as the seeds' training logs are).
+import tensorflow as tf
 
 # Linear regression y = 3x + 2, trained with SGD inside a tf.function.
 xs = tf.constant([[0.0], [1.0], [2.0], [3.0], [4.0]])
