@@ -182,3 +182,162 @@ TEST_CASE("an index with any one byte flipped reads back the same tensors or fai
   }
   spit(index_file, index);
 }
+
+namespace {
+
+// A checkpoint assembled byte by byte from the format's description (LevelDB's
+// table layout, TF's bundle messages in protobuf's wire format), sharing no
+// code with the writer: what the reader accepts is TensorFlow's format, not
+// whatever the writer happens to produce.
+void put_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+void put_fixed32(std::string& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+/// A table block of (key, value) pairs, one restart point, and its trailer
+/// (no compression; masked CRC-32C of the contents and the type byte).
+std::string block(const std::vector<std::pair<std::string, std::string>>& entries, std::string& trailer) {
+  std::string b;
+  for (const auto& [k, v] : entries) {
+    put_varint(b, 0);  // shared key bytes: none (every entry spelled out)
+    put_varint(b, k.size());
+    put_varint(b, v.size());
+    b += k;
+    b += v;
+  }
+  put_fixed32(b, 0);  // restart offset
+  put_fixed32(b, 1);  // restart count
+  std::string with_type = b + '\0';
+  trailer = std::string(1, '\0');
+  put_fixed32(trailer, crc32c_mask(crc32c_extend(0, with_type.data(), with_type.size())));
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint built byte by byte from TensorFlow's format reads back") {
+  std::string prefix = temp_prefix("handmade");
+  const float values[] = {1.5f, -2.0f};
+  std::string data(reinterpret_cast<const char*>(values), sizeof values);
+  spit(bundle_data_file(prefix), data);
+
+  // BundleHeaderProto{num_shards: 1, version{producer: 1}}.
+  std::string header = "\x08\x01\x1a\x02\x08\x01";
+  // BundleEntryProto{dtype: DT_FLOAT, shape{dim{size: 2}}, size: 8, crc32c}.
+  std::string entry = std::string("\x08\x01\x12\x04\x12\x02\x08\x02\x28\x08\x35", 11);
+  put_fixed32(entry, crc32c_mask(crc32c_extend(0, data.data(), data.size())));
+
+  std::string index, trailer;
+  std::string data_block = block({{"", header}, {"w", entry}}, trailer);
+  uint64_t data_offset = 0, data_size = data_block.size();
+  index += data_block + trailer;
+  std::string meta_block = block({}, trailer);
+  uint64_t meta_offset = index.size(), meta_size = meta_block.size();
+  index += meta_block + trailer;
+  std::string handle;
+  put_varint(handle, data_offset);
+  put_varint(handle, data_size);
+  std::string index_block = block({{"w", handle}}, trailer);
+  uint64_t index_offset = index.size(), index_size = index_block.size();
+  index += index_block + trailer;
+  std::string footer;
+  put_varint(footer, meta_offset);
+  put_varint(footer, meta_size);
+  put_varint(footer, index_offset);
+  put_varint(footer, index_size);
+  footer.resize(40, '\0');
+  put_fixed32(footer, 0x8b80fb57u);  // kTableMagicNumber 0xdb4775248b80fb57, little-endian
+  put_fixed32(footer, 0xdb477524u);
+  index += footer;
+  spit(bundle_index_file(prefix), index);
+
+  BundleReader r(prefix);
+  CHECK(r.keys() == std::vector<std::string>{"w"});
+  const Tensor& w = r.get("w");
+  CHECK(w.dtype() == DType::Float32);
+  CHECK(w.shape() == Shape{2});
+  CHECK(w.data<float>()[0] == 1.5f);
+  CHECK(w.data<float>()[1] == -2.0f);
+}
+
+namespace {
+
+uint64_t get_varint(const std::string& s, size_t& at) {
+  uint64_t v = 0;
+  for (int shift = 0; at < s.size(); shift += 7) {
+    auto byte = static_cast<uint8_t>(s[at++]);
+    v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) break;
+  }
+  return v;
+}
+
+uint32_t get_fixed32(const std::string& s, size_t at) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(s[at + static_cast<size_t>(i)])) << (8 * i);
+  return v;
+}
+
+/// The entries of the block at [offset, offset + size) of a table file,
+/// its trailer's type byte and CRC checked.
+std::vector<std::pair<std::string, std::string>> read_block(const std::string& file, uint64_t offset, uint64_t size) {
+  std::string contents = file.substr(offset, size);
+  REQUIRE(file[offset + size] == '\0');  // no compression
+  std::string with_type = contents + '\0';
+  CHECK(get_fixed32(file, offset + size + 1) == crc32c_mask(crc32c_extend(0, with_type.data(), with_type.size())));
+  uint32_t restarts = get_fixed32(contents, contents.size() - 4);
+  size_t end = contents.size() - 4 * (restarts + 1);
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string key;
+  for (size_t at = 0; at < end;) {
+    uint64_t shared = get_varint(contents, at), own = get_varint(contents, at), value = get_varint(contents, at);
+    key = key.substr(0, shared) + contents.substr(at, own);
+    at += own;
+    out.emplace_back(key, contents.substr(at, value));
+    at += value;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the writer's index file parses as a LevelDB table by hand, entries in TF's wire format") {
+  std::string prefix = temp_prefix("parsed");
+  BundleWriter w(prefix);
+  w.add("model/kernel/.ATTRIBUTES/VARIABLE_VALUE", Tensor::from_vector<float>({2}, {3, 4}));
+  w.add("model/bias/.ATTRIBUTES/VARIABLE_VALUE", Tensor::scalar<float>(1));
+  w.finish();
+  std::string index = slurp(bundle_index_file(prefix));
+  REQUIRE(index.size() >= 48);
+  std::string footer = index.substr(index.size() - 48);
+  CHECK(get_fixed32(footer, 40) == 0x8b80fb57u);
+  CHECK(get_fixed32(footer, 44) == 0xdb477524u);
+  size_t at = 0;
+  get_varint(footer, at);  // the metaindex handle
+  get_varint(footer, at);
+  uint64_t index_offset = get_varint(footer, at), index_size = get_varint(footer, at);
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (const auto& [last_key, handle] : read_block(index, index_offset, index_size)) {
+    size_t h = 0;
+    uint64_t offset = get_varint(handle, h), size = get_varint(handle, h);
+    for (auto& e : read_block(index, offset, size)) entries.push_back(e);
+  }
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].first.empty());  // the header first: "" sorts before every key
+  CHECK(entries[0].second == std::string("\x08\x01\x1a\x02\x08\x01"));
+  CHECK(entries[1].first == "model/bias/.ATTRIBUTES/VARIABLE_VALUE");
+  CHECK(entries[2].first == "model/kernel/.ATTRIBUTES/VARIABLE_VALUE");
+  // The kernel's entry: DT_FLOAT, shape [2], offset 4 (after the bias), 8 bytes.
+  const std::string& kernel = entries[2].second;
+  CHECK(kernel.substr(0, 8) == std::string("\x08\x01\x12\x04\x12\x02\x08\x02", 8));
+  CHECK(kernel.substr(8, 4) == std::string("\x20\x04\x28\x08", 4));
+  std::string data = slurp(bundle_data_file(prefix));
+  CHECK(get_fixed32(kernel, 13) == crc32c_mask(crc32c_extend(0, data.data() + 4, 8)));
+}
