@@ -506,3 +506,63 @@ TEST_CASE("FusedBatchNormV3's gradient for bfloat16 x computes in float32, the s
     CHECK(static_cast<float>(g16.data<bfloat16>()[i]) == doctest::Approx(g32.data<float>()[i]).epsilon(0.02).scale(1.0));
   }
 }
+
+namespace {
+
+Tensor cast_to(const Tensor& t, DType to) {
+  return run_op1(OpType("Cast"), std::vector<Tensor>{t}, Attrs{{"SrcT", t.dtype()}, {"DstT", to}});
+}
+
+/// The tape's gradients of sum(op(inputs)) with respect to every input.
+std::vector<Tensor> tape_gradients(const OpDef& op, const std::vector<Tensor>& inputs) {
+  Tape tape(false, true);
+  std::vector<TensorHandle> in(inputs.begin(), inputs.end());
+  for (const TensorHandle& h : in) tape.watch(h);
+  tape.start();
+  TensorHandle y = apply_op(OpType(op.name), in, {})[0];
+  std::vector<int32_t> axes;
+  for (int i = 0; i < y.value().rank(); ++i) axes.push_back(i);
+  TensorHandle total = apply_op1(op::Sum, std::vector<TensorHandle>{y, TensorHandle(int32s(axes))},
+                                 Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+  tape.stop();
+  std::vector<GradientSource> sources;
+  for (const TensorHandle& h : in) sources.push_back({key_of(h), {h.dtype(), h.shape()}});
+  TensorHandle targets[] = {total};
+  std::optional<TensorHandle> seeds[] = {std::nullopt};
+  std::vector<Tensor> out;
+  for (auto& g : compute_gradient(tape.entries(), targets, seeds, sources)) {
+    REQUIRE(g.has_value());
+    out.push_back(g->value());
+  }
+  return out;
+}
+
+}  // namespace
+
+// GRADIENTS.md section 6's float32 pass: each elementwise gradient computed
+// in float32 agrees with the float64 one (itself checked against central
+// differences above) within 2e-3, relative to the gradient's size.
+TEST_CASE("every differentiable elementwise op's float32 gradient agrees with its float64 one") {
+  int swept = 0;
+  for (const auto& op : OpRegistry::global().ops()) {
+    if (op->gradient.kind != GradientDecision::Kind::Function || op->elementwise == nullptr) continue;
+    if (op->min_inputs < 1 || op->min_inputs > 2 || op->min_inputs != op->max_inputs) continue;
+    if (!takes_float64(*op)) continue;
+    INFO("op ", op->name);
+    std::vector<Tensor> f64{uniform({2, 3}, 0.2, 0.9)};
+    if (op->min_inputs == 2) f64.push_back(uniform({3}, 1.1, 1.9));
+    std::vector<Tensor> f32;
+    for (const Tensor& t : f64) f32.push_back(cast_to(t, DType::Float32));
+    std::vector<Tensor> want = tape_gradients(*op, f64), got = tape_gradients(*op, f32);
+    for (size_t i = 0; i < want.size(); ++i) {
+      REQUIRE(got[i].dtype() == DType::Float32);
+      for (int64_t k = 0; k < want[i].num_elements(); ++k) {
+        double w = want[i].data<double>()[k], g = got[i].data<float>()[k];
+        CHECK_MESSAGE(std::abs(g - w) <= 2e-3 * std::max(1.0, std::abs(w)), "input ", i, " element ", k, ": float32 ",
+                      g, ", float64 ", w);
+      }
+    }
+    ++swept;
+  }
+  CHECK(swept >= 30);
+}
