@@ -59,6 +59,7 @@ Node* Graph::add_copy(const Node& n, std::vector<Output> inputs) {
   auto node = std::make_unique<Node>();
   node->outputs = n.outputs;
   node->name = unique_name(n.name);
+  node->device = n.device;
   node->op = n.op;
   node->inputs = std::move(inputs);
   node->attrs = n.attrs;
@@ -146,6 +147,7 @@ std::shared_ptr<Graph> Graph::clone(Graph* parent) const {
     auto c = std::make_unique<Node>();
     c->id = n->id;
     c->name = n->name;
+    c->device = n->device;
     c->op = n->op;
     c->attrs = n->attrs;
     c->outputs = n->outputs;
