@@ -21,6 +21,20 @@ void tensors_of(const Value& v, std::vector<TensorHandle>& out) {
   });
 }
 
+/// A recorded call of `name` on `args` giving `y`: their tensors, the
+/// arguments' as the inputs gradients flow to.
+TapeEntry call_entry(const char* name, const std::vector<Value>& args, const Value& y) {
+  TapeEntry e;
+  e.name = name;
+  for (const Value& a : args) tensors_of(a, e.inputs);
+  tensors_of(y, e.outputs);
+  for (const TensorHandle& t : e.inputs) {
+    e.input_keys.push_back(key_of(t));
+    e.input_dtypes.push_back(t.dtype());
+  }
+  return e;
+}
+
 Value call_with_custom_gradient(const Value& f, std::vector<Value> args, Kwargs kwargs) {
   Value result;
   {
@@ -35,14 +49,7 @@ Value call_with_custom_gradient(const Value& f, std::vector<Value> args, Kwargs 
   Value grad_fn = result.items()[1];
   if (!any_tape_recording()) return y;
 
-  TapeEntry e;
-  e.name = "CustomGradient";
-  for (const Value& a : args) tensors_of(a, e.inputs);
-  tensors_of(y, e.outputs);
-  for (const TensorHandle& t : e.inputs) {
-    e.input_keys.push_back(key_of(t));
-    e.input_dtypes.push_back(t.dtype());
-  }
+  TapeEntry e = call_entry("CustomGradient", args, y);
   const size_t n = e.inputs.size();
   e.backward = [grad_fn, n, outputs = e.outputs](std::span<const std::optional<TensorHandle>> dys) {
     std::vector<Value> upstream;
@@ -87,14 +94,7 @@ Value call_recomputed(const Value& f, std::vector<Value> args, Kwargs kwargs) {
   }
   if (!any_tape_recording()) return y;
 
-  TapeEntry e;
-  e.name = "RecomputeGrad";
-  for (const Value& a : args) tensors_of(a, e.inputs);
-  tensors_of(y, e.outputs);
-  for (const TensorHandle& t : e.inputs) {
-    e.input_keys.push_back(key_of(t));
-    e.input_dtypes.push_back(t.dtype());
-  }
+  TapeEntry e = call_entry("RecomputeGrad", args, y);
   for (int64_t id : variables) {
     e.input_keys.push_back(variable_key(id));
     e.input_dtypes.push_back(Variable::lookup(id)->dtype());

@@ -394,14 +394,19 @@ bool takes_float64(const OpDef& op) {
   }
 }
 
+/// The elementwise ops the sweep checks on their own: a gradient function,
+/// one or two inputs, float64 accepted.
+bool swept_elementwise(const OpDef& op) {
+  return op.gradient.kind == GradientDecision::Kind::Function && op.elementwise != nullptr && op.min_inputs >= 1 &&
+         op.min_inputs <= 2 && op.min_inputs == op.max_inputs && takes_float64(op);
+}
+
 }  // namespace
 
 TEST_CASE("every differentiable elementwise op agrees with central differences in float64") {
   int swept = 0;
   for (const auto& op : OpRegistry::global().ops()) {
-    if (op->gradient.kind != GradientDecision::Kind::Function || op->elementwise == nullptr) continue;
-    if (op->min_inputs < 1 || op->min_inputs > 2 || op->min_inputs != op->max_inputs) continue;
-    if (!takes_float64(*op)) continue;
+    if (!swept_elementwise(*op)) continue;
     // Inputs away from kinks and poles: the first in [0.2, 0.9], a second in
     // [1.1, 1.9] (so x < y: no ties, no integer quotients).
     Case c;
@@ -545,9 +550,7 @@ std::vector<Tensor> tape_gradients(const OpDef& op, const std::vector<Tensor>& i
 TEST_CASE("every differentiable elementwise op's float32 gradient agrees with its float64 one") {
   int swept = 0;
   for (const auto& op : OpRegistry::global().ops()) {
-    if (op->gradient.kind != GradientDecision::Kind::Function || op->elementwise == nullptr) continue;
-    if (op->min_inputs < 1 || op->min_inputs > 2 || op->min_inputs != op->max_inputs) continue;
-    if (!takes_float64(*op)) continue;
+    if (!swept_elementwise(*op)) continue;
     INFO("op ", op->name);
     std::vector<Tensor> f64{uniform({2, 3}, 0.2, 0.9)};
     if (op->min_inputs == 2) f64.push_back(uniform({3}, 1.1, 1.9));
