@@ -108,12 +108,6 @@ std::string escape(const std::string& name) {
   return out;
 }
 
-/// Keras's and TF's variable name without ":0".
-std::string variable_name(const Variable& v) {
-  std::string n = v.name();
-  if (n.size() > 2 && n.compare(n.size() - 2, 2, ":0") == 0) n.resize(n.size() - 2);
-  return n;
-}
 
 /// The live object graph from `root`, breadth first.
 struct GraphView {
@@ -163,7 +157,7 @@ void write_checkpoint(const Value& root, const std::string& prefix) {
       const Variable& v = *g.nodes[i].as_variable();
       auto* attr = node->add_attributes();
       attr->set_name(kVariableValue);
-      attr->set_full_name(variable_name(v));
+      attr->set_full_name(v.name());  // TF's full name: no ":0"
       attr->set_checkpoint_key(attribute_key(g.keys[i]));
       writer.add(attr->checkpoint_key(), v.read());
     }

@@ -36,12 +36,6 @@ using variable_value::AssignOp;
 
 Value read(const Value& var) { return Value(variable_value::read(var)); }
 
-/// Keras's `_shared_name`: a variable's name without its ":0".
-std::string shared_name(const Value& var) {
-  std::string n = str(var.getattr("name"));
-  if (n.size() > 2 && n.compare(n.size() - 2, 2, ":0") == 0) n.resize(n.size() - 2);
-  return n;
-}
 
 double float_arg(const Value& v, const char* name) {
   if (v.is_int() || v.is_float()) return v.as_float();
@@ -139,7 +133,7 @@ Value build(const std::vector<Value>& a) {
         pair[1] = run_op1(op::Cast, std::span<const Tensor>(&pair[1], 1), Attrs{{"SrcT", DType::Float64}, {"DstT", v.dtype()}});
         initial = run_op1(op::AddV2, pair);
       }
-      per_var.push_back(variable_value::create(Value(initial), v.dtype(), Value(name.as_str() + "/" + shared_name(var)),
+      per_var.push_back(variable_value::create(Value(initial), v.dtype(), Value(name.as_str() + "/" + v.name()),
                                                Value(), false));
       all.push_back(per_var.back());
     }

@@ -87,7 +87,7 @@ Value outputs_of(Graph& g, const Value& result_in) {
   Value result = python_leaves_as_tensors(result_in);
   return map_tensors(result, [&](const Value& v) {
     const TensorHandle& h = v.as_tensor();
-    Output src = h.symbolic() ? g.capture(h.output()) : g.constant(h.value());
+    Output src = in_graph(g, h);
     Output out = g.add_node(op::Identity, {src}, {}, "Identity")->output(0);
     g.outputs().push_back(out);
     return Value(out);

@@ -66,7 +66,7 @@ SplitGradient::SplitGradient(const Graph& traced, std::string name) : name_(std:
     auto take = [&](const std::optional<TensorHandle>& g) {
       if (!g) return grad_index_.push_back(-1);
       grad_index_.push_back(static_cast<int>(bwd.outputs().size()));
-      bwd.outputs().push_back(g->symbolic() ? bwd.capture(g->output()) : bwd.constant(g->value()));
+      bwd.outputs().push_back(in_graph(bwd, *g));
     };
     for (const auto& g : gr.args) take(g);
     for (const auto& g : gr.variables) take(g);

@@ -17,9 +17,6 @@
 namespace ag {
 namespace {
 
-/// `h` as a tensor of `g` (an eager value becomes a Const there).
-Output in_graph(Graph& g, const TensorHandle& h) { return h.symbolic() ? g.capture(h.output()) : g.constant(h.value()); }
-
 /// Zeros of `spec`'s dtype, its unknown dims 0 (an unknown rank: a scalar).
 Tensor zeros_of(const TensorSpec& spec) {
   Shape shape;
@@ -156,7 +153,7 @@ std::vector<GradTensor> if_gradient(GradContext& gc) {
   // other branch gives zeros (None in both stays None).
   std::vector<size_t> out_keys;
   for (size_t i = 0; i < n_keys; ++i) {
-    if (c.key_needed(i) && (per_key[0][i] || per_key[1][i])) out_keys.push_back(i);
+    if (c.needed(static_cast<int>(i)) && (per_key[0][i] || per_key[1][i])) out_keys.push_back(i);
   }
   for (int b = 0; b < 2; ++b) {
     Graph& bg = *branches[b];
@@ -255,7 +252,7 @@ std::vector<GradTensor> while_gradient(GradContext& gc) {
   }
   for (size_t i = body_caps; i < n_keys; ++i) {
     bool body_var = i >= n_in && std::find(body_var_keys.begin(), body_var_keys.end(), i) != body_var_keys.end();
-    if (!c.key_needed(i) || (i >= n_in && !body_var)) continue;
+    if (!c.needed(static_cast<int>(i)) || (i >= n_in && !body_var)) continue;
     keys.push_back(i);
     init.push_back(i < n_in ? apply_op1(op::ZerosLike, std::span<const TensorHandle>(&e.inputs[i], 1), {}, "zeros_like")
                             : TensorHandle(variable_zeros(variables[i - n_in].first)));
@@ -341,7 +338,7 @@ std::vector<GradTensor> while_gradient(GradContext& gc) {
   grad_while->attrs.set(kGradientOf, w.name);
   std::vector<GradTensor> out(n_keys);
   for (size_t i = 0; i < keys.size(); ++i) {
-    if (c.key_needed(keys[i])) out[keys[i]] = c.wrap(TensorHandle(grad_while->output(static_cast<int>(i + 1))));
+    if (c.needed(static_cast<int>(keys[i]))) out[keys[i]] = c.wrap(TensorHandle(grad_while->output(static_cast<int>(i + 1))));
   }
   return out;
 }

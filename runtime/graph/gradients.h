@@ -58,8 +58,6 @@ class TapeGradContext final : public GradContext {
   GradTensor constant(Tensor v) override { return wrap(TensorHandle(std::move(v))); }
 
   const TapeEntry& entry() const { return e_; }
-  /// Whether input key `i` (an input, or a variable after them) wants a gradient.
-  bool key_needed(size_t i) const { return needed_[i]; }
   const TensorHandle& handle(GradTensor t) const { return table_.at(t.id); }
   GradTensor wrap(TensorHandle h);
 

@@ -37,6 +37,8 @@ std::string current_name_scope() {
 const std::string& eager_name_scope() { return t_eager_name_scope; }
 void set_eager_name_scope(std::string scope) { t_eager_name_scope = std::move(scope); }
 
+Output in_graph(Graph& g, const TensorHandle& h) { return h.symbolic() ? g.capture(h.output()) : g.constant(h.value()); }
+
 std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle> inputs, const Attrs& attrs,
                                    std::string_view name) {
   const OpDef& op = OpRegistry::global().get(op_name);
@@ -58,7 +60,7 @@ std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle>
   }
   std::vector<Output> ins;
   ins.reserve(inputs.size());
-  for (const TensorHandle& h : inputs) ins.push_back(h.symbolic() ? g->capture(h.output()) : g->constant(h.value()));
+  for (const TensorHandle& h : inputs) ins.push_back(in_graph(*g, h));
   Node* n = g->add_node(op, std::move(ins), attrs, name);
   std::vector<TensorHandle> out;
   out.reserve(n->outputs.size());

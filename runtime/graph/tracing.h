@@ -88,6 +88,10 @@ class TensorHandle {
   uint64_t id_ = 0;
 };
 
+/// `h` as a tensor of `g`: an eager value becomes a Const there, a tensor of
+/// an enclosing graph is captured (Graph::capture).
+Output in_graph(Graph& g, const TensorHandle& h);
+
 /// Runs `op` now when no graph is being traced; otherwise adds a node to the
 /// current graph (eager inputs become Const nodes, tensors of enclosing graphs
 /// are captured) and returns its symbolic outputs. `name` is the node name

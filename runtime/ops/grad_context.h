@@ -47,7 +47,8 @@ class GradContext {
   /// True when output `i` has a gradient of its own (not zeros filled in).
   virtual bool has_grad(int i) const = 0;
   /// Whether input `i`'s gradient is wanted (TF's skip_input_indices): a
-  /// GradFn may return None for the others and skip their work.
+  /// GradFn may return None for the others and skip their work. For If and
+  /// While, `i` past the inputs are the variables their subgraphs read.
   virtual bool needed(int i) const = 0;
   /// The forward node's subgraphs (If: then, else; While: cond, body).
   virtual std::span<const std::shared_ptr<Graph>> subgraphs() const = 0;

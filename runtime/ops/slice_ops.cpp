@@ -39,6 +39,27 @@ struct SlicePlan {
 
 bool bit(int64_t mask, int64_t i) { return i < 63 && ((mask >> i) & 1) != 0; }
 
+/// Where a plan's elements lie in a dense tensor of shape `in`: the first
+/// one's offset, the step per region dim, and the region itself.
+struct StridedRegion {
+  int64_t offset = 0;
+  std::vector<int64_t> strides;
+  Shape shape;
+};
+
+StridedRegion region_of(const Shape& in, const SlicePlan& p) {
+  StridedRegion r;
+  r.shape = Shape{std::span<const int64_t>(p.size)};
+  std::vector<int64_t> in_st = array::strides_of(in);
+  r.strides.resize(static_cast<size_t>(in.rank()));
+  for (size_t f = 0; f < r.strides.size(); ++f) {
+    r.offset += p.begin[f] * in_st[f];
+    // A dim taking one element never steps (and a huge stride must not overflow).
+    r.strides[f] = p.size[f] > 1 ? p.stride[f] * in_st[f] : 0;
+  }
+  return r;
+}
+
 /// TF's ValidateStridedSliceOp for an input of `in` (rank known, dims may be
 /// unknown: those give unknown output dims).
 SlicePlan plan_slice(const Shape& in, const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
@@ -342,20 +363,10 @@ void register_slice_ops(OpRegistry& reg) {
             SlicePlan p = plan_slice(in.shape(), array::int_values(k.input(1)), array::int_values(k.input(2)),
                                      array::int_values(k.input(3)), masks);
             Tensor& out = k.allocate_output(0, dtype_of<T>(), p.out);
-            int r = in.rank();
-            std::vector<int64_t> in_st = array::strides_of(in.shape());
-            std::vector<int64_t> src_st(static_cast<size_t>(r));
-            int64_t off = 0;
-            Shape region{std::span<const int64_t>(p.size)};
-            for (int i = 0; i < r; ++i) {
-              size_t f = static_cast<size_t>(i);
-              off += p.begin[f] * in_st[f];
-              // A dim taking one element never steps (and a huge stride must not overflow).
-              src_st[f] = p.size[f] > 1 ? p.stride[f] * in_st[f] : 0;
-            }
+            StridedRegion r = region_of(in.shape(), p);
             // An empty region reads nothing, so a begin just past the end is harmless.
-            std::vector<int64_t> dst_st = array::strides_of(region);
-            array::copy_nd<T>(region, in.data<T>(), off, src_st.data(), out.data<T>(), 0, dst_st.data());
+            std::vector<int64_t> dst_st = array::strides_of(r.shape);
+            array::copy_nd<T>(r.shape, in.data<T>(), r.offset, r.strides.data(), out.data<T>(), 0, dst_st.data());
           });
         });
       })
@@ -401,18 +412,9 @@ void register_slice_ops(OpRegistry& reg) {
             T zero{};
             if constexpr (std::is_same_v<T, bfloat16>) zero = bfloat16(0.0f);
             std::fill_n(out.data<T>(), out.num_elements(), zero);
-            int r = in.rank();
-            std::vector<int64_t> in_st = array::strides_of(in);
-            std::vector<int64_t> dst_st(static_cast<size_t>(r));
-            int64_t off = 0;
-            Shape region{std::span<const int64_t>(p.size)};
-            for (int i = 0; i < r; ++i) {
-              size_t f = static_cast<size_t>(i);
-              off += p.begin[f] * in_st[f];
-              dst_st[f] = p.size[f] > 1 ? p.stride[f] * in_st[f] : 0;
-            }
-            std::vector<int64_t> src_st = array::strides_of(region);
-            array::copy_nd<T>(region, dy.data<T>(), 0, src_st.data(), out.data<T>(), off, dst_st.data());
+            StridedRegion r = region_of(in, p);
+            std::vector<int64_t> src_st = array::strides_of(r.shape);
+            array::copy_nd<T>(r.shape, dy.data<T>(), 0, src_st.data(), out.data<T>(), r.offset, r.strides.data());
           });
         });
       })

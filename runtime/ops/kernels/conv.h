@@ -60,6 +60,31 @@ struct ConvGeom {
   int64_t groups() const { return in_depth / filter_depth; }
 };
 
+/// The rows [p0, p1) of group `grp`'s patch matrix of `in` (im2col), into
+/// `cols` (row stride: the patch size); zeros where a tap is padding.
+template <class T>
+void im2col_rows(const T* in, const ConvGeom& g, int64_t grp, int64_t p0, int64_t p1, T* cols) {
+  const int64_t cg = g.filter_depth;
+  const int64_t patch = g.k_rows * g.k_cols * cg;
+  for (int64_t p = p0; p < p1; ++p) {
+    const int64_t ow = p % g.out_cols, oh = (p / g.out_cols) % g.out_rows, n = p / (g.out_cols * g.out_rows);
+    T* row = cols + (p - p0) * patch;
+    const int64_t ih0 = oh * g.stride_rows - g.pad_top, iw0 = ow * g.stride_cols - g.pad_left;
+    for (int64_t kh = 0; kh < g.k_rows; ++kh) {
+      const int64_t ih = ih0 + kh * g.dil_rows;
+      for (int64_t kw = 0; kw < g.k_cols; ++kw, row += cg) {
+        const int64_t iw = iw0 + kw * g.dil_cols;
+        if (ih < 0 || ih >= g.in_rows || iw < 0 || iw >= g.in_cols) {
+          std::fill(row, row + cg, T(0));
+        } else {
+          std::memcpy(row, in + ((n * g.in_rows + ih) * g.in_cols + iw) * g.in_depth + grp * cg,
+                      static_cast<size_t>(cg) * sizeof(T));
+        }
+      }
+    }
+  }
+}
+
 /// out[N, OH, OW, OC] = conv(in[N, H, W, C], filter[KH, KW, C/groups, OC]).
 template <class T>
 void conv2d_nhwc(const T* in, const T* filter, T* out, const ConvGeom& g) {
@@ -88,53 +113,12 @@ void conv2d_nhwc(const T* in, const T* filter, T* out, const ConvGeom& g) {
     for (int64_t chunk = c0; chunk < c1; ++chunk) {
       const int64_t p0 = chunk * rows_per_chunk, p1 = std::min(pixels, p0 + rows_per_chunk);
       for (int64_t grp = 0; grp < groups; ++grp) {
-        for (int64_t p = p0; p < p1; ++p) {
-          const int64_t ow = p % g.out_cols, oh = (p / g.out_cols) % g.out_rows, n = p / (g.out_cols * g.out_rows);
-          T* row = cols.data() + (p - p0) * patch;
-          const int64_t ih0 = oh * g.stride_rows - g.pad_top, iw0 = ow * g.stride_cols - g.pad_left;
-          for (int64_t kh = 0; kh < g.k_rows; ++kh) {
-            const int64_t ih = ih0 + kh * g.dil_rows;
-            for (int64_t kw = 0; kw < g.k_cols; ++kw, row += cg) {
-              const int64_t iw = iw0 + kw * g.dil_cols;
-              if (ih < 0 || ih >= g.in_rows || iw < 0 || iw >= g.in_cols) {
-                std::fill(row, row + cg, T(0));
-              } else {
-                const T* src = in + ((n * g.in_rows + ih) * g.in_cols + iw) * g.in_depth + grp * cg;
-                std::memcpy(row, src, static_cast<size_t>(cg) * sizeof(T));
-              }
-            }
-          }
-        }
+        im2col_rows(in, g, grp, p0, p1, cols.data());
         gemm(cols.data(), filter + grp * og, out + p0 * g.out_depth + grp * og, p1 - p0, og, patch, patch,
              g.out_depth, g.out_depth, false, false, 1);
       }
     }
   });
-}
-
-/// The rows [p0, p1) of group `grp`'s patch matrix of `in` (im2col), into
-/// `cols` (row stride: the patch size); zeros where a tap is padding.
-template <class T>
-void im2col_rows(const T* in, const ConvGeom& g, int64_t grp, int64_t p0, int64_t p1, T* cols) {
-  const int64_t cg = g.filter_depth;
-  const int64_t patch = g.k_rows * g.k_cols * cg;
-  for (int64_t p = p0; p < p1; ++p) {
-    const int64_t ow = p % g.out_cols, oh = (p / g.out_cols) % g.out_rows, n = p / (g.out_cols * g.out_rows);
-    T* row = cols + (p - p0) * patch;
-    const int64_t ih0 = oh * g.stride_rows - g.pad_top, iw0 = ow * g.stride_cols - g.pad_left;
-    for (int64_t kh = 0; kh < g.k_rows; ++kh) {
-      const int64_t ih = ih0 + kh * g.dil_rows;
-      for (int64_t kw = 0; kw < g.k_cols; ++kw, row += cg) {
-        const int64_t iw = iw0 + kw * g.dil_cols;
-        if (ih < 0 || ih >= g.in_rows || iw < 0 || iw >= g.in_cols) {
-          std::fill(row, row + cg, T(0));
-        } else {
-          std::memcpy(row, in + ((n * g.in_rows + ih) * g.in_cols + iw) * g.in_depth + grp * cg,
-                      static_cast<size_t>(cg) * sizeof(T));
-        }
-      }
-    }
-  }
 }
 
 /// Pixels per chunk of the backprops' patch matrices (about 256 KiB).
