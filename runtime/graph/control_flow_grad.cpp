@@ -208,10 +208,14 @@ size_t iteration_counter(Node& w) {
   return index;
 }
 
+/// The While attr naming an accumulator's loop variable: this, then the
+/// accumulated tensor's name.
+constexpr std::string_view kAccumulatorKey = "accumulator:";
+
 /// The loop variable of `w` that accumulates the value of `t` (a tensor of
 /// its body) at every iteration in a TensorList (added on first use).
 size_t accumulator(Node& w, const Output& t) {
-  std::string key = "accumulator:" + t.name();
+  std::string key = std::string(kAccumulatorKey) + t.name();
   if (w.attrs.has(key)) return static_cast<size_t>(w.attrs.get<int64_t>(key));
   TensorSpec spec = t.spec();
   Attrs list_attrs{{"element_dtype", spec.dtype}, {"element_shape", spec.shape}};
@@ -223,7 +227,62 @@ size_t accumulator(Node& w, const Output& t) {
   return index;
 }
 
+/// Whether graph `g` (nested subgraphs included) may write variable `id`:
+/// variable ops name theirs by attr "var", and all but reads write it.
+bool may_write_variable(const Graph& g, int64_t id) {
+  for (const auto& n : g.nodes()) {
+    if (!n->op->traits.reads_variable && n->attrs.has("var") && n->attrs.get<int64_t>("var") == id) return true;
+    for (const auto& sub : n->subgraphs) {
+      if (may_write_variable(*sub, id)) return true;
+    }
+  }
+  return false;
+}
+
+/// The value of `read`, a variable read in the body of `w`, when it is the
+/// same at every iteration (no op of the loop writes the variable): a read
+/// of the variable just before the loop, which the gradient uses instead of
+/// saving `read` at every iteration. TF accumulates such reads (they are
+/// loop invariants it cannot prove); for an RNN's weights that was the bulk
+/// of what the loop saved.
+std::optional<Output> invariant_read(Node& w, const Output& read) {
+  if (!read.node->op->traits.reads_variable) return std::nullopt;
+  int64_t id = read.node->attrs.get<int64_t>("var");
+  for (const auto& sub : w.subgraphs) {
+    if (may_write_variable(*sub, id)) return std::nullopt;
+  }
+  Node* before = w.graph->add_copy(*read.node, {});
+  w.graph->move_before(before, &w);  // in program order, just before the loop
+  return before->output(read.index);
+}
+
+/// Whether `t`, a tensor of loop body `body` (whose first `n` arguments are
+/// the loop's variables), is a row of a tensor the loop does not change
+/// (x[i] of a captured x): the gradient cuts it again rather than saving it
+/// at every iteration, as cheap as the copy it saves and no memory.
+bool is_row_of_invariant(const Graph& body, size_t n, const Output& t) {
+  const Node& s = *t.node;
+  const NodeQuery selects_row = s.op->traits.selects_row;
+  if (selects_row == nullptr || !s.control_inputs.empty() || !with_context(s, selects_row)) return false;
+  const Node* x = s.inputs[0].node;
+  if (x->op->role() != OpRole::Argument) return false;
+  const auto& inputs = body.inputs();
+  auto k = static_cast<size_t>(std::find(inputs.begin(), inputs.end(), x) - inputs.begin());
+  return k >= body.num_args() || (k < n && body.outputs()[k].node == x && body.outputs()[k].index == 0);
+}
+
 }  // namespace
+
+std::vector<SavedPerIteration> while_saved_tensors(const Node& w) {
+  std::vector<SavedPerIteration> saved;
+  for (const auto& [key, value] : w.attrs.items()) {
+    if (!key.starts_with(kAccumulatorKey)) continue;
+    const Node& empty = *w.inputs.at(static_cast<size_t>(std::get<int64_t>(value))).node;
+    saved.push_back({key.substr(kAccumulatorKey.size()),
+                     TensorSpec{empty.attrs.get<DType>("element_dtype"), empty.attrs.get<Shape>("element_shape")}});
+  }
+  return saved;
+}
 
 std::vector<GradTensor> while_gradient(GradContext& gc) {
   auto& c = static_cast<TapeGradContext&>(gc);
@@ -281,7 +340,13 @@ std::vector<GradTensor> while_gradient(GradContext& gc) {
     Graph& bg = *body_g;
     Output counter = vars[0].output();
     std::optional<Output> forward_index;
-    auto saved = [&w, &bg, &iterations, counter, &forward_index](const Output& t) {
+    auto saved = [&w, &bg, &body, n, &iterations, counter, &forward_index](const Output& t) {
+      if (std::optional<Output> read = invariant_read(w, t)) return bg.capture(*read);
+      if (is_row_of_invariant(body, n, t)) {
+        std::vector<Output> inputs;
+        for (const Output& in : t.node->inputs) inputs.push_back(bg.capture(in));  // resolved as the gradient's
+        return bg.add_copy(*t.node, std::move(inputs))->output(t.index);
+      }
       if (!forward_index) {
         Output last = bg.add_node(op::Sub, {bg.capture(iterations), bg.constant(Tensor::scalar<int32_t>(1))})->output(0);
         forward_index = bg.add_node(op::Sub, {last, counter})->output(0);

@@ -9,6 +9,7 @@
 // is built, only for what it reads, as TF's cond_v2 and while_v2 do.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "runtime/ops/grad_context.h"
@@ -17,5 +18,16 @@ namespace ag {
 
 std::vector<GradTensor> if_gradient(GradContext& c);
 std::vector<GradTensor> while_gradient(GradContext& c);
+
+/// A body tensor a While saves at every iteration for its gradient.
+struct SavedPerIteration {
+  std::string tensor;  ///< its name in the body ("add_1:0")
+  TensorSpec spec;     ///< one iteration's value
+};
+
+/// What `while_node`'s gradients made it save, in the order they asked
+/// (empty when nothing differentiated it): the forward loop's memory cost
+/// grows by these values times its iteration count.
+std::vector<SavedPerIteration> while_saved_tensors(const Node& while_node);
 
 }  // namespace ag

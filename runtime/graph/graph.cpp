@@ -199,6 +199,18 @@ void Graph::remove_nodes(const std::vector<bool>& keep) {
 }
 
 void Graph::move_before(Node* n, Node* before) {
+  if (n->stateful()) {
+    // n, the newest stateful node, leaves the end of the program order for
+    // the place just before `before`: ordered after what `before` waits
+    // for, and `before` after it.
+    if (last_stateful_ != n || !before->stateful()) {
+      throw InternalError("move_before: a stateful node moves only from the end of the order before another");
+    }
+    auto& chain = n->control_inputs;
+    last_stateful_ = chain.empty() ? nullptr : chain.back();
+    chain = before->control_inputs;
+    before->control_inputs.push_back(n);
+  }
   std::vector<Node*> order;
   order.reserve(nodes_.size());
   for (const auto& m : nodes_) {

@@ -159,7 +159,9 @@ class Graph {
   /// stateful nodes in program order.
   void reorder_nodes(const std::vector<Node*>& order);
   /// Moves node `n` to just before node `before` (a node added for an
-  /// earlier one's sake, such as a loop's new initial value).
+  /// earlier one's sake, such as a loop's new initial value). A stateful `n`
+  /// must be the newest stateful node and `before` stateful: `n` takes its
+  /// place in the program order just before `before`.
   void move_before(Node* n, Node* before);
 
  private:
