@@ -16,7 +16,7 @@
 // only the sequential dz_t wh^T inside its loop: the weight gradients are two
 // products over all steps after it.
 //
-//   bench_handwritten_steps [--steps N] [--threads 1|2] [--check]
+//   bench_handwritten_steps [--steps N] [--threads 1|2] [--only mlp|rnn] [--check]
 // prints the best and median wall time per step in bench_train_steps's format
 // (best of N MLP steps, of max(N/3, 5) RNN steps, after one untimed step).
 // --check instead compares, in double precision on tiny sizes, the forward
@@ -437,14 +437,20 @@ volatile float g_sink = 0;
 
 int main(int argc, char** argv) {
   int steps = 30, threads = kDefaultThreads;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--check") == 0) return check();
     if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
     else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--steps N] [--threads 1|2] [--check]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--steps N] [--threads 1|2] [--only mlp|rnn] [--check]\n", argv[0]);
       return 2;
     }
+  }
+  if (!only.empty() && only != "mlp" && only != "rnn") {
+    std::fprintf(stderr, "--only takes mlp or rnn\n");
+    return 2;
   }
 #ifndef _OPENMP
   if (threads != 1) {
@@ -467,8 +473,12 @@ int main(int argc, char** argv) {
   std::vector<int32_t> labels(128);
   std::uniform_int_distribution<int32_t> label(0, 9);
   for (int32_t& l : labels) l = label(gen);
-  auto [mlp_best, mlp_median] = time_steps(steps, [&] { g_sink = g_sink + mlp.step(x.data(), labels.data(), threads); });
-  std::printf("MLP 784-512-512-10, batch 128, Adam step: best %.2f ms, median %.2f ms\n", mlp_best, mlp_median);
+  if (only != "rnn") {
+    auto [mlp_best, mlp_median] =
+        time_steps(steps, [&] { g_sink = g_sink + mlp.step(x.data(), labels.data(), threads); });
+    std::printf("MLP 784-512-512-10, batch 128, Adam step: best %.2f ms, median %.2f ms\n", mlp_best, mlp_median);
+  }
+  if (only == "mlp") return 0;
 
   Rnn<float> rnn({100, 32, 256}, gen);
   std::vector<float> xs(100 * 32 * 256);
