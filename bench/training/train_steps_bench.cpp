@@ -6,11 +6,12 @@
 // same steps in PyTorch eager and TorchScript (bench/run.sh runs both).
 // It also reports what the RNN's While saves per iteration for its gradient.
 //
-//   bench_train_steps [--steps N]
+//   bench_train_steps [--steps N] [--only mlp|rnn]
 //   bench_train_steps --rnn-memory   the RNN step's memory: the growth of the
 //                                    fresh process's peak resident memory and
 //                                    of its tensor storage (buffer_stats) over
 //                                    its first step
+// --only times just that step (for `perf record`).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -77,9 +78,15 @@ void report_saved(const ag::Value& xs) {
 int main(int argc, char** argv) {
   int steps = 30;
   bool memory = false;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc) steps = std::stoi(argv[++i]);
-    if (std::strcmp(argv[i], "--rnn-memory") == 0) memory = true;
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (std::strcmp(argv[i], "--rnn-memory") == 0) memory = true;
+  }
+  if (!only.empty() && only != "mlp" && only != "rnn") {
+    std::fprintf(stderr, "--only takes mlp or rnn\n");
+    return 2;
   }
   using namespace ag;
   train_steps::init();
@@ -98,8 +105,11 @@ int main(int argc, char** argv) {
   }
   Value x = tf::random_normal(Value::list({Value(128), Value(784)}), Value(0.0), Value(1.0), DType::Float32);
   Value labels = tf::cast(tf::random_uniform(Value::list({Value(128)}), Value(0), Value(10), DType::Int32), DType::Int32);
-  auto [mlp_best, mlp_median] = time_steps(steps, [&] { train_steps::mlp_step(x, labels); });
-  std::printf("MLP 784-512-512-10, batch 128, Adam step: best %.2f ms, median %.2f ms\n", mlp_best, mlp_median);
+  if (only != "rnn") {
+    auto [mlp_best, mlp_median] = time_steps(steps, [&] { train_steps::mlp_step(x, labels); });
+    std::printf("MLP 784-512-512-10, batch 128, Adam step: best %.2f ms, median %.2f ms\n", mlp_best, mlp_median);
+  }
+  if (only == "mlp") return 0;
   Value xs = tf::random_normal(Value::list({Value(100), Value(32), Value(256)}), Value(0.0), Value(1.0), DType::Float32);
   auto [rnn_best, rnn_median] = time_steps(std::max(steps / 3, 5), [&] { train_steps::rnn_step(xs); });
   std::printf("dynamic_rnn T=100 B=32 H=256, BPTT + Adam step: best %.2f ms, median %.2f ms\n", rnn_best, rnn_median);
