@@ -417,7 +417,6 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
       for (const Ref& hr : t.handlers) {
         const ExceptHandler& h = hr->as<ExceptHandler>();
         std::string test = handler_test(h);
-        if (test.empty() && h.type) continue;  // error reported
         if (!h.type || test == "true") {
           line(first ? "{" : "} else {");
           exhaustive = true;
@@ -458,7 +457,11 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     types = {h.type};
   }
   std::string out;
-  for (const Ref& ty : types) {
+  for (const Ref& in : types) {
+    // A built-in or tf.errors class (the converted code reads it through
+    // ag__.ld) is a C++ type test; any other class (a user's, one held in a
+    // variable, a tuple value) is tested as Python does, on its value.
+    const Ref& ty = unwrap_ld(in);
     const char* cpp = nullptr;
     std::string path;
     if (tf_path(ty, path)) {
@@ -466,12 +469,10 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     } else if (auto* n = ty->dyn<Name>(); n && !owner(n->id) && !module_globals_.count(n->id)) {
       cpp = find_exception_type(n->id, false);
     }
-    if (!cpp) {
-      error(*ty, "except clauses must name a built-in exception class or a tf.errors class");
-      return "";
-    }
-    if (std::string_view(cpp) == "ag::Error") return "true";
-    out += fmt::format("{}dynamic_cast<const {}*>(&ag_error)", out.empty() ? "" : " || ", cpp);
+    if (cpp && std::string_view(cpp) == "ag::Error") return "true";
+    std::string test = cpp ? fmt::format("dynamic_cast<const {}*>(&ag_error)", cpp)
+                           : fmt::format("ag::exception_matches(ag_error, {})", value(in));
+    out += (out.empty() ? "" : " || ") + test;
   }
   return out;
 }
