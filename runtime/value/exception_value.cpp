@@ -188,6 +188,8 @@ Value make_exception(const std::string& type_name, std::vector<Value> args) {
   return exception_class(type_name)(std::move(args), {});
 }
 
+void raise_key_error(const Value& key) { raise_value(make_exception("KeyError", {key})); }
+
 bool exception_matches(const Error& e, const Value& spec) {
   // Python checks every class of a tuple before matching any.
   std::vector<Value> classes = spec.is_tuple() ? spec.items() : std::vector<Value>{spec};

@@ -78,7 +78,8 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
       }
       return fmt::format("ag::tf::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
     }
-    return tf_unknown(*func, path);
+    // tf.errors.X(node_def, op, message) constructs, as any class does.
+    if (!find_exception_type(path, true)) return tf_unknown(*func, path);
   }
   if (auto* n = func->dyn<Name>()) {
     if (local_function(n->id) && keywords.empty()) {

@@ -118,9 +118,7 @@ std::string Emitter::name_load(const Name& n) {
     return "ag::Value()";
   }
   if (const char* b = find_builtin(n.id)) return fmt::format("ag::builtin_value(\"{}\", ag::py::{})", n.id, b);
-  if (find_exception_type(n.id, false)) {
-    return fmt::format("ag::builtin_value(\"{0}\", [](std::vector<ag::Value> args, ag::Kwargs) {{ return ag::make_exception(\"{0}\", std::move(args)); }})", n.id);
-  }
+  if (find_exception_type(n.id, false)) return fmt::format("ag::exception_class({})", cpp_string(n.id));
   error(n, fmt::format("name '{}' is not defined", n.id));
   return "ag::Value()";
 }
@@ -249,11 +247,17 @@ std::string Emitter::expr(const Ref& e) {
           if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::tf::api::{}()", entry->cpp_name);
           return fmt::format("ag::builtin_value(\"tf.{}\", ag::tf::api::{})", path, entry->cpp_name);
         }
-        // A member of a tf.* value (tf.UnconnectedGradients.ZERO) is read at run time.
+        // tf.errors' classes are values like Python's exception classes.
+        if (find_exception_type(path, true)) {
+          return fmt::format("ag::exception_class({})", cpp_string(path.substr(path.find('.') + 1)));
+        }
+        // A member of a tf.* value or class (tf.UnconnectedGradients.ZERO,
+        // tf.errors.NotFoundError.__name__) is read at run time.
         std::string base;
         if (tf_path(a.value, base)) {
-          if (auto entry = find_tf_api(base); entry && entry->kind == TfApiEntry::Kind::Value) {
-            return fmt::format("ag::tf::api::{}().getattr({})", entry->cpp_name, cpp_string(a.attr));
+          auto entry = find_tf_api(base);
+          if ((entry && entry->kind == TfApiEntry::Kind::Value) || find_exception_type(base, true)) {
+            return fmt::format("{}.getattr({})", operand(a.value), cpp_string(a.attr));
           }
         }
         return tf_unknown(*e, path);
