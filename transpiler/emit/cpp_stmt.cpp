@@ -371,10 +371,6 @@ void Emitter::with_stmt(const With& w, const Node& s) {
 
 void Emitter::try_stmt(const Try& t, const Node& s) {
   at(s);
-  if (!t.orelse.empty()) {
-    error(s, "'else' after 'try' is not supported yet");
-    return;
-  }
   bool has_finally = !t.finalbody.empty();
   if (has_finally) {
     // finally: runs on leaving the block, normally or by an exception.
@@ -385,12 +381,18 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     out_ += fin;
     line("});");
   }
+  // else: runs when the body completed (no exception, return, break or
+  // continue left it), outside the handlers' reach.
+  std::string completed = t.orelse.empty() ? "" : fresh("completed");
+  if (!completed.empty()) line(fmt::format("bool {} = false;", completed));
   if (t.handlers.empty()) {
     block(t.body);
+    if (!completed.empty()) line(completed + " = true;");
   } else {
     line("try {");
     ++indent;
     block(t.body);
+    if (!completed.empty()) line(completed + " = true;");
     --indent;
     // One catch of ag::Error tries the handlers in order, as Python does; an
     // unmatched error propagates unchanged.
@@ -441,6 +443,13 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
       --indent;
       line("}");
     }
+  }
+  if (!completed.empty()) {
+    line(fmt::format("if ({}) {{", completed));
+    ++indent;
+    block(t.orelse);
+    --indent;
+    line("}");
   }
   if (has_finally) {
     --indent;

@@ -9,10 +9,11 @@ import tensorflow as tf
 def assert_raises(fn, error_class):
     try:
         fn()
-        print('Expected {} to be raised but no error was raised!'.format(error_class))
     except error_class as e:
         print('Caught expected exception \n  {}:'.format(error_class))
         print(type(e).__name__, e.args if isinstance(e, LookupError) else e.error_code)
+    else:
+        print('Expected {} to be raised but no error was raised!'.format(error_class))
 
 
 @tf.function
