@@ -62,9 +62,20 @@ struct ModuleEmitter {
   ModuleEmitter(const passes::ConvertedModule& c, const std::string& s, DiagnosticSink& sk)
       : cm(c), m(c.module), stem(s), ns(cpp_namespace(s)), sink(sk), em(*c.module.file, sk) {}
 
-  static std::string method_cpp_name(const std::string& cls, const std::string& fn) {
-    return "tf__" + cls + "_" + fn;
+  /// The C++ function of a module-level def or method: tf__f, tf__Class_f.
+  /// Python rebinds a name defined twice (notebooks do it constantly) and a
+  /// method's name may spell another def's (A.b_c and A_b.c), so each def
+  /// gets its own name, the later ones numbered (tf__f_2), in source order.
+  const std::string& cpp_name(const FunctionDef& f, const std::string& cls) {
+    auto it = cpp_names_.find(&f);
+    if (it != cpp_names_.end()) return it->second;
+    std::string base = cls.empty() ? "tf__" + f.name : "tf__" + cls + "_" + f.name;
+    std::string name = base;
+    for (int n = 2; !used_cpp_names_.insert(name).second; ++n) name = base + "_" + std::to_string(n);
+    return cpp_names_.emplace(&f, name).first->second;
   }
+  std::map<const FunctionDef*, std::string> cpp_names_;
+  std::set<std::string> used_cpp_names_;
 
   std::vector<std::string> params_of(const FunctionDef& f) { return cpp::param_names(f.args->as<Arguments>()); }
 
@@ -127,10 +138,10 @@ struct ModuleEmitter {
     // Converted functions and methods.
     std::string functions;
     for (const Ref& s : m.body) {
-      if (auto* f = s->dyn<FunctionDef>()) functions += definition(*f, "tf__" + f->name, "");
+      if (auto* f = s->dyn<FunctionDef>()) functions += definition(*f, cpp_name(*f, ""), "");
       if (auto* c = s->dyn<ClassDef>()) {
         for (const Ref& b : c->body) {
-          if (auto* f = b->dyn<FunctionDef>()) functions += definition(*f, method_cpp_name(c->name, f->name), c->name);
+          if (auto* f = b->dyn<FunctionDef>()) functions += definition(*f, cpp_name(*f, c->name), c->name);
         }
       }
     }
@@ -142,7 +153,7 @@ struct ModuleEmitter {
       em.set_root(s);
       if (auto* f = s->dyn<FunctionDef>()) {
         em.at(*s);
-        em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, "tf__" + f->name)));
+        em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, cpp_name(*f, ""))));
       } else if (auto* c = s->dyn<ClassDef>()) {
         em.at(*s);
         em.line(class_statement(*c));
@@ -171,10 +182,15 @@ struct ModuleEmitter {
     out.source += fmt::format("namespace {} {{\n\nvoid init() {{\n  static const bool ag_done = (py::run(), true);\n"
                               "  (void)ag_done;\n}}\n",
                               ns);
+    // A name defined twice is declared once, as its last definition binds it
+    // once the module has run (the header's functions call the global).
+    std::map<std::string, const FunctionDef*> last_def;
+    for (const Ref& s : m.body) {
+      if (auto* f = s->dyn<FunctionDef>()) last_def[f->name] = f;
+    }
     for (const Ref& s : m.body) {
       auto* f = s->dyn<FunctionDef>();
-      if (!f) continue;
-      header_function(*f, out);
+      if (f && last_def[f->name] == f) header_function(*f, out);
     }
     out.header += fmt::format("\n}}  // namespace {}\n", ns);
     out.source += fmt::format("\n}}  // namespace {}\n", ns);
@@ -199,7 +215,7 @@ struct ModuleEmitter {
     std::vector<std::string> attrs;
     for (const Ref& b : c.body) {
       if (auto* f = b->dyn<FunctionDef>()) {
-        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, method_cpp_name(c.name, f->name))));
+        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, cpp_name(*f, c.name))));
       } else if (auto* a = b->dyn<Assign>(); a && a->targets.size() == 1 && a->targets[0]->is<Name>()) {
         attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(a->targets[0]->as<Name>().id), em.value(a->value)));
       } else if (b->is<Pass>() || (b->is<Expr>() && b->as<Expr>().value->is<Constant>())) {
