@@ -101,6 +101,14 @@ std::string render(const Diagnostic& d) {
 }
 
 void DiagnosticSink::report(Diagnostic d) {
+  // One problem at one place is reported once, however many times it is met
+  // (the C++ emitter writes a function as written and as converted).
+  for (const Diagnostic& seen : diags_) {
+    if (seen.severity == d.severity && seen.span.file == d.span.file && seen.span.begin == d.span.begin &&
+        seen.span.end == d.span.end && seen.message == d.message) {
+      return;
+    }
+  }
   if (d.severity == Severity::Error) {
     if (saturated()) {
       ++dropped_;

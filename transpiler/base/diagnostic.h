@@ -30,7 +30,8 @@ struct Diagnostic {
 std::string render(const Diagnostic& d);
 
 /// Collects diagnostics so that a phase can report every problem it finds and
-/// keep going. Stops accepting errors past a limit so garbage input stays cheap.
+/// keep going; a diagnostic identical to one already reported is dropped.
+/// Stops accepting errors past a limit so garbage input stays cheap.
 class DiagnosticSink {
  public:
   static constexpr size_t kMaxErrors = 50;

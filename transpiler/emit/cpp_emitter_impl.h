@@ -32,6 +32,10 @@ std::string value_lambda_params(size_t num_params);
 
 /// The C++ of Python's `l op r` on two rendered operands.
 std::string binop_code(ast::BinOpKind op, const std::string& l, const std::string& r);
+/// Whether the def of `c` runs as written: neither it nor a def around it is
+/// a conversion (converted code opens a FunctionScope; AutoGraph's if_body,
+/// loop_body, ... are inside one).
+bool runs_as_written(const analysis::Closure& c);
 /// `parts` joined by `sep`.
 std::string join(const std::vector<std::string>& parts, const char* sep = ", ");
 /// `super()`, or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.

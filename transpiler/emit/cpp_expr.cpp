@@ -107,9 +107,17 @@ bool Emitter::tf_path(const Ref& e, std::string& path) const {
 }
 
 std::string Emitter::name_load(const Name& n) {
-  if (owner(n.id)) {
+  if (const analysis::Closure* o = owner(n.id)) {
     // A local function is only ever called (analysis::Closures decides so).
     AGC_CHECK(!local_function(n.id)) << "local function '" << n.id << "' used as a value";
+    // Python checks that a local read in its own def was assigned (converted
+    // code checks through ag__.ld).
+    if (o == current() && runs_as_written(*o)) {
+      const auto& params = param_names(o->node->as<FunctionDef>().args->as<Arguments>());
+      if (std::find(params.begin(), params.end(), n.id) == params.end()) {
+        return "ag::autograph::read_local(" + variable(n.id) + ")";
+      }
+    }
     return variable(n.id);
   }
   if (module_globals_.count(n.id) && !imports_.count(n.id)) return cpp_ident(n.id);

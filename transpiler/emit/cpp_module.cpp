@@ -1,6 +1,6 @@
-// The module as C++: its globals, one C++ function per converted def or
-// method, run() holding the module-level statements, the header a C++ app
-// includes, and main().
+// The module as C++: its globals, two C++ functions per module-level def or
+// method (as written, and converted), run() holding the module-level
+// statements, the header a C++ app includes, and main().
 #include <fmt/format.h>
 
 #include "transpiler/base/check.h"
@@ -62,47 +62,64 @@ struct ModuleEmitter {
   ModuleEmitter(const passes::ConvertedModule& c, const std::string& s, DiagnosticSink& sk)
       : cm(c), m(c.module), stem(s), ns(cpp_namespace(s)), sink(sk), em(*c.module.file, sk) {}
 
-  /// The C++ function of a module-level def or method: tf__f, tf__Class_f.
-  /// Python rebinds a name defined twice (notebooks do it constantly) and a
-  /// method's name may spell another def's (A.b_c and A_b.c), so each def
-  /// gets its own name, the later ones numbered (tf__f_2), in source order.
-  const std::string& cpp_name(const FunctionDef& f, const std::string& cls) {
-    auto it = cpp_names_.find(&f);
-    if (it != cpp_names_.end()) return it->second;
-    std::string base = cls.empty() ? "tf__" + f.name : "tf__" + cls + "_" + f.name;
+  /// The C++ functions of a module-level def or method are named from one
+  /// base, f or Class_f: plain__f (the def as written) and tf__f (its
+  /// conversion). Python rebinds a name defined twice (notebooks do it
+  /// constantly) and a method's name may spell another def's (A.b_c and
+  /// A_b.c), so each def gets its own base, the later ones numbered (f_2),
+  /// in source order.
+  const std::string& cpp_base(const FunctionDef& f, const std::string& cls) {
+    auto it = cpp_bases_.find(&f);
+    if (it != cpp_bases_.end()) return it->second;
+    std::string base = cls.empty() ? f.name : cls + "_" + f.name;
     std::string name = base;
-    for (int n = 2; !used_cpp_names_.insert(name).second; ++n) name = base + "_" + std::to_string(n);
-    return cpp_names_.emplace(&f, name).first->second;
+    for (int n = 2; !used_cpp_bases_.insert(name).second; ++n) name = base + "_" + std::to_string(n);
+    return cpp_bases_.emplace(&f, name).first->second;
   }
-  std::map<const FunctionDef*, std::string> cpp_names_;
-  std::set<std::string> used_cpp_names_;
+  std::map<const FunctionDef*, std::string> cpp_bases_;
+  std::set<std::string> used_cpp_bases_;
 
   std::vector<std::string> params_of(const FunctionDef& f) { return cpp::param_names(f.args->as<Arguments>()); }
 
-  /// `ag::Value tf__f(ag::Value a, ...) { ... }` for one converted def.
-  std::string definition(const FunctionDef& original, const std::string& cpp_name, const std::string& cls) {
-    const Ref& converted = cm.converted(&original);
-    AGC_CHECK(converted) << "emit_cpp of a module with an unconverted function: " << original.name;
-    const FunctionDef& conv = converted->as<FunctionDef>();
-    em.set_root(converted);
-    std::string sig = em.value_params(conv);
+  /// `ag::Value NAME(ag::Value a, ...) { ... }` for `fn`, a form of `original`.
+  std::string definition(const FunctionDef& original, const Ref& fn, const std::string& cpp_name,
+                         const std::string& cls) {
+    const FunctionDef& f = fn->as<FunctionDef>();
+    em.set_root(fn);
+    std::string sig = em.value_params(f);
     em.pending_class_ = cls;
-    std::string body = em.function_body(conv, cls.empty() ? original.name : cls + "." + original.name);
+    std::string python_name = cls.empty() ? original.name : cls + "." + original.name;
+    std::string body = em.function_body(f, python_name);
     em.pending_class_.clear();
-    return fmt::format("// {}:{}: def {}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
-                       m.file->line_col(original.span.begin).line, cls.empty() ? original.name : cls + "." + original.name,
-                       cpp_name, sig, body);
+    return fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
+                       m.file->line_col(original.span.begin).line, python_name,
+                       f.name == original.name ? " (as written)" : "", cpp_name, sig, body);
   }
 
-  /// The function value of a def: make_function over its C++ function, decorated.
-  std::string function_value(const FunctionDef& f, const std::string& cpp_name) {
+  /// Both forms of a module-level def or method.
+  std::string definitions(const FunctionDef& original, const std::string& cls) {
+    const Ref& plain = cm.plain(&original);
+    AGC_CHECK(plain) << "emit_cpp of a module whose function was not converted: " << original.name;
+    const std::string& base = cpp_base(original, cls);
+    std::string out = definition(original, plain, "plain__" + base, cls);
+    if (const Ref& converted = cm.converted(&original)) out += definition(original, converted, "tf__" + base, cls);
+    return out;
+  }
+
+  /// The function value of a def: make_function over its C++ functions, decorated.
+  std::string function_value(const FunctionDef& f, const std::string& cls) {
     std::vector<std::string> params = params_of(f);
     std::string args;
     for (size_t i = 0; i < params.size(); ++i) args += fmt::format("{}ag_args[{}]", i ? ", " : "", i);
+    auto body = [&](const std::string& cpp_name) {
+      return fmt::format("[]({}) -> ag::Value {{ return {}({}); }}", cpp::value_lambda_params(params.size()), cpp_name,
+                         args);
+    };
+    const std::string& base = cpp_base(f, cls);
+    std::string converted = cm.converted(&f) ? body("tf__" + base) : "nullptr";
     auto [open, close] = em.decorators(f.decorator_list);
-    return fmt::format("{}ag::make_function({}, {}, []({}) -> ag::Value {{ return {}({}); }}){}", open,
-                       cpp_string(f.name), em.params_list(f.args->as<Arguments>()), cpp::value_lambda_params(params.size()),
-                       cpp_name, args, close);
+    return fmt::format("{}ag::make_function({}, {}, {}, {}){}", open, cpp_string(f.name),
+                       em.params_list(f.args->as<Arguments>()), body("plain__" + base), converted, close);
   }
 
   void check_imports() {
@@ -135,13 +152,13 @@ struct ModuleEmitter {
     em.set_module(value_globals, cm.imports);
     em.scopes.push_back(cpp::Scope{});  // the module's own code
 
-    // Converted functions and methods.
+    // The functions and methods, as written and converted.
     std::string functions;
     for (const Ref& s : m.body) {
-      if (auto* f = s->dyn<FunctionDef>()) functions += definition(*f, cpp_name(*f, ""), "");
+      if (auto* f = s->dyn<FunctionDef>()) functions += definitions(*f, "");
       if (auto* c = s->dyn<ClassDef>()) {
         for (const Ref& b : c->body) {
-          if (auto* f = b->dyn<FunctionDef>()) functions += definition(*f, cpp_name(*f, c->name), c->name);
+          if (auto* f = b->dyn<FunctionDef>()) functions += definitions(*f, c->name);
         }
       }
     }
@@ -153,7 +170,7 @@ struct ModuleEmitter {
       em.set_root(s);
       if (auto* f = s->dyn<FunctionDef>()) {
         em.at(*s);
-        em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, cpp_name(*f, ""))));
+        em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, "")));
       } else if (auto* c = s->dyn<ClassDef>()) {
         em.at(*s);
         em.line(class_statement(*c));
@@ -215,7 +232,7 @@ struct ModuleEmitter {
     std::vector<std::string> attrs;
     for (const Ref& b : c.body) {
       if (auto* f = b->dyn<FunctionDef>()) {
-        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, cpp_name(*f, c.name))));
+        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, c.name)));
       } else if (auto* a = b->dyn<Assign>(); a && a->targets.size() == 1 && a->targets[0]->is<Name>()) {
         attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(a->targets[0]->as<Name>().id), em.value(a->value)));
       } else if (b->is<Pass>() || (b->is<Expr>() && b->as<Expr>().value->is<Constant>())) {

@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "transpiler/analysis/module_scope.h"
+#include "transpiler/ast/mutator.h"
+#include "transpiler/ast/visitor.h"
+#include "transpiler/base/check.h"
 #include "transpiler/base/parallel.h"
 
 namespace agc::passes {
@@ -35,6 +40,36 @@ void collect_entities(const Refs& body, const std::string& prefix, bool in_class
   }
 }
 
+/// `original` with each of its nested defs (the outermost ones) replaced by
+/// its conversion in `converted`: the def there with the same name and span,
+/// which the passes keep.
+class NestedDefsConverted : public AstMutator {
+ public:
+  NestedDefsConverted(const Ref& original, const Ref& converted)
+      : AstMutator(kinds({NodeKind::FunctionDef})), root_(original.get()) {
+    collect(converted);
+  }
+
+ protected:
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    if (n.get() == root_) return AstMutator::visit_FunctionDef(n);
+    auto it = converted_.find({n->span.begin, n->span.end, n->name});
+    AGC_CHECK(it != converted_.end()) << "no conversion of the nested def '" << n->name << "'";
+    return it->second;
+  }
+
+ private:
+  void collect(const Ref& n) {
+    if (const auto* f = n->dyn<FunctionDef>()) converted_.emplace(Key{n->span.begin, n->span.end, f->name}, n);
+    for_each_child(*n, [&](const Ref& c) {
+      if (is_stmt(c->kind) || c->kind == NodeKind::ExceptHandler) collect(c);
+    });
+  }
+  using Key = std::tuple<uint32_t, uint32_t, std::string>;
+  const Node* root_;
+  std::map<Key, Ref> converted_;
+};
+
 }  // namespace
 
 std::vector<Entity> find_entities(const Module& m) {
@@ -49,10 +84,16 @@ const Ref& ConvertedModule::converted(const Node* original) const {
   return it == index_.end() ? kNone : entities[it->second].converted;
 }
 
+const Ref& ConvertedModule::plain(const Node* original) const {
+  static const Ref kNone;
+  auto it = index_.find(original);
+  return it == index_.end() ? kNone : entities[it->second].plain;
+}
+
 ConvertedModule convert_module(const Module& m, const ModuleRequest& request) {
   ConvertedModule out;
   out.module = m;
-  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), nullptr});
+  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), nullptr, nullptr});
   for (size_t i = 0; i < out.entities.size(); ++i) out.index_[out.entities[i].entity.fn.get()] = i;
   const size_t n = out.entities.size();
   std::vector<bool> wanted(n, request.functions.empty());
@@ -83,6 +124,19 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request) {
   });
   for (const DiagnosticSink& s : sinks) {
     for (const auto& d : s.diagnostics()) out.diagnostics.report(d);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!wanted[i]) continue;
+    ConvertedEntity& e = out.entities[i];
+    const Ref& original = e.entity.fn;
+    if (!e.converted) {
+      e.plain = original;
+      continue;
+    }
+    NestedDefsConverted nested(original, e.converted);
+    Stmts plain = nested.mutate_stmt(original);
+    AGC_CHECK(plain.size() == 1);
+    e.plain = plain.front();
   }
   return out;
 }

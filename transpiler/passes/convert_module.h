@@ -43,6 +43,12 @@ struct ConvertedEntity {
   Entity entity;
   /// `tf__<name>`; null when it was not requested or its conversion failed.
   ast::Ref converted;
+  /// The def as written, for the calls TF does not convert (module code,
+  /// eager calls; see runtime AutographScope): its nested defs are their
+  /// conversions, which run wherever they are called, as agc converts every
+  /// nested def with its enclosing one. The def itself when `converted` is
+  /// null; null when it was not requested.
+  ast::Ref plain;
 };
 
 struct ConvertedModule {
@@ -60,6 +66,8 @@ struct ConvertedModule {
   bool has_errors() const { return diagnostics.has_errors(); }
   /// The converted form of the module-level def or method `original`, or null.
   const ast::Ref& converted(const ast::Node* original) const;
+  /// Its plain form (ConvertedEntity::plain), or null.
+  const ast::Ref& plain(const ast::Node* original) const;
 
  private:
   friend ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request);

@@ -51,10 +51,21 @@ TEST_CASE("the sink orders diagnostics by position and caps the error count") {
   sink.error({&f, 1, 2}, "first");
   std::string all = sink.render_all();
   CHECK(all.find("first") < all.find("second"));
-  for (size_t i = 0; i < DiagnosticSink::kMaxErrors + 10; ++i) sink.error({&f, 0, 1}, "again");
+  for (size_t i = 0; i < DiagnosticSink::kMaxErrors + 10; ++i) sink.error({&f, 0, 1}, "again " + std::to_string(i));
   CHECK(sink.error_count() == DiagnosticSink::kMaxErrors);
   CHECK(sink.saturated());
   CHECK(sink.render_all().find("12 more errors not shown") != std::string::npos);
+}
+
+TEST_CASE("the sink reports one problem at one place once") {
+  SourceFile f("m.py", "abcdef\n");
+  DiagnosticSink sink;
+  sink.error({&f, 1, 2}, "twice");
+  sink.error({&f, 1, 2}, "twice");
+  sink.error({&f, 1, 3}, "twice");
+  sink.report({Severity::Warning, {&f, 1, 2}, "twice", {}});
+  CHECK(sink.error_count() == 2);
+  CHECK(sink.diagnostics().size() == 3);
 }
 
 TEST_CASE("a DiagnosticError streams its message") {
