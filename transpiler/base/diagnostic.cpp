@@ -115,12 +115,17 @@ void DiagnosticSink::report(Diagnostic d) {
       return;
     }
     ++errors_;
+    if (!d.function_local()) ++file_errors_;
   }
   diags_.push_back(std::move(d));
 }
 
 void DiagnosticSink::error(SourceSpan span, std::string message) {
-  report({Severity::Error, span, std::move(message), {}});
+  report({Severity::Error, span, std::move(message), {}, {}});
+}
+
+void DiagnosticSink::unsupported(SourceSpan span, std::string message, std::string raises) {
+  report({Severity::Error, span, std::move(message), {}, std::move(raises)});
 }
 
 void DiagnosticSink::report_all(const DiagnosticSink& other) {

@@ -54,7 +54,11 @@ struct Scope {
 
 class Emitter {
  public:
-  Emitter(const SourceFile& file, DiagnosticSink& sink) : file_(file), sink_(sink) {}
+  Emitter(const SourceFile& file, DiagnosticSink& sink) : file_(file), sink_(&sink) {}
+
+  /// Where problems go from now on; returns where they went before (a
+  /// function's problems are collected apart: they fail only that function).
+  DiagnosticSink* report_to(DiagnosticSink* sink) { return std::exchange(sink_, sink); }
 
   void set_module(std::set<std::string> globals, std::map<std::string, std::string> imports) {
     module_globals_ = std::move(globals);
@@ -121,6 +125,9 @@ class Emitter {
   /// The positional / keyword argument lists of a call: `{a, b}`, `{{"k", v}}`.
   std::string arg_list(const ast::Refs& args);
   std::string kwarg_list(const ast::Refs& keywords);
+  /// The attribute name `obj.attr` looks up, as a C++ string literal: a
+  /// private `__x` in a method is Python's mangled `_Class__x`.
+  std::string attribute_name(const std::string& attr) const;
   /// A Name load resolved through the scopes.
   std::string name_load(const ast::Name& n);
   /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add").
@@ -143,7 +150,9 @@ class Emitter {
   /// Marks the Python line `s` starts on: `ag_frame.at(N);  // source` when it changed.
   void at(const ast::Node& s);
   std::string take_output() { return std::move(out_); }
-  void error(const ast::Node& n, const std::string& message);
+  /// A problem at `n`: valid Python agc cannot compile. Inside a function it
+  /// makes the function raise `raises` when called (see Diagnostic::raises).
+  void error(const ast::Node& n, const std::string& message, const char* raises = "NotImplementedError");
 
   std::vector<Scope> scopes;
   int indent = 0;
@@ -178,7 +187,7 @@ class Emitter {
   const analysis::Closure* current() const;
 
   const SourceFile& file_;
-  DiagnosticSink& sink_;
+  DiagnosticSink* sink_;
   std::set<std::string> module_globals_;
   std::map<std::string, std::string> imports_;
   analysis::AnalysisCache analyses_;

@@ -127,8 +127,22 @@ std::string Emitter::name_load(const Name& n) {
   }
   if (const char* b = find_builtin(n.id)) return fmt::format("ag::builtin_value(\"{}\", ag::py::{})", n.id, b);
   if (find_exception_type(n.id, false)) return fmt::format("ag::exception_class({})", cpp_string(n.id));
-  error(n, fmt::format("name '{}' is not defined", n.id));
+  error(n, fmt::format("name '{}' is not defined", n.id), "NameError");
   return "ag::Value()";
+}
+
+std::string Emitter::attribute_name(const std::string& attr) const {
+  // Python mangles `obj.__x` written in a class to `obj._Class__x` (the class
+  // name without its leading underscores); AutoGraph does not convert such a
+  // function, which then runs as written.
+  bool mangled = attr.size() > 2 && attr.compare(0, 2, "__") == 0 && attr.compare(attr.size() - 2, 2, "__") != 0;
+  for (auto it = scopes.rbegin(); mangled && it != scopes.rend(); ++it) {
+    if (it->class_name.empty()) continue;
+    size_t first = it->class_name.find_first_not_of('_');
+    if (first == std::string::npos) break;
+    return cpp_string("_" + it->class_name.substr(first) + attr);
+  }
+  return cpp_string(attr);
 }
 
 std::string Emitter::value(const Ref& e) {
@@ -283,7 +297,7 @@ std::string Emitter::expr(const Ref& e) {
         }
       }
       if (is_super_call(a.value)) return super_attr(*e, a.attr);
-      return fmt::format("{}.getattr({})", operand(a.value), cpp_string(a.attr));
+      return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
     }
     case NodeKind::BinOp: {
       const BinOp& b = e->as<BinOp>();

@@ -1,6 +1,8 @@
 // The module as C++: its globals, two C++ functions per module-level def or
 // method (as written, and converted), run() holding the module-level
 // statements, the header a C++ app includes, and main().
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "transpiler/base/check.h"
@@ -96,18 +98,95 @@ struct ModuleEmitter {
                        f.name == original.name ? " (as written)" : "", cpp_name, sig, body);
   }
 
-  /// Both forms of a module-level def or method.
+  /// What a module-level def or method compiled to.
+  struct Compiled {
+    /// It has its converted form (tf__f) besides its plain one (plain__f).
+    bool converted = false;
+    /// It could not be compiled: the function value is failed__f, which
+    /// raises this Python exception, with the first problem's text.
+    std::string raises;
+  };
+  std::map<const FunctionDef*, Compiled> compiled_;
+
+  /// Both forms of a module-level def or method, as far as they compile.
+  /// Valid Python agc cannot handle fails only this function, as TF fails
+  /// only a function it cannot convert: if only the conversion failed, the
+  /// function runs as written (TF's fallback); if it cannot be compiled at
+  /// all, calling it raises. Its problems are warnings then.
   std::string definitions(const FunctionDef& original, const std::string& cls) {
-    const Ref& plain = cm.plain(&original);
-    AGC_CHECK(plain) << "emit_cpp of a module whose function was not converted: " << original.name;
+    const passes::ConvertedEntity* entity = cm.entity(&original);
+    AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: " << original.name;
     const std::string& base = cpp_base(original, cls);
-    std::string out = definition(original, plain, "plain__" + base, cls);
-    if (const Ref& converted = cm.converted(&original)) out += definition(original, converted, "tf__" + base, cls);
-    return out;
+    std::vector<Diagnostic> problems = entity->problems;
+    Compiled& out = compiled_[&original];
+    std::string text;
+    // A form compiles when emitting it (and the function's parameter list)
+    // reports nothing; else its first problem is why.
+    auto emit = [&](const Ref& form, const std::string& cpp_name) -> std::optional<Diagnostic> {
+      DiagnosticSink local;
+      DiagnosticSink* outer = em.report_to(&local);
+      std::string t = definition(original, form, cpp_name, cls);
+      em.params_list(original.args->as<Arguments>());
+      em.report_to(outer);
+      problems.insert(problems.end(), local.diagnostics().begin(), local.diagnostics().end());
+      if (local.has_errors()) return local.diagnostics().front();
+      text += t;
+      return std::nullopt;
+    };
+    std::string name = cls.empty() ? original.name : cls + "." + original.name;
+    std::string outcome;
+    std::optional<Diagnostic> failed = entity->plain ? emit(entity->plain, "plain__" + base) : problems.front();
+    if (failed) {
+      out.raises = failed->raises;
+      text = failed_definition(original, base, cls, *failed);
+      outcome = fmt::format("calling '{}' raises {}", name, out.raises);
+    } else if (!entity->converted) {
+      outcome = fmt::format("'{}' runs as written, as TensorFlow runs a function AutoGraph cannot convert", name);
+    } else {
+      out.converted = !emit(entity->converted, "tf__" + base);
+      outcome = fmt::format("'{}' runs as written: agc cannot compile its conversion", name);
+    }
+    for (Diagnostic& d : problems) {
+      d.severity = Severity::Warning;
+      d.notes.push_back({Severity::Note, def_keyword(original), outcome, {}, {}});
+      sink.report(std::move(d));
+    }
+    return text;
+  }
+
+  /// The `def` of a def statement (its span starts at its first decorator).
+  SourceSpan def_keyword(const FunctionDef& f) {
+    uint32_t from = f.decorator_list.empty() ? f.span.begin : f.decorator_list.back()->span.end;
+    size_t at = m.file->text().find("def", from);
+    if (at == std::string_view::npos || at >= f.span.end) return f.span;
+    return {m.file.get(), static_cast<uint32_t>(at), static_cast<uint32_t>(at + 3)};
+  }
+
+  /// The C++ of a def that cannot be compiled: it raises `problem.raises`
+  /// with the problem's text, its frame on the problem's line.
+  std::string failed_definition(const FunctionDef& original, const std::string& base, const std::string& cls,
+                                const Diagnostic& problem) {
+    std::string python_name = cls.empty() ? original.name : cls + "." + original.name;
+    uint32_t line = m.file->line_col(problem.span.begin).line;
+    return fmt::format(
+        "// {}:{}: def {} (not compiled: calling it raises {})\nag::Value failed__{}() {{\n"
+        "  ag::Frame ag_frame(kFile, {});\n  ag_frame.at({});\n"
+        "  ag::raise_value(ag::make_exception({}, {{{}}}));\n}}\n\n",
+        m.file->path(), m.file->line_col(original.span.begin).line, python_name, problem.raises, base,
+        cpp_string(python_name), line, cpp_string(problem.raises), cpp_string(problem.message));
   }
 
   /// The function value of a def: make_function over its C++ functions, decorated.
   std::string function_value(const FunctionDef& f, const std::string& cls) {
+    const std::string& base = cpp_base(f, cls);
+    const Compiled& c = compiled_.at(&f);
+    // A def that did not compile binds a function that raises, whatever it is
+    // called with (its decorators are not applied).
+    if (!c.raises.empty()) {
+      return fmt::format("ag::Value::callable({}, [](std::vector<ag::Value>, ag::Kwargs) -> ag::Value {{ return "
+                         "failed__{}(); }})",
+                         cpp_string(f.name), base);
+    }
     std::vector<std::string> params = params_of(f);
     std::string args;
     for (size_t i = 0; i < params.size(); ++i) args += fmt::format("{}ag_args[{}]", i ? ", " : "", i);
@@ -115,8 +194,7 @@ struct ModuleEmitter {
       return fmt::format("[]({}) -> ag::Value {{ return {}({}); }}", cpp::value_lambda_params(params.size()), cpp_name,
                          args);
     };
-    const std::string& base = cpp_base(f, cls);
-    std::string converted = cm.converted(&f) ? body("tf__" + base) : "nullptr";
+    std::string converted = c.converted ? body("tf__" + base) : "nullptr";
     auto [open, close] = em.decorators(f.decorator_list);
     return fmt::format("{}ag::make_function({}, {}, {}, {}){}", open, cpp_string(f.name),
                        em.params_list(f.args->as<Arguments>()), body("plain__" + base), converted, close);
@@ -163,7 +241,9 @@ struct ModuleEmitter {
       }
     }
 
-    // run(): the module-level statements.
+    // run(): the module-level statements. A problem there fails the file.
+    DiagnosticSink module_problems;
+    em.report_to(&module_problems);
     em.indent = 1;
     em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
@@ -179,6 +259,11 @@ struct ModuleEmitter {
       }
     }
     std::string run_body = em.take_output();
+    em.report_to(&sink);
+    for (Diagnostic d : module_problems.diagnostics()) {
+      d.raises.clear();
+      sink.report(std::move(d));
+    }
     if (sink.has_errors()) return {};
 
     std::string path(m.file->path());

@@ -46,14 +46,16 @@ void Emitter::at(const Node& s) {
   line(fmt::format("ag_frame.at({});  // {}", n, comment));
 }
 
-void Emitter::error(const Node& n, const std::string& message) { sink_.error(n.span, message); }
+void Emitter::error(const Node& n, const std::string& message, const char* raises) {
+  sink_->unsupported(n.span, message, raises);
+}
 
 std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
   // The frontend accepts only the targets Python does (names, attributes,
   // subscripts, and tuples and lists of them).
   if (const auto* n = target->dyn<Name>()) return fmt::format("{} = {};", variable(n->id), rhs);
   if (const auto* a = target->dyn<Attribute>()) {
-    return fmt::format("{}.setattr({}, {});", operand(a->value), cpp_string(a->attr), rhs);
+    return fmt::format("{}.setattr({}, {});", operand(a->value), attribute_name(a->attr), rhs);
   }
   if (const auto* s = target->dyn<Subscript>()) {
     if (s->slice->is<Slice>()) {
@@ -175,8 +177,8 @@ void Emitter::stmt(const Ref& s) {
       if (auto* at_ = a.target->dyn<Attribute>()) {
         std::string obj = fresh("obj");
         line(fmt::format("ag::Value {} = {};", obj, value(at_->value)));
-        std::string cur = fmt::format("{}.getattr({})", obj, cpp_string(at_->attr));
-        line(fmt::format("{}.setattr({}, {});", obj, cpp_string(at_->attr), augmented(a.op, cur, a.value)));
+        std::string cur = fmt::format("{}.getattr({})", obj, attribute_name(at_->attr));
+        line(fmt::format("{}.setattr({}, {});", obj, attribute_name(at_->attr), augmented(a.op, cur, a.value)));
       } else if (auto* sub = a.target->dyn<Subscript>()) {
         std::string obj = fresh("obj"), key = fresh("key");
         line(fmt::format("ag::Value {} = {};", obj, value(sub->value)));

@@ -282,7 +282,7 @@ TEST_CASE("an entity's plain form is the def as written with its nested defs con
       "  return out\n");
   passes::ConvertedModule cm = passes::convert_module(p->module);
   REQUIRE_MESSAGE(!cm.has_errors(), cm.diagnostics.render_all());
-  const Ref& plain = cm.plain(p->first().get());
+  const Ref& plain = cm.entity(p->first().get())->plain;
   REQUIRE(plain);
   std::string text = ast::to_source(plain);
   // The def's own code stays as written (its loop, its append)...
