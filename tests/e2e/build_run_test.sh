@@ -246,10 +246,17 @@ try:
     numbers()
 except NotImplementedError as e:
     print('NotImplementedError:', e)
+if True:
+    def counted():
+        yield 2
+    try:
+        counted()
+    except NotImplementedError:
+        print('counted raises too')
 numbers()
 PY
 expect 1 "$AGC" run "$TMP/partial.py"
-same "$TMP/out" 'None 5\ntf.Tensor(12, shape=(), dtype=int32) 3\nNotImplementedError: generators are not supported: a converted function cannot yield; return a list or a tf.TensorArray instead\n' "functions agc cannot convert"
+same "$TMP/out" 'None 5\ntf.Tensor(12, shape=(), dtype=int32) 3\nNotImplementedError: generators are not supported: a converted function cannot yield; return a list or a tf.TensorArray instead\ncounted raises too\n' "functions agc cannot convert"
 for w in "8:5: warning: for/else is not supported by AutoGraph" "4:1: note: 'first_positive' runs as written" \
          "15:9: warning: mangled names are not supported" "14:5: note: 'Scaled.__init__' runs as written" \
          "22:5: warning: generators are not supported" "21:1: note: calling 'numbers' raises NotImplementedError"; do

@@ -9,6 +9,7 @@
 // a converted function, or a statement of the module's own code.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -153,6 +154,10 @@ class Emitter {
   /// A problem at `n`: valid Python agc cannot compile. Inside a function it
   /// makes the function raise `raises` when called (see Diagnostic::raises).
   void error(const ast::Node& n, const std::string& message, const char* raises = "NotImplementedError");
+
+  /// The function value of a def of the module's own code (one at module
+  /// level or in its blocks), whose C++ functions the module emitted.
+  std::function<std::string(const ast::FunctionDef&)> module_def;
 
   std::vector<Scope> scopes;
   int indent = 0;

@@ -230,16 +230,27 @@ struct ModuleEmitter {
     em.set_module(value_globals, cm.imports);
     em.scopes.push_back(cpp::Scope{});  // the module's own code
 
-    // The functions and methods, as written and converted.
+    // The functions and methods, as written and converted: the module's
+    // defs, also those in its if/for/while/with/try blocks (emitted where
+    // they stand in run(), through module_def), and its classes' methods
+    // (classes elsewhere are not supported).
     std::string functions;
+    std::map<const Node*, std::string> methods;
     for (const Ref& s : m.body) {
-      if (auto* f = s->dyn<FunctionDef>()) functions += definitions(*f, "");
       if (auto* c = s->dyn<ClassDef>()) {
-        for (const Ref& b : c->body) {
-          if (auto* f = b->dyn<FunctionDef>()) functions += definitions(*f, c->name);
-        }
+        for (const Ref& b : c->body) methods[b.get()] = c->name;
       }
     }
+    for (const passes::ConvertedEntity& e : cm.entities) {
+      const FunctionDef& f = e.entity.fn->as<FunctionDef>();
+      auto method = methods.find(&f);
+      if (method != methods.end()) {
+        functions += definitions(f, method->second);
+      } else if (e.entity.qualified_name == f.name) {
+        functions += definitions(f, "");
+      }
+    }
+    em.module_def = [this](const FunctionDef& f) { return function_value(f, ""); };
 
     // run(): the module-level statements. A problem there fails the file.
     DiagnosticSink module_problems;
@@ -248,10 +259,7 @@ struct ModuleEmitter {
     em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
       em.set_root(s);
-      if (auto* f = s->dyn<FunctionDef>()) {
-        em.at(*s);
-        em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, "")));
-      } else if (auto* c = s->dyn<ClassDef>()) {
+      if (auto* c = s->dyn<ClassDef>()) {
         em.at(*s);
         em.line(class_statement(*c));
       } else {

@@ -303,6 +303,10 @@ void Emitter::stmt(const Ref& s) {
     }
     case NodeKind::FunctionDef:
       at(*s);
+      if (!current() && module_def) {
+        line(fmt::format("{} = {};", variable(s->as<FunctionDef>().name), module_def(s->as<FunctionDef>())));
+        return;
+      }
       nested_def(s->as<FunctionDef>());
       return;
     case NodeKind::ClassDef: error(*s, "classes are only supported at module level"); return;

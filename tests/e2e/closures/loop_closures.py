@@ -39,12 +39,21 @@ def defs():
     return [f() for f in fs]
 
 
-print('function', lambdas(), pairs(), defs())
+if True:
+    # A def in a block of the module's code is a function like any other.
+    def in_block():
+        fs = []
+        for i in range(3):
+            fs.append(lambda: i * 2)
+        return [f() for f in fs]
+
+
+print('function', lambdas(), pairs(), defs(), in_block())
 
 
 @tf.function
 def traced(x):
-    print('traced', lambdas(), pairs(), defs())
+    print('traced', lambdas(), pairs(), defs(), in_block())
     return x
 
 
