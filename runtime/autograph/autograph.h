@@ -6,4 +6,5 @@
 #include "runtime/autograph/function_scope.h"
 #include "runtime/autograph/list_ops.h"
 #include "runtime/autograph/logical.h"
+#include "runtime/autograph/slices.h"
 #include "runtime/autograph/undefined.h"

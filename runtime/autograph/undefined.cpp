@@ -31,6 +31,14 @@ Value ld(const Value& v) {
   return v;
 }
 
+Value read_local(const Value& v) {
+  if (is_undefined(v)) {
+    throw UnboundLocalError("cannot access local variable '" + undefined_name(v) +
+                            "' where it is not associated with a value");
+  }
+  return v;
+}
+
 Value ldu(const std::function<Value()>& f, const std::string& name) {
   try {
     return f();

@@ -31,6 +31,11 @@ bool is_none_or_undef(const Value& v);
 /// ag__.ld(v): `v` itself; an Undefined raises UnboundLocalError
 /// "'x' is used before assignment".
 Value ld(const Value& v);
+/// A read of the local `v` in a function run as written (not converted):
+/// `v` itself; an Undefined (not assigned yet, or deleted) raises CPython's
+/// UnboundLocalError "cannot access local variable 'x' where it is not
+/// associated with a value".
+Value read_local(const Value& v);
 /// ag__.ldu(lambda: v, 'v'): `f()`, or Undefined(name) when reading it raises
 /// KeyError, AttributeError or NameError (e.g. an attribute not set yet).
 Value ldu(const std::function<Value()>& f, const std::string& name);

@@ -210,7 +210,10 @@ Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
   // Function, or itself recursively on Python values): the body is traced
   // inline into that graph. TF traces it as a nested function and calls it;
   // the results are the same, and no lock is held across the nested trace.
-  if (current_graph()) return body_(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
+  if (current_graph()) {
+    AutographScope autograph(options_.autograph);
+    return body_(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
+  }
   // Fast path: positional arguments of exactly the last trace's types.
   const Value* refs[kFastPathArgs];
   if (kwargs.empty() && refs_of(args, refs)) {
@@ -218,7 +221,11 @@ Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
     if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
   }
   std::vector<Value> bound = bind_arguments(name_, params_, std::move(args), std::move(kwargs));
-  if (functions_run_eagerly()) return body_(bound);
+  if (functions_run_eagerly()) {
+    // TF calls the Python function itself, as written.
+    AutographScope autograph(false);
+    return body_(bound);
+  }
   if (options_.input_signature) bound = apply_input_signature(bound);
   std::shared_ptr<ConcreteFunction> f = lookup_or_trace(bound);
   last_.store(f.get(), std::memory_order_release);
@@ -288,6 +295,7 @@ std::shared_ptr<ConcreteFunction> Function::trace_graph(const std::vector<Value>
   Value outputs;
   {
     TraceScope scope(*graph);
+    AutographScope autograph(options_.autograph);
     Value result = body_(traced_args);
     outputs = outputs_of(*graph, result);
   }

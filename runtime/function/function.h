@@ -26,6 +26,9 @@ struct FunctionOptions {
   std::optional<std::vector<Value>> input_signature;
   /// tf.function(reduce_retracing=True): retrace with relaxed shapes.
   bool reduce_retracing = false;
+  /// tf.function(autograph=False): traces run the body as written, not its
+  /// AutoGraph conversion (see AutographScope).
+  bool autograph = true;
 };
 
 class Function {

@@ -348,8 +348,11 @@ Value wrap_function(const Value& func, const FunctionOptions& options) {
     throw TypeError("agc: tf.function applies to a Python function defined in the program; got '" +
                     func.type_name() + "' object");
   }
-  const UserFunction& u = *func.as_callable().user;
-  return make_function_value(u.name, u.params, u.body, options, func);
+  // The trace runs the conversion (the trace turns AutoGraph on), and
+  // run_functions_eagerly the function as written.
+  std::shared_ptr<UserFunction> u = func.as_callable().user;
+  Body body = [u](const std::vector<Value>& args) { return u->current()(args); };
+  return make_function_value(u->name, u->params, std::move(body), options, func);
 }
 
 Value function_value(std::shared_ptr<Function> fn) {

@@ -188,6 +188,23 @@ Value make_exception(const std::string& type_name, std::vector<Value> args) {
   return exception_class(type_name)(std::move(args), {});
 }
 
+void raise_key_error(const Value& key) { raise_value(make_exception("KeyError", {key})); }
+
+bool exception_matches(const Error& e, const Value& spec) {
+  // Python checks every class of a tuple before matching any.
+  std::vector<Value> classes = spec.is_tuple() ? spec.items() : std::vector<Value>{spec};
+  for (const Value& c : classes) {
+    if (!is_class(c) || !is_subclass(c, exception_class("BaseException"))) {
+      throw TypeError("catching classes that do not inherit from BaseException is not allowed");
+    }
+  }
+  Value exc = exception_value(e);
+  for (const Value& c : classes) {
+    if (is_instance(exc, c)) return true;
+  }
+  return false;
+}
+
 void raise_value(const Value& v) {
   Value exc = is_class(v) && is_subclass(v, exception_class("BaseException")) ? v({}, {}) : v;
   if (!is_exception(exc)) throw TypeError("exceptions must derive from BaseException");

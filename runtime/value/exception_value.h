@@ -34,6 +34,16 @@ Value make_exception(const std::string& type_name, std::vector<Value> args);
 /// raised (`raise ValueError`) is instantiated with no arguments first.
 [[noreturn]] void raise_value(const Value& v);
 
+/// Raises KeyError(key) as Python does: its args hold the key itself (so
+/// repr(e) is KeyError('k')) and str(e) is the key's repr.
+[[noreturn]] void raise_key_error(const Value& key);
+
+/// Python's `except spec:` test of the caught error `e`: whether its
+/// exception value is an instance of `spec`, a class or a tuple of them (a
+/// user's class, or any expression naming one). TypeError, as Python's, when
+/// one of them is no exception class.
+bool exception_matches(const Error& e, const Value& spec);
+
 /// The exception class named `type_name` ("ValueError", "InvalidArgumentError";
 /// an unknown name is made a subclass of Exception).
 const Value& exception_class(const std::string& type_name);

@@ -143,13 +143,18 @@ Value bind_method(const Value& callable, const Value& self) {
     user->name = c.user->name;
     user->qualname = c.user->qualname;
     user->params.assign(c.user->params.begin() + 1, c.user->params.end());
-    user->body = [body = c.user->body, self](const std::vector<Value>& args) {
-      std::vector<Value> all;
-      all.reserve(args.size() + 1);
-      all.push_back(self);
-      all.insert(all.end(), args.begin(), args.end());
-      return body(all);
+    auto bind = [&self](const Body& body) -> Body {
+      if (!body) return nullptr;
+      return [body, self](const std::vector<Value>& args) {
+        std::vector<Value> all;
+        all.reserve(args.size() + 1);
+        all.push_back(self);
+        all.insert(all.end(), args.begin(), args.end());
+        return body(all);
+      };
     };
+    user->body = bind(c.user->body);
+    user->converted = bind(c.user->converted);
   }
   // Arguments are bound by the function itself (self included), so its
   // TypeErrors count self as Python's do.

@@ -41,15 +41,25 @@ std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<
   return out;
 }
 
-Value make_function(std::string name, std::vector<Param> params, Body body) {
+namespace {
+thread_local bool t_autograph_enabled = false;
+}  // namespace
+
+bool autograph_enabled() { return t_autograph_enabled; }
+
+AutographScope::AutographScope(bool enabled) : saved_(t_autograph_enabled) { t_autograph_enabled = enabled; }
+AutographScope::~AutographScope() { t_autograph_enabled = saved_; }
+
+Value make_function(std::string name, std::vector<Param> params, Body body, Body converted) {
   auto u = std::make_shared<UserFunction>();
   u->qualname = name;
   u->name = std::move(name);
   u->params = std::move(params);
   u->body = std::move(body);
+  u->converted = std::move(converted);
   std::string callable_name = u->name;
   CallFn call = [u](std::vector<Value> args, Kwargs kwargs) -> Value {
-    return u->body(bind_arguments(u->qualname, u->params, std::move(args), std::move(kwargs)));
+    return u->current()(bind_arguments(u->qualname, u->params, std::move(args), std::move(kwargs)));
   };
   return Value::callable(std::move(callable_name), std::move(call), std::move(u));
 }

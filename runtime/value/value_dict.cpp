@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 
+#include "runtime/value/exception_value.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -54,7 +55,7 @@ int64_t DictObj::find(const Value& key) const {
 
 const Value& DictObj::at(const Value& key) const {
   int64_t i = find(key);
-  if (i < 0) throw KeyError(repr(key));
+  if (i < 0) raise_key_error(key);
   return entries[static_cast<size_t>(i)].second;
 }
 
@@ -70,7 +71,7 @@ void DictObj::set(const Value& key, Value v) {
 
 void DictObj::erase(const Value& key) {
   int64_t i = find(key);
-  if (i < 0) throw KeyError(repr(key));
+  if (i < 0) raise_key_error(key);
   entries.erase(entries.begin() + i);
   reindex();
 }

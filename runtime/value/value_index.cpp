@@ -345,6 +345,17 @@ Value getslice(const Value& v, const SliceSpec& s) {
   throw TypeError("'" + v.type_name() + "' object is not subscriptable");
 }
 
+namespace {
+
+/// The type name Python's item assignment errors print: CPython's tp_name,
+/// the full path for EagerTensor, a C extension type.
+std::string item_type_name(const Value& v) {
+  std::string name = v.type_name();
+  return name == "EagerTensor" ? "tensorflow.python.framework.ops.EagerTensor" : name;
+}
+
+}  // namespace
+
 void setitem(const Value& v, const Value& key, Value x) {
   if (v.is_list()) {
     std::vector<Value>& items = v.items();
@@ -359,10 +370,11 @@ void setitem(const Value& v, const Value& key, Value x) {
     v.as_dict().set(key, std::move(x));
     return;
   }
-  if (v.is_tensor()) {
-    throw TypeError("'" + v.type_name() + "' object does not support item assignment");
+  if (std::optional<Value> m = special_method(v, "__setitem__")) {
+    (*m)({key, std::move(x)}, {});
+    return;
   }
-  throw TypeError("'" + v.type_name() + "' object does not support item assignment");
+  throw TypeError("'" + item_type_name(v) + "' object does not support item assignment");
 }
 
 void delitem(const Value& v, const Value& key) {
@@ -379,7 +391,11 @@ void delitem(const Value& v, const Value& key) {
     v.as_dict().erase(key);
     return;
   }
-  throw TypeError("'" + v.type_name() + "' object doesn't support item deletion");
+  if (std::optional<Value> m = special_method(v, "__delitem__")) {
+    (*m)({key}, {});
+    return;
+  }
+  throw TypeError("'" + item_type_name(v) + "' object doesn't support item deletion");
 }
 
 bool contains(const Value& container, const Value& item) {

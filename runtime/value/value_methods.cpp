@@ -4,6 +4,7 @@
 // views' iteration order and contents, not their repr).
 #include <algorithm>
 
+#include "runtime/value/exception_value.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -153,7 +154,7 @@ std::optional<Value> dict_method(const Value& self, std::string_view name) {
       int64_t i = s.as_dict().find(a[0]);
       if (i < 0) {
         if (a.size() > 1) return a[1];
-        throw KeyError(repr(a[0]));
+        raise_key_error(a[0]);
       }
       Value v = s.as_dict().entries[static_cast<size_t>(i)].second;
       s.as_dict().erase(a[0]);

@@ -205,6 +205,69 @@ PY
 expect 0 "$AGC" run "$TMP/slices.py"
 same "$TMP/out" 'tf.Tensor(\n[[0 2]\n [4 6]], shape=(2, 2), dtype=int32)\n(2, 2, 1)\ntf.Tensor(\n[[1 3]\n [5 7]], shape=(2, 2), dtype=int32)\nEllipsis\nTensorShape([2, 2, 2]) [2, 2, 2] (2, 2) True\n' "Ellipsis subscripts, TensorShape"
 
+# ---- functions agc cannot convert fail alone, as TF fails only a function it
+# cannot convert: warnings, and the rest of the file runs. for/else and a
+# mangled name run as written (TF's fallback, inside a tf.function too); a
+# generator, which agc cannot run, raises NotImplementedError when called.
+# stdout is TensorFlow's but for that last line (TF runs the generator).
+cat >"$TMP/partial.py" <<'PY'
+import tensorflow as tf
+
+
+def first_positive(xs):
+    for x in xs:
+        if x > 0:
+            break
+    else:
+        x = None
+    return x
+
+
+class Scaled:
+    def __init__(self, k):
+        self.__k = k
+
+    def __call__(self, x):
+        return x * self.__k
+
+
+def numbers():
+    yield 1
+
+
+@tf.function
+def traced(x):
+    return first_positive([-1, 2, 3]) + Scaled(10)(x)
+
+
+print(first_positive([-1, -2]), first_positive([-1, 5]))
+print(traced(tf.constant(1)), Scaled(3)._Scaled__k)
+try:
+    numbers()
+except NotImplementedError as e:
+    print('NotImplementedError:', e)
+if True:
+    def counted():
+        yield 2
+    try:
+        counted()
+    except NotImplementedError:
+        print('counted raises too')
+numbers()
+PY
+expect 1 "$AGC" run "$TMP/partial.py"
+same "$TMP/out" 'None 5\ntf.Tensor(12, shape=(), dtype=int32) 3\nNotImplementedError: generators are not supported: a converted function cannot yield; return a list or a tf.TensorArray instead\ncounted raises too\n' "functions agc cannot convert"
+for w in "8:5: warning: for/else is not supported by AutoGraph" "4:1: note: 'first_positive' runs as written" \
+         "15:9: warning: mangled names are not supported" "14:5: note: 'Scaled.__init__' runs as written" \
+         "22:5: warning: generators are not supported" "21:1: note: calling 'numbers' raises NotImplementedError"; do
+  grep -q "^$TMP/partial.py:$w" "$TMP/err" || fail "partial.py: no '$w' on stderr: $(head -c 600 "$TMP/err")"
+done
+tail -n 4 "$TMP/err" | head -n 3 | grep -q "line 22, in numbers" || fail "partial.py: the generator's traceback: $(tail -c 300 "$TMP/err")"
+# Outside any function such a construct stops the file.
+printf 'print((y := 1))\n' >"$TMP/walrus.py"
+expect 1 "$AGC" run "$TMP/walrus.py"
+head -n 1 "$TMP/err" | grep -qE "^$TMP/walrus.py:1:8: error: assignment expressions" || fail "module-level walrus: $(head -n 1 "$TMP/err")"
+
 # ---- how long a cached `agc run` takes to start (a figure, never an assertion)
 expect 0 "$AGC" run "$TMP/calc.py"
 start=$(date +%s%N)

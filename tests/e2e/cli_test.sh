@@ -32,9 +32,36 @@ grep -q "cannot read" "$TMP/err" || fail "missing file message"
 expect 1 "$AGC" to-code "$TMP"
 grep -q "is a directory" "$TMP/err" || fail "directory message"
 
+# One function agc cannot convert fails alone, as tf.autograph.to_code fails
+# only for it: the others are printed, it is diagnosed, the exit status is 1.
+cat >"$TMP/partial.py" <<'PY'
+def first(xs):
+    for x in xs:
+        break
+    else:
+        x = None
+    return x
+
+
+def numbers():
+    yield 1
+
+
+def plus_one(x):
+    return x + 1
+PY
+expect 1 "$AGC" to-code "$TMP/partial.py"
+grep -q "^def tf__plus_one(x):" "$TMP/out" || fail "partial.py: plus_one not printed"
+grep -q "tf__first\|tf__numbers" "$TMP/out" && fail "partial.py: a function that cannot convert was printed"
+grep -q "^$TMP/partial.py:4:5: error: for/else is not supported" "$TMP/err" || fail "partial.py: for/else not diagnosed"
+grep -q "^$TMP/partial.py:10:5: error: generators are not supported" "$TMP/err" || fail "partial.py: yield not diagnosed"
+expect 0 "$AGC" to-code "$TMP/partial.py" --function plus_one
+[ -s "$TMP/err" ] && fail "partial.py --function plus_one: diagnostics of other functions: $(head -c 300 "$TMP/err")"
+
 
 # ---- Hostile inputs: never a crash (status >= 128, or 3 = internal error), never a
-# hang (180 s: generous, a loaded CI machine is slow), never text on stdout with an error; a diagnostic is clean UTF-8 and
+# hang (180 s: generous, a loaded CI machine is slow), never text on stdout with an
+# error (each input is one function); a diagnostic is clean UTF-8 and
 # starts with FILE:LINE:COL: error:.
 # hostile WANT NAME: runs to-code on $TMP/NAME; WANT is a status or "0|1" (either is
 # fine, e.g. agc's documented nesting limit). Sets $secs to the run time.

@@ -215,7 +215,8 @@ void run_parse(Checker& c, const std::string& text, PipelineRun& run) {
   guarded(c, "parse_module", [&] { run.module = frontend::parse_module(run.file, run.parse_sink); });
   c.check_sink(run.parse_sink, *run.file, "parse_module");
   run.parse_diagnostics = run.parse_sink.render_all();
-  run.parsed = !run.parse_sink.has_errors();
+  // Valid Python agc cannot convert fails only its function: the module keeps its statements.
+  run.parsed = !run.parse_sink.has_file_errors();
   if (!run.parsed && !run.module.body.empty()) {
     c.fail("module-not-empty", "parse_module reported errors but returned statements");
   }
@@ -225,7 +226,7 @@ Conversion run_to_code(Checker& c, const PipelineRun& run, const passes::ModuleR
   Conversion conv;
   DiagnosticSink sink;
   conv.ran = guarded(c, std::string("to_code ") + label, [&] {
-    passes::ConvertedModule cm = passes::convert_module(run.module, req);
+    passes::ConvertedModule cm = passes::convert_module(run.module, req, run.parse_sink.diagnostics());
     sink.report_all(cm.diagnostics);
     if (!sink.has_errors()) conv.output = emit::to_code(cm);
   });

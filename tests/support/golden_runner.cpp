@@ -5,7 +5,7 @@
 //   golden_runner passes DIR      DIR/<pass>.txt: that one pass alone, per function
 //   golden_runner errors DIR      rendered diagnostics (file named input.py)
 //   golden_runner cpp DIR         the C++ emitter's output (header, then source)
-//   golden_runner cpp_errors DIR  the C++ emitter's diagnostics
+//   golden_runner cpp_errors DIR  the C++ emitter's diagnostics, warnings included
 //   golden_runner samples GOLDEN_DIR SAMPLES_DIR
 //                                 to-code of SAMPLES_DIR/<x>.py vs GOLDEN_DIR/<x>.out, byte for byte
 #include <algorithm>
@@ -68,34 +68,26 @@ passes::ModuleRequest request_from(const std::vector<std::string>& options, std:
   return r;
 }
 
-/// to-code output of `source`, or its rendered diagnostics.
-std::string run_to_code(const std::string& source, const passes::ModuleRequest& request, bool& had_errors) {
-  auto file = std::make_shared<SourceFile>("input.py", source);
-  DiagnosticSink sink;
-  ast::Module m = frontend::parse_module(file, sink);
-  std::string out;
-  if (!sink.has_errors()) {
-    passes::ConvertedModule cm = passes::convert_module(m, request);
-    sink.report_all(cm.diagnostics);
-    if (!sink.has_errors()) out = emit::to_code(cm);
-  }
-  had_errors = sink.has_errors();
-  return had_errors ? sink.render_all() : out;
+/// to-code output of `source` (a file named `path`), or its rendered diagnostics.
+std::string run_to_code(const std::string& source, const passes::ModuleRequest& request, bool& had_errors,
+                        const std::string& path = "input.py") {
+  passes::ConvertedModule cm = passes::convert_file(std::make_shared<SourceFile>(path, source), request);
+  DiagnosticSink all = cm.all_diagnostics();
+  had_errors = all.has_errors();
+  return had_errors ? all.render_all() : emit::to_code(cm);
 }
 
-/// The C++ emitter's output for `source` (module "input"), or its diagnostics.
-std::string run_emit_cpp(const std::string& source, const passes::ModuleRequest& request, bool& had_errors) {
-  auto file = std::make_shared<SourceFile>("input.py", source);
+/// The C++ emitter's output for `source` (module "input"), or its diagnostics
+/// (warnings too, with `with_warnings`).
+std::string run_emit_cpp(const std::string& source, const passes::ModuleRequest& request, bool with_warnings,
+                         bool& had_errors) {
+  passes::ConvertedModule cm = passes::convert_file(std::make_shared<SourceFile>("input.py", source),
+                                                    {request.options, {}, {}});
   DiagnosticSink sink;
-  ast::Module m = frontend::parse_module(file, sink);
-  emit::CppOutput out;
-  if (!sink.has_errors()) {
-    passes::ConvertedModule cm = passes::convert_module(m, {request.options, {}, {}});
-    sink.report_all(cm.diagnostics);
-    out = emit::emit_cpp(cm, "input", false, sink);
-  }
+  sink.report_all(cm.diagnostics);
+  emit::CppOutput out = emit::emit_cpp(cm, "input", false, sink);
   had_errors = sink.has_errors();
-  if (had_errors) return sink.render_all();
+  if (had_errors || (with_warnings && !sink.diagnostics().empty())) return sink.render_all();
   return out.header + "// ---- input.cpp\n" + out.source;
 }
 
@@ -189,8 +181,9 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
       } else if (mode == "passes") {
         actual = run_pass(path.stem().string(), c.input, request, had_errors);
       } else if (mode == "cpp" || mode == "cpp_errors") {
-        actual = run_emit_cpp(c.input, request, had_errors);
-        if (mode == "cpp_errors" && !had_errors) actual = "(no errors)";
+        bool errors_mode = mode == "cpp_errors";
+        actual = run_emit_cpp(c.input, request, errors_mode, had_errors);
+        if (errors_mode && actual.rfind("// ", 0) == 0) actual = "(no errors)";
       } else {
         actual = run_to_code(c.input, request, had_errors);
         if (mode == "errors" && !had_errors) actual = "(no errors)";
@@ -230,17 +223,7 @@ int run_samples(const fs::path& golden_dir, const fs::path& samples_dir) {
   for (const auto& sample : samples) {
     ++total;
     bool had_errors = false;
-    auto file = std::make_shared<SourceFile>("samples/" + sample.filename().string(), read(sample));
-    DiagnosticSink sink;
-    ast::Module m = frontend::parse_module(file, sink);
-    std::string actual;
-    if (!sink.has_errors()) {
-      passes::ConvertedModule cm = passes::convert_module(m);
-      sink.report_all(cm.diagnostics);
-      if (!sink.has_errors()) actual = emit::to_code(cm);
-    }
-    had_errors = sink.has_errors();
-    if (had_errors) actual = sink.render_all();
+    std::string actual = run_to_code(read(sample), {}, had_errors, "samples/" + sample.filename().string());
     fs::path golden = golden_dir / (sample.stem().string() + ".out");
     std::string expected = fs::exists(golden) ? read(golden) : "(missing golden file)";
     if (actual == expected) continue;

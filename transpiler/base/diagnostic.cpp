@@ -101,18 +101,31 @@ std::string render(const Diagnostic& d) {
 }
 
 void DiagnosticSink::report(Diagnostic d) {
+  // One problem at one place is reported once, however many times it is met
+  // (the C++ emitter writes a function as written and as converted).
+  for (const Diagnostic& seen : diags_) {
+    if (seen.severity == d.severity && seen.span.file == d.span.file && seen.span.begin == d.span.begin &&
+        seen.span.end == d.span.end && seen.message == d.message) {
+      return;
+    }
+  }
   if (d.severity == Severity::Error) {
     if (saturated()) {
       ++dropped_;
       return;
     }
     ++errors_;
+    if (!d.function_local()) ++file_errors_;
   }
   diags_.push_back(std::move(d));
 }
 
 void DiagnosticSink::error(SourceSpan span, std::string message) {
-  report({Severity::Error, span, std::move(message), {}});
+  report({Severity::Error, span, std::move(message), {}, {}});
+}
+
+void DiagnosticSink::unsupported(SourceSpan span, std::string message, std::string raises) {
+  report({Severity::Error, span, std::move(message), {}, std::move(raises)});
 }
 
 void DiagnosticSink::report_all(const DiagnosticSink& other) {

@@ -24,19 +24,32 @@ struct Diagnostic {
   SourceSpan span;
   std::string message;
   std::vector<Diagnostic> notes;
+  /// Empty for a problem that stops the whole file (Python would not run it
+  /// either: syntax and compile-time errors). Otherwise valid Python that agc
+  /// cannot convert or compile, which fails only the function around it, as
+  /// TensorFlow fails only a function it cannot convert: the Python exception
+  /// that function raises when called, if it cannot run at all.
+  std::string raises;
+
+  /// Whether this problem fails only the function around it.
+  bool function_local() const { return !raises.empty(); }
 };
 
 /// Renders one diagnostic (and its notes) with the source line and a caret.
 std::string render(const Diagnostic& d);
 
 /// Collects diagnostics so that a phase can report every problem it finds and
-/// keep going. Stops accepting errors past a limit so garbage input stays cheap.
+/// keep going; a diagnostic identical to one already reported is dropped.
+/// Stops accepting errors past a limit so garbage input stays cheap.
 class DiagnosticSink {
  public:
   static constexpr size_t kMaxErrors = 50;
 
   void report(Diagnostic d);
   void error(SourceSpan span, std::string message);
+  /// An error in valid Python that agc cannot convert or compile: it fails
+  /// the function around it, which raises `raises` when called.
+  void unsupported(SourceSpan span, std::string message, std::string raises = "NotImplementedError");
   /// Reports every diagnostic `other` holds, in its order (and counts the
   /// errors it dropped as dropped here).
   void report_all(const DiagnosticSink& other);
@@ -44,6 +57,8 @@ class DiagnosticSink {
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   size_t error_count() const { return errors_; }
   bool has_errors() const { return errors_ > 0; }
+  /// Whether an error stops the whole file (one that is not function_local()).
+  bool has_file_errors() const { return file_errors_ > 0; }
   /// True once kMaxErrors errors were reported; later ones are dropped.
   bool saturated() const { return errors_ >= kMaxErrors; }
   /// All diagnostics rendered, in order of position, plus a count line if truncated.
@@ -52,6 +67,7 @@ class DiagnosticSink {
  private:
   std::vector<Diagnostic> diags_;
   size_t errors_ = 0;
+  size_t file_errors_ = 0;
   size_t dropped_ = 0;
 };
 
@@ -69,7 +85,7 @@ class DiagnosticError : public std::exception {
     return *this;
   }
   DiagnosticError& note(SourceSpan span, std::string message) {
-    diag_.notes.push_back({Severity::Note, span, std::move(message), {}});
+    diag_.notes.push_back({Severity::Note, span, std::move(message), {}, {}});
     return *this;
   }
 

@@ -7,7 +7,6 @@
 #include "transpiler/base/source.h"
 #include "transpiler/cli/commands.h"
 #include "transpiler/emit/cpp_emitter.h"
-#include "transpiler/frontend/parse.h"
 #include "transpiler/passes/convert_module.h"
 
 namespace agc::cli {
@@ -52,18 +51,14 @@ bool generate_cpp(const std::string& path, const passes::ConversionOptions& opti
   std::string text;
   if (!read_source_file(path, text)) return false;
   auto file = std::make_shared<SourceFile>(path, std::move(text));
+  passes::ConvertedModule cm = passes::convert_file(file, {options, {}, {}});
   DiagnosticSink sink;
-  ast::Module m = frontend::parse_module(file, sink);
-  if (!sink.has_errors()) {
-    passes::ConvertedModule cm = passes::convert_module(m, {options, {}, {}});
-    sink.report_all(cm.diagnostics);
-    out = emit::emit_cpp(cm, module_stem(path), library, sink);
-  }
-  if (sink.has_errors()) {
-    std::fputs(sink.render_all().c_str(), stderr);
-    return false;
-  }
-  return true;
+  sink.report_all(cm.diagnostics);
+  // A function agc cannot convert or compile is a warning (emit_cpp reports
+  // it): the rest of the file still builds.
+  out = emit::emit_cpp(cm, module_stem(path), library, sink);
+  std::fputs(sink.render_all().c_str(), stderr);
+  return !sink.has_errors();
 }
 
 }  // namespace agc::cli

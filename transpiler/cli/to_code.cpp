@@ -6,7 +6,6 @@
 #include "transpiler/ast/python_printer.h"
 #include "transpiler/cli/commands.h"
 #include "transpiler/emit/to_code.h"
-#include "transpiler/frontend/parse.h"
 #include "transpiler/passes/convert_module.h"
 #include "transpiler/passes/pipeline.h"
 
@@ -35,7 +34,8 @@ const char* kToCodeHelp =
     "  -h, --help                 show this help\n"
     "\n"
     "Exit status: 0 on success, 1 if FILE.py has errors (reported on stderr as\n"
-    "file:line:col), 2 on bad command-line usage.\n";
+    "file:line:col; the functions that do convert are still printed when the\n"
+    "errors are in others), 2 on bad command-line usage.\n";
 
 bool split_option(const std::string& arg, const std::string& name, std::string& value) {
   if (arg.rfind(name + "=", 0) != 0) return false;
@@ -100,19 +100,18 @@ int run_to_code(const std::vector<std::string>& args) {
   std::string text;
   if (!read_source_file(path, text)) return 1;
   auto file = std::make_shared<SourceFile>(path, std::move(text));
-  DiagnosticSink sink;
-  ast::Module m = frontend::parse_module(file, sink);
-  std::string out;
-  if (!sink.has_errors()) {
-    passes::ConvertedModule cm = passes::convert_module(m, request);
-    sink.report_all(cm.diagnostics);
-    if (!sink.has_errors()) out = emit::to_code(cm);
+  passes::ConvertedModule cm = passes::convert_file(file, request);
+  // Every function that converts is printed; one agc cannot convert is
+  // diagnosed, as tf.autograph.to_code raises for it alone.
+  if (!cm.has_errors()) {
+    std::string out = emit::to_code(cm);
+    std::fwrite(out.data(), 1, out.size(), stdout);
   }
-  if (sink.has_errors()) {
-    std::fputs(sink.render_all().c_str(), stderr);
+  DiagnosticSink all = cm.all_diagnostics();
+  if (all.has_errors()) {
+    std::fputs(all.render_all().c_str(), stderr);
     return 1;
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
 

@@ -46,8 +46,8 @@ bool converted_kwargs(const Ref& e, Refs& out) {
   return false;
 }
 
-/// The names `X` of `X = ag__.list_append(X, ...)` / `X, _ = ag__.list_pop(X, ...)`
-/// anywhere in `body`: the loop's list_symbols.
+/// The names `X` of `X = ag__.list_append(X, ...)`, `X, _ = ag__.list_pop(X, ...)`
+/// and `X = ag__.set_item(X, ...)` anywhere in `body`: the loop's list_symbols.
 std::set<std::string> list_symbols(const Refs& body) {
   std::set<std::string> out;
   std::function<void(const Ref&)> visit = [&](const Ref& n) {
@@ -55,7 +55,7 @@ std::set<std::string> list_symbols(const Refs& body) {
     if (auto* a = n->dyn<Assign>()) {
       std::string_view op = ag_operator(a->value);
       const auto& args = op.empty() ? Refs{} : a->value->as<Call>().args;
-      if ((op == "list_append" || op == "list_pop") && !args.empty()) {
+      if ((op == "list_append" || op == "list_pop" || op == "set_item") && !args.empty()) {
         if (auto* nm = unwrap_ld(args[0])->dyn<Name>()) out.insert(nm->id);
       }
     }
@@ -78,7 +78,8 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
       }
       return fmt::format("ag::tf::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
     }
-    return tf_unknown(*func, path);
+    // tf.errors.X(node_def, op, message) constructs, as any class does.
+    if (!find_exception_type(path, true)) return tf_unknown(*func, path);
   }
   if (auto* n = func->dyn<Name>()) {
     if (local_function(n->id) && keywords.empty()) {
@@ -255,6 +256,10 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     return fmt::format("[&] {{ auto [ag_list, ag_item] = ag::autograph::list_pop({}, {}); "
                        "return ag::Value::tuple({{ag_list, ag_item}}); }}()",
                        value(arg(0)), i);
+  }
+  if (op == "set_item") {
+    need(3);
+    return fmt::format("ag::autograph::set_item({}, {}, {})", value(arg(0)), value(arg(1)), value(arg(2)));
   }
   if (op == "list_stack") {
     need(1);

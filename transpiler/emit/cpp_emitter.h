@@ -1,5 +1,7 @@
 // The C++ emitter: a module's converted AST (the one to_code prints) as C++20
-// against libagrt. Functions become C++ functions over ag::Value; the nested
+// against libagrt. Functions become C++ functions over ag::Value, each
+// module-level def twice: as written and converted (which one a call runs is
+// TF's rule, see runtime/value/user_function.h); the nested
 // defs AutoGraph generates (if_body, loop_body, get_state, ...) become lambdas
 // capturing by reference, which is what their `nonlocal` means; ag__.*
 // operators become ag::autograph calls; tf.* and builtins resolve at transpile

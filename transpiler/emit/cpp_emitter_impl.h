@@ -9,6 +9,7 @@
 // a converted function, or a statement of the module's own code.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -32,6 +33,10 @@ std::string value_lambda_params(size_t num_params);
 
 /// The C++ of Python's `l op r` on two rendered operands.
 std::string binop_code(ast::BinOpKind op, const std::string& l, const std::string& r);
+/// Whether the def of `c` runs as written: neither it nor a def around it is
+/// a conversion (converted code opens a FunctionScope; AutoGraph's if_body,
+/// loop_body, ... are inside one).
+bool runs_as_written(const analysis::Closure& c);
 /// `parts` joined by `sep`.
 std::string join(const std::vector<std::string>& parts, const char* sep = ", ");
 /// `super()`, or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.
@@ -50,7 +55,11 @@ struct Scope {
 
 class Emitter {
  public:
-  Emitter(const SourceFile& file, DiagnosticSink& sink) : file_(file), sink_(sink) {}
+  Emitter(const SourceFile& file, DiagnosticSink& sink) : file_(file), sink_(&sink) {}
+
+  /// Where problems go from now on; returns where they went before (a
+  /// function's problems are collected apart: they fail only that function).
+  DiagnosticSink* report_to(DiagnosticSink* sink) { return std::exchange(sink_, sink); }
 
   void set_module(std::set<std::string> globals, std::map<std::string, std::string> imports) {
     module_globals_ = std::move(globals);
@@ -117,6 +126,9 @@ class Emitter {
   /// The positional / keyword argument lists of a call: `{a, b}`, `{{"k", v}}`.
   std::string arg_list(const ast::Refs& args);
   std::string kwarg_list(const ast::Refs& keywords);
+  /// The attribute name `obj.attr` looks up, as a C++ string literal: a
+  /// private `__x` in a method is Python's mangled `_Class__x`.
+  std::string attribute_name(const std::string& attr) const;
   /// A Name load resolved through the scopes.
   std::string name_load(const ast::Name& n);
   /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add").
@@ -139,7 +151,13 @@ class Emitter {
   /// Marks the Python line `s` starts on: `ag_frame.at(N);  // source` when it changed.
   void at(const ast::Node& s);
   std::string take_output() { return std::move(out_); }
-  void error(const ast::Node& n, const std::string& message);
+  /// A problem at `n`: valid Python agc cannot compile. Inside a function it
+  /// makes the function raise `raises` when called (see Diagnostic::raises).
+  void error(const ast::Node& n, const std::string& message, const char* raises = "NotImplementedError");
+
+  /// The function value of a def of the module's own code (one at module
+  /// level or in its blocks), whose C++ functions the module emitted.
+  std::function<std::string(const ast::FunctionDef&)> module_def;
 
   std::vector<Scope> scopes;
   int indent = 0;
@@ -174,7 +192,7 @@ class Emitter {
   const analysis::Closure* current() const;
 
   const SourceFile& file_;
-  DiagnosticSink& sink_;
+  DiagnosticSink* sink_;
   std::set<std::string> module_globals_;
   std::map<std::string, std::string> imports_;
   analysis::AnalysisCache analyses_;

@@ -107,9 +107,17 @@ bool Emitter::tf_path(const Ref& e, std::string& path) const {
 }
 
 std::string Emitter::name_load(const Name& n) {
-  if (owner(n.id)) {
+  if (const analysis::Closure* o = owner(n.id)) {
     // A local function is only ever called (analysis::Closures decides so).
     AGC_CHECK(!local_function(n.id)) << "local function '" << n.id << "' used as a value";
+    // Python checks that a local read in its own def was assigned (converted
+    // code checks through ag__.ld).
+    if (o == current() && runs_as_written(*o)) {
+      const auto& params = param_names(o->node->as<FunctionDef>().args->as<Arguments>());
+      if (std::find(params.begin(), params.end(), n.id) == params.end()) {
+        return "ag::autograph::read_local(" + variable(n.id) + ")";
+      }
+    }
     return variable(n.id);
   }
   if (module_globals_.count(n.id) && !imports_.count(n.id)) return cpp_ident(n.id);
@@ -118,11 +126,23 @@ std::string Emitter::name_load(const Name& n) {
     return "ag::Value()";
   }
   if (const char* b = find_builtin(n.id)) return fmt::format("ag::builtin_value(\"{}\", ag::py::{})", n.id, b);
-  if (find_exception_type(n.id, false)) {
-    return fmt::format("ag::builtin_value(\"{0}\", [](std::vector<ag::Value> args, ag::Kwargs) {{ return ag::make_exception(\"{0}\", std::move(args)); }})", n.id);
-  }
-  error(n, fmt::format("name '{}' is not defined", n.id));
+  if (find_exception_type(n.id, false)) return fmt::format("ag::exception_class({})", cpp_string(n.id));
+  error(n, fmt::format("name '{}' is not defined", n.id), "NameError");
   return "ag::Value()";
+}
+
+std::string Emitter::attribute_name(const std::string& attr) const {
+  // Python mangles `obj.__x` written in a class to `obj._Class__x` (the class
+  // name without its leading underscores); AutoGraph does not convert such a
+  // function, which then runs as written.
+  bool mangled = attr.size() > 2 && attr.compare(0, 2, "__") == 0 && attr.compare(attr.size() - 2, 2, "__") != 0;
+  for (auto it = scopes.rbegin(); mangled && it != scopes.rend(); ++it) {
+    if (it->class_name.empty()) continue;
+    size_t first = it->class_name.find_first_not_of('_');
+    if (first == std::string::npos) break;
+    return cpp_string("_" + it->class_name.substr(first) + attr);
+  }
+  return cpp_string(attr);
 }
 
 std::string Emitter::value(const Ref& e) {
@@ -249,11 +269,17 @@ std::string Emitter::expr(const Ref& e) {
           if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::tf::api::{}()", entry->cpp_name);
           return fmt::format("ag::builtin_value(\"tf.{}\", ag::tf::api::{})", path, entry->cpp_name);
         }
-        // A member of a tf.* value (tf.UnconnectedGradients.ZERO) is read at run time.
+        // tf.errors' classes are values like Python's exception classes.
+        if (find_exception_type(path, true)) {
+          return fmt::format("ag::exception_class({})", cpp_string(path.substr(path.find('.') + 1)));
+        }
+        // A member of a tf.* value or class (tf.UnconnectedGradients.ZERO,
+        // tf.errors.NotFoundError.__name__) is read at run time.
         std::string base;
         if (tf_path(a.value, base)) {
-          if (auto entry = find_tf_api(base); entry && entry->kind == TfApiEntry::Kind::Value) {
-            return fmt::format("ag::tf::api::{}().getattr({})", entry->cpp_name, cpp_string(a.attr));
+          auto entry = find_tf_api(base);
+          if ((entry && entry->kind == TfApiEntry::Kind::Value) || find_exception_type(base, true)) {
+            return fmt::format("{}.getattr({})", operand(a.value), cpp_string(a.attr));
           }
         }
         return tf_unknown(*e, path);
@@ -271,7 +297,7 @@ std::string Emitter::expr(const Ref& e) {
         }
       }
       if (is_super_call(a.value)) return super_attr(*e, a.attr);
-      return fmt::format("{}.getattr({})", operand(a.value), cpp_string(a.attr));
+      return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
     }
     case NodeKind::BinOp: {
       const BinOp& b = e->as<BinOp>();

@@ -58,6 +58,16 @@ std::vector<std::string> param_names(const Arguments& args) {
 
 const Closure* Emitter::current() const { return scopes.empty() ? nullptr : scopes.back().closure; }
 
+bool runs_as_written(const Closure& c) {
+  if (c.kind != Closure::Kind::Function) return false;
+  for (const Closure* s = &c; s; s = s->parent) {
+    if (s->kind == Closure::Kind::Function && !passes::function_context_name(s->node->as<FunctionDef>()).empty()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 const Closure& Emitter::closure_of(const Node& n) {
   const Closure* c = analyses_.get<Closures>(root_).scope(&n);
   AGC_CHECK(c) << "no closure for a " << kind_name(n.kind) << " of the current root";

@@ -1,6 +1,8 @@
-// The module as C++: its globals, one C++ function per converted def or
-// method, run() holding the module-level statements, the header a C++ app
-// includes, and main().
+// The module as C++: its globals, two C++ functions per module-level def or
+// method (as written, and converted), run() holding the module-level
+// statements, the header a C++ app includes, and main().
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "transpiler/base/check.h"
@@ -62,36 +64,140 @@ struct ModuleEmitter {
   ModuleEmitter(const passes::ConvertedModule& c, const std::string& s, DiagnosticSink& sk)
       : cm(c), m(c.module), stem(s), ns(cpp_namespace(s)), sink(sk), em(*c.module.file, sk) {}
 
-  static std::string method_cpp_name(const std::string& cls, const std::string& fn) {
-    return "tf__" + cls + "_" + fn;
+  /// The C++ functions of a module-level def or method are named from one
+  /// base, f or Class_f: plain__f (the def as written) and tf__f (its
+  /// conversion). Python rebinds a name defined twice (notebooks do it
+  /// constantly) and a method's name may spell another def's (A.b_c and
+  /// A_b.c), so each def gets its own base, the later ones numbered (f_2),
+  /// in source order.
+  const std::string& cpp_base(const FunctionDef& f, const std::string& cls) {
+    auto it = cpp_bases_.find(&f);
+    if (it != cpp_bases_.end()) return it->second;
+    std::string base = cls.empty() ? f.name : cls + "_" + f.name;
+    std::string name = base;
+    for (int n = 2; !used_cpp_bases_.insert(name).second; ++n) name = base + "_" + std::to_string(n);
+    return cpp_bases_.emplace(&f, name).first->second;
   }
+  std::map<const FunctionDef*, std::string> cpp_bases_;
+  std::set<std::string> used_cpp_bases_;
 
   std::vector<std::string> params_of(const FunctionDef& f) { return cpp::param_names(f.args->as<Arguments>()); }
 
-  /// `ag::Value tf__f(ag::Value a, ...) { ... }` for one converted def.
-  std::string definition(const FunctionDef& original, const std::string& cpp_name, const std::string& cls) {
-    const Ref& converted = cm.converted(&original);
-    AGC_CHECK(converted) << "emit_cpp of a module with an unconverted function: " << original.name;
-    const FunctionDef& conv = converted->as<FunctionDef>();
-    em.set_root(converted);
-    std::string sig = em.value_params(conv);
+  /// `ag::Value NAME(ag::Value a, ...) { ... }` for `fn`, a form of `original`.
+  std::string definition(const FunctionDef& original, const Ref& fn, const std::string& cpp_name,
+                         const std::string& cls) {
+    const FunctionDef& f = fn->as<FunctionDef>();
+    em.set_root(fn);
+    std::string sig = em.value_params(f);
     em.pending_class_ = cls;
-    std::string body = em.function_body(conv, cls.empty() ? original.name : cls + "." + original.name);
+    std::string python_name = cls.empty() ? original.name : cls + "." + original.name;
+    std::string body = em.function_body(f, python_name);
     em.pending_class_.clear();
-    return fmt::format("// {}:{}: def {}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
-                       m.file->line_col(original.span.begin).line, cls.empty() ? original.name : cls + "." + original.name,
-                       cpp_name, sig, body);
+    return fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
+                       m.file->line_col(original.span.begin).line, python_name,
+                       f.name == original.name ? " (as written)" : "", cpp_name, sig, body);
   }
 
-  /// The function value of a def: make_function over its C++ function, decorated.
-  std::string function_value(const FunctionDef& f, const std::string& cpp_name) {
+  /// What a module-level def or method compiled to.
+  struct Compiled {
+    /// It has its converted form (tf__f) besides its plain one (plain__f).
+    bool converted = false;
+    /// It could not be compiled: the function value is failed__f, which
+    /// raises this Python exception, with the first problem's text.
+    std::string raises;
+  };
+  std::map<const FunctionDef*, Compiled> compiled_;
+
+  /// Both forms of a module-level def or method, as far as they compile.
+  /// Valid Python agc cannot handle fails only this function, as TF fails
+  /// only a function it cannot convert: if only the conversion failed, the
+  /// function runs as written (TF's fallback); if it cannot be compiled at
+  /// all, calling it raises. Its problems are warnings then.
+  std::string definitions(const FunctionDef& original, const std::string& cls) {
+    const passes::ConvertedEntity* entity = cm.entity(&original);
+    AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: " << original.name;
+    const std::string& base = cpp_base(original, cls);
+    std::vector<Diagnostic> problems = entity->problems;
+    Compiled& out = compiled_[&original];
+    std::string text;
+    // A form compiles when emitting it (and the function's parameter list)
+    // reports nothing; else its first problem is why.
+    auto emit = [&](const Ref& form, const std::string& cpp_name) -> std::optional<Diagnostic> {
+      DiagnosticSink local;
+      DiagnosticSink* outer = em.report_to(&local);
+      std::string t = definition(original, form, cpp_name, cls);
+      em.params_list(original.args->as<Arguments>());
+      em.report_to(outer);
+      problems.insert(problems.end(), local.diagnostics().begin(), local.diagnostics().end());
+      if (local.has_errors()) return local.diagnostics().front();
+      text += t;
+      return std::nullopt;
+    };
+    std::string name = cls.empty() ? original.name : cls + "." + original.name;
+    std::string outcome;
+    std::optional<Diagnostic> failed = entity->plain ? emit(entity->plain, "plain__" + base) : problems.front();
+    if (failed) {
+      out.raises = failed->raises;
+      text = failed_definition(original, base, cls, *failed);
+      outcome = fmt::format("calling '{}' raises {}", name, out.raises);
+    } else if (!entity->converted) {
+      outcome = fmt::format("'{}' runs as written, as TensorFlow runs a function AutoGraph cannot convert", name);
+    } else {
+      out.converted = !emit(entity->converted, "tf__" + base);
+      outcome = fmt::format("'{}' runs as written: agc cannot compile its conversion", name);
+    }
+    for (Diagnostic& d : problems) {
+      d.severity = Severity::Warning;
+      d.notes.push_back({Severity::Note, def_keyword(original), outcome, {}, {}});
+      sink.report(std::move(d));
+    }
+    return text;
+  }
+
+  /// The `def` of a def statement (its span starts at its first decorator).
+  SourceSpan def_keyword(const FunctionDef& f) {
+    uint32_t from = f.decorator_list.empty() ? f.span.begin : f.decorator_list.back()->span.end;
+    size_t at = m.file->text().find("def", from);
+    if (at == std::string_view::npos || at >= f.span.end) return f.span;
+    return {m.file.get(), static_cast<uint32_t>(at), static_cast<uint32_t>(at + 3)};
+  }
+
+  /// The C++ of a def that cannot be compiled: it raises `problem.raises`
+  /// with the problem's text, its frame on the problem's line.
+  std::string failed_definition(const FunctionDef& original, const std::string& base, const std::string& cls,
+                                const Diagnostic& problem) {
+    std::string python_name = cls.empty() ? original.name : cls + "." + original.name;
+    uint32_t line = m.file->line_col(problem.span.begin).line;
+    return fmt::format(
+        "// {}:{}: def {} (not compiled: calling it raises {})\nag::Value failed__{}() {{\n"
+        "  ag::Frame ag_frame(kFile, {});\n  ag_frame.at({});\n"
+        "  ag::raise_value(ag::make_exception({}, {{{}}}));\n}}\n\n",
+        m.file->path(), m.file->line_col(original.span.begin).line, python_name, problem.raises, base,
+        cpp_string(python_name), line, cpp_string(problem.raises), cpp_string(problem.message));
+  }
+
+  /// The function value of a def: make_function over its C++ functions, decorated.
+  std::string function_value(const FunctionDef& f, const std::string& cls) {
+    const std::string& base = cpp_base(f, cls);
+    const Compiled& c = compiled_.at(&f);
+    // A def that did not compile binds a function that raises, whatever it is
+    // called with (its decorators are not applied).
+    if (!c.raises.empty()) {
+      return fmt::format("ag::Value::callable({}, [](std::vector<ag::Value>, ag::Kwargs) -> ag::Value {{ return "
+                         "failed__{}(); }})",
+                         cpp_string(f.name), base);
+    }
     std::vector<std::string> params = params_of(f);
     std::string args;
     for (size_t i = 0; i < params.size(); ++i) args += fmt::format("{}ag_args[{}]", i ? ", " : "", i);
+    auto body = [&](const std::string& cpp_name) {
+      return fmt::format("[]({}) -> ag::Value {{ return {}({}); }}", cpp::value_lambda_params(params.size()), cpp_name,
+                         args);
+    };
+    std::string converted = c.converted ? body("tf__" + base) : "nullptr";
     auto [open, close] = em.decorators(f.decorator_list);
-    return fmt::format("{}ag::make_function({}, {}, []({}) -> ag::Value {{ return {}({}); }}){}", open,
-                       cpp_string(f.name), em.params_list(f.args->as<Arguments>()), cpp::value_lambda_params(params.size()),
-                       cpp_name, args, close);
+    return fmt::format("{}ag::make_function({}, {}, {}, {}){}", open, cpp_string(f.name),
+                       em.params_list(f.args->as<Arguments>()), body("plain__" + base), converted, close);
   }
 
   void check_imports() {
@@ -124,26 +230,36 @@ struct ModuleEmitter {
     em.set_module(value_globals, cm.imports);
     em.scopes.push_back(cpp::Scope{});  // the module's own code
 
-    // Converted functions and methods.
+    // The functions and methods, as written and converted: the module's
+    // defs, also those in its if/for/while/with/try blocks (emitted where
+    // they stand in run(), through module_def), and its classes' methods
+    // (classes elsewhere are not supported).
     std::string functions;
+    std::map<const Node*, std::string> methods;
     for (const Ref& s : m.body) {
-      if (auto* f = s->dyn<FunctionDef>()) functions += definition(*f, "tf__" + f->name, "");
       if (auto* c = s->dyn<ClassDef>()) {
-        for (const Ref& b : c->body) {
-          if (auto* f = b->dyn<FunctionDef>()) functions += definition(*f, method_cpp_name(c->name, f->name), c->name);
-        }
+        for (const Ref& b : c->body) methods[b.get()] = c->name;
       }
     }
+    for (const passes::ConvertedEntity& e : cm.entities) {
+      const FunctionDef& f = e.entity.fn->as<FunctionDef>();
+      auto method = methods.find(&f);
+      if (method != methods.end()) {
+        functions += definitions(f, method->second);
+      } else if (e.entity.qualified_name == f.name) {
+        functions += definitions(f, "");
+      }
+    }
+    em.module_def = [this](const FunctionDef& f) { return function_value(f, ""); };
 
-    // run(): the module-level statements.
+    // run(): the module-level statements. A problem there fails the file.
+    DiagnosticSink module_problems;
+    em.report_to(&module_problems);
     em.indent = 1;
     em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
       em.set_root(s);
-      if (auto* f = s->dyn<FunctionDef>()) {
-        em.at(*s);
-        em.line(fmt::format("{} = {};", cpp_ident(f->name), function_value(*f, "tf__" + f->name)));
-      } else if (auto* c = s->dyn<ClassDef>()) {
+      if (auto* c = s->dyn<ClassDef>()) {
         em.at(*s);
         em.line(class_statement(*c));
       } else {
@@ -151,6 +267,11 @@ struct ModuleEmitter {
       }
     }
     std::string run_body = em.take_output();
+    em.report_to(&sink);
+    for (Diagnostic d : module_problems.diagnostics()) {
+      d.raises.clear();
+      sink.report(std::move(d));
+    }
     if (sink.has_errors()) return {};
 
     std::string path(m.file->path());
@@ -171,10 +292,15 @@ struct ModuleEmitter {
     out.source += fmt::format("namespace {} {{\n\nvoid init() {{\n  static const bool ag_done = (py::run(), true);\n"
                               "  (void)ag_done;\n}}\n",
                               ns);
+    // A name defined twice is declared once, as its last definition binds it
+    // once the module has run (the header's functions call the global).
+    std::map<std::string, const FunctionDef*> last_def;
+    for (const Ref& s : m.body) {
+      if (auto* f = s->dyn<FunctionDef>()) last_def[f->name] = f;
+    }
     for (const Ref& s : m.body) {
       auto* f = s->dyn<FunctionDef>();
-      if (!f) continue;
-      header_function(*f, out);
+      if (f && last_def[f->name] == f) header_function(*f, out);
     }
     out.header += fmt::format("\n}}  // namespace {}\n", ns);
     out.source += fmt::format("\n}}  // namespace {}\n", ns);
@@ -199,7 +325,7 @@ struct ModuleEmitter {
     std::vector<std::string> attrs;
     for (const Ref& b : c.body) {
       if (auto* f = b->dyn<FunctionDef>()) {
-        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, method_cpp_name(c.name, f->name))));
+        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, c.name)));
       } else if (auto* a = b->dyn<Assign>(); a && a->targets.size() == 1 && a->targets[0]->is<Name>()) {
         attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(a->targets[0]->as<Name>().id), em.value(a->value)));
       } else if (b->is<Pass>() || (b->is<Expr>() && b->as<Expr>().value->is<Constant>())) {

@@ -46,14 +46,16 @@ void Emitter::at(const Node& s) {
   line(fmt::format("ag_frame.at({});  // {}", n, comment));
 }
 
-void Emitter::error(const Node& n, const std::string& message) { sink_.error(n.span, message); }
+void Emitter::error(const Node& n, const std::string& message, const char* raises) {
+  sink_->unsupported(n.span, message, raises);
+}
 
 std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
   // The frontend accepts only the targets Python does (names, attributes,
   // subscripts, and tuples and lists of them).
   if (const auto* n = target->dyn<Name>()) return fmt::format("{} = {};", variable(n->id), rhs);
   if (const auto* a = target->dyn<Attribute>()) {
-    return fmt::format("{}.setattr({}, {});", operand(a->value), cpp_string(a->attr), rhs);
+    return fmt::format("{}.setattr({}, {});", operand(a->value), attribute_name(a->attr), rhs);
   }
   if (const auto* s = target->dyn<Subscript>()) {
     if (s->slice->is<Slice>()) {
@@ -175,8 +177,8 @@ void Emitter::stmt(const Ref& s) {
       if (auto* at_ = a.target->dyn<Attribute>()) {
         std::string obj = fresh("obj");
         line(fmt::format("ag::Value {} = {};", obj, value(at_->value)));
-        std::string cur = fmt::format("{}.getattr({})", obj, cpp_string(at_->attr));
-        line(fmt::format("{}.setattr({}, {});", obj, cpp_string(at_->attr), augmented(a.op, cur, a.value)));
+        std::string cur = fmt::format("{}.getattr({})", obj, attribute_name(at_->attr));
+        line(fmt::format("{}.setattr({}, {});", obj, attribute_name(at_->attr), augmented(a.op, cur, a.value)));
       } else if (auto* sub = a.target->dyn<Subscript>()) {
         std::string obj = fresh("obj"), key = fresh("key");
         line(fmt::format("ag::Value {} = {};", obj, value(sub->value)));
@@ -301,6 +303,10 @@ void Emitter::stmt(const Ref& s) {
     }
     case NodeKind::FunctionDef:
       at(*s);
+      if (!current() && module_def) {
+        line(fmt::format("{} = {};", variable(s->as<FunctionDef>().name), module_def(s->as<FunctionDef>())));
+        return;
+      }
       nested_def(s->as<FunctionDef>());
       return;
     case NodeKind::ClassDef: error(*s, "classes are only supported at module level"); return;
@@ -371,10 +377,6 @@ void Emitter::with_stmt(const With& w, const Node& s) {
 
 void Emitter::try_stmt(const Try& t, const Node& s) {
   at(s);
-  if (!t.orelse.empty()) {
-    error(s, "'else' after 'try' is not supported yet");
-    return;
-  }
   bool has_finally = !t.finalbody.empty();
   if (has_finally) {
     // finally: runs on leaving the block, normally or by an exception.
@@ -385,12 +387,18 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     out_ += fin;
     line("});");
   }
+  // else: runs when the body completed (no exception, return, break or
+  // continue left it), outside the handlers' reach.
+  std::string completed = t.orelse.empty() ? "" : fresh("completed");
+  if (!completed.empty()) line(fmt::format("bool {} = false;", completed));
   if (t.handlers.empty()) {
     block(t.body);
+    if (!completed.empty()) line(completed + " = true;");
   } else {
     line("try {");
     ++indent;
     block(t.body);
+    if (!completed.empty()) line(completed + " = true;");
     --indent;
     // One catch of ag::Error tries the handlers in order, as Python does; an
     // unmatched error propagates unchanged.
@@ -417,7 +425,6 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
       for (const Ref& hr : t.handlers) {
         const ExceptHandler& h = hr->as<ExceptHandler>();
         std::string test = handler_test(h);
-        if (test.empty() && h.type) continue;  // error reported
         if (!h.type || test == "true") {
           line(first ? "{" : "} else {");
           exhaustive = true;
@@ -443,6 +450,13 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
       line("}");
     }
   }
+  if (!completed.empty()) {
+    line(fmt::format("if ({}) {{", completed));
+    ++indent;
+    block(t.orelse);
+    --indent;
+    line("}");
+  }
   if (has_finally) {
     --indent;
     line("}");
@@ -458,7 +472,11 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     types = {h.type};
   }
   std::string out;
-  for (const Ref& ty : types) {
+  for (const Ref& in : types) {
+    // A built-in or tf.errors class (the converted code reads it through
+    // ag__.ld) is a C++ type test; any other class (a user's, one held in a
+    // variable, a tuple value) is tested as Python does, on its value.
+    const Ref& ty = unwrap_ld(in);
     const char* cpp = nullptr;
     std::string path;
     if (tf_path(ty, path)) {
@@ -466,12 +484,10 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     } else if (auto* n = ty->dyn<Name>(); n && !owner(n->id) && !module_globals_.count(n->id)) {
       cpp = find_exception_type(n->id, false);
     }
-    if (!cpp) {
-      error(*ty, "except clauses must name a built-in exception class or a tf.errors class");
-      return "";
-    }
-    if (std::string_view(cpp) == "ag::Error") return "true";
-    out += fmt::format("{}dynamic_cast<const {}*>(&ag_error)", out.empty() ? "" : " || ", cpp);
+    if (cpp && std::string_view(cpp) == "ag::Error") return "true";
+    std::string test = cpp ? fmt::format("dynamic_cast<const {}*>(&ag_error)", cpp)
+                           : fmt::format("ag::exception_matches(ag_error, {})", value(in));
+    out += (out.empty() ? "" : " || ") + test;
   }
   return out;
 }

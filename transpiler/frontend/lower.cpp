@@ -1,6 +1,7 @@
 // Statement lowering and the Lowerer's shared helpers.
 #include "transpiler/frontend/lower.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -52,6 +53,24 @@ std::string Lowerer::identifier(TSNode n) {
 void Lowerer::error(TSNode n, std::string message) { error(span(n), std::move(message)); }
 
 void Lowerer::error(SourceSpan s, std::string message) { sink_.error(s, std::move(message)); }
+
+void Lowerer::unsupported(TSNode n, std::string message) {
+  // Outside any function it can only fail the file.
+  bool in_function = std::find(scope_is_function_.begin(), scope_is_function_.end(), true) != scope_is_function_.end();
+  if (in_function) {
+    sink_.unsupported(span(n), std::move(message));
+  } else {
+    error(n, std::move(message));
+  }
+}
+
+void Lowerer::async_only(TSNode n, std::string message) {
+  if (async_defs_ > 0) {
+    unsupported(n, std::move(message));
+  } else {
+    error(n, std::move(message));
+  }
+}
 
 Lowerer::Ref Lowerer::placeholder(TSNode n) { return constant(ConstantValue::none(), span(n)); }
 
@@ -204,7 +223,7 @@ void Lowerer::stmt(TSNode n, Refs& out) {
       out.push_back(decorated_definition(n));
       return;
     case Sym::MatchStatement:
-      error(n, "match statements are not supported; use if/elif chains");
+      unsupported(n, "match statements are not supported; use if/elif chains");
       return;
     case Sym::PrintStatement:
       error(n, "Python 2 print statement is not valid Python 3; call print(...)");
@@ -213,7 +232,7 @@ void Lowerer::stmt(TSNode n, Refs& out) {
       error(n, "the Python 2 exec statement is not valid Python 3");
       return;
     case Sym::TypeAliasStatement:
-      error(n, "type alias statements are not supported; assign the type to a name instead");
+      unsupported(n, "type alias statements are not supported; assign the type to a name instead");
       return;
     default:
       error(n, fmt::format("unsupported statement '{}'", ts_node_type(n)));
@@ -353,7 +372,7 @@ Lowerer::Ref Lowerer::while_statement(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::for_statement(TSNode n) {
-  if (has_token(n, "async")) error(n, "async for loops are not supported; use a plain for loop");
+  if (has_token(n, "async")) async_only(n, "async for loops are not supported; use a plain for loop");
   auto node = make<For>(span(n));
   node->target = target(field(n, f_.left));
   node->iter = value(field(n, f_.right));
@@ -399,7 +418,7 @@ Lowerer::Ref Lowerer::try_statement(TSNode n) {
         break;
       }
       case Sym::ExceptGroupClause:
-        error(c, "except* (exception groups) is not supported; catch the group with a plain except");
+        unsupported(c, "except* (exception groups) is not supported; catch the group with a plain except");
         break;
       case Sym::ElseClause:
         node->orelse = body_of(field(c, f_.body));
@@ -418,7 +437,7 @@ Lowerer::Ref Lowerer::try_statement(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::with_statement(TSNode n) {
-  if (has_token(n, "async")) error(n, "async with statements are not supported; use a plain with statement");
+  if (has_token(n, "async")) async_only(n, "async with statements are not supported; use a plain with statement");
   auto node = make<With>(span(n));
   for (TSNode c : code_children(n)) {
     if (sym(c) == Sym::WithClause) {
@@ -460,9 +479,12 @@ Lowerer::Ref Lowerer::decorated_definition(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::function_definition(TSNode n, Refs decorators, TSNode outer) {
-  if (has_token(n, "async")) error(n, "async functions are not supported; agc converts synchronous functions only");
+  bool is_async = has_token(n, "async");
+  if (is_async) unsupported(n, "async functions are not supported; agc converts synchronous functions only");
   TSNode tparams = field(n, f_.type_parameters);
-  if (!ts_node_is_null(tparams)) error(tparams, "type parameter lists are not supported; drop the [...] after the name");
+  if (!ts_node_is_null(tparams)) {
+    unsupported(tparams, "type parameter lists are not supported; drop the [...] after the name");
+  }
   auto fn = make<FunctionDef>(span(outer));
   TSNode name_node = field(n, f_.name);
   fn->name = identifier(name_node);
@@ -473,7 +495,9 @@ Lowerer::Ref Lowerer::function_definition(TSNode n, Refs decorators, TSNode oute
   int saved_loops = loop_depth_;
   loop_depth_ = 0;
   scope_is_function_.push_back(true);
+  async_defs_ += is_async;
   fn->body = body_of(field(n, f_.body));
+  async_defs_ -= is_async;
   scope_is_function_.pop_back();
   loop_depth_ = saved_loops;
   return fn;
@@ -481,7 +505,9 @@ Lowerer::Ref Lowerer::function_definition(TSNode n, Refs decorators, TSNode oute
 
 Lowerer::Ref Lowerer::class_definition(TSNode n, Refs decorators, TSNode outer) {
   TSNode tparams = field(n, f_.type_parameters);
-  if (!ts_node_is_null(tparams)) error(tparams, "type parameter lists are not supported; drop the [...] after the name");
+  if (!ts_node_is_null(tparams)) {
+    unsupported(tparams, "type parameter lists are not supported; drop the [...] after the name");
+  }
   auto cls = make<ClassDef>(span(outer));
   cls->name = identifier(field(n, f_.name));
   cls->decorator_list = std::move(decorators);

@@ -210,14 +210,14 @@ Lowerer::Ref Lowerer::expr_impl(TSNode n, Ctx ctx) {
     case Sym::Type:
       return type_annotation(n);
     case Sym::Await:
-      error(n, "await is not supported; agc converts synchronous code only");
+      async_only(n, "await is not supported; agc converts synchronous code only");
       return placeholder(n);
     case Sym::Yield:
-      error(n, "generators are not supported: a converted function cannot yield; return a list or a "
-               "tf.TensorArray instead");
+      unsupported(n, "generators are not supported: a converted function cannot yield; return a list or a "
+                     "tf.TensorArray instead");
       return placeholder(n);
     case Sym::NamedExpression:
-      error(n, "assignment expressions (:=) are not supported; assign on a separate line");
+      unsupported(n, "assignment expressions (:=) are not supported; assign on a separate line");
       return placeholder(n);
     case Sym::KeywordArgument:
       error(n, "keyword argument outside a call");
@@ -419,7 +419,7 @@ Refs Lowerer::generators(TSNode n) {
   std::shared_ptr<ast::Comprehension> cur;
   for (TSNode c : code_children(n)) {
     if (sym(c) == Sym::ForInClause) {
-      if (has_token(c, "async")) error(c, "asynchronous comprehensions are not supported");
+      if (has_token(c, "async")) async_only(c, "asynchronous comprehensions are not supported");
       if (cur) gens.push_back(cur);
       cur = make<ast::Comprehension>(span(c));
       cur->target = target(field(c, f_.left));

@@ -40,6 +40,13 @@ class Lowerer {
   std::string identifier(TSNode n);
   void error(TSNode n, std::string message);
   void error(SourceSpan s, std::string message);
+  /// Valid Python that agc cannot convert: it fails only the function around
+  /// it (see convert_module); outside any function, the file.
+  void unsupported(TSNode n, std::string message);
+  /// An async-only construct (await, async for/with/comprehension): valid in
+  /// an async def, which agc cannot convert, and Python's own compile error
+  /// anywhere else.
+  void async_only(TSNode n, std::string message);
   /// A stand-in for a construct that was reported, so lowering can continue.
   Ref placeholder(TSNode n);
 
@@ -115,6 +122,7 @@ class Lowerer {
   int loop_depth_ = 0;
   int fstring_depth_ = 0;  // f-strings being lowered around the current node
   std::vector<bool> scope_is_function_;  // innermost last; empty at module level
+  int async_defs_ = 0;                    // async defs around the current code
 };
 
 }  // namespace agc::frontend

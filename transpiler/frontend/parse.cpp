@@ -172,6 +172,7 @@ std::optional<Diagnostic> bad_assignment_target(const SourceFile& file, uint32_t
   return Diagnostic{Severity::Error,
                     {&file, start + static_cast<uint32_t>(begin), start + static_cast<uint32_t>(end)},
                     std::move(message),
+                    {},
                     {}};
 }
 
@@ -261,10 +262,11 @@ ast::Module parse_tree(std::shared_ptr<const SourceFile> file, DiagnosticSink& s
     if (!sink.has_errors()) sink.error({file.get(), 0, 0}, "invalid syntax");
     return m;
   }
-  size_t errors_before = sink.error_count();
+  // A construct agc cannot convert fails only its function (convert_file
+  // sorts those out); any other error fails the file, which then has no body.
   m.body = lower_module(root, *file, sink, check_context);
-  if (check_context && sink.error_count() == errors_before) validate_module(m.body, sink);
-  if (sink.error_count() > errors_before) m.body.clear();
+  if (check_context && !sink.has_file_errors()) validate_module(m.body, sink);
+  if (sink.has_file_errors()) m.body.clear();
   return m;
 }
 

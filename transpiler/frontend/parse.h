@@ -10,8 +10,9 @@
 
 namespace agc::frontend {
 
-/// Parses and lowers `file`. Problems go to `sink`; when any error was reported
-/// the returned module has no statements.
+/// Parses and lowers `file`. Problems go to `sink`; when an error that fails
+/// the whole file was reported (not a function_local() one: a construct agc
+/// cannot convert in valid Python) the returned module has no statements.
 ast::Module parse_module(std::shared_ptr<const SourceFile> file, DiagnosticSink& sink);
 
 /// Like parse_module, for code templates: statements such as `return` or

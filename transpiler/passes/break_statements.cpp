@@ -50,9 +50,13 @@ class BreakTransformer : public AstMutator {
       c->orelse = orelse;
       return {c};
     }
+    // The break flag is tested first, so once a break set it the loop's own
+    // test is not evaluated again (it may have side effects). This is
+    // AutoGraph's current template; logical_expressions lowers the `and` and
+    // `not` later, as it does for any user expression.
     Refs out = quote(R"(
       var_name = False
-      while ag__.and_(lambda: test, lambda: ag__.not_(var_name)):
+      while not var_name and test:
         body
     )",
                      {{"var_name", var}, {"test", test}, {"body", body}}, n->span);

@@ -1,9 +1,16 @@
 #include "transpiler/passes/convert_module.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "transpiler/analysis/module_scope.h"
+#include "transpiler/ast/mutator.h"
+#include "transpiler/ast/visitor.h"
+#include "transpiler/base/check.h"
 #include "transpiler/base/parallel.h"
+#include "transpiler/frontend/parse.h"
 
 namespace agc::passes {
 
@@ -35,6 +42,36 @@ void collect_entities(const Refs& body, const std::string& prefix, bool in_class
   }
 }
 
+/// `original` with each of its nested defs (the outermost ones) replaced by
+/// its conversion in `converted`: the def there with the same name and span,
+/// which the passes keep.
+class NestedDefsConverted : public AstMutator {
+ public:
+  NestedDefsConverted(const Ref& original, const Ref& converted)
+      : AstMutator(kinds({NodeKind::FunctionDef})), root_(original.get()) {
+    collect(converted);
+  }
+
+ protected:
+  Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+    if (n.get() == root_) return AstMutator::visit_FunctionDef(n);
+    auto it = converted_.find({n->span.begin, n->span.end, n->name});
+    AGC_CHECK(it != converted_.end()) << "no conversion of the nested def '" << n->name << "'";
+    return it->second;
+  }
+
+ private:
+  void collect(const Ref& n) {
+    if (const auto* f = n->dyn<FunctionDef>()) converted_.emplace(Key{n->span.begin, n->span.end, f->name}, n);
+    for_each_child(*n, [&](const Ref& c) {
+      if (is_stmt(c->kind) || c->kind == NodeKind::ExceptHandler) collect(c);
+    });
+  }
+  using Key = std::tuple<uint32_t, uint32_t, std::string>;
+  const Node* root_;
+  std::map<Key, Ref> converted_;
+};
+
 }  // namespace
 
 std::vector<Entity> find_entities(const Module& m) {
@@ -43,18 +80,46 @@ std::vector<Entity> find_entities(const Module& m) {
   return out;
 }
 
-const Ref& ConvertedModule::converted(const Node* original) const {
-  static const Ref kNone;
+const ConvertedEntity* ConvertedModule::entity(const Node* original) const {
   auto it = index_.find(original);
-  return it == index_.end() ? kNone : entities[it->second].converted;
+  return it == index_.end() ? nullptr : &entities[it->second];
 }
 
-ConvertedModule convert_module(const Module& m, const ModuleRequest& request) {
+DiagnosticSink ConvertedModule::all_diagnostics() const {
+  DiagnosticSink out;
+  out.report_all(diagnostics);
+  for (const ConvertedEntity& e : entities) {
+    if (!e.requested) continue;
+    for (const Diagnostic& d : e.problems) out.report(d);
+  }
+  return out;
+}
+
+ConvertedModule convert_module(const Module& m, const ModuleRequest& request,
+                               const std::vector<Diagnostic>& parse_problems) {
   ConvertedModule out;
   out.module = m;
-  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), nullptr});
+  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), false, nullptr, nullptr, {}});
   for (size_t i = 0; i < out.entities.size(); ++i) out.index_[out.entities[i].entity.fn.get()] = i;
   const size_t n = out.entities.size();
+  for (const Diagnostic& d : parse_problems) {
+    if (!d.function_local()) {
+      out.diagnostics.report(d);
+      continue;
+    }
+    auto holds = [&](const ConvertedEntity& e) {
+      const SourceSpan& s = e.entity.fn->span;
+      return d.span.begin >= s.begin && d.span.end <= s.end;
+    };
+    auto it = std::find_if(out.entities.begin(), out.entities.end(), holds);
+    if (it != out.entities.end()) {
+      it->problems.push_back(d);
+    } else {
+      Diagnostic file_error = d;
+      file_error.raises.clear();
+      out.diagnostics.report(std::move(file_error));
+    }
+  }
   std::vector<bool> wanted(n, request.functions.empty());
   for (const auto& name : request.functions) {
     bool found = false;
@@ -69,22 +134,53 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request) {
       out.diagnostics.error({m.file.get(), 0, 0}, fmt::format("no function named '{}' in {}", name, m.file->path()));
     }
   }
+  for (size_t i = 0; i < n; ++i) out.entities[i].requested = wanted[i];
   if (out.has_errors()) return out;
   out.names = analysis::module_names(m);
   out.imports = analysis::module_imports(m);
   // Functions convert independently (each has its own namer and analyses), so
   // large modules convert on every core; results are kept in source order. A
   // pass observer prints as it goes, so it keeps conversion on one thread.
+  // A function whose parsing found problems holds placeholders: not converted.
+  std::vector<bool> parsed(n);
+  for (size_t i = 0; i < n; ++i) parsed[i] = out.entities[i].problems.empty();
   std::vector<DiagnosticSink> sinks(n);
   parallel_for(n, request.observer ? 1 : 8, 16, [&](size_t i) {
-    if (!wanted[i]) return;
+    if (!wanted[i] || !parsed[i]) return;
     out.entities[i].converted =
         convert_entity(out.entities[i].entity.fn, request.options, out.names, out.imports, sinks[i], request.observer);
   });
-  for (const DiagnosticSink& s : sinks) {
-    for (const auto& d : s.diagnostics()) out.diagnostics.report(d);
+  for (size_t i = 0; i < n; ++i) {
+    ConvertedEntity& e = out.entities[i];
+    // What conversion reports fails only this function: TF runs it as written.
+    for (Diagnostic d : sinks[i].diagnostics()) {
+      if (d.severity == Severity::Error && d.raises.empty()) d.raises = "NotImplementedError";
+      e.problems.push_back(std::move(d));
+    }
+    if (!wanted[i] || !parsed[i]) continue;
+    const Ref& original = e.entity.fn;
+    if (!e.converted) {
+      e.plain = original;
+      continue;
+    }
+    NestedDefsConverted nested(original, e.converted);
+    Stmts plain = nested.mutate_stmt(original);
+    AGC_CHECK(plain.size() == 1);
+    e.plain = plain.front();
   }
   return out;
+}
+
+ConvertedModule convert_file(std::shared_ptr<const SourceFile> file, const ModuleRequest& request) {
+  DiagnosticSink parsing;
+  Module m = frontend::parse_module(std::move(file), parsing);
+  if (parsing.has_file_errors()) {
+    ConvertedModule out;
+    out.module = std::move(m);
+    out.diagnostics.report_all(parsing);
+    return out;
+  }
+  return convert_module(m, request, parsing.diagnostics());
 }
 
 }  // namespace agc::passes

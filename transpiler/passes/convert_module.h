@@ -41,9 +41,31 @@ struct ModuleRequest {
 
 struct ConvertedEntity {
   Entity entity;
+  /// Whether it was asked for (ModuleRequest::functions).
+  bool requested = false;
   /// `tf__<name>`; null when it was not requested or its conversion failed.
   ast::Ref converted;
+  /// The def as written, for the calls TF does not convert (module code,
+  /// eager calls; see runtime AutographScope): its nested defs are their
+  /// conversions, which run wherever they are called, as agc converts every
+  /// nested def with its enclosing one. The def itself when its conversion
+  /// failed (TF then runs it as written); null when it was not requested or
+  /// its parsing found problems.
+  ast::Ref plain;
+  /// Valid Python in it that agc cannot convert (function_local() errors), as
+  /// parsing or conversion found it: TF fails only this function, so
+  /// to-code diagnoses it alone and the C++ emitter warns about it.
+  std::vector<Diagnostic> problems;
 };
+
+struct ConvertedModule;
+
+/// Converts the requested functions of `m`, independently and on every core.
+/// `parse_problems`: the function_local() problems parsing reported; each
+/// fails the entity that holds it (which is then not converted), or the file
+/// when none does.
+ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request = {},
+                               const std::vector<Diagnostic>& parse_problems = {});
 
 struct ConvertedModule {
   /// The module as parsed.
@@ -54,19 +76,26 @@ struct ConvertedModule {
   std::shared_ptr<const std::set<std::string>> names;
   /// Module-level imports: local name → dotted module path.
   std::map<std::string, std::string> imports;
-  /// What the conversion reported; emitters run only when it holds no error.
+  /// What fails the whole file; emitters run only when it holds no error.
+  /// The problems of single functions are their ConvertedEntity::problems.
   DiagnosticSink diagnostics;
 
   bool has_errors() const { return diagnostics.has_errors(); }
-  /// The converted form of the module-level def or method `original`, or null.
-  const ast::Ref& converted(const ast::Node* original) const;
+  /// Every diagnostic: the file's, then each requested function's problems.
+  DiagnosticSink all_diagnostics() const;
+  /// The entity of the module-level def or method `original`, or null.
+  const ConvertedEntity* entity(const ast::Node* original) const;
 
  private:
-  friend ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request);
+  friend ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request,
+                                       const std::vector<Diagnostic>& parse_problems);
   std::unordered_map<const ast::Node*, size_t> index_;
 };
 
-/// Converts the requested functions of `m`, independently and on every core.
-ConvertedModule convert_module(const ast::Module& m, const ModuleRequest& request = {});
+/// Parses `file` and converts it. An error Python would stop the file for
+/// leaves the result with only its diagnostics; valid Python agc cannot
+/// convert fails only the function that holds it (ConvertedEntity::problems),
+/// or the file when no function does.
+ConvertedModule convert_file(std::shared_ptr<const SourceFile> file, const ModuleRequest& request = {});
 
 }  // namespace agc::passes

@@ -24,8 +24,13 @@ bool is_method_call(const Call& c, std::string_view method, size_t max_args) {
 
 class ListTransformer : public AstMutator {
  public:
-  ListTransformer(PassContext& ctx, const analysis::Activity& activity)
-      : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Call})), ctx_(ctx), activity_(activity) {}
+  /// `naming`: the original function's analysis, for fresh names; `scopes`:
+  /// the pass input's, for which names are the functions' own locals.
+  ListTransformer(PassContext& ctx, const analysis::Activity& naming, const analysis::Activity& scopes)
+      : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Call})),
+        ctx_(ctx),
+        activity_(naming),
+        scopes_(scopes) {}
 
  protected:
   Stmts visit_While(const Ptr<While>& n) override { return in_loop([&] { return AstMutator::visit_While(n); }); }
@@ -35,14 +40,16 @@ class ListTransformer : public AstMutator {
   Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     int saved = loop_depth_;
     loop_depth_ = 0;
+    functions_.push_back(scopes_.function_scope(n.get()));
     Refs out = AstMutator::visit_FunctionDef(n);
+    functions_.pop_back();
     loop_depth_ = saved;
     return out;
   }
 
   Stmts visit_Expr(const Ptr<Expr>& n) override {
     if (loop_depth_ > 0) {
-      if (const auto* c = n->value->dyn<Call>(); c && c->args.size() == 1 && is_method_call(*c, "append", 1)) {
+      if (const auto* c = n->value->dyn<Call>(); c && c->args.size() == 1 && is_list_call(*c, "append")) {
         const auto& target = c->func->as<Attribute>().value;
         return quote("target = ag__.list_append(target, element)",
                      {{"target", mutate(target)}, {"element", mutate(c->args[0])}}, n->span);
@@ -67,7 +74,7 @@ class ListTransformer : public AstMutator {
 
   Ref visit_Call(const Ptr<Call>& n) override {
     auto c = rebuild(n);
-    if (loop_depth_ == 0 || pops_ == nullptr || !is_method_call(*c, "pop", 1)) return c;
+    if (loop_depth_ == 0 || pops_ == nullptr || !is_list_call(*c, "pop")) return c;
     const auto& target = c->func->as<Attribute>().value;
     auto qn = analysis::qn_of(target);
     const analysis::Scope* args = activity_.original_args_scope(n.get());
@@ -101,8 +108,16 @@ class ListTransformer : public AstMutator {
     return pops;
   }
 
+  /// `l.append(x)` / `l.pop(i)` on a list the function may rebind.
+  bool is_list_call(const Call& c, std::string_view method) const {
+    return is_method_call(c, method, 1) && may_rebind(c.func->as<Attribute>().value, functions_.back());
+  }
+
   PassContext& ctx_;
   const analysis::Activity& activity_;
+  const analysis::Activity& scopes_;
+  /// The scopes of the functions being visited, innermost last.
+  std::vector<const analysis::Scope*> functions_;
   int loop_depth_ = 0;
   Refs* pops_ = nullptr;
 };
@@ -110,7 +125,7 @@ class ListTransformer : public AstMutator {
 }  // namespace
 
 Ref convert_lists(const Ref& fn, PassContext& ctx) {
-  ListTransformer t(ctx, ctx.naming(fn));
+  ListTransformer t(ctx, ctx.naming(fn), ctx.analyses.get<analysis::Activity>(fn));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

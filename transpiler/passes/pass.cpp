@@ -33,6 +33,13 @@ std::string function_context_name(const With& w) {
   return var->id;
 }
 
+bool may_rebind(const Ref& target, const analysis::Scope* fn_scope) {
+  const auto* n = target->dyn<Name>();
+  if (!n) return true;
+  analysis::QN q = analysis::QN::symbol(n->id);
+  return fn_scope && fn_scope->bound.count(q) && !fn_scope->globals.count(q) && !fn_scope->nonlocals.count(q);
+}
+
 std::string resolve_import_path(const Ref& expr, const std::map<std::string, std::string>& imports) {
   if (!expr) return "";
   if (const auto* n = expr->dyn<Name>()) {

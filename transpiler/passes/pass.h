@@ -17,6 +17,7 @@
 
 namespace agc::analysis {
 class Activity;
+struct Scope;
 }
 
 namespace agc::passes {
@@ -64,6 +65,14 @@ struct PassInfo {
 std::string function_context_name(const ast::FunctionDef& fn);
 /// The name `w` binds if it is such a `with` statement, else "".
 std::string function_context_name(const ast::With& w);
+
+/// Whether `target = <changed copy of target>` may stand for an in-place
+/// change of `target` (agc's list conversion) in the function whose scope is
+/// `fn_scope`, keeping Python's meaning: assigning through an attribute or a
+/// subscript rebinds no name, and a plain name must be the function's own
+/// local, since rebinding a global or an enclosing function's variable would
+/// make it a local of the function (UnboundLocalError).
+bool may_rebind(const ast::Ref& target, const analysis::Scope* fn_scope);
 
 /// The dotted path an expression denotes through the module's imports, e.g.
 /// `tf.autograph.experimental.set_loop_options` →

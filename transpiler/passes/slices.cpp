@@ -1,5 +1,6 @@
 #include "transpiler/passes/slices.h"
 
+#include "transpiler/analysis/activity.h"
 #include "transpiler/analysis/qual_names.h"
 #include "transpiler/ast/mutator.h"
 #include "transpiler/frontend/quote.h"
@@ -13,7 +14,8 @@ namespace {
 
 class SliceTransformer : public AstMutator {
  public:
-  SliceTransformer() : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Assign})) {}
+  explicit SliceTransformer(const analysis::Activity& scopes)
+      : AstMutator(kinds({NodeKind::While, NodeKind::For, NodeKind::Assign})), scopes_(scopes) {}
 
  protected:
   Stmts visit_While(const Ptr<While>& n) override {
@@ -31,7 +33,9 @@ class SliceTransformer : public AstMutator {
   Stmts visit_FunctionDef(const Ptr<FunctionDef>& n) override {
     int saved = loop_depth_;
     loop_depth_ = 0;
+    functions_.push_back(scopes_.function_scope(n.get()));
     Refs out = AstMutator::visit_FunctionDef(n);
+    functions_.pop_back();
     loop_depth_ = saved;
     return out;
   }
@@ -41,19 +45,22 @@ class SliceTransformer : public AstMutator {
     if (loop_depth_ == 0 || a->targets.size() != 1) return {a};
     const auto* s = a->targets[0]->dyn<Subscript>();
     if (!s || s->slice->is<Tuple>() || s->slice->is<Slice>()) return {a};
-    if (!analysis::qn_of(s->value)) return {a};
+    if (!analysis::qn_of(s->value) || !may_rebind(s->value, functions_.back())) return {a};
     return quote("target = ag__.set_item(target, key, item)",
                  {{"target", s->value}, {"key", s->slice}, {"item", a->value}}, n->span);
   }
 
  private:
+  const analysis::Activity& scopes_;
+  /// The scopes of the functions being visited, innermost last.
+  std::vector<const analysis::Scope*> functions_;
   int loop_depth_ = 0;
 };
 
 }  // namespace
 
-Ref convert_slices(const Ref& fn, PassContext&) {
-  SliceTransformer t;
+Ref convert_slices(const Ref& fn, PassContext& ctx) {
+  SliceTransformer t(ctx.analyses.get<analysis::Activity>(fn));
   Refs out = t.mutate_stmt(fn);
   AGC_CHECK(out.size() == 1);
   return out[0];

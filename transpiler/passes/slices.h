@@ -5,7 +5,8 @@
 //   for i in tf.range(n):        for i in tf.range(n):
 //     out[i] = f(i)                out = ag__.set_item(out, i, f(i))
 //
-// Slices and tuple indices are left alone, as in AutoGraph. Off with
+// Slices and tuple indices are left alone, as in AutoGraph, and so is a name
+// that is not the function's own local (see lists.h). Off with
 // --autograph-compat.
 #pragma once
 

@@ -220,3 +220,43 @@ TEST_CASE("a user function carries its parameters; bound methods drop self") {
   CHECK(str(fm({t_int(4)})) == "tf.Tensor(4, shape=(), dtype=int32)");
   CHECK(error_text([&] { bound({}); }) == "TypeError: C.m() missing 1 required positional argument: 'x'");
 }
+
+TEST_CASE("a def runs its conversion in a trace and its plain body elsewhere, as TF converts") {
+  std::vector<std::string> ran;
+  auto body = [&ran](const char* which) {
+    return [&ran, which](const std::vector<Value>& a) {
+      ran.push_back(which);
+      return a.back() + a.back();
+    };
+  };
+  Value f = make_function("f", {{"x", std::nullopt}}, body("plain"), body("converted"));
+  f({Value(1)}, {});
+  CHECK(ran == std::vector<std::string>{"plain"});
+  {
+    AutographScope on(true);
+    f({Value(1)}, {});
+  }
+  CHECK(ran.back() == "converted");
+  // A method binds both forms.
+  Value cls = make_class("C", {}, {{"m", make_function("m", {{"self", std::nullopt}, {"x", std::nullopt}},
+                                                       body("plain method"), body("converted method"))}});
+  Value m = cls({}, {}).getattr("m");
+  m({Value(2)}, {});
+  CHECK(ran.back() == "plain method");
+  {
+    AutographScope on(true);
+    m({Value(2)}, {});
+  }
+  CHECK(ran.back() == "converted method");
+
+  // tf.function traces the conversion, unless autograph=False; run_functions_eagerly runs the plain body.
+  ran.clear();
+  Value traced = tf::api::function({f}, {});
+  traced({t_ints({1})}, {});
+  Value as_written = tf::api::function({f}, {{"autograph", Value(false)}});
+  as_written({t_ints({1})}, {});
+  run_functions_eagerly(true);
+  traced({t_ints({1})}, {});
+  run_functions_eagerly(false);
+  CHECK(ran == std::vector<std::string>{"converted", "plain", "plain"});
+}

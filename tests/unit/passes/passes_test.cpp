@@ -268,3 +268,28 @@ TEST_CASE("a block cannot stack more than 100 return guards, and fails cleanly a
   CHECK(e.find("t.py:204:3: error: the code from here on would be nested more than 100 levels deep") !=
             std::string::npos);
 }
+
+TEST_CASE("an entity's plain form is the def as written with its nested defs converted") {
+  auto p = testing::parse(
+      "def f(xs):\n"
+      "  out = []\n"
+      "  for x in xs:\n"
+      "    def g(y):\n"
+      "      if y:\n"
+      "        return 1\n"
+      "      return 2\n"
+      "    out.append(g(x))\n"
+      "  return out\n");
+  passes::ConvertedModule cm = passes::convert_module(p->module);
+  REQUIRE_MESSAGE(!cm.has_errors(), cm.diagnostics.render_all());
+  const Ref& plain = cm.entity(p->first().get())->plain;
+  REQUIRE(plain);
+  std::string text = ast::to_source(plain);
+  // The def's own code stays as written (its loop, its append)...
+  CHECK(text.find("def f(xs):\n    out = []\n    for x in xs:\n") == 0);
+  CHECK(text.find("out.append(g(x))") != std::string::npos);
+  CHECK(text.find("ag__.for_stmt") == std::string::npos);
+  // ... and its nested def is the one the conversion of f holds.
+  CHECK(text.find("with ag__.FunctionScope('g', 'fscope_1'") != std::string::npos);
+  CHECK(text.find("ag__.if_stmt") != std::string::npos);
+}
