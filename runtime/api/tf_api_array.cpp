@@ -61,9 +61,14 @@ Shape shape_of(const Value& v) {
 }
 
 Value filled(const Value& shape_v, DType dtype, int one, std::string_view name) {
-  if (shape_v.is_tensor()) {
-    Tensor value = literal_to_tensor(Value(one), dtype);
-    return Value(apply(op::Fill, {index_tensor(shape_v), TensorHandle(value)}, name));
+  // TF's zeros/ones: a shape that is a tensor, or a list holding one (packed
+  // as "zeros/packed"), makes a Fill named after the scope; a static shape a
+  // constant.
+  if (shape_v.is_tensor() || holds_tensor(shape_v)) {
+    OpScope scope(name);
+    TensorHandle shape = index_tensor(shape_v);
+    TensorHandle value = constant_handle(literal_to_tensor(Value(one), dtype), "Const");
+    return Value(apply(op::Fill, {shape, value}, scope.op_name()));
   }
   Shape s = shape_of(shape_v);
   Tensor t = Tensor::zeros(dtype, s);
@@ -139,8 +144,10 @@ Value transpose(const Value& x, const Value& perm, std::string_view name) {
 Value matmul(const Value& a, const Value& b, bool transpose_a, bool transpose_b, std::string_view name) {
   TensorHandle ta = to_tensor(a);
   TensorHandle tb = to_tensor(b, ta.dtype());
-  bool two_d = ta.shape().rank() == 2 && tb.shape().rank() == 2;
-  if (two_d) {
+  // TF's math_ops.matmul: BatchMatMul only for a rank above 2 (or unknown);
+  // MatMul otherwise, whose shape rule rejects a vector.
+  auto batched = [](const TensorHandle& t) { return !t.shape().rank_known() || t.shape().rank() > 2; };
+  if (!batched(ta) && !batched(tb)) {
     return Value(apply(op::MatMul, {ta, tb}, name,
                        Attrs{{"transpose_a", transpose_a}, {"transpose_b", transpose_b}}));
   }
