@@ -73,13 +73,13 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
   return append(std::move(node));
 }
 
-Node* Graph::add_copy(const Node& n, std::vector<Output> inputs) {
+Node* Graph::add_copy(const Node& n, std::vector<Output> inputs, std::string_view name) {
   for (const Output& in : inputs) {
     if (in.node == nullptr || in.node->graph != this) throw InternalError("add_copy: an input belongs to another graph");
   }
   auto node = std::make_unique<Node>();
   node->outputs = n.outputs;
-  node->name = unique_name(n.name);
+  node->name = unique_name(name.empty() ? std::string_view(n.name) : name);
   node->device = n.device;
   node->op = n.op;
   node->inputs = std::move(inputs);
@@ -205,16 +205,15 @@ void Graph::remove_nodes(const std::vector<bool>& keep) {
       kept.push_back(std::move(nodes_[i]));
     } else {
       by_name_.erase(nodes_[i]->name);
-      if (last_stateful_ == nodes_[i].get()) last_stateful_ = nullptr;
     }
   }
   nodes_ = std::move(kept);
-  if (last_stateful_ == nullptr) {
-    for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
-      if ((*it)->stateful()) {
-        last_stateful_ = it->get();
-        break;
-      }
+  // The last stateful node in order (a rewrite may have moved nodes too).
+  last_stateful_ = nullptr;
+  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
+    if ((*it)->stateful()) {
+      last_stateful_ = it->get();
+      break;
     }
   }
 }

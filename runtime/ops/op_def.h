@@ -124,6 +124,7 @@ enum class OpRole : uint8_t {
   Identity,  // output 0 is input 0, unchanged
   If,        // runs subgraph 0 or 1 on a scalar bool predicate (input 0)
   While,     // subgraph 0 (cond) and 1 (body) over loop variables
+  Call,      // runs subgraph 0 (a traced function's graph) on its inputs
   Fused,     // runs subgraph 0 as one kernel (made by fusion, never traced)
 };
 
