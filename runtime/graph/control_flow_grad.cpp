@@ -89,7 +89,7 @@ int export_from_if(Node& f, int b, const Output& t) {
   return static_cast<int>(f.outputs.size()) - 1;
 }
 
-/// A gradient If/While reads what its forward node exported after the tapes
+/// A gradient If/While/call reads what its forward node exported after the tapes
 /// recorded that node, so a gradient reaching those exports would be lost:
 /// differentiating a gradient node again (a second derivative through
 /// control flow) is refused rather than answered wrongly.
@@ -98,8 +98,8 @@ constexpr const char* kGradientOf = "gradient_of";
 void check_not_gradient(const Node& n) {
   if (n.attrs.has(kGradientOf)) {
     throw UnimplementedError("agc: the gradient of '" + n.attrs.get<std::string>(kGradientOf) +
-                             "' is itself differentiated here (a second derivative through a tf.cond or a loop "
-                             "over tensors), which agc does not support yet.");
+                             "' is itself differentiated here (a second derivative through a tf.cond, a loop "
+                             "over tensors or a tf.function called by another), which agc does not support yet.");
   }
 }
 
@@ -170,6 +170,71 @@ std::vector<GradTensor> if_gradient(GradContext& gc) {
   grad_if->attrs.set(kGradientOf, f.name);
   std::vector<GradTensor> out(n_keys);
   for (size_t o = 0; o < out_keys.size(); ++o) out[out_keys[o]] = c.wrap(TensorHandle(grad_if->output(static_cast<int>(o))));
+  return out;
+}
+
+// ---- Call
+
+namespace {
+
+/// The output of call node `f` that carries `t`, a tensor of its function's
+/// graph: an existing output, or a new one.
+int export_from_call(Node& f, const Output& t) {
+  Graph& body = *f.subgraphs[0];
+  for (size_t i = 0; i < body.outputs().size(); ++i) {
+    if (body.outputs()[i] == t) return static_cast<int>(i);
+  }
+  body.outputs().push_back(t);
+  f.outputs.push_back(t.spec());
+  return static_cast<int>(f.outputs.size()) - 1;
+}
+
+}  // namespace
+
+std::vector<GradTensor> call_gradient(GradContext& gc) {
+  auto& c = static_cast<TapeGradContext&>(gc);
+  const TapeEntry& e = c.entry();
+  Node& f = *e.outputs.at(0).output().node;
+  check_not_gradient(f);
+  Graph& g = *current_graph();
+  const Graph& sub = *f.subgraphs[0];
+  const size_t n_in = e.inputs.size(), n_keys = e.input_keys.size(), n_out = e.outputs.size();
+  const auto variables = variables_read(f.subgraphs);
+
+  // The gradient call takes the upstream gradients of the float outputs.
+  std::vector<size_t> seeded;
+  std::vector<Output> upstream;
+  for (size_t k = 0; k < n_out; ++k) {
+    if (!is_trainable_dtype(e.outputs[k].dtype())) continue;
+    seeded.push_back(k);
+    upstream.push_back(in_graph(g, c.handle(c.grad(static_cast<int>(k)))));
+  }
+  auto bg = std::make_shared<Graph>(sub.name() + "_grad", &g);
+  std::vector<size_t> out_keys;
+  {
+    TraceScope scope(*bg);
+    std::vector<std::optional<TensorHandle>> seeds(n_out);
+    for (size_t s = 0; s < seeded.size(); ++s) seeds[seeded[s]] = TensorHandle(bg->placeholder(upstream[s].spec(), "grad"));
+    bg->set_foreign_resolver(resolver_for(
+        *bg, sub, [&f](size_t k) { return f.inputs[k]; },
+        [&f](const Output& t) { return f.output(export_from_call(f, t)); }));
+    GraphGradient gr = differentiate_graph(sub, seeds);
+    bg->set_foreign_resolver(nullptr);
+    std::vector<std::optional<TensorHandle>> keys(n_keys);
+    for (size_t k = 0; k < gr.args.size(); ++k) keys[k] = gr.args[k];
+    for (size_t j = 0; j < gr.captures.size(); ++j) keys[gr.args.size() + j] = gr.captures[j];
+    std::vector<size_t> vkeys = variable_keys(sub, variables, n_in);
+    for (size_t v = 0; v < vkeys.size(); ++v) keys[vkeys[v]] = gr.variables[v];
+    for (size_t i = 0; i < n_keys; ++i) {
+      if (!c.needed(static_cast<int>(i)) || !keys[i]) continue;
+      out_keys.push_back(i);
+      bg->outputs().push_back(in_graph(*bg, *keys[i]));
+    }
+  }
+  Node* grad_call = add_call(g, upstream, bg);
+  grad_call->attrs.set(kGradientOf, f.name);
+  std::vector<GradTensor> out(n_keys);
+  for (size_t o = 0; o < out_keys.size(); ++o) out[out_keys[o]] = c.wrap(TensorHandle(grad_call->output(static_cast<int>(o))));
   return out;
 }
 

@@ -1,5 +1,7 @@
-// The gradients of If and While (GRADIENTS.md section 2), built on the graph
-// as traced. An If's gradient is an If on the same predicate whose branches
+// The gradients of If, While and function calls (GRADIENTS.md section 2),
+// built on the graph as traced. A call's gradient is a call of a graph that
+// differentiates the function's; the forward call exports what it reads as
+// extra outputs. An If's gradient is an If on the same predicate whose branches
 // differentiate the forward branches; the forward If exports what they read
 // as extra outputs (the untaken branch fills them with zeros). A While's
 // gradient is a While that runs as many iterations as the forward one did,
@@ -18,6 +20,7 @@ namespace ag {
 
 std::vector<GradTensor> if_gradient(GradContext& c);
 std::vector<GradTensor> while_gradient(GradContext& c);
+std::vector<GradTensor> call_gradient(GradContext& c);
 
 /// A body tensor a While saves at every iteration for its gradient.
 struct SavedPerIteration {

@@ -1,4 +1,4 @@
-// Gradients through If and While (GRADIENTS.md section 2), built in a traced
+// Gradients through If, While and function calls (GRADIENTS.md section 2), built in a traced
 // graph as a tape inside a tf.function builds them, then compiled and run:
 // each gradient against central differences of the same graph in float64,
 // and the forward rewrites (exported intermediates, the iteration counter,
@@ -79,6 +79,12 @@ Handles loop(const Handles& vars, const Body& cond_f, const Body& body_f) {
   return results(add_while(*current_graph(), outputs_of(vars), c, b));
 }
 
+/// A call of `f` over `args`: `f` traced into a graph nested in the current one.
+Handles function_call(const Handles& args, const Body& f) {
+  auto body = trace_sub("fn", specs_of(args), f);
+  return results(add_call(*current_graph(), outputs_of(args), body));
+}
+
 /// A function of one float64 scalar and its derivative, traced once into a
 /// graph (the derivative by a tape inside the trace) and compiled.
 struct TracedDerivative {
@@ -148,6 +154,31 @@ TEST_CASE("the gradient of an If is an If on the same predicate over the forward
   REQUIRE(forward != nullptr);
   CHECK(forward->outputs.size() > 1);
   CHECK(forward->subgraphs[0]->outputs().size() == forward->subgraphs[1]->outputs().size());
+}
+
+TEST_CASE("the gradient of a function call is a call of the differentiated function, through captures and calls") {
+  TracedDerivative t([](const TensorHandle& x) {
+    TensorHandle z = call("Exp", {x});  // captured by the outer function
+    return function_call({x}, [&z](const Handles& a) {
+      Handles inner = function_call({a[0]}, [](const Handles& b) { return Handles{call("Mul", {call("Sin", {b[0]}), b[0]})}; });
+      return Handles{call("Mul", {inner[0], z})};
+    })[0];
+  });
+  t.check(0.7);  // d/dx x sin(x) e^x
+  t.check(-0.3);
+  // The forward call exports what its gradient reads; the gradient is a call.
+  int forward = 0, gradient = 0;
+  for (const auto& n : t.graph->nodes()) {
+    if (n->op->role() != OpRole::Call) continue;
+    if (n->attrs.has("gradient_of")) {
+      ++gradient;
+    } else {
+      ++forward;
+      CHECK(n->outputs.size() > 1);
+    }
+  }
+  CHECK(forward == 1);
+  CHECK(gradient == 1);
 }
 
 TEST_CASE("a branch without a gradient for an input gives zeros, and captures get theirs") {
