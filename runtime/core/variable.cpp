@@ -74,4 +74,9 @@ void Variable::assign(const Tensor& value) {
   value_ = value;
 }
 
+void Variable::update(const std::function<void(Tensor& value)>& f) {
+  std::lock_guard<std::mutex> lock(mu_);
+  f(value_);
+}
+
 }  // namespace ag

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +39,12 @@ class Variable {
   Tensor read() const;
   /// Replaces the value; InvalidArgumentError (TF's words) on a dtype or shape mismatch.
   void assign(const Tensor& value);
+  /// Runs `f` on the value under the variable's lock, so that an update
+  /// (assign_add, assign_sub) may overwrite the storage in place when nothing
+  /// else holds it: an optimizer step then neither allocates nor copies. `f`
+  /// must leave a value of the variable's dtype and shape, and must not write
+  /// before it can no longer fail.
+  void update(const std::function<void(Tensor& value)>& f);
 
  private:
   Variable() = default;

@@ -16,6 +16,8 @@
 #include "runtime/exec/exec_ops.h"
 #include "runtime/exec/scalar_program.h"
 #include "runtime/graph/fused_ops.h"
+#include "runtime/ops/kernels/elementwise.h"
+#include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/elementwise_def.h"
 #include "runtime/ops/registry.h"
 
@@ -87,31 +89,43 @@ Kernel fused_elementwise_kernel(const KernelSpec& spec) {
     Tensor& out = k.allocate_output(0, p.dtype, shape);
     const int64_t n = out.num_elements();
     auto* dst = static_cast<unsigned char*>(out.raw_data());
-    alignas(64) unsigned char regs[kFusedElementwiseMaxOps][kBlock * kMaxElementBytes];
-    alignas(64) unsigned char splat[kFusedElementwiseMaxInputs][kBlock * kMaxElementBytes];
     const unsigned char* src[kFusedElementwiseMaxInputs];
-    bool is_splat[kFusedElementwiseMaxInputs];
-    for (size_t i = 0; i < n_in; ++i) {
-      const Tensor& t = k.input(i);
-      is_splat[i] = t.rank() == 0;
-      src[i] = static_cast<const unsigned char*>(t.raw_data());
-      if (is_splat[i]) {
-        for (int64_t j = 0; j < kBlock; ++j) std::memcpy(splat[i] + j * elem, src[i], elem);
+    for (size_t i = 0; i < n_in; ++i) src[i] = static_cast<const unsigned char*>(k.input(i).raw_data());
+    // Elements [begin, end), on one thread: the blocks' registers are its own.
+    auto run = [&](int64_t begin, int64_t end) {
+      alignas(64) unsigned char regs[kFusedElementwiseMaxOps][kBlock * kMaxElementBytes];
+      alignas(64) unsigned char splat[kFusedElementwiseMaxInputs][kBlock * kMaxElementBytes];
+      bool is_splat[kFusedElementwiseMaxInputs];
+      for (size_t i = 0; i < n_in; ++i) {
+        is_splat[i] = k.input(i).rank() == 0;
+        if (is_splat[i]) {
+          for (int64_t j = 0; j < kBlock; ++j) std::memcpy(splat[i] + j * elem, src[i], elem);
+        }
       }
-    }
-    const void* reg[kFusedElementwiseMaxInputs + kFusedElementwiseMaxOps];
-    const size_t last = p.steps.size() - 1;
-    for (int64_t start = 0; start < n; start += kBlock) {
-      const int64_t len = std::min<int64_t>(kBlock, n - start);
-      for (size_t i = 0; i < n_in; ++i) reg[i] = is_splat[i] ? splat[i] : src[i] + start * elem;
-      for (size_t j = 0; j < p.steps.size(); ++j) {
-        const Step& s = p.steps[j];
-        void* d = j == last ? dst + start * elem : regs[j];
-        const void* operands[2] = {reg[s.a], s.arity > 1 ? reg[s.b] : nullptr};
-        s.fn(operands, d, len);
-        reg[n_in + j] = d;
+      const void* reg[kFusedElementwiseMaxInputs + kFusedElementwiseMaxOps];
+      const size_t last = p.steps.size() - 1;
+      for (int64_t start = begin; start < end; start += kBlock) {
+        const int64_t len = std::min<int64_t>(kBlock, end - start);
+        for (size_t i = 0; i < n_in; ++i) reg[i] = is_splat[i] ? splat[i] : src[i] + start * elem;
+        for (size_t j = 0; j < p.steps.size(); ++j) {
+          const Step& s = p.steps[j];
+          void* d = j == last ? dst + start * elem : regs[j];
+          const void* operands[2] = {reg[s.a], s.arity > 1 ? reg[s.b] : nullptr};
+          s.fn(operands, d, len);
+          reg[n_in + j] = d;
+        }
       }
+    };
+    // As a single elementwise op: long runs on two threads, split at a block
+    // boundary so each thread's blocks stay whole.
+    if (n < kernels::kParallelMinElements) {
+      run(0, n);
+      return;
     }
+    const int64_t blocks = (n + kBlock - 1) / kBlock;
+    kernels::parallel_for(blocks, 2, [&](int64_t first, int64_t last) {
+      run(first * kBlock, std::min(n, last * kBlock));
+    });
   };
 }
 

@@ -58,6 +58,24 @@ struct SoftsignOp {
   template <class C>
   static C apply(C x) { return x / (std::abs(x) + C(1)); }
 };
+// ReluGrad(gradients, features) and Relu6Grad: TF's kernels multiply by the
+// mask (gradients * (features > 0)), so a NaN or infinite gradient where the
+// mask is 0 gives NaN, and a negative one -0, as in TF. (The multiply is
+// unconditional, so the loop vectorizes: see -fno-trapping-math in meson.build.)
+struct ReluGradOp {
+  template <class C>
+  static C apply(C g, C x) {
+    const C mask = x > C(0) ? C(1) : C(0);
+    return g * mask;
+  }
+};
+struct Relu6GradOp {
+  template <class C>
+  static C apply(C g, C x) {
+    const C mask = x > C(0) && x < C(6) ? C(1) : C(0);
+    return g * mask;
+  }
+};
 // Softplus' cut-offs come from the storage type's epsilon, as TF computes
 // them (bfloat16's is 2^-7 though the math runs in float).
 struct SoftplusOp {
@@ -353,17 +371,19 @@ KernelFactory pool_kernel(bool is_max) {
 }
 
 // ---- gradients (GRADIENTS.md 3.2, TF's nn_grad.py)
-/// g where the output is positive: 0 at x = 0 (ReluGrad).
+/// ReluGrad(g, y), from the output as TF's _ReluGrad.
 std::vector<GradTensor> relu_grad(GradContext& c) {
-  GradTensor y = c.output(0), g = c.grad(0);
-  return grads({c.select(c.apply1(op::Greater, {y, c.scalar_like(y, 0)}), g, c.zeros_like(g))});
+  return grads({c.apply1(op::ReluGrad, {c.grad(0), c.output(0)})});
 }
-/// g where 0 < y < 6 (Relu6Grad).
+/// Relu6Grad(g, y).
 std::vector<GradTensor> relu6_grad(GradContext& c) {
-  GradTensor y = c.output(0), g = c.grad(0);
-  GradTensor inside = c.apply1(op::LogicalAnd, {c.apply1(op::Greater, {y, c.scalar_like(y, 0)}),
-                                                c.apply1(op::Less, {y, c.scalar_like(y, 6)})});
-  return grads({c.select(inside, g, c.zeros_like(g))});
+  return grads({c.apply1(op::Relu6Grad, {c.grad(0), c.output(0)})});
+}
+/// The gradient of ReluGrad(g, x) / Relu6Grad: the same mask applied to the
+/// incoming gradient; none for the features (TF's _ReluGradGrad).
+std::vector<GradTensor> relu_grad_grad(GradContext& c, OpType mask) {
+  GradTensor x = c.input(1);
+  return grads({c.apply1(mask, {c.grad(0), x}), c.zeros_like(x)});
 }
 /// g where y > 0, else g·(y + 1) (EluGrad).
 std::vector<GradTensor> elu_grad(GradContext& c) {
@@ -442,9 +462,16 @@ std::vector<GradTensor> avg_pool_grad(GradContext& c) {
 }  // namespace
 
 void register_nn_ops(OpRegistry& reg) {
+  using kernels::register_binary;
   using kernels::register_unary;
   register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).grad(relu_grad);
   register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).grad(relu6_grad);
+  register_binary<ReluGradOp, kRealTypes>(reg, "ReluGrad", kRealList).grad([](GradContext& c) {
+    return relu_grad_grad(c, op::ReluGrad);
+  });
+  register_binary<Relu6GradOp, kRealTypes>(reg, "Relu6Grad", kRealList).grad([](GradContext& c) {
+    return relu_grad_grad(c, op::Relu6Grad);
+  });
   register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).grad(elu_grad);
   register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).grad(selu_grad);
   register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).grad(softplus_grad);

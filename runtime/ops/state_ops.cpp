@@ -47,7 +47,8 @@ std::vector<TensorSpec> check_assign(const InferContext& c) {
   return {};
 }
 
-/// AssignAdd / AssignSub: the update op's kernel, prepared once, then assign.
+/// AssignAdd / AssignSub: the update op's kernel, prepared once, run in place
+/// when it can, else on a copy that is then assigned.
 KernelFactory update_kernel(OpType op) {
   return [op](const KernelSpec& s) {
     VariableRef ref(s.attrs);
@@ -59,8 +60,20 @@ KernelFactory update_kernel(OpType op) {
     Kernel update = def.cpu()(KernelSpec{def.name, ins, outs, s.attrs});
     return Kernel([ref, update](KernelContext& k) {
       auto var = ref.get();
+      const Tensor& delta = k.input(0);
+      bool in_place = false;
+      var->update([&](Tensor& value) {
+        // When nothing else holds the value, it is both the first operand and
+        // the output slot: the elementwise kernel writes over it.
+        if (!value.owns_storage_uniquely() || value.shape() != delta.shape()) return;
+        const Tensor* args[] = {&value, &delta};
+        KernelContext inner{args, std::span<Tensor>(&value, 1)};
+        update(inner);
+        in_place = true;
+      });
+      if (in_place) return;
       Tensor current = var->read();
-      const Tensor* args[] = {&current, &k.input(0)};
+      const Tensor* args[] = {&current, &delta};
       Tensor result[1];
       KernelContext inner{args, result};
       update(inner);

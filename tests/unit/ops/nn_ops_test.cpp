@@ -15,7 +15,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "MaxPool",
+AG_SWEEP_COVERS("Relu", "ReluGrad", "Relu6", "Relu6Grad", "Elu", "Selu", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "MaxPool",
                 "AvgPool");
 
 namespace {
@@ -347,4 +347,25 @@ TEST_CASE("MaxPool and AvgPool match a naive loop") {
   CHECK_THROWS_WITH_AS(pool("AvgPool", {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", sweep::random_tensor(DType::Int32, Shape{1, 4, 4, 1})),
                        "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, float, double",
                        InvalidArgumentError);
+}
+
+TEST_CASE("ReluGrad and Relu6Grad multiply the gradient by the mask, as TF's kernels do") {
+  Tensor g = Tensor::from_vector<float>(Shape{6}, {1.5f, -2.0f, NAN, INFINITY, -3.0f, 4.0f});
+  Tensor x = Tensor::from_vector<float>(Shape{6}, {1.0f, 0.0f, -1.0f, -2.0f, 7.0f, 6.0f});
+  Tensor r = run1("ReluGrad", {g, x});
+  CHECK(r.data<float>()[0] == 1.5f);
+  CHECK(r.data<float>()[1] == 0.0f);
+  CHECK(std::signbit(r.data<float>()[1]));  // -2 * 0: TF prints -0.
+  CHECK(std::isnan(r.data<float>()[2]));   // NaN * 0
+  CHECK(std::isnan(r.data<float>()[3]));   // inf * 0
+  CHECK(r.data<float>()[4] == -3.0f);
+  Tensor r6 = run1("Relu6Grad", {g, x});
+  CHECK(r6.data<float>()[0] == 1.5f);
+  CHECK(r6.data<float>()[4] == 0.0f);  // above 6
+  CHECK(r6.data<float>()[5] == 0.0f);  // at 6
+  Tensor gi = Tensor::from_vector<int32_t>(Shape{2}, {5, 5});
+  Tensor xi = Tensor::from_vector<int32_t>(Shape{2}, {1, -1});
+  Tensor ri = run1("ReluGrad", {gi, xi});
+  CHECK(ri.data<int32_t>()[0] == 5);
+  CHECK(ri.data<int32_t>()[1] == 0);
 }

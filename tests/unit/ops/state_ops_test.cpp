@@ -38,6 +38,24 @@ TEST_CASE("variable ops read and assign in order, checking types as TF does") {
   }
 }
 
+TEST_CASE("assign_add updates in place only what no one else holds") {
+  if (!OpRegistry::global().find("AddV2")) return;
+  auto v = Variable::create(Tensor::from_vector<float>({3}, {1, 2, 3}), "v");
+  Attrs a{{"var", v->id()}};
+  std::vector<Tensor> one{Tensor::from_vector<float>({3}, {1, 1, 1})};
+  run_op(op::AssignAddVariableOp, one, a);  // the initial value is shared with the caller: a copy
+  const float* storage = v->read().data<float>();
+  run_op(op::AssignAddVariableOp, one, a);  // now the variable's own storage: in place
+  CHECK(v->read().data<float>() == storage);
+  CHECK(v->read().data<float>()[2] == 5);
+
+  Tensor held = v->read();  // a read the caller keeps, like `t = v.value()`
+  run_op(op::AssignAddVariableOp, one, a);
+  CHECK(held.data<float>()[2] == 5);
+  CHECK(v->read().data<float>()[2] == 6);
+  CHECK(v->read().data<float>() != held.data<float>());
+}
+
 TEST_CASE("a destroyed variable is a typed error") {
   int64_t id;
   {
