@@ -42,7 +42,12 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
   }
   auto node = std::make_unique<Node>();
   node->outputs = infer_outputs(op, specs, attrs, constants, subgraphs);
-  node->name = unique_name(scope_.name + std::string(name.empty() ? std::string_view(op.name) : name));
+  if (!name.empty() && name.back() == '/') {
+    // A scope's own name: unique already (the scope took it), used as it is.
+    node->name = std::string(name.substr(0, name.size() - 1));
+  } else {
+    node->name = unique_name(scope_.name + std::string(name.empty() ? std::string_view(op.name) : name));
+  }
   node->op = &op;
   node->device = scope_.device;
   node->control_inputs = scope_.control;

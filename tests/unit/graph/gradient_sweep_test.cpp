@@ -265,6 +265,36 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
        }},
       {"GatherNd", [] { return std::vector<Case>{{{uniform({3, 4}, -1, 1), int32s({0, 1, 2, 3, 0, 1}, Shape{3, 2})}, {}}}; }},
       {"UnsortedSegmentSum", [] { return std::vector<Case>{{{uniform({4, 2}, -1, 1), int32s({0, 2, -1, 0}), index_scalar(3)}, {}}}; }},
+      // Every segment non-empty (an empty one's identity, the type's lowest or
+      // highest value, overflows the objective); row 2 dropped.
+      {"UnsortedSegmentMax",
+       [] { return std::vector<Case>{{{spaced_values({5, 2}), int32s({0, 2, -1, 1, 0}), index_scalar(3)}, {}}}; }},
+      {"UnsortedSegmentMin",
+       [] { return std::vector<Case>{{{spaced_values({5, 2}), int32s({0, 2, -1, 1, 0}), index_scalar(3)}, {}}}; }},
+      {"UnsortedSegmentProd",
+       [] {
+         // Segment 0 is rows 0, 3 and 4: one zero in its column 0, two in its column 1.
+         Tensor zeros = uniform({5, 2}, 0.5, 1.5);
+         zeros.data<double>()[0] = 0;
+         zeros.data<double>()[7] = 0;
+         zeros.data<double>()[9] = 0;
+         return std::vector<Case>{{{uniform({5, 2}, 0.5, 1.5), int32s({0, 2, -1, 0, 0}), index_scalar(3)}, {}},
+                                  {{zeros, int32s({0, 2, -1, 0, 0}), index_scalar(3)}, {}}};
+       }},
+      {"SegmentSum", [] { return std::vector<Case>{{{uniform({4, 2}, -1, 1), int32s({0, 0, 1, 3})}, {}}}; }},
+      {"SegmentMean", [] { return std::vector<Case>{{{uniform({4, 2}, -1, 1), int32s({0, 0, 1, 3})}, {}}}; }},
+      {"SegmentMax", [] { return std::vector<Case>{{{spaced_values({5, 2}), int32s({0, 0, 1, 1, 3})}, {}}}; }},
+      {"SegmentMin", [] { return std::vector<Case>{{{spaced_values({5, 2}), int32s({0, 0, 1, 1, 3})}, {}}}; }},
+      {"EuclideanNorm",
+       [] {
+         return std::vector<Case>{
+             {{uniform({2, 3, 4}, 0.5, 1.5), int32s({1})}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}}},
+             {{uniform({2, 3}, -1.5, -0.5), int32s({0, -1})}, Attrs{{"keep_dims", true}, {"Tidx", DType::Int32}}}};
+       }},
+      {"L2Loss", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1)}, {}}}; }},
+      // An elementwise op whose first input must be a whole number: its own case.
+      {"Polygamma",
+       [] { return std::vector<Case>{{{Tensor::from_vector<double>(Shape{3}, {0, 1, 2}), uniform({2, 3}, 0.5, 1.5)}, {}, {1}}}; }},
       {"ScatterNd",
        [] { return std::vector<Case>{{{int32s({1, 3, 1}, Shape{3, 1}), uniform({3, 2}, -1, 1), int32s({4, 2})}, {}, {1}}}; }},
       {"Fill", [] { return std::vector<Case>{{{int32s({2, 3}), Tensor::scalar(0.7)}, {}, {1}}}; }},
@@ -395,10 +425,11 @@ bool takes_float64(const OpDef& op) {
 }
 
 /// The elementwise ops the sweep checks on their own: a gradient function,
-/// one or two inputs, float64 accepted.
+/// one or two inputs, float64 accepted, and no case of their own (an op
+/// whose inputs need values of its domain, as Polygamma's order).
 bool swept_elementwise(const OpDef& op) {
   return op.gradient.kind == GradientDecision::Kind::Function && op.elementwise != nullptr && op.min_inputs >= 1 &&
-         op.min_inputs <= 2 && op.min_inputs == op.max_inputs && takes_float64(op);
+         op.min_inputs <= 2 && op.min_inputs == op.max_inputs && takes_float64(op) && shaped_cases().count(op.name) == 0;
 }
 
 }  // namespace
