@@ -1,9 +1,10 @@
 // Array ops that pick elements by index: GatherV2 (slices along an axis, with
-// batch_dims), GatherNd (slices by index tuples) and OneHot, and ScatterNd,
-// which writes by index: GatherNd's gradient. (GatherV2's, UnsortedSegmentSum,
-// dense where TF returns IndexedSlices, is in segment_ops.cpp.) Every index is
-// range-checked before it is read: an out-of-range index is an
-// InvalidArgumentError in TF's words, never an out-of-bounds read.
+// batch_dims), GatherNd (slices by index tuples) and OneHot. Their gradients
+// write by index: GatherNd's is ScatterNd (scatter_ops.cpp), GatherV2's
+// UnsortedSegmentSum (segment_ops.cpp), dense where TF returns
+// IndexedSlices. Every index is range-checked before it is read: an
+// out-of-range index is an InvalidArgumentError in TF's words, never an
+// out-of-bounds read.
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
@@ -143,62 +144,6 @@ int64_t one_hot_depth(const Tensor& d) {
   return depth;
 }
 
-// ---- ScatterNd(indices, updates, shape): zeros of `shape`, updates summed in at the index tuples.
-
-void check_scatter_shapes(const Shape& idx, const Shape& upd, const Shape& out) {
-  if (!idx.rank_known() || !upd.rank_known() || !out.rank_known()) return;
-  if (idx.rank() < 1) throw InvalidArgumentError("Indices shape must have rank at least one. Found:" + idx.debug_string());
-  int64_t k = idx.dim(idx.rank() - 1);
-  if (k < 0) return;
-  if (k > out.rank()) {
-    throw InvalidArgumentError("Dimensions [" + std::to_string(k) + "," + std::to_string(out.rank()) +
-                               ") of input[shape=" + out.debug_string() + "] = [] must match dimensions [" +
-                               std::to_string(idx.rank() - 1) + "," + std::to_string(upd.rank()) +
-                               ") of updates[shape=" + upd.debug_string() + "]");
-  }
-  Shape want;
-  for (int d = 0; d < idx.rank() - 1; ++d) want.push_back(idx.dim(d));
-  for (int d = static_cast<int>(k); d < out.rank(); ++d) want.push_back(out.dim(d));
-  if (!want.is_compatible_with(upd)) {
-    throw InvalidArgumentError("The shape of updates " + upd.debug_string() + " must be the indices' outer dims plus "
-                               "the slices of the output: " + want.debug_string());
-  }
-}
-
-template <class T, class I>
-void scatter_nd_run(const Tensor& indices, const Tensor& updates, Tensor& out) {
-  const Shape& os = out.shape();
-  const Shape& is = indices.shape();
-  int k = static_cast<int>(is.dim(is.rank() - 1));
-  int64_t n = array::dims_product(is, 0, is.rank() - 1);
-  int64_t slice = array::dims_product(os, k, os.rank());
-  std::vector<int64_t> st = array::strides_of(os);
-  const I* ix = indices.data<I>();
-  Shape batch;
-  for (int d = 0; d < is.rank() - 1; ++d) batch.push_back(is.dim(d));
-  std::vector<int64_t> offsets(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {
-    int64_t off = 0;
-    for (int d = 0; d < k; ++d) {
-      int64_t v = ix[j * k + d];
-      if (v < 0 || v >= os.dim(d)) {
-        std::vector<int64_t> bad(ix + j * k, ix + j * k + k);
-        throw InvalidArgumentError("indices" + array::slice_debug_string(batch, j) + " = [" + array::int_list_string(bad, ", ") +
-                                   "] does not index into shape " + os.debug_string());
-      }
-      off += v * st[static_cast<size_t>(d)];
-    }
-    offsets[static_cast<size_t>(j)] = off;
-  }
-  T* dst = out.data<T>();
-  std::fill_n(dst, out.num_elements(), T(0));
-  const T* src = updates.data<T>();
-  for (int64_t j = 0; j < n; ++j) {
-    T* o = dst + offsets[static_cast<size_t>(j)];
-    for (int64_t q = 0; q < slice; ++q) o[q] = array::add_elems(o[q], src[j * slice + q]);
-  }
-}
-
 // ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py and math_grad.py)
 
 GradTensor scalar_int(GradContext& c, int64_t v) { return c.constant(Tensor::scalar(static_cast<int32_t>(v))); }
@@ -315,11 +260,6 @@ std::vector<GradTensor> gather_nd_grad(GradContext& c) {
   return grads({c.apply1(op::ScatterNd, {indices, c.grad(0), shape}), GradTensor{}});
 }
 
-/// ScatterNd: None for indices and shape, g gathered at the indices for updates.
-std::vector<GradTensor> scatter_nd_grad(GradContext& c) {
-  return grads({GradTensor{}, c.apply1(op::GatherNd, {c.grad(0), c.input(0)}), GradTensor{}});
-}
-
 }  // namespace
 
 /// x[i] as a `for` over x's rows traces it: a scalar index on axis 0.
@@ -402,47 +342,6 @@ void register_gather_ops(OpRegistry& reg) {
       })
       .cost(CostKind::DataMovement).tpu()
       .grad(gather_nd_grad);
-
-  reg.op("ScatterNd")
-      .inputs(3)
-      .infer([](const InferContext& c) {
-        array::check_index_dtype(c.inputs[0].dtype, "Tindices");
-        if (c.inputs[2].dtype != c.inputs[0].dtype) {
-          throw InvalidArgumentError(std::string("Inconsistent values for attr 'Tindices' ") +
-                                     dtype_tf_string(c.inputs[0].dtype) + " vs. " + dtype_tf_string(c.inputs[2].dtype) +
-                                     " while building NodeDef 'ScatterNd'");
-        }
-        const Shape& ss = c.inputs[2].shape;
-        if (ss.rank_known() && ss.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(ss.rank()));
-        DType t = c.inputs[1].dtype;
-        if (const Tensor* shape = c.constant(2)) {
-          Shape out = array::checked_shape(array::int_values(*shape));
-          check_scatter_shapes(c.inputs[0].shape, c.inputs[1].shape, out);
-          return one(t, out);
-        }
-        if (ss.rank_known() && ss.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ss.dim(0))));
-        return one(t, Shape::unknown_rank());
-      })
-      .cpu([](const KernelSpec& s) {
-        Kernel kernel;
-        dispatch_dtype(s.inputs[1].dtype, [&]<class T>() {
-          array::dispatch_index(s.inputs[0].dtype, [&]<class I>() {
-            if constexpr (array::kAddable<T>) {
-              kernel = [](KernelContext& k) {
-                const Tensor& shape = k.input(2);
-                if (shape.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(shape.rank()));
-                Shape os = array::checked_shape(array::int_values(shape));
-                check_scatter_shapes(k.input(0).shape(), k.input(1).shape(), os);
-                Tensor& out = k.allocate_output(0, dtype_of<T>(), os);
-                scatter_nd_run<T, I>(k.input(0), k.input(1), out);
-              };
-            }
-          });
-        });
-        return kernel;
-      })
-      .cost(CostKind::DataMovement).tpu()
-      .grad(scatter_nd_grad);
 
   // OneHot(indices, depth, on_value, off_value) with attr axis (-1: last).
   reg.op("OneHot")

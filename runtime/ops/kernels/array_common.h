@@ -18,10 +18,12 @@ namespace ag {
 class OpRegistry;
 
 // The array family is split by concept; register_array_ops() calls each.
-void register_shape_ops(OpRegistry& reg);   // shape_ops.cpp: Reshape, ExpandDims, Squeeze, Transpose, ReverseV2
+void register_shape_ops(OpRegistry& reg);   // shape_ops.cpp: Reshape, ExpandDims, Squeeze, Transpose, ReverseV2, Roll
 void register_concat_ops(OpRegistry& reg);  // concat_ops.cpp: ConcatV2, Pack, Unpack, Split, SplitV
-void register_pad_ops(OpRegistry& reg);     // pad_ops.cpp: Tile, Pad, PadV2
-void register_gather_ops(OpRegistry& reg);  // gather_ops.cpp: GatherV2, GatherNd, OneHot, ScatterNd
+void register_pad_ops(OpRegistry& reg);     // pad_ops.cpp: Tile, BroadcastTo, Pad, PadV2, MirrorPad(Grad)
+void register_gather_ops(OpRegistry& reg);  // gather_ops.cpp: GatherV2, GatherNd, OneHot
+void register_scatter_ops(OpRegistry& reg);  // scatter_ops.cpp: ScatterNd, TensorScatterUpdate/Add/Sub
+void register_sort_ops(OpRegistry& reg);     // sort_ops.cpp: TopKV2, Unique, LowerBound, UpperBound
 void register_slice_ops(OpRegistry& reg);   // slice_ops.cpp: StridedSlice, StridedSliceGrad, Slice
 
 namespace array {
@@ -181,6 +183,11 @@ template <class T>
 T add_elems(T a, T b) {
   if constexpr (std::is_same_v<T, bfloat16>) return bfloat16(static_cast<float>(a) + static_cast<float>(b));
   else return static_cast<T>(a + b);
+}
+template <class T>
+T sub_elems(T a, T b) {
+  if constexpr (std::is_same_v<T, bfloat16>) return bfloat16(static_cast<float>(a) - static_cast<float>(b));
+  else return static_cast<T>(a - b);
 }
 
 /// One output spec.
