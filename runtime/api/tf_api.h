@@ -130,8 +130,10 @@ Value squeeze(const Value& x, const Value& axis = Value(), std::string_view name
 Value split(const Value& value, const Value& num_or_size_splits, const Value& axis = Value(0),
             const Value& num = Value(), std::string_view name = hint::split);
 Value tile(const Value& x, const Value& multiples, std::string_view name = hint::tile);
-/// mode "CONSTANT" only (REFLECT/SYMMETRIC: UnimplementedError); PadV2 when
-/// constant_values is not 0.
+/// x broadcast to `shape` (BroadcastTo): NumPy's rule, the result exactly `shape`.
+Value broadcast_to(const Value& x, const Value& shape, std::string_view name = hint::broadcast_to);
+/// mode "CONSTANT" (Pad, or PadV2 when constant_values is not 0), "REFLECT"
+/// or "SYMMETRIC" (MirrorPad), in any case. `name` empty: the op's own.
 Value pad(const Value& x, const Value& paddings, const std::string& mode = "CONSTANT",
           const Value& constant_values = Value(0), std::string_view name = hint::pad);
 /// axis None: batch_dims (0 by default), as TF's.
@@ -186,11 +188,12 @@ Value random_normal(const Value& shape, const Value& mean = Value(0.0), const Va
 /// first N of b) or a pair of axis lists (negative allowed), lowered as TF's
 /// Python does: Transpose + Reshape + MatMul + Reshape, names under "Tensordot/".
 Value tensordot(const Value& a, const Value& b, const Value& axes);
-/// tf.einsum(equation, *inputs) for one or two operands: transposes, sums,
-/// outer and elementwise products, and contractions over any number of labels
-/// (through MatMul/BatchMatMulV2), with an implicit output when there is no
-/// "->". Not supported (UnimplementedError naming the equation): ellipses, a
-/// label repeated within one operand (traces, diagonals), three or more operands.
+/// tf.einsum(equation, *inputs): transposes, sums, outer and elementwise
+/// products, and contractions over any number of labels (through
+/// MatMul/BatchMatMulV2), with an implicit output when there is no "->"; a
+/// label repeated within an operand takes its diagonal (traces), an
+/// ellipsis stands for the leading dims (broadcast where one is 1), and three
+/// or more operands are contracted left to right.
 Value einsum(const std::string& equation, const std::vector<Value>& inputs);
 Value einsum(const std::string& equation, const Value& a);
 Value einsum(const std::string& equation, const Value& a, const Value& b);

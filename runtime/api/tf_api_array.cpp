@@ -1,8 +1,11 @@
 // tf.* functions on shapes and arrays, reductions, tf.range, tf.print; the
 // reduction rows' shared implementations (the row names the op).
+#include "runtime/api/binding.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
 #include "runtime/api/tf_call.h"
+#include "runtime/ops/kernels/array_common.h"
+#include "runtime/ops/kernels/broadcast.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/nest.h"
@@ -183,7 +186,10 @@ Value range(const Value& start_v, const Value& limit_v, const Value& delta_v, Op
     limit = start;
     start = Value(0);
   }
-  TensorHandle s = to_tensor(start, dtype), l = to_tensor(limit, dtype), d = to_tensor(delta_v, dtype);
+  // As math_ops.range: Python numbers convert at `dtype`; tensors are cast to
+  // it below.
+  auto convert = [&](const Value& v) { return v.is_tensor() ? v.as_tensor() : to_tensor(v, dtype); };
+  TensorHandle s = convert(start), l = convert(limit), d = convert(delta_v);
   DType dt = DType::Int32;
   if (dtype) {
     dt = *dtype;
@@ -334,6 +340,102 @@ Value reduce_logical(const TfCall& c) {
 Value arg_reduce(const TfCall& c) {
   const Value& t = c["output_type"];
   return tf::arg_reduce(c.op(), c["input"], c["axis"], t.is_none() ? DType::Int64 : require_dtype(t), c.node_name());
+}
+
+Value linspace(const TfCall& c) {
+  // math_ops.linspace_nd: start and stop broadcast together; along `axis`,
+  // start, then start + delta · i for i in [1, num - 1), then stop exactly,
+  // delta = (stop - start) / max(num - 1, 1); sliced to num (0 or 1 values
+  // when num is).
+  NameScope scope(c.node_name());
+  Value start(to_tensor(c["start"]));
+  Value stop(to_tensor(c["stop"], start.as_tensor().dtype()));
+  TensorHandle num_t = to_tensor(c["num"]);
+  if (!is_integer(num_t.dtype())) throw TypeError("num must be an integer tensor; dtype=" + dtype_repr(num_t.dtype()));
+  Value num_int = tf::cast(Value(num_t), DType::Int32);
+  const Shape &s0 = start.as_tensor().shape(), &s1 = stop.as_tensor().shape();
+  Shape both;
+  if (!s0.fully_defined() || !s1.fully_defined() || !kernels::broadcast_static(s0, s1, both)) {
+    if (s0.fully_defined() && s1.fully_defined()) {
+      throw InvalidArgumentError("Incompatible shapes: " + s0.debug_string() + " vs. " + s1.debug_string());
+    }
+    throw UnimplementedError("tf.linspace needs start and stop of known shapes");
+  }
+  std::vector<int64_t> dims(both.dims().begin(), both.dims().end());
+  start = tf::broadcast_to(start, Value(int32_vector(dims)));
+  stop = tf::broadcast_to(stop, Value(int32_vector(dims)));
+  const int64_t ndims = static_cast<int64_t>(dims.size()) + 1;
+  int64_t axis = ag::api::int_arg(c["axis"], "axis");
+  if (axis < -ndims || axis >= ndims) {
+    throw InvalidArgumentError("Expected axis in the range [" + std::to_string(-ndims) + ", " + std::to_string(ndims) +
+                               "), but got " + std::to_string(axis));
+  }
+  if (axis < 0) axis += ndims;
+  Value first = tf::expand_dims(start, Value(axis));
+  Value last = tf::expand_dims(stop, Value(axis));
+  Value num_fill = tf::maximum(num_int - Value(2), Value(0));
+  Value n_steps = tf::maximum(num_int - Value(1), Value(1));
+  Value delta = (last - first) / tf::cast(n_steps, last.as_tensor().dtype());
+  first = tf::cast(first, delta.as_tensor().dtype());
+  last = tf::cast(last, delta.as_tensor().dtype());
+  Value range_end = tf::where(num_int >= Value(0), n_steps, Value(-1));
+  Value steps = tf::cast(tf::range(Value(1), range_end, Value(1), DType::Int64), delta.as_tensor().dtype());
+  // [1, ..., num_fill at axis, ..., 1]
+  std::vector<Value> steps_shape(static_cast<size_t>(ndims), Value(1));
+  steps_shape[static_cast<size_t>(axis)] = tf::reshape(num_fill, Value::list());
+  Value res = first + delta * tf::reshape(steps, tf::stack(Value::list(steps_shape)));
+  Value joined = tf::concat(Value::list({first, res, last}), Value(axis));
+  // The size: the shape with num at axis (a constant when num is known, so a
+  // traced result keeps its static shape).
+  std::vector<Value> size;
+  for (int64_t d = 0; d < ndims; ++d) {
+    if (d == axis) size.push_back(num_t.symbolic() ? tf::reshape(num_int, Value::list()) : Value(array::int_at(num_t.value(), 0)));
+    else size.emplace_back(dims[static_cast<size_t>(d < axis ? d : d - 1)]);
+  }
+  TensorHandle begin = int32_vector(std::vector<int64_t>(static_cast<size_t>(ndims), 0));
+  return Value(apply(op::Slice, {joined.as_tensor(), begin, to_tensor(Value::list(size), DType::Int32)}, "Slice"));
+}
+
+Value meshgrid(const TfCall& c) {
+  // array_ops.meshgrid: each input reshaped to lie along its own axis (the
+  // first two swapped for "xy" indexing) and multiplied by ones of the full
+  // grid's shape.
+  const std::vector<Value>& args = c["args"].items();
+  const Value& kwargs = c["kwargs"];
+  std::string indexing = "xy";
+  std::string name = "meshgrid";
+  for (const auto& [k, v] : kwargs.as_dict().entries) {
+    const std::string& key = k.as_str();
+    if (key == "indexing") indexing = ag::api::str_arg(v, "indexing");
+    else if (key == "name") name = ag::api::str_arg(v, "name");
+    else throw TypeError("'" + key + "' is an invalid keyword argument for this function");
+  }
+  if (indexing != "xy" && indexing != "ij") {
+    throw ValueError("Argument `indexing` parameter must be either 'xy' or 'ij', got '" + indexing + "'");
+  }
+  NameScope scope(name);
+  const size_t n = args.size();
+  if (n == 0) return Value::list();
+  std::vector<Value> output, shapes;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<Value> shape(n, Value(1));
+    shape[i] = Value(-1);
+    output.push_back(tf::reshape(Value(to_tensor(args[i])), Value::tuple(shape)));
+    shapes.push_back(tf::size(args[i]));
+  }
+  DType dtype = to_tensor(args[0]).dtype();
+  if (indexing == "xy" && n > 1) {
+    std::vector<Value> s0(n, Value(1)), s1(n, Value(1));
+    s0[1] = Value(-1);
+    s1[0] = Value(-1);
+    output[0] = tf::reshape(output[0], Value::tuple(s0));
+    output[1] = tf::reshape(output[1], Value::tuple(s1));
+    std::swap(shapes[0], shapes[1]);
+  }
+  Value mult = tf::ones(tf::stack(Value::list(shapes)), dtype);
+  std::vector<Value> grids;
+  for (const Value& x : output) grids.push_back(x * mult);
+  return Value::list(grids);
 }
 
 }  // namespace impl

@@ -60,16 +60,20 @@ Value pad(const Value& x, const Value& paddings, const std::string& mode, const 
           std::string_view name) {
   std::string m;
   for (char c : mode) m += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (m == "REFLECT" || m == "SYMMETRIC") throw UnimplementedError("tf.pad mode '" + mode + "' is not supported");
+  TensorHandle t = to_tensor(x);
+  TensorHandle p = index_tensor(paddings);
+  if (m == "REFLECT" || m == "SYMMETRIC") return Value(apply(op::MirrorPad, {t, p}, name, Attrs{{"mode", m}}));
   if (m != "CONSTANT") {
     throw ValueError("Value of argument `mode` expected to be one of \"CONSTANT\", \"REFLECT\", or \"SYMMETRIC\". "
                      "Received `mode` = " + mode);
   }
-  TensorHandle t = to_tensor(x);
-  TensorHandle p = index_tensor(paddings);
   bool zero = !constant_values.is_tensor() && constant_values.is_number() && constant_values.as_float() == 0.0;
   if (zero) return Value(apply(op::Pad, {t, p}, name));
   return Value(apply(op::PadV2, {t, p, to_tensor(constant_values, t.dtype())}, name));
+}
+
+Value broadcast_to(const Value& x, const Value& shape, std::string_view name) {
+  return Value(apply(op::BroadcastTo, {to_tensor(x), index_tensor(shape)}, name));
 }
 
 Value gather(const Value& params, const Value& indices, const Value& axis, int64_t batch_dims, std::string_view name) {

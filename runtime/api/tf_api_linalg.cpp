@@ -179,27 +179,38 @@ Flattened tensordot_reshape(const TensorHandle& a, std::vector<int64_t> axes, bo
 struct Equation {
   std::vector<std::string> inputs;
   std::string output;
+  std::string ellipsis;  // the labels standing for "..."'s dims
 };
 
 bool is_label(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-// special_math_ops._einsum_v2_parse_and_resolve_equation, without ellipses.
-Equation parse_equation(const std::string& equation, size_t num_inputs) {
+// special_math_ops._einsum_v2_parse_and_resolve_equation: the operands'
+// subscripts and the output's, an ellipsis ("...") replaced by labels of
+// its own for the dims it stands for (aligned from the right, as the
+// operands broadcast), an implicit output (no "->") spelled out: the
+// ellipsis' labels, then the labels appearing once, sorted.
+Equation parse_equation(const std::string& equation, const std::vector<TensorHandle>& in) {
   std::string eq;
   for (char c : equation) {
     if (c != ' ') eq += c;
   }
-  if (eq.find("...") != std::string::npos) {
-    throw UnimplementedError("tf.einsum: ellipsis ('...') is not supported, in equation '" + equation + "'");
+  // One '#' per "..." while checking the format.
+  std::string marked;
+  for (size_t i = 0; i < eq.size();) {
+    if (eq.compare(i, 3, "...") == 0) {
+      marked += '#';
+      i += 3;
+    } else {
+      marked += eq[i++];
+    }
   }
-  size_t arrow = eq.find("->");
-  std::string lhs = eq.substr(0, arrow);
-  bool ok = std::all_of(lhs.begin(), lhs.end(), [](char c) { return is_label(c) || c == ','; });
-  if (arrow != std::string::npos) {
-    std::string rhs = eq.substr(arrow + 2);
-    ok = ok && std::all_of(rhs.begin(), rhs.end(), is_label);
-  }
-  if (!ok) throw ValueError("Subscripts have incorrect format: " + eq);
+  size_t arrow = marked.find("->");
+  std::string lhs = marked.substr(0, arrow);
+  std::string rhs = arrow == std::string::npos ? std::string() : marked.substr(arrow + 2);
+  auto ok_term = [](const std::string& t) {
+    return std::all_of(t.begin(), t.end(), [](char c) { return is_label(c) || c == '#'; }) &&
+           std::count(t.begin(), t.end(), '#') <= 1;
+  };
   Equation e;
   size_t start = 0;
   for (;;) {
@@ -208,17 +219,48 @@ Equation parse_equation(const std::string& equation, size_t num_inputs) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (e.inputs.size() != num_inputs) {
-    throw ValueError("Got " + std::to_string(num_inputs) + " inputs for equation \"" + equation + "\", expecting " +
+  bool ok = ok_term(rhs) && std::all_of(e.inputs.begin(), e.inputs.end(), ok_term);
+  if (!ok) throw ValueError("Subscripts have incorrect format: " + eq);
+  if (e.inputs.size() != in.size()) {
+    throw ValueError("Got " + std::to_string(in.size()) + " inputs for equation \"" + equation + "\", expecting " +
                      std::to_string(e.inputs.size()));
   }
+  // The ellipsis' labels: letters the equation does not use.
+  size_t ellipsis = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string& t = e.inputs[i];
+    if (t.find('#') == std::string::npos) continue;
+    if (!in[i].shape().rank_known()) throw UnimplementedError("tf.einsum needs operands of known rank");
+    const int64_t named = static_cast<int64_t>(t.size()) - 1;
+    if (in[i].shape().rank() < named) {
+      throw InvalidArgumentError("Expected input " + std::to_string(i) + " to have rank at least " +
+                                 std::to_string(named) + " but got: " + std::to_string(in[i].shape().rank()));
+    }
+    ellipsis = std::max(ellipsis, static_cast<size_t>(in[i].shape().rank() - named));
+  }
+  std::string fresh;
+  for (char c : std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")) {
+    if (fresh.size() < ellipsis && marked.find(c) == std::string::npos) fresh += c;
+  }
+  if (fresh.size() < ellipsis) throw UnimplementedError("tf.einsum: too many labels in equation '" + equation + "'");
+  e.ellipsis = fresh;
+  for (size_t i = 0; i < in.size(); ++i) {
+    std::string& t = e.inputs[i];
+    size_t at = t.find('#');
+    if (at == std::string::npos) continue;
+    const size_t dims = static_cast<size_t>(in[i].shape().rank()) - (t.size() - 1);
+    t.replace(at, 1, fresh.substr(fresh.size() - dims));
+  }
   if (arrow == std::string::npos) {
-    // Implicit output: the labels appearing once, sorted.
+    // Implicit output: the ellipsis' labels, then the labels appearing once, sorted.
     std::string labels;
-    for (char c : lhs) {
-      if (c != ',') labels += c;
+    for (const std::string& t : e.inputs) {
+      for (char c : t) {
+        if (fresh.find(c) == std::string::npos) labels += c;
+      }
     }
     std::sort(labels.begin(), labels.end());
+    e.output = fresh;
     for (size_t i = 0; i < labels.size();) {
       size_t j = i;
       while (j < labels.size() && labels[j] == labels[i]) ++j;
@@ -226,26 +268,80 @@ Equation parse_equation(const std::string& equation, size_t num_inputs) {
       i = j;
     }
   } else {
-    e.output = eq.substr(arrow + 2);
+    e.output = rhs;
+    size_t at = e.output.find('#');
+    if (at != std::string::npos) e.output.replace(at, 1, fresh);
   }
+  std::string all;
+  for (const std::string& t : e.inputs) all += t;
   for (size_t i = 0; i < e.output.size(); ++i) {
     if (e.output.find(e.output[i], i + 1) != std::string::npos) {
       throw ValueError("Output subscripts contain a label appearing more than once: " + equation);
     }
-    if (lhs.find(e.output[i]) == std::string::npos) {
+    if (all.find(e.output[i]) == std::string::npos) {
       throw ValueError(std::string("Output subscripts contain the label ") + e.output[i] +
                        " not present in the input subscripts.");
     }
   }
-  for (const std::string& in : e.inputs) {
-    for (size_t i = 0; i < in.size(); ++i) {
-      if (in.find(in[i], i + 1) != std::string::npos) {
-        throw UnimplementedError("tf.einsum: a label repeated within one operand (a trace or diagonal) is not "
-                                 "supported, in equation '" + equation + "'");
-      }
+  return e;
+}
+
+/// The operands broadcast along the dims an ellipsis stands for, where one
+/// has size 1 and another more (TF's einsum broadcasts those, and only those).
+void broadcast_operands(const Equation& e, std::vector<TensorHandle>& in) {
+  std::vector<std::pair<char, int64_t>> sizes;
+  for (size_t i = 0; i < in.size(); ++i) {
+    for (size_t k = 0; k < e.inputs[i].size() && in[i].shape().rank_known(); ++k) {
+      if (e.ellipsis.find(e.inputs[i][k]) == std::string::npos) continue;
+      const int64_t d = in[i].shape().dim(static_cast<int>(k));
+      auto it = std::find_if(sizes.begin(), sizes.end(), [&](const auto& p) { return p.first == e.inputs[i][k]; });
+      if (it == sizes.end()) sizes.emplace_back(e.inputs[i][k], d);
+      else if (it->second == 1 || it->second == kUnknownDim) it->second = d;
     }
   }
-  return e;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const Shape& s = in[i].shape();
+    if (!s.fully_defined()) continue;
+    std::vector<int64_t> target;
+    bool differs = false;
+    for (size_t k = 0; k < e.inputs[i].size(); ++k) {
+      auto it = std::find_if(sizes.begin(), sizes.end(), [&](const auto& p) { return p.first == e.inputs[i][k]; });
+      const int64_t want = it == sizes.end() ? kUnknownDim : it->second;
+      const int64_t d = s.dim(static_cast<int>(k));
+      differs = differs || (d == 1 && want > 1);
+      target.push_back(d == 1 && want > 1 ? want : d);
+    }
+    if (differs) in[i] = apply(op::BroadcastTo, {in[i], int32_vector(target)}, "einsum/BroadcastTo");
+  }
+}
+
+/// An operand whose subscripts name a label twice (a trace or a diagonal):
+/// the two axes moved last and replaced by their diagonal, until every label
+/// is named once.
+TensorHandle take_diagonals(TensorHandle x, std::string& labels) {
+  for (;;) {
+    size_t first = std::string::npos, second = std::string::npos;
+    for (size_t i = 0; i < labels.size() && first == std::string::npos; ++i) {
+      size_t j = labels.find(labels[i], i + 1);
+      if (j != std::string::npos) first = i, second = j;
+    }
+    if (first == std::string::npos) return x;
+    std::vector<int64_t> perm;
+    std::string rest;
+    for (size_t i = 0; i < labels.size(); ++i) {
+      if (i != first && i != second) {
+        perm.push_back(static_cast<int64_t>(i));
+        rest += labels[i];
+      }
+    }
+    perm.push_back(static_cast<int64_t>(first));
+    perm.push_back(static_cast<int64_t>(second));
+    x = transpose_unless_identity(x, perm, "einsum/transpose");
+    Tensor zero = Tensor::zeros(x.dtype(), Shape{});
+    x = apply(op::MatrixDiagPartV3, {x, int32_vector({0}), TensorHandle(zero)}, "einsum/MatrixDiagPartV3",
+              Attrs{{"align", std::string("RIGHT_LEFT")}});
+    labels = rest + labels[first];
+  }
 }
 
 // The Einsum kernel's checks: ranks, and one size per label.
@@ -405,22 +501,36 @@ Value tensordot(const Value& a, const Value& b, const Value& axes) {
 }
 
 Value einsum(const std::string& equation, const std::vector<Value>& inputs) {
-  if (inputs.empty() || inputs.size() > 2) {
-    // Parsing first gives TF's error for a count the equation disagrees with.
-    (void)parse_equation(equation, inputs.size());
-    throw UnimplementedError("tf.einsum with " + std::to_string(inputs.size()) +
-                             " operands is not supported (1 or 2), in equation '" + equation + "'");
-  }
-  Equation e = parse_equation(equation, inputs.size());
   std::vector<TensorHandle> in;
   std::optional<DType> dt;
   for (const Value& v : inputs) {
     if (v.is_tensor() && !dt) dt = v.as_tensor().dtype();
   }
   for (const Value& v : inputs) in.push_back(v.is_tensor() ? v.as_tensor() : to_tensor(v, dt));
+  Equation e = parse_equation(equation, in);
+  broadcast_operands(e, in);
   check_operands(e, in);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = take_diagonals(in[i], e.inputs[i]);
   if (in.size() == 1) return Value(einsum1(e, in[0]));
-  return Value(einsum2(e, in[0], in[1]));
+  // Contracted left to right: each step keeps the labels the output or a
+  // later operand still names.
+  TensorHandle acc = in[0];
+  std::string labels = e.inputs[0];
+  for (size_t i = 1; i < in.size(); ++i) {
+    std::string later = e.output;
+    for (size_t j = i + 1; j < in.size(); ++j) later += e.inputs[j];
+    std::string keep;
+    if (i + 1 == in.size()) {
+      keep = e.output;
+    } else {
+      for (char c : labels + e.inputs[i]) {
+        if (has(later, c) && !has(keep, c)) keep += c;
+      }
+    }
+    acc = einsum2(Equation{{labels, e.inputs[i]}, keep, {}}, acc, in[i]);
+    labels = keep;
+  }
+  return Value(acc);
 }
 
 Value einsum(const std::string& equation, const Value& a) { return einsum(equation, std::vector<Value>{a}); }

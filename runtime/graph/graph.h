@@ -73,7 +73,9 @@ class Graph {
 
   /// Adds a node after checking its inputs with the op's shape rule (values of
   /// Const inputs are passed as constants). `name` defaults to the op type and
-  /// is made unique as TF does. A stateful node gets a control edge from the
+  /// is made unique under the graph's name scope, as TF does; a name ending in
+  /// "/" is a name scope's own (TF's `name=scope` inside `with name_scope() as
+  /// scope`), which the node takes as it is. A stateful node gets a control edge from the
   /// previous stateful node, so program order survives every rewrite.
   Node* add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {},
                  std::vector<std::shared_ptr<Graph>> subgraphs = {});

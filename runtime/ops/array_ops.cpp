@@ -1,7 +1,8 @@
 // Array ops: constants, identity, shape queries (Shape, Size, Rank) and the
 // makers of new tensors (Fill, ZerosLike, OnesLike, Range). The shape
-// manipulations live in shape_ops.cpp, concat_ops.cpp, gather_ops.cpp and
-// slice_ops.cpp; register_array_ops() registers them all.
+// manipulations live in shape_ops.cpp, concat_ops.cpp, pad_ops.cpp,
+// gather_ops.cpp, scatter_ops.cpp, sort_ops.cpp and slice_ops.cpp;
+// register_array_ops() registers them all.
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -396,6 +397,8 @@ void register_array_ops(OpRegistry& reg) {
   register_concat_ops(reg);
   register_pad_ops(reg);
   register_gather_ops(reg);
+  register_scatter_ops(reg);
+  register_sort_ops(reg);
   register_slice_ops(reg);
 }
 

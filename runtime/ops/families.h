@@ -8,10 +8,11 @@ namespace ag {
 class OpRegistry;
 
 void register_array_ops(OpRegistry& reg);      // array_ops.cpp: Const, Identity, Reshape, Transpose, Gather, ...
-void register_math_ops(OpRegistry& reg);       // math_ops.cpp: elementwise arithmetic, comparison, logic, Cast, Select
-void register_reduction_ops(OpRegistry& reg);  // reduction_ops.cpp: Sum, Mean, Max, ..., ArgMax, Cumsum
-void register_linalg_ops(OpRegistry& reg);     // linalg_ops.cpp: MatMul, BatchMatMulV2
-void register_nn_ops(OpRegistry& reg);         // nn_ops.cpp: Relu, Softmax, Conv2D, BiasAdd, pools
+void register_math_ops(OpRegistry& reg);       // math_ops.cpp: elementwise arithmetic, comparison, logic, Cast, Select,
+                                               // special functions, segment reductions
+void register_reduction_ops(OpRegistry& reg);  // reduction_ops.cpp: Sum, Mean, Max, ..., EuclideanNorm, ArgMax, Cumsum
+void register_linalg_ops(OpRegistry& reg);     // linalg_ops.cpp: MatMul, BatchMatMulV2, matrix diagonals, factorizations
+void register_nn_ops(OpRegistry& reg);         // nn_ops.cpp: Relu, Softmax, Conv2D, BiasAdd, pools, losses
 void register_string_ops(OpRegistry& reg);     // string_ops.cpp: StringJoin, AsString, StringToNumber, ...
 void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform, RandomStandardNormal
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)

@@ -1,9 +1,10 @@
 // Array ops that pick elements by index: GatherV2 (slices along an axis, with
-// batch_dims), GatherNd (slices by index tuples) and OneHot, and the two that
-// write by index, their gradients: UnsortedSegmentSum (GatherV2's, dense where
-// TF returns IndexedSlices) and ScatterNd (GatherNd's). Every index is
-// range-checked before it is read: an out-of-range index is an
-// InvalidArgumentError in TF's words, never an out-of-bounds read.
+// batch_dims), GatherNd (slices by index tuples) and OneHot. Their gradients
+// write by index: GatherNd's is ScatterNd (scatter_ops.cpp), GatherV2's
+// UnsortedSegmentSum (segment_ops.cpp), dense where TF returns
+// IndexedSlices. Every index is range-checked before it is read: an
+// out-of-range index is an InvalidArgumentError in TF's words, never an
+// out-of-bounds read.
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
@@ -12,18 +13,6 @@ namespace ag {
 namespace {
 
 using array::one;
-
-/// TF's SliceDebugString: "" for rank 0, "[i]" for rank 1, "[i,j]" beyond.
-std::string slice_debug_string(const Shape& s, int64_t flat) {
-  if (s.rank() == 0) return "";
-  std::vector<int64_t> idx(static_cast<size_t>(s.rank()));
-  for (int d = s.rank() - 1; d >= 0; --d) {
-    int64_t n = s.dim(d);
-    idx[static_cast<size_t>(d)] = n > 0 ? flat % n : 0;
-    flat = n > 0 ? flat / n : 0;
-  }
-  return "[" + array::int_list_string(idx) + "]";
-}
 
 struct GatherGeom {
   Shape out;
@@ -79,7 +68,7 @@ void gather_run(const Tensor& params, const Tensor& indices, const GatherGeom& g
   // Check every index first: the copy below then never reads out of bounds.
   for (int64_t j = 0; j < indices.num_elements(); ++j) {
     if (ix[j] < 0 || ix[j] >= limit) {
-      throw InvalidArgumentError("indices" + slice_debug_string(indices.shape(), j) + " = " + std::to_string(ix[j]) +
+      throw InvalidArgumentError("indices" + array::slice_debug_string(indices.shape(), j) + " = " + std::to_string(ix[j]) +
                                  " is not in [0, " + std::to_string(limit) + ")");
     }
   }
@@ -130,19 +119,13 @@ void gather_nd_run(const Tensor& params, const Tensor& indices, Tensor& out) {
       int64_t v = ix[j * k + d];
       if (v < 0 || v >= ps.dim(d)) {
         std::vector<int64_t> bad(ix + j * k, ix + j * k + k);
-        throw InvalidArgumentError("indices" + slice_debug_string(batch, j) + " = [" + array::int_list_string(bad, ", ") +
+        throw InvalidArgumentError("indices" + array::slice_debug_string(batch, j) + " = [" + array::int_list_string(bad, ", ") +
                                    "] does not index into param shape " + ps.debug_string());
       }
       off += v * st[static_cast<size_t>(d)];
     }
     std::copy_n(src + off, slice, dst + j * slice);
   }
-}
-
-template <class F>
-void dispatch_index(DType t, F&& f) {
-  if (t == DType::Int32) f.template operator()<int32_t>();
-  else f.template operator()<int64_t>();
 }
 
 /// OneHot's canonical axis for indices of rank `r`.
@@ -159,120 +142,6 @@ int64_t one_hot_depth(const Tensor& d) {
   int64_t depth = array::int_at(d, 0);
   if (depth < 0) throw InvalidArgumentError("depth must be non-negative, got: " + std::to_string(depth));
   return depth;
-}
-
-
-/// The element types UnsortedSegmentSum and ScatterNd add.
-template <class T>
-constexpr bool kAddable = !std::is_same_v<T, bool> && !std::is_same_v<T, std::string>;
-
-template <class T>
-T add_elems(T a, T b) {
-  if constexpr (std::is_same_v<T, bfloat16>) return bfloat16(static_cast<float>(a) + static_cast<float>(b));
-  else return static_cast<T>(a + b);
-}
-
-// ---- UnsortedSegmentSum(data, segment_ids, num_segments): out[ids[i], ...] += data[i, ...].
-
-Shape segment_sum_shape(const Shape& data, const Shape& ids, int64_t num_segments) {
-  if (!data.rank_known() || !ids.rank_known()) return Shape::unknown_rank();
-  bool prefix = ids.rank() <= data.rank();
-  for (int d = 0; prefix && d < ids.rank(); ++d) {
-    if (data.dim(d) >= 0 && ids.dim(d) >= 0 && data.dim(d) != ids.dim(d)) prefix = false;
-  }
-  if (!prefix) {
-    throw InvalidArgumentError("data.shape = " + data.debug_string() + " does not start with segment_ids.shape = " +
-                               ids.debug_string());
-  }
-  Shape out{num_segments};
-  for (int d = ids.rank(); d < data.rank(); ++d) out.push_back(data.dim(d));
-  return out;
-}
-
-int64_t num_segments_of(const Tensor& t) {
-  if (t.rank() != 0) throw InvalidArgumentError("num_segments should be a scalar, not shape " + t.shape().debug_string());
-  int64_t n = array::int_at(t, 0);
-  if (n < 0) throw InvalidArgumentError("Input num_segments == " + std::to_string(n) + " must not be negative.");
-  return n;
-}
-
-template <class T, class I>
-void segment_sum_run(const Tensor& data, const Tensor& ids, Tensor& out) {
-  const int64_t n = ids.num_elements();
-  const int64_t rows = out.shape().dim(0);
-  const int64_t inner = n > 0 ? data.num_elements() / n : 0;
-  const I* ix = ids.data<I>();
-  for (int64_t j = 0; j < n; ++j) {
-    if (ix[j] >= rows) {
-      throw InvalidArgumentError("segment_ids" + slice_debug_string(ids.shape(), j) + " = " + std::to_string(ix[j]) +
-                                 " is out of range [0, " + std::to_string(rows) + ")");
-    }
-  }
-  T* dst = out.data<T>();
-  std::fill_n(dst, out.num_elements(), T(0));
-  const T* src = data.data<T>();
-  for (int64_t j = 0; j < n; ++j) {
-    if (ix[j] < 0) continue;  // negative ids are dropped, as in TF
-    T* row = dst + static_cast<int64_t>(ix[j]) * inner;
-    const T* in = src + j * inner;
-    for (int64_t q = 0; q < inner; ++q) row[q] = add_elems(row[q], in[q]);
-  }
-}
-
-// ---- ScatterNd(indices, updates, shape): zeros of `shape`, updates summed in at the index tuples.
-
-void check_scatter_shapes(const Shape& idx, const Shape& upd, const Shape& out) {
-  if (!idx.rank_known() || !upd.rank_known() || !out.rank_known()) return;
-  if (idx.rank() < 1) throw InvalidArgumentError("Indices shape must have rank at least one. Found:" + idx.debug_string());
-  int64_t k = idx.dim(idx.rank() - 1);
-  if (k < 0) return;
-  if (k > out.rank()) {
-    throw InvalidArgumentError("Dimensions [" + std::to_string(k) + "," + std::to_string(out.rank()) +
-                               ") of input[shape=" + out.debug_string() + "] = [] must match dimensions [" +
-                               std::to_string(idx.rank() - 1) + "," + std::to_string(upd.rank()) +
-                               ") of updates[shape=" + upd.debug_string() + "]");
-  }
-  Shape want;
-  for (int d = 0; d < idx.rank() - 1; ++d) want.push_back(idx.dim(d));
-  for (int d = static_cast<int>(k); d < out.rank(); ++d) want.push_back(out.dim(d));
-  if (!want.is_compatible_with(upd)) {
-    throw InvalidArgumentError("The shape of updates " + upd.debug_string() + " must be the indices' outer dims plus "
-                               "the slices of the output: " + want.debug_string());
-  }
-}
-
-template <class T, class I>
-void scatter_nd_run(const Tensor& indices, const Tensor& updates, Tensor& out) {
-  const Shape& os = out.shape();
-  const Shape& is = indices.shape();
-  int k = static_cast<int>(is.dim(is.rank() - 1));
-  int64_t n = array::dims_product(is, 0, is.rank() - 1);
-  int64_t slice = array::dims_product(os, k, os.rank());
-  std::vector<int64_t> st = array::strides_of(os);
-  const I* ix = indices.data<I>();
-  Shape batch;
-  for (int d = 0; d < is.rank() - 1; ++d) batch.push_back(is.dim(d));
-  std::vector<int64_t> offsets(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {
-    int64_t off = 0;
-    for (int d = 0; d < k; ++d) {
-      int64_t v = ix[j * k + d];
-      if (v < 0 || v >= os.dim(d)) {
-        std::vector<int64_t> bad(ix + j * k, ix + j * k + k);
-        throw InvalidArgumentError("indices" + slice_debug_string(batch, j) + " = [" + array::int_list_string(bad, ", ") +
-                                   "] does not index into shape " + os.debug_string());
-      }
-      off += v * st[static_cast<size_t>(d)];
-    }
-    offsets[static_cast<size_t>(j)] = off;
-  }
-  T* dst = out.data<T>();
-  std::fill_n(dst, out.num_elements(), T(0));
-  const T* src = updates.data<T>();
-  for (int64_t j = 0; j < n; ++j) {
-    T* o = dst + offsets[static_cast<size_t>(j)];
-    for (int64_t q = 0; q < slice; ++q) o[q] = add_elems(o[q], src[j * slice + q]);
-  }
 }
 
 // ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py and math_grad.py)
@@ -391,38 +260,6 @@ std::vector<GradTensor> gather_nd_grad(GradContext& c) {
   return grads({c.apply1(op::ScatterNd, {indices, c.grad(0), shape}), GradTensor{}});
 }
 
-/// UnsortedSegmentSum: g gathered at the segment ids, 0 where an id is
-/// negative (TF's _GatherDropNegatives).
-std::vector<GradTensor> segment_sum_grad(GradContext& c) {
-  GradTensor ids = c.input(1);
-  GradTensor zero = c.constant(dispatch_dtype(c.dtype(ids), [&]<class I>() -> Tensor {
-    if constexpr (std::is_same_v<I, int64_t>) return Tensor::scalar(int64_t{0});
-    else return Tensor::scalar(int32_t{0});
-  }));
-  GradTensor clamped = c.apply1(op::Maximum, {ids, zero});
-  GradTensor gathered = c.apply1(op::GatherV2, {c.grad(0), clamped, scalar_int(c, 0)}, Attrs{{"batch_dims", int64_t{0}}});
-  const Shape& is = c.spec(ids).shape;
-  const Shape& gs = c.spec(gathered).shape;
-  if (const Tensor* v = c.value(ids)) {
-    bool any_negative = false;
-    for (int64_t i : array::int_values(*v)) any_negative |= i < 0;
-    if (!any_negative) return grads({gathered, GradTensor{}, GradTensor{}});
-  }
-  if (!is.rank_known() || !gs.rank_known()) {
-    throw UnimplementedError("The gradient of UnsortedSegmentSum needs its segment ids' rank known while tracing");
-  }
-  GradTensor keep = c.apply1(op::GreaterEqual, {ids, zero});
-  // ids' shape with 1s for the slice dims, so `keep` broadcasts over them.
-  GradTensor keep_shape = c.apply(op::ConcatV2, std::vector<GradTensor>{c.shape_of(ids), c.ints(std::vector<int64_t>(static_cast<size_t>(gs.rank() - is.rank()), 1)), scalar_int(c, 0)})[0];
-  keep = c.reshape(keep, keep_shape);
-  return grads({c.select(keep, gathered, c.zeros_like(gathered)), GradTensor{}, GradTensor{}});
-}
-
-/// ScatterNd: None for indices and shape, g gathered at the indices for updates.
-std::vector<GradTensor> scatter_nd_grad(GradContext& c) {
-  return grads({GradTensor{}, c.apply1(op::GatherNd, {c.grad(0), c.input(0)}), GradTensor{}});
-}
-
 }  // namespace
 
 /// x[i] as a `for` over x's rows traces it: a scalar index on axis 0.
@@ -466,7 +303,7 @@ void register_gather_ops(OpRegistry& reg) {
         int64_t batch_dims = s.attrs.get_or<int64_t>("batch_dims", 0);
         Kernel kernel;
         dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
-          dispatch_index(s.inputs[1].dtype, [&]<class I>() {
+          array::dispatch_index(s.inputs[1].dtype, [&]<class I>() {
             kernel = [batch_dims](KernelContext& k) {
               const Tensor& axis = k.input(2);
               if (axis.rank() != 0) throw InvalidArgumentError("axis must be scalar, but got " + axis.shape().debug_string());
@@ -493,7 +330,7 @@ void register_gather_ops(OpRegistry& reg) {
       .cpu([](const KernelSpec& s) {
         Kernel kernel;
         dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
-          dispatch_index(s.inputs[1].dtype, [&]<class I>() {
+          array::dispatch_index(s.inputs[1].dtype, [&]<class I>() {
             kernel = [](KernelContext& k) {
               Tensor& out =
                   k.allocate_output(0, dtype_of<T>(), gather_nd_shape(k.input(0).shape(), k.input(1).shape()));
@@ -505,81 +342,6 @@ void register_gather_ops(OpRegistry& reg) {
       })
       .cost(CostKind::DataMovement).tpu()
       .grad(gather_nd_grad);
-
-  reg.op("UnsortedSegmentSum")
-      .inputs(3)
-      .infer([](const InferContext& c) {
-        DType t = c.inputs[0].dtype;
-        if (!is_numeric(t)) array::bad_attr_type("T", t, "float, double, int32, uint8, int8, int64, bfloat16");
-        array::check_index_dtype(c.inputs[1].dtype, "Tindices");
-        array::check_index_dtype(c.inputs[2].dtype, "Tnumsegments");
-        const Shape& ns = c.inputs[2].shape;
-        if (ns.rank_known() && ns.rank() != 0) {
-          throw InvalidArgumentError("num_segments should be a scalar, not shape " + ns.debug_string());
-        }
-        const Tensor* n = c.constant(2);
-        return one(t, segment_sum_shape(c.inputs[0].shape, c.inputs[1].shape, n ? num_segments_of(*n) : kUnknownDim));
-      })
-      .cpu([](const KernelSpec& s) {
-        Kernel kernel;
-        dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
-          dispatch_index(s.inputs[1].dtype, [&]<class I>() {
-            if constexpr (kAddable<T>) {
-              kernel = [](KernelContext& k) {
-                const Tensor& data = k.input(0);
-                const Tensor& ids = k.input(1);
-                Shape os = segment_sum_shape(data.shape(), ids.shape(), num_segments_of(k.input(2)));
-                Tensor& out = k.allocate_output(0, dtype_of<T>(), os);
-                segment_sum_run<T, I>(data, ids, out);
-              };
-            }
-          });
-        });
-        return kernel;
-      })
-      .cost(CostKind::DataMovement).tpu()
-      .grad(segment_sum_grad);
-
-  reg.op("ScatterNd")
-      .inputs(3)
-      .infer([](const InferContext& c) {
-        array::check_index_dtype(c.inputs[0].dtype, "Tindices");
-        if (c.inputs[2].dtype != c.inputs[0].dtype) {
-          throw InvalidArgumentError(std::string("Inconsistent values for attr 'Tindices' ") +
-                                     dtype_tf_string(c.inputs[0].dtype) + " vs. " + dtype_tf_string(c.inputs[2].dtype) +
-                                     " while building NodeDef 'ScatterNd'");
-        }
-        const Shape& ss = c.inputs[2].shape;
-        if (ss.rank_known() && ss.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(ss.rank()));
-        DType t = c.inputs[1].dtype;
-        if (const Tensor* shape = c.constant(2)) {
-          Shape out = array::checked_shape(array::int_values(*shape));
-          check_scatter_shapes(c.inputs[0].shape, c.inputs[1].shape, out);
-          return one(t, out);
-        }
-        if (ss.rank_known() && ss.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ss.dim(0))));
-        return one(t, Shape::unknown_rank());
-      })
-      .cpu([](const KernelSpec& s) {
-        Kernel kernel;
-        dispatch_dtype(s.inputs[1].dtype, [&]<class T>() {
-          dispatch_index(s.inputs[0].dtype, [&]<class I>() {
-            if constexpr (kAddable<T>) {
-              kernel = [](KernelContext& k) {
-                const Tensor& shape = k.input(2);
-                if (shape.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(shape.rank()));
-                Shape os = array::checked_shape(array::int_values(shape));
-                check_scatter_shapes(k.input(0).shape(), k.input(1).shape(), os);
-                Tensor& out = k.allocate_output(0, dtype_of<T>(), os);
-                scatter_nd_run<T, I>(k.input(0), k.input(1), out);
-              };
-            }
-          });
-        });
-        return kernel;
-      })
-      .cost(CostKind::DataMovement).tpu()
-      .grad(scatter_nd_grad);
 
   // OneHot(indices, depth, on_value, off_value) with attr axis (-1: last).
   reg.op("OneHot")

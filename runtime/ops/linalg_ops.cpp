@@ -1,6 +1,8 @@
 // Linear algebra ops: MatMul and BatchMatMulV2 (TF's math_ops.cc signatures),
 // and agc's FusedMatMul (what the optimizer makes of MatMul + AddV2 + Tanh
-// chains). All multiply through kernels::gemm, the one GEMM interface.
+// chains). All multiply through kernels::gemm, the one GEMM interface. The
+// rest of the family: matrix_diag_ops.cpp (diagonals and bands) and
+// matrix_factor_ops.cpp (inverse, determinant, solve, Cholesky, QR).
 #include <Eigen/Core>
 #include <algorithm>
 #include <string>
@@ -14,6 +16,10 @@
 #include "runtime/ops/registry.h"
 
 namespace ag {
+
+void register_matrix_diag_ops(OpRegistry& reg);    // matrix_diag_ops.cpp
+void register_matrix_factor_ops(OpRegistry& reg);  // matrix_factor_ops.cpp
+
 namespace {
 
 // The dtypes both ops take (TF also has half and complex types, which agc lacks).
@@ -470,6 +476,8 @@ void register_linalg_ops(OpRegistry& reg) {
       .cost(CostKind::Contraction, matmul_dims)
       .tpu()
       .not_differentiable();
+  register_matrix_diag_ops(reg);
+  register_matrix_factor_ops(reg);
 }
 
 }  // namespace ag

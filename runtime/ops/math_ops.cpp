@@ -1,6 +1,7 @@
 // Math ops (see families.h): this file holds the broadcasting binary
-// arithmetic (AddV2 ... DivNoNan) and registers the rest of the family from
-// unary_math_ops.cpp, compare_ops.cpp and cast_ops.cpp.
+// arithmetic (AddV2 ... DivNoNan, the truncating and bitwise ops) and
+// registers the rest of the family from unary_math_ops.cpp, compare_ops.cpp,
+// cast_ops.cpp, special_math_ops.cpp and segment_ops.cpp.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -22,6 +23,8 @@ namespace ag {
 void register_unary_math_ops(OpRegistry& reg);    // unary_math_ops.cpp
 void register_compare_ops(OpRegistry& reg);       // compare_ops.cpp
 void register_cast_ops(OpRegistry& reg);          // cast_ops.cpp
+void register_special_math_ops(OpRegistry& reg);  // special_math_ops.cpp
+void register_segment_ops(OpRegistry& reg);       // segment_ops.cpp
 
 namespace {
 
@@ -70,6 +73,19 @@ struct RealDivOp : NonZeroDivisor {
   static T apply(T a, T b) {
     if constexpr (kInt<T>) return trunc_div(a, b);
     else return a / b;
+  }
+};
+// TruncateDiv, TruncateMod: the quotient rounded toward zero and its
+// remainder, which has the dividend's sign (C's / and %; fmod for floats).
+struct TruncateDivOp : NonZeroDivisor {
+  template <class T>
+  static T apply(T a, T b) { return trunc_div(a, b); }
+};
+struct TruncateModOp : NonZeroDivisor {
+  template <class T>
+  static T apply(T a, T b) {
+    if constexpr (kInt<T>) return trunc_mod(a, b);
+    else return std::fmod(a, b);
   }
 };
 struct FloorDivOp : NonZeroDivisor {
@@ -160,6 +176,29 @@ struct BitwiseOrOp {
 struct BitwiseXorOp {
   template <class T>
   static T apply(T a, T b) { return static_cast<T>(a ^ b); }
+};
+
+// LeftShift, RightShift (TF's bitwise_ops.h): the shift is clamped to
+// [0, bits - 1]; a left shift happens on the unsigned type (bits shifted out
+// are lost, never undefined), a right shift keeps a signed value's sign.
+template <class T>
+T clamped_shift(T s) {
+  constexpr T kMax = static_cast<T>(sizeof(T) * 8 - 1);
+  if constexpr (std::is_signed_v<T>) {
+    if (s < 0) return 0;
+  }
+  return s > kMax ? kMax : s;
+}
+struct LeftShiftOp {
+  template <class T>
+  static T apply(T a, T b) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<U>(clamped_shift(b))));
+  }
+};
+struct RightShiftOp {
+  template <class T>
+  static T apply(T a, T b) { return static_cast<T>(a >> clamped_shift(b)); }
 };
 
 // TF's op-def lists (BINARY_MORE and friends).
@@ -352,6 +391,11 @@ void register_math_ops(OpRegistry& reg) {
   register_binary<MulOp, kArith>(reg, "Mul", kBinaryMore).semantic(OpSemantic::Mul).commutative().grad(mul_grad);
   register_binary<RealDivOp, kArith>(reg, "RealDiv", kBinaryMore).grad([](GradContext& c) { return div_grad(c, op::RealDiv); });
   register_binary<FloorDivOp, kArith>(reg, "FloorDiv", kBinaryMore).not_differentiable();
+  // TF's CPU kernels: TruncateDiv on integers only, TruncateMod also fmod on floats.
+  register_binary<TruncateDivOp, kIntTypes>(reg, "TruncateDiv", "uint8, uint16, uint32, uint64, int8, int16, int32, int64")
+      .not_differentiable();
+  register_binary<TruncateModOp, kIntTypes | kFloatTypes>(reg, "TruncateMod", "int32, int64, bfloat16, half, float, double")
+      .grad_unimplemented();
   register_binary<FloorModOp, kArith>(reg, "FloorMod",
                                       "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double")
       .grad(floor_mod_grad);
@@ -373,10 +417,14 @@ void register_math_ops(OpRegistry& reg) {
   register_binary<BitwiseAndOp, kIntTypes>(reg, "BitwiseAnd", kBitwise).commutative().not_differentiable();
   register_binary<BitwiseOrOp, kIntTypes>(reg, "BitwiseOr", kBitwise).commutative().not_differentiable();
   register_binary<BitwiseXorOp, kIntTypes>(reg, "BitwiseXor", kBitwise).commutative().not_differentiable();
+  register_binary<LeftShiftOp, kIntTypes>(reg, "LeftShift", kBitwise).not_differentiable();
+  register_binary<RightShiftOp, kIntTypes>(reg, "RightShift", kBitwise).not_differentiable();
 
   register_unary_math_ops(reg);
   register_compare_ops(reg);
   register_cast_ops(reg);
+  register_special_math_ops(reg);
+  register_segment_ops(reg);
 }
 
 }  // namespace ag

@@ -1,10 +1,12 @@
 // The fused training ops of TF's nn_ops.cc that Keras' losses and
 // BatchNormalization apply: SoftmaxCrossEntropyWithLogits and
 // SparseSoftmaxCrossEntropyWithLogits (loss per row, and the logits' gradient
-// as a second output, which their gradients reuse), and FusedBatchNormV3 (its
-// gradient built from other ops: TF's FusedBatchNormGradV3 formulas).
+// as a second output, which their gradients reuse), FusedBatchNormV3 (its
+// gradient built from other ops: TF's FusedBatchNormGradV3 formulas), and
+// L2Loss (sum(t²) / 2, what tf.nn.l2_loss and tf.linalg.global_norm apply).
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/ops/grad_context.h"
@@ -384,9 +386,45 @@ std::vector<GradTensor> batch_norm_grad(GradContext& c) {
   return grads({c.cast(dx, x_type), dscale, doffset, GradTensor{}, GradTensor{}});
 }
 
+// ---- L2Loss(t) -> sum(t²) / 2, a scalar, summed in T (float for bfloat16),
+// as TF's L2LossOp sums.
+
+KernelFactory l2_loss_kernel() {
+  return [](const KernelSpec& s) {
+    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
+      return [](KernelContext& k) {
+        const Tensor& t = k.input(0);
+        Tensor& out = k.allocate_output(0, t.dtype(), Shape{});
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bfloat16>) {
+          using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+          Acc sum = 0;
+          const T* p = t.data<T>();
+          for (int64_t i = 0; i < t.num_elements(); ++i) {
+            Acc v = static_cast<Acc>(p[i]);
+            sum += v * v;
+          }
+          *out.data<T>() = static_cast<T>(sum / Acc(2));
+        } else {
+          throw InternalError("L2Loss kernel for a non-floating dtype");
+        }
+      };
+    });
+  };
+}
+
 }  // namespace
 
 void register_nn_loss_ops(OpRegistry& reg) {
+  reg.op("L2Loss")
+      .inputs(1)
+      .infer([](const InferContext& c) {
+        check_float(c);
+        return std::vector<TensorSpec>{{c.inputs[0].dtype, Shape{}}};
+      })
+      .cpu(l2_loss_kernel())
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad([](GradContext& c) { return grads({c.mul(c.input(0), c.grad(0))}); });
   reg.op("SoftmaxCrossEntropyWithLogits")
       .inputs(2)
       .outputs(2)

@@ -1,9 +1,13 @@
-// Array ops that grow a tensor: Tile (copies of it along each dim) and Pad,
-// PadV2 (a border of zeros or of a constant). Their gradients take back what
-// was copied: Tile's sums the copies, Pad's slices the border off (TF's
-// array_grad.py).
+// Array ops that grow a tensor: Tile (copies of it along each dim),
+// BroadcastTo (copies along the dims NumPy's rule adds or stretches), Pad,
+// PadV2 (a border of zeros or of a constant) and MirrorPad (a border
+// mirroring the edge, with or without it: REFLECT, SYMMETRIC). Their
+// gradients take back what was copied: Tile's and BroadcastTo's sum the
+// copies, Pad's slices the border off, MirrorPad's (MirrorPadGrad) folds the
+// border back onto what it mirrored (TF's array_grad.py).
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
+#include "runtime/ops/kernels/broadcast.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -151,6 +155,174 @@ KernelFactory pad_kernel() {
   };
 }
 
+// ---- MirrorPad(input, paddings) with attr mode: REFLECT mirrors the rows
+// next to the edge (pads < dim), SYMMETRIC the edge too (pads <= dim).
+// MirrorPadGrad(grad, paddings): the padded tensor's gradient folded back.
+
+/// 1 for REFLECT (the mirror skips the edge row), 0 for SYMMETRIC.
+int64_t mirror_offset(const Attrs& attrs) {
+  const std::string mode = attrs.get_or<std::string>("mode", "REFLECT");
+  if (mode == "REFLECT") return 1;
+  if (mode == "SYMMETRIC") return 0;
+  throw InvalidArgumentError("Value for attr 'mode' of \"" + mode + "\" is not in the list of allowed values: "
+                             "\"REFLECT\", \"SYMMETRIC\"");
+}
+
+/// MirrorPad's amounts, checked against the input's dims (TF's MirrorPadOp).
+std::vector<int64_t> mirror_amounts(const Tensor& p, const Shape& in, int64_t offset) {
+  std::vector<int64_t> v = pad_amounts(p, in);
+  for (int i = 0; i < in.rank(); ++i) {
+    const int64_t before = v[2 * static_cast<size_t>(i)], after = v[2 * static_cast<size_t>(i) + 1], d = in.dim(i);
+    if (offset == 0 && (before > d || after > d)) {
+      throw InvalidArgumentError("paddings must be no greater than the dimension size: " + std::to_string(before) +
+                                 ", " + std::to_string(after) + " greater than " + std::to_string(d));
+    }
+    if (offset == 1 && (before >= d || after >= d)) {
+      throw InvalidArgumentError("paddings must be less than the dimension size: " + std::to_string(before) + ", " +
+                                 std::to_string(after) + " not less than " + std::to_string(d));
+    }
+  }
+  return v;
+}
+
+/// The input index a padded index `j` (in [-before, d + after)) mirrors.
+inline int64_t mirrored(int64_t j, int64_t d, int64_t offset) {
+  if (j < 0) return -j - 1 + offset;
+  if (j >= d) return 2 * d - j - 1 - offset;
+  return j;
+}
+
+/// For each element of the padded shape `out` of input shape `in`, f(flat
+/// input index, flat padded index).
+template <class F>
+void for_each_mirrored(const Shape& in, const Shape& out, const std::vector<int64_t>& pads, int64_t offset, F&& f) {
+  const int r = in.rank();
+  const int64_t n = out.num_elements();
+  if (n == 0) return;
+  std::vector<int64_t> st = array::strides_of(in);
+  int64_t idx[kMaxRank] = {};
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t src = 0;
+    for (int d = 0; d < r; ++d) {
+      src += mirrored(idx[d] - pads[2 * static_cast<size_t>(d)], in.dim(d), offset) * st[static_cast<size_t>(d)];
+    }
+    f(src, o);
+    for (int d = r - 1; d >= 0; --d) {
+      if (++idx[d] < out.dim(d)) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+std::vector<TensorSpec> mirror_pad_infer(const InferContext& c) {
+  const int64_t offset = mirror_offset(c.attrs);
+  std::vector<TensorSpec> out = pad_infer(c);
+  const Tensor* p = c.constant(1);
+  if (p != nullptr && c.inputs[0].shape.fully_defined()) (void)mirror_amounts(*p, c.inputs[0].shape, offset);
+  return out;
+}
+
+KernelFactory mirror_pad_kernel() {
+  return [](const KernelSpec& s) {
+    const int64_t offset = mirror_offset(s.attrs);
+    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
+      return Kernel([offset](KernelContext& k) {
+        const Tensor& in = k.input(0);
+        std::vector<int64_t> pads = mirror_amounts(k.input(1), in.shape(), offset);
+        Tensor& out = k.allocate_output(0, dtype_of<T>(), pad_shape(in.shape(), pads));
+        const T* src = in.data<T>();
+        T* dst = out.data<T>();
+        for_each_mirrored(in.shape(), out.shape(), pads, offset, [&](int64_t i, int64_t o) { dst[o] = src[i]; });
+      });
+    });
+  };
+}
+
+/// MirrorPadGrad's output shape: the gradient's, less the paddings.
+Shape unpadded_shape(const Shape& padded, const std::vector<int64_t>& pads) {
+  Shape out;
+  for (int i = 0; i < padded.rank(); ++i) {
+    const int64_t d = padded.dim(i) - pads[2 * static_cast<size_t>(i)] - pads[2 * static_cast<size_t>(i) + 1];
+    if (padded.dim(i) >= 0 && d < 0) {
+      throw InvalidArgumentError("Paddings must be less than the input dimension: " + padded.debug_string());
+    }
+    out.push_back(padded.dim(i) < 0 ? kUnknownDim : d);
+  }
+  return out;
+}
+
+KernelFactory mirror_pad_grad_kernel() {
+  return [](const KernelSpec& s) {
+    const int64_t offset = mirror_offset(s.attrs);
+    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
+      if constexpr (!array::kAddable<T>) {
+        throw InternalError("MirrorPadGrad kernel for a dtype it cannot add");
+      } else {
+        return Kernel([offset](KernelContext& k) {
+          const Tensor& g = k.input(0);
+          std::vector<int64_t> pads = pad_amounts(k.input(1), g.shape());
+          Shape in_shape = unpadded_shape(g.shape(), pads);
+          (void)mirror_amounts(k.input(1), in_shape, offset);
+          Tensor& out = k.allocate_output(0, dtype_of<T>(), in_shape);
+          T* dst = out.data<T>();
+          std::fill_n(dst, out.num_elements(), T(0));
+          const T* src = g.data<T>();
+          for_each_mirrored(in_shape, g.shape(), pads, offset,
+                            [&](int64_t i, int64_t o) { dst[i] = array::add_elems(dst[i], src[o]); });
+        });
+      }
+    });
+  };
+}
+
+// ---- BroadcastTo(input, shape): input copied along the dims NumPy's rule
+// stretches or adds.
+
+Shape broadcast_target(const Shape& in, const Shape& target) {
+  Shape out;
+  if (!kernels::broadcast_static(in, target, out)) {
+    throw InvalidArgumentError(kernels::incompatible_shapes(in, target));
+  }
+  if (in.rank_known() && target.rank_known() && (!(out == target) && target.fully_defined() && out.fully_defined())) {
+    throw InvalidArgumentError("Unable to broadcast tensor of shape " + in.debug_string() + " to tensor of shape " +
+                               target.debug_string());
+  }
+  return target.rank_known() ? target : out;
+}
+
+std::vector<TensorSpec> broadcast_to_infer(const InferContext& c) {
+  array::check_index_dtype(c.inputs[1].dtype, "Tidx");
+  const Shape& ss = c.inputs[1].shape;
+  if (ss.rank_known() && ss.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(ss.rank()));
+  DType t = c.inputs[0].dtype;
+  if (const Tensor* shape = c.constant(1)) {
+    return one(t, broadcast_target(c.inputs[0].shape, array::checked_shape(array::int_values(*shape))));
+  }
+  if (ss.rank_known() && ss.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ss.dim(0))));
+  return one(t, Shape::unknown_rank());
+}
+
+KernelFactory broadcast_to_kernel() {
+  return [](const KernelSpec& s) {
+    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
+      return Kernel([](KernelContext& k) {
+        const Tensor& in = k.input(0);
+        const Tensor& shape = k.input(1);
+        if (shape.rank() != 1) throw InvalidArgumentError("Shape must be rank 1 but is rank " + std::to_string(shape.rank()));
+        Shape os = broadcast_target(in.shape(), array::checked_shape(array::int_values(shape)));
+        Tensor& out = k.allocate_output(0, dtype_of<T>(), os);
+        if (out.num_elements() == 0) return;
+        const T* src = in.data<T>();
+        T* dst = out.data<T>();
+        kernels::BroadcastPlan<1>(os, {&in.shape()}).for_each_run([&](const std::array<int64_t, 1>& off,
+                                                                      const std::array<int64_t, 1>& is, int64_t len) {
+          for (int64_t j = 0; j < len; ++j) dst[j] = src[off[0] + j * is[0]];
+          dst += len;
+        });
+      });
+    });
+  };
+}
 
 // ---- gradients (GRADIENTS.md 3.2, TF's array_grad.py)
 
@@ -203,6 +375,15 @@ std::vector<GradTensor> pad_grad(GradContext& c) {
   return out;
 }
 
+/// MirrorPad: MirrorPadGrad of g; MirrorPadGrad: MirrorPad of g (TF's
+/// _MirrorPadGrad, _MirrorPadGradGrad).
+GradFn mirror_grad(OpType to) {
+  return [to](GradContext& c) {
+    Attrs a{{"mode", c.attrs().get_or<std::string>("mode", "REFLECT")}};
+    return grads({c.apply1(to, {c.grad(0), c.input(1)}, a), GradTensor{}});
+  };
+}
+
 }  // namespace
 
 void register_pad_ops(OpRegistry& reg) {
@@ -238,6 +419,24 @@ void register_pad_ops(OpRegistry& reg) {
   for (auto [name, inputs] : {std::pair{"Pad", 2}, std::pair{"PadV2", 3}}) {
     reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu().grad(pad_grad);
   }
+  reg.op("MirrorPad").inputs(2).infer(mirror_pad_infer).cpu(mirror_pad_kernel()).cost(CostKind::DataMovement).tpu()
+      .grad(mirror_grad(op::MirrorPadGrad));
+  reg.op("MirrorPadGrad")
+      .inputs(2)
+      .infer([](const InferContext& c) {
+        array::check_index_dtype(c.inputs[1].dtype, "Tpaddings");
+        const Shape& g = c.inputs[0].shape;
+        const Tensor* p = c.constant(1);
+        if (!g.rank_known()) return one(c.inputs[0].dtype, Shape::unknown_rank());
+        if (p == nullptr) return one(c.inputs[0].dtype, Shape::unknown_dims(g.rank()));
+        return one(c.inputs[0].dtype, unpadded_shape(g, pad_amounts(*p, g)));
+      })
+      .cpu(mirror_pad_grad_kernel())
+      .cost(CostKind::DataMovement)
+      .tpu()
+      .grad(mirror_grad(op::MirrorPad));
+  reg.op("BroadcastTo").inputs(2).infer(broadcast_to_infer).cpu(broadcast_to_kernel()).cost(CostKind::DataMovement).tpu()
+      .grad([](GradContext& c) { return grads({c.unbroadcast(c.grad(0), c.input(0)), GradTensor{}}); });
 }
 
 }  // namespace ag

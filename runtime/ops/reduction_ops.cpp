@@ -1,5 +1,5 @@
-// Reduction ops (TF's math_ops.cc): Sum, Mean, Prod, Max, Min over numeric
-// tensors, Any and All over bools, ArgMax/ArgMin, Cumsum. Axes are an input
+// Reduction ops (TF's math_ops.cc): Sum, Mean, Prod, Max, Min and
+// EuclideanNorm over numeric tensors, Any and All over bools, ArgMax/ArgMin, Cumsum. Axes are an input
 // (int32 or int64, scalar or vector, negative allowed); the loops live in
 // kernels/reduce.h. Cumprod is here for Prod's zero-safe gradient.
 #include <algorithm>
@@ -177,6 +177,17 @@ struct SumOp {
   static Acc apply(Acc a, Acc b) { return static_cast<Acc>(a + b); }
   static Acc load(T v) { return load_as<T, Acc>(v); }
 };
+/// EuclideanNorm's sum of squares (its square root is taken at the end).
+template <class T>
+struct SumSquaresOp {
+  using Acc = WrapAcc<T>;
+  static Acc init() { return Acc(0); }
+  static Acc apply(Acc a, Acc b) { return static_cast<Acc>(a + b); }
+  static Acc load(T v) {
+    Acc x = load_as<T, Acc>(v);
+    return static_cast<Acc>(x * x);
+  }
+};
 template <class T>
 struct ProdOp {
   using Acc = WrapAcc<T>;
@@ -219,9 +230,25 @@ struct AllOp {
   static bool load(bool v) { return v; }
 };
 
-/// Reduces `in` into `out` (already shaped); Mean divides the sums by `count`.
+/// What a reduction does to each combined value: nothing, divide it by the
+/// count of elements combined (Mean), take its square root (EuclideanNorm).
+enum class Finish { None, Mean, Sqrt };
+
+/// sqrt(v) in T; an integer's is truncated (Eigen's numext::sqrt), and a sum
+/// of squares that wrapped negative gives the type's lowest value, not UB.
+template <class T, class V>
+T sqrt_as(V v) {
+  double r = std::sqrt(static_cast<double>(v));
+  if constexpr (std::is_integral_v<T>) {
+    return std::isnan(r) ? std::numeric_limits<T>::lowest() : static_cast<T>(r);
+  } else {
+    return static_cast<T>(std::sqrt(v));
+  }
+}
+
+/// Reduces `in` into `out` (already shaped), then finishes each result.
 template <class Op, class T>
-void reduce_typed(const Tensor& in, Tensor& out, const SmallRuns& runs, bool mean, int64_t count) {
+void reduce_typed(const Tensor& in, Tensor& out, const SmallRuns& runs, Finish finish, int64_t count) {
   using Acc = typename Op::Acc;
   int64_t n = out.num_elements();
   T* o = out.data<T>();
@@ -229,7 +256,9 @@ void reduce_typed(const Tensor& in, Tensor& out, const SmallRuns& runs, bool mea
     Acc* acc = reinterpret_cast<Acc*>(o);  // same size: signed and unsigned views of one integer
     std::fill(acc, acc + n, Op::init());
     if (in.num_elements() > 0) reduce_into<Op>(in.data<T>(), acc, runs);
-    if (mean) {
+    if (finish == Finish::Sqrt) {
+      for (int64_t i = 0; i < n; ++i) o[i] = sqrt_as<T>(o[i]);
+    } else if (finish == Finish::Mean) {
       if constexpr (std::is_integral_v<T>) {
         if (count > 0) {
           for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<int64_t>(o[i]) / count);
@@ -243,27 +272,30 @@ void reduce_typed(const Tensor& in, Tensor& out, const SmallRuns& runs, bool mea
     if (in.num_elements() > 0) reduce_into<Op>(in.data<T>(), acc.data(), runs);
     for (int64_t i = 0; i < n; ++i) {
       Acc v = acc[static_cast<size_t>(i)];
-      o[i] = T(mean ? static_cast<Acc>(v / static_cast<Acc>(count)) : v);
+      if (finish == Finish::Mean) v = static_cast<Acc>(v / static_cast<Acc>(count));
+      if (finish == Finish::Sqrt) v = std::sqrt(v);
+      o[i] = T(v);
     }
   }
 }
 
-enum class Red { Sum, Mean, Prod, Max, Min, Any, All };
+enum class Red { Sum, Mean, Prod, Max, Min, Any, All, EuclideanNorm };
 
 template <class T>
 void run_reduction(Red r, const Tensor& in, Tensor& out, const SmallRuns& runs, int64_t count) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (r == Red::Any) reduce_typed<AnyOp, bool>(in, out, runs, false, 0);
-    else reduce_typed<AllOp, bool>(in, out, runs, false, 0);
+    if (r == Red::Any) reduce_typed<AnyOp, bool>(in, out, runs, Finish::None, 0);
+    else reduce_typed<AllOp, bool>(in, out, runs, Finish::None, 0);
   } else if constexpr (std::is_same_v<T, std::string>) {
     throw InternalError("reduction kernel for string");
   } else {
     switch (r) {
-      case Red::Sum: reduce_typed<SumOp<T>, T>(in, out, runs, false, 0); break;
-      case Red::Mean: reduce_typed<SumOp<T>, T>(in, out, runs, true, count); break;
-      case Red::Prod: reduce_typed<ProdOp<T>, T>(in, out, runs, false, 0); break;
-      case Red::Max: reduce_typed<MaxOp<T>, T>(in, out, runs, false, 0); break;
-      default: reduce_typed<MinOp<T>, T>(in, out, runs, false, 0); break;
+      case Red::Sum: reduce_typed<SumOp<T>, T>(in, out, runs, Finish::None, 0); break;
+      case Red::Mean: reduce_typed<SumOp<T>, T>(in, out, runs, Finish::Mean, count); break;
+      case Red::Prod: reduce_typed<ProdOp<T>, T>(in, out, runs, Finish::None, 0); break;
+      case Red::Max: reduce_typed<MaxOp<T>, T>(in, out, runs, Finish::None, 0); break;
+      case Red::EuclideanNorm: reduce_typed<SumSquaresOp<T>, T>(in, out, runs, Finish::Sqrt, 0); break;
+      default: reduce_typed<MinOp<T>, T>(in, out, runs, Finish::None, 0); break;
     }
   }
 }
@@ -292,7 +324,8 @@ struct ReductionLayout {
 
 template <class T>
 void run_layout(Red r, DType t, const ReductionLayout& l, KernelContext& k) {
-  if (l.passthrough) {
+  // One element's norm is its absolute value, not itself.
+  if (l.passthrough && r != Red::EuclideanNorm) {
     k.set_output(0, k.input(0).reshaped(l.out_shape));
     return;
   }
@@ -541,6 +574,15 @@ std::vector<GradTensor> extremum_grad(GradContext& c) {
 }
 
 
+/// EuclideanNorm (TF's _EuclideanNormGrad): x / (y / g), y and g with the
+/// reduced dims kept.
+std::vector<GradTensor> euclidean_norm_grad(GradContext& c) {
+  bool keep = c.attrs().get_or<bool>("keep_dims", false);
+  GradTensor y = keep ? c.output(0) : c.reshape(c.output(0), kept_shape(c));
+  GradTensor g = keep ? c.grad(0) : c.reshape(c.grad(0), kept_shape(c));
+  return grads({c.div(c.input(0), c.div(y, g)), GradTensor{}});
+}
+
 /// Cumsum: the cumsum of g the other way (reverse flipped, exclusive kept).
 std::vector<GradTensor> cumsum_grad(GradContext& c) {
   Attrs a = c.attrs();
@@ -627,6 +669,11 @@ void register_reduction_ops(OpRegistry& reg) {
       .cost(CostKind::Elementwise)
       .tpu()
       .grad(extremum_grad);
+  reg.op("EuclideanNorm").inputs(2).infer(infer_reduction(numeric_type, kNumericList))
+      .cpu(reduction_kernel(Red::EuclideanNorm))
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .grad(euclidean_norm_grad);
   reg.op("Any").inputs(2).infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::Any))
       .cost(CostKind::Elementwise)
       .tpu()

@@ -1,5 +1,6 @@
 // Array ops that rearrange one tensor: Reshape, ExpandDims and Squeeze (views:
-// no copy), Transpose and ReverseV2 (one strided copy each).
+// no copy), Transpose and ReverseV2 (one strided copy each), and Roll (each
+// element moved along some axes, wrapping around).
 #include <Eigen/Core>
 
 #include "runtime/ops/grad_context.h"
@@ -209,6 +210,41 @@ std::vector<GradTensor> reverse_grad(GradContext& c) {
   return grads({c.apply1(op::ReverseV2, {c.grad(0), c.input(1)}), GradTensor{}});
 }
 
+// ---- Roll(input, shift, axis): element i of an axis moves to (i + shift) mod
+// the axis' size; shifts of one axis named twice add up (TF's RollOp).
+
+void check_roll_inputs(const Shape& in, const Shape& shift, const Shape& axis) {
+  if (in.rank_known() && in.rank() < 1) throw InvalidArgumentError("input must be 1-D or higher");
+  if (shift.rank_known() && shift.rank() > 1) {
+    throw InvalidArgumentError("shift must be a scalar or a 1-D vector. Found: " + shift.debug_string());
+  }
+  if (axis.rank_known() && axis.rank() > 1) {
+    throw InvalidArgumentError("axis must be a scalar or a 1-D vector. Found: " + axis.debug_string());
+  }
+  if (shift.fully_defined() && axis.fully_defined() && !(shift == axis)) {
+    throw InvalidArgumentError("shift and axis must have the same size");
+  }
+}
+
+/// Each dim's total shift, in [0, dim).
+std::vector<int64_t> roll_shifts(const Shape& in, const Tensor& shift, const Tensor& axis) {
+  check_roll_inputs(in, shift.shape(), axis.shape());
+  std::vector<int64_t> shifts = array::int_values(shift), axes = array::int_values(axis);
+  std::vector<int64_t> total(static_cast<size_t>(in.rank()), 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t a = axes[i] < 0 ? axes[i] + in.rank() : axes[i];
+    if (a < 0 || a >= in.rank()) throw InvalidArgumentError("axis " + std::to_string(axes[i]) + " is out of range");
+    const int64_t d = in.dim(static_cast<int>(a));
+    if (d > 0) total[static_cast<size_t>(a)] = ((total[static_cast<size_t>(a)] + shifts[i]) % d + d) % d;
+  }
+  return total;
+}
+
+/// Roll's gradient: g rolled back by -shift.
+std::vector<GradTensor> roll_grad(GradContext& c) {
+  return grads({c.apply1(op::Roll, {c.grad(0), c.neg(c.input(1)), c.input(2)}), GradTensor{}, GradTensor{}});
+}
+
 }  // namespace
 
 void register_shape_ops(OpRegistry& reg) {
@@ -353,6 +389,46 @@ void register_shape_ops(OpRegistry& reg) {
       })
       .cost(CostKind::DataMovement).tpu()
       .grad(reverse_grad);
+
+  reg.op("Roll")
+      .inputs(3)
+      .infer([](const InferContext& c) {
+        array::check_index_dtype(c.inputs[1].dtype, "Tshift");
+        array::check_index_dtype(c.inputs[2].dtype, "Taxis");
+        check_roll_inputs(c.inputs[0].shape, c.inputs[1].shape, c.inputs[2].shape);
+        return std::vector<TensorSpec>{c.inputs[0]};
+      })
+      .cpu([](const KernelSpec& s) {
+        return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() {
+          return Kernel([](KernelContext& k) {
+            const Tensor& in = k.input(0);
+            const Shape& shape = in.shape();
+            std::vector<int64_t> shift = roll_shifts(shape, k.input(1), k.input(2));
+            Tensor& out = k.allocate_output(0, dtype_of<T>(), shape);
+            const int64_t n = in.num_elements();
+            if (n == 0) return;
+            const int r = shape.rank();
+            std::vector<int64_t> st = array::strides_of(shape);
+            const T* src = in.data<T>();
+            T* dst = out.data<T>();
+            int64_t idx[kMaxRank] = {};
+            for (int64_t o = 0; o < n; ++o) {
+              int64_t from = 0;
+              for (int d = 0; d < r; ++d) {
+                int64_t i = idx[d] - shift[static_cast<size_t>(d)];
+                from += (i < 0 ? i + shape.dim(d) : i) * st[static_cast<size_t>(d)];
+              }
+              dst[o] = src[from];
+              for (int d = r - 1; d >= 0; --d) {
+                if (++idx[d] < shape.dim(d)) break;
+                idx[d] = 0;
+              }
+            }
+          });
+        });
+      })
+      .cost(CostKind::DataMovement).tpu()
+      .grad(roll_grad);
 }
 
 }  // namespace ag

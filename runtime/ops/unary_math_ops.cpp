@@ -4,8 +4,6 @@
 #include <cmath>
 #include <type_traits>
 
-#include <unsupported/Eigen/SpecialFunctions>
-
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/int_math.h"
@@ -87,12 +85,6 @@ struct InvertOp {
   static T apply(T x) { return static_cast<T>(~x); }
 };
 
-// Erf: Eigen's erf, as TF's kernel (a rational approximation for float).
-struct ErfOp {
-  template <class A>
-  static auto array(const A& x) { return x.erf(); }
-};
-
 // Floating-point class predicates (float -> bool); bfloat16 is widened.
 struct IsNanOp {
   template <class C>
@@ -163,12 +155,6 @@ std::vector<GradTensor> sigmoid_grad(GradContext& c) {
 }
 std::vector<GradTensor> sin_grad(GradContext& c) { return grads({c.mul(g_(c), c.apply1(op::Cos, {x_(c)}))}); }
 std::vector<GradTensor> cos_grad(GradContext& c) { return grads({c.neg(c.mul(g_(c), c.apply1(op::Sin, {x_(c)})))}); }
-/// g·2/sqrt(pi)·exp(-x²).
-std::vector<GradTensor> erf_grad(GradContext& c) {
-  GradTensor x = x_(c);
-  GradTensor e = c.apply1(op::Exp, {c.neg(c.mul(x, x))});
-  return grads({c.mul(g_(c), c.mul(k_(c, 2 / std::sqrt(M_PI)), e))});
-}
 std::vector<GradTensor> expm1_grad(GradContext& c) { return grads({c.mul(g_(c), c.apply1(op::Exp, {x_(c)}))}); }
 /// g/sqrt(x² + 1) (TF writes g/cosh(y), the same).
 std::vector<GradTensor> asinh_grad(GradContext& c) {
@@ -203,7 +189,6 @@ void register_unary_math_ops(OpRegistry& reg) {
   register_unary<CeilOp, kFloorSet.mask>(reg, "Ceil", kFloorSet.tf_list).not_differentiable();
   register_unary<InvertOp, kIntTypes>(reg, "Invert", "int8, int16, int32, int64, uint8, uint16, uint32, uint64")
       .not_differentiable();
-  register_unary<ErfOp, kFloat>(reg, "Erf", "bfloat16, half, float, double").grad(erf_grad);
   register_unary<Expm1Op, kFloat>(reg, "Expm1", floats).grad(expm1_grad);
   register_unary<AsinhOp, kFloat>(reg, "Asinh", floats).grad(asinh_grad);
   register_unary<IsNanOp, kFloorSet.mask, true>(reg, "IsNan", kFloorSet.tf_list).not_differentiable();

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/core/error.h"
@@ -18,10 +19,12 @@ namespace ag {
 class OpRegistry;
 
 // The array family is split by concept; register_array_ops() calls each.
-void register_shape_ops(OpRegistry& reg);   // shape_ops.cpp: Reshape, ExpandDims, Squeeze, Transpose, ReverseV2
+void register_shape_ops(OpRegistry& reg);   // shape_ops.cpp: Reshape, ExpandDims, Squeeze, Transpose, ReverseV2, Roll
 void register_concat_ops(OpRegistry& reg);  // concat_ops.cpp: ConcatV2, Pack, Unpack, Split, SplitV
-void register_pad_ops(OpRegistry& reg);     // pad_ops.cpp: Tile, Pad, PadV2
-void register_gather_ops(OpRegistry& reg);  // gather_ops.cpp: GatherV2, GatherNd, OneHot, UnsortedSegmentSum, ScatterNd
+void register_pad_ops(OpRegistry& reg);     // pad_ops.cpp: Tile, BroadcastTo, Pad, PadV2, MirrorPad(Grad)
+void register_gather_ops(OpRegistry& reg);  // gather_ops.cpp: GatherV2, GatherNd, OneHot
+void register_scatter_ops(OpRegistry& reg);  // scatter_ops.cpp: ScatterNd, TensorScatterUpdate/Add/Sub
+void register_sort_ops(OpRegistry& reg);     // sort_ops.cpp: TopKV2, Unique, LowerBound, UpperBound
 void register_slice_ops(OpRegistry& reg);   // slice_ops.cpp: StridedSlice, StridedSliceGrad, Slice
 
 namespace array {
@@ -166,6 +169,41 @@ inline bool canonical_axis(int64_t axis, int64_t rank, int64_t& out) {
   if (axis < -rank || axis >= rank) return false;
   out = axis < 0 ? axis + rank : axis;
   return true;
+}
+
+/// TF's SliceDebugString of flat index `flat` into `s`: "" for rank 0, "[i]"
+/// for rank 1, "[i,j]" beyond (the index an error names).
+inline std::string slice_debug_string(const Shape& s, int64_t flat) {
+  if (s.rank() == 0) return "";
+  std::vector<int64_t> idx(static_cast<size_t>(s.rank()));
+  for (int d = s.rank() - 1; d >= 0; --d) {
+    int64_t n = s.dim(d);
+    idx[static_cast<size_t>(d)] = n > 0 ? flat % n : 0;
+    flat = n > 0 ? flat / n : 0;
+  }
+  return "[" + int_list_string(idx) + "]";
+}
+
+/// f.template operator()<I>() for I the index type (int32 or int64) of `t`.
+template <class F>
+void dispatch_index(DType t, F&& f) {
+  if (t == DType::Int32) f.template operator()<int32_t>();
+  else f.template operator()<int64_t>();
+}
+
+/// The element types the ops that sum by index (ScatterNd, the segment sums) add.
+template <class T>
+constexpr bool kAddable = !std::is_same_v<T, bool> && !std::is_same_v<T, std::string>;
+
+template <class T>
+T add_elems(T a, T b) {
+  if constexpr (std::is_same_v<T, bfloat16>) return bfloat16(static_cast<float>(a) + static_cast<float>(b));
+  else return static_cast<T>(a + b);
+}
+template <class T>
+T sub_elems(T a, T b) {
+  if constexpr (std::is_same_v<T, bfloat16>) return bfloat16(static_cast<float>(a) - static_cast<float>(b));
+  else return static_cast<T>(a - b);
 }
 
 /// One output spec.

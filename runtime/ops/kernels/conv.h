@@ -95,10 +95,12 @@ void conv2d_nhwc(const T* in, const T* filter, T* out, const ConvGeom& g) {
   const int64_t og = g.out_depth / groups;    // output channels per group
   const int64_t patch = g.k_rows * g.k_cols * cg;
   const double flops = static_cast<double>(pixels) * static_cast<double>(patch) * static_cast<double>(g.out_depth);
+  // 1x1, stride 1, no padding on any side (explicit padding after the input
+  // makes the output larger than it): the input already is the patch matrix.
   const bool pointwise = g.k_rows == 1 && g.k_cols == 1 && g.stride_rows == 1 && g.stride_cols == 1 &&
-                         g.pad_top == 0 && g.pad_left == 0 && groups == 1;
+                         g.pad_top == 0 && g.pad_left == 0 && g.out_rows == g.in_rows && g.out_cols == g.in_cols &&
+                         groups == 1;
   if (pointwise) {
-    // 1x1, stride 1: the input already is the patch matrix.
     gemm(in, filter, out, pixels, g.out_depth, g.in_depth, g.in_depth, g.out_depth, g.out_depth, false, false,
          threads_for(flops));
     return;

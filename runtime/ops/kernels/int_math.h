@@ -42,6 +42,15 @@ inline T trunc_div(T a, T b) {
   return static_cast<T>(a / b);
 }
 
+/// a % b truncating (C++'s: the dividend's sign), b != 0; INT_MIN % -1 is 0.
+template <class T>
+inline T trunc_mod(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;
+  }
+  return static_cast<T>(a % b);
+}
+
 /// Python's a // b, b != 0: rounds toward negative infinity.
 template <class T>
 inline T floor_div(T a, T b) {

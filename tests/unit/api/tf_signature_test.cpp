@@ -38,6 +38,11 @@ TEST_CASE("a signature's parameters and their Python default values") {
   CHECK(s.find("e") == 5u);
   CHECK(!s.find("z"));
   CHECK(parse_signature("g()").params.empty());
+  // Exponents, signed (tf.math.l2_normalize's epsilon=1e-12).
+  Signature e = parse_signature("h(eps=1e-12, big=2.5e+3, m=-1e-3)");
+  CHECK(e.params[0].default_value->as_float() == 1e-12);
+  CHECK(e.params[1].default_value->as_float() == 2500.0);
+  CHECK(e.params[2].default_value->as_float() == -1e-3);
 }
 
 TEST_CASE("*args and **kwargs in a signature") {

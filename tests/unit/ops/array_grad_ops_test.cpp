@@ -1,6 +1,6 @@
 // Sweep cases for the array ops that gradients apply (slice_ops.cpp,
-// gather_ops.cpp): Slice, StridedSliceGrad, UnsortedSegmentSum and ScatterNd
-// against naive loops; their error texts.
+// gather_ops.cpp): Slice, StridedSliceGrad and ScatterNd against naive loops;
+// their error texts. (UnsortedSegmentSum: segment_ops_test.cpp.)
 #include <doctest/doctest.h>
 
 #include <string>
@@ -13,7 +13,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Slice", "StridedSliceGrad", "UnsortedSegmentSum", "ScatterNd");
+AG_SWEEP_COVERS("Slice", "StridedSliceGrad", "ScatterNd");
 
 namespace {
 
@@ -78,26 +78,6 @@ TEST_CASE("StridedSliceGrad writes dy where StridedSlice reads, zeros elsewhere"
   for (int64_t i = 0; i < 20; ++i) CHECK(sweep::element(back, i) == (i / 5 == 2 ? sweep::element(x, i) : 0.0));
   CHECK(error_of("StridedSliceGrad", {slice_ints({4, 3}), slice_ints({1, 0}), slice_ints({0, 0}), slice_ints({2, -1}), slice_doubles({1, 2}, Shape{2})},
                  masks) == "shape of dy was [2] instead of [2,3]");
-}
-
-TEST_CASE("UnsortedSegmentSum adds rows into their segments, dropping negative ids") {
-  Tensor data = slice_doubles({1, 2, 3, 4, 5, 6, 7, 8}, Shape{4, 2});
-  Tensor got = run1("UnsortedSegmentSum", {data, slice_ints({0, 2, -1, 0}), Tensor::scalar(int32_t{3})});
-  sweep::expect_close(got, slice_doubles({8, 10, 0, 0, 3, 4}, Shape{3, 2}), "UnsortedSegmentSum");
-  // Ids of rank 2 over data [2, 2, 3].
-  Tensor d3 = sweep::random_tensor(DType::Float32, Shape{2, 2, 3});
-  Tensor ids = slice_ints({1, 1, 0, 1}, Shape{2, 2});
-  Tensor sum = run1("UnsortedSegmentSum", {d3, ids, Tensor::scalar(int64_t{2})});
-  CHECK(sum.shape().str() == "(2, 3)");
-  for (int64_t j = 0; j < 3; ++j) {
-    CHECK(sweep::element(sum, j) == doctest::Approx(sweep::element(d3, 6 + j)));
-    CHECK(sweep::element(sum, 3 + j) ==
-          doctest::Approx(sweep::element(d3, j) + sweep::element(d3, 3 + j) + sweep::element(d3, 9 + j)));
-  }
-  CHECK(error_of("UnsortedSegmentSum", {data, slice_ints({0, 3, 1, 0}), Tensor::scalar(int32_t{3})}) ==
-        "segment_ids[1] = 3 is out of range [0, 3)");
-  CHECK(error_of("UnsortedSegmentSum", {data, slice_ints({0, 1, 1}), Tensor::scalar(int32_t{3})}) ==
-        "data.shape = [4,2] does not start with segment_ids.shape = [3]");
 }
 
 TEST_CASE("ScatterNd sums updates into zeros at index tuples") {

@@ -24,7 +24,8 @@ AG_SWEEP_COVERS("Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "
                 "Cos", "Round", "Floor", "Ceil", "Reciprocal");
 AG_SWEEP_COVERS("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
                 "LogicalNot", "Cast", "SelectV2", "Where");
-AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert");
+AG_SWEEP_COVERS("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift");
+AG_SWEEP_COVERS("TruncateDiv", "TruncateMod");
 AG_SWEEP_COVERS("Atan2");
 AG_SWEEP_COVERS("IsFinite");
 AG_SWEEP_COVERS("IsInf");
@@ -200,6 +201,11 @@ TEST_CASE("binary arithmetic matches the reference on every dtype, with broadcas
                  return (r != 0 && ((y < 0) != (r < 0))) ? r + y : r;
                },
                [](I128 x, I128 y) { return py_mod(x, y); }, false, -100, 100, true);
+  auto ints = {DType::Int8, DType::UInt8, DType::Int32, DType::Int64};
+  sweep_binary("TruncateDiv", ints, nullptr, [](I128 x, I128 y) { return x / y; }, false, -100, 100, true);
+  sweep_binary("TruncateMod", ints, nullptr, [](I128 x, I128 y) { return x % y; }, false, -100, 100, true);
+  sweep_binary("TruncateMod", {DType::Float32, DType::Float64}, [](double x, double y) { return std::fmod(x, y); },
+               nullptr, false, -100, 100, true);
   sweep_binary("Pow", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x, double y) { return std::pow(x, y); },
                nullptr, false, 0.1, 3, false, -3);
   sweep_binary("Pow", {DType::Int8, DType::Int32, DType::Int64}, nullptr,
@@ -607,6 +613,15 @@ TEST_CASE("bitwise ops match two's complement arithmetic on every integer dtype,
   sweep_binary("BitwiseOr", ints, nullptr, [](I128 a, I128 b) { return a | b; }, false, -100, 100, false, -100);
   sweep_binary("BitwiseXor", ints, nullptr, [](I128 a, I128 b) { return a ^ b; }, false, -100, 100, false, -100);
   sweep_unary("Invert", ints, nullptr, [](I128 x) { return ~x; }, -100, 100);
+  // Shifts clamp the amount to [0, bits - 1] (TF's bitwise_ops.h); bits
+  // shifted out of the type are lost (the result wraps to it).
+  auto shift = [](I128 s) {
+    const I128 bits = static_cast<I128>(dtype_size(g_dtype) * 8);
+    return s < 0 ? I128(0) : s > bits - 1 ? bits - 1 : s;
+  };
+  sweep_binary("LeftShift", ints, nullptr, [&](I128 a, I128 b) { return a * (I128(1) << shift(b)); }, false, -100, 100,
+               false, -10);
+  sweep_binary("RightShift", ints, nullptr, [&](I128 a, I128 b) { return a >> shift(b); }, false, -100, 100, false, -10);
   CHECK(error_of("BitwiseAnd", {Tensor::scalar<float>(1), Tensor::scalar<float>(2)}) ==
         "Value for attr 'T' of float is not in the list of allowed values: int8, int16, int32, int64, uint8, uint16, "
         "uint32, uint64\n\t; NodeDef: {{node BitwiseAnd}}");
@@ -617,6 +632,67 @@ TEST_CASE("bitwise ops match two's complement arithmetic on every integer dtype,
 
 TEST_CASE("Erf matches erf on every float dtype") {
   sweep_unary("Erf", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::erf(x); }, nullptr, -4, 4);
+}
+
+namespace {
+
+/// digamma(x) for x > 0: the recurrence up past 20, then the asymptotic series.
+double digamma_ref(double x) {
+  double r = 0;
+  for (; x < 20; x += 1) r -= 1 / x;
+  double f = 1 / (x * x);
+  return r + std::log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+/// trigamma(x) = polygamma(1, x) for x > 0, the same way.
+double trigamma_ref(double x) {
+  double r = 0;
+  for (; x < 20; x += 1) r += 1 / (x * x);
+  double f = 1 / (x * x);
+  return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f / 30)));
+}
+
+/// erfinv(y) by Newton's method on erf.
+double erfinv_ref(double y) {
+  double x = 0;
+  for (int i = 0; i < 100; ++i) x -= (std::erf(x) - y) / (2 / std::sqrt(M_PI) * std::exp(-x * x));
+  return x;
+}
+
+}  // namespace
+
+AG_SWEEP_COVERS("Erfc", "Erfinv", "Lgamma", "Digamma", "Polygamma");
+
+TEST_CASE("Erfc, Erfinv, Lgamma and Digamma match their references on every float dtype") {
+  auto fl = {DType::Float32, DType::Float64, DType::BFloat16};
+  sweep_unary("Erfc", fl, [](double x) { return std::erfc(x); }, nullptr, -4, 4);
+  sweep_unary("Erfinv", fl, erfinv_ref, nullptr, -0.99, 0.99);
+  sweep_unary("Lgamma", fl, [](double x) { return std::lgamma(x); }, nullptr, 0.1, 20);
+  sweep_unary("Lgamma", fl, [](double x) { return std::lgamma(x); }, nullptr, -4.9, -0.1);
+  sweep_unary("Digamma", fl, digamma_ref, nullptr, 0.1, 20);
+  // TF's erfinv: ±inf at ±1, NaN past them.
+  std::vector<Tensor> edges{Tensor::from_vector<float>(Shape{3}, {1.0f, -1.0f, 1.5f})};
+  Tensor e = run_op1(OpType{"Erfinv"}, edges);
+  CHECK(e.data<float>()[0] == INFINITY);
+  CHECK(e.data<float>()[1] == -INFINITY);
+  CHECK(std::isnan(e.data<float>()[2]));
+}
+
+TEST_CASE("Polygamma(n, x) is digamma for n = 0, trigamma for n = 1, NaN for a fractional n") {
+  auto fl = {DType::Float32, DType::Float64};
+  for (DType dt : fl) {
+    g_dtype = dt;
+    Tensor n = Tensor::from_vector<double>(Shape{4}, {0, 1, 0.5, -1});
+    Tensor x = Tensor::from_vector<double>(Shape{4}, {2.5, 2.5, 2.5, 2.5});
+    auto as = [&](const Tensor& t) {
+      return run_op1(op::Cast, std::vector<Tensor>{t}, Attrs{{"SrcT", DType::Float64}, {"DstT", dt}});
+    };
+    Tensor got = run_op1(op::Polygamma, std::vector<Tensor>{as(n), as(x)});
+    CHECK(sweep::element(got, 0) == doctest::Approx(digamma_ref(2.5)).epsilon(1e-6));
+    CHECK(sweep::element(got, 1) == doctest::Approx(trigamma_ref(2.5)).epsilon(1e-6));
+    CHECK(std::isnan(sweep::element(got, 2)));
+    CHECK(std::isnan(sweep::element(got, 3)));
+  }
 }
 
 TEST_CASE("Expm1 matches expm1 on every float dtype, exact near zero") {

@@ -139,3 +139,22 @@ TEST_CASE("FusedBatchNormV3 normalizes per channel; training returns Bessel-corr
   CHECK(error_of("FusedBatchNormV3", {x, sweep::random_tensor(DType::Float32, Shape{3}), two, two, two}) ==
         "scale must have the same number of elements as the channels of x, got 3 and 2");
 }
+
+AG_SWEEP_COVERS("L2Loss");
+
+TEST_CASE("L2Loss is half the sum of squares, a scalar, on every float dtype; integers are refused") {
+  for (DType dt : {DType::Float32, DType::Float64, DType::BFloat16}) {
+    for (int trial = 0; trial < 8; ++trial) {
+      Shape s = sweep::random_shape(3, 4);
+      Tensor t = sweep::random_tensor(dt, s, -2, 2);
+      double want = 0;
+      for (int64_t i = 0; i < t.num_elements(); ++i) want += sweep::element(t, i) * sweep::element(t, i);
+      Tensor w(dt, Shape{});
+      put(w, 0, want / 2);
+      sweep::expect_close(run1("L2Loss", {t}), w, std::string("L2Loss ") + dtype_name(dt) + " " + s.str(),
+                          dt == DType::BFloat16 ? 2e-2 : 1e-5, 1e-5);
+    }
+  }
+  CHECK(error_of("L2Loss", {Tensor::scalar(int32_t{3})}) ==
+        "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, float, double");
+}

@@ -239,6 +239,17 @@ TEST_CASE("Conv2D matches a naive loop") {
   sweep::expect_close(run1("Conv2D", {in, f}, conv_attrs(big)), reference_conv(in, f, big), "Conv2D big", 1e-4, 1e-3);
 }
 
+TEST_CASE("Conv2D of a 1x1 filter with explicit padding after the input pads the output") {
+  // The output is larger than the input: padding rows and columns read zeros
+  // (the 1x1 shortcut, which multiplies the input as it is, does not apply).
+  ConvCase c{1, 2, 3, 2, 1, 1, 2, 3, 1, 1, 1, 1, "EXPLICIT", {0, 0, 0, 1, 0, 2, 0, 0}};
+  Tensor in = sweep::random_tensor(DType::Float32, Shape{1, 2, 3, 2});
+  Tensor f = sweep::random_tensor(DType::Float32, Shape{1, 1, 2, 3});
+  Tensor got = run1("Conv2D", {in, f}, conv_attrs(c));
+  CHECK(got.shape().str() == "(1, 3, 5, 3)");
+  sweep::expect_close(got, reference_conv(in, f, c), "Conv2D 1x1 EXPLICIT", 1e-5, 1e-5);
+}
+
 TEST_CASE("Conv2D errors") {
   Tensor in = sweep::random_tensor(DType::Float32, Shape{1, 4, 4, 3});
   Tensor f = sweep::random_tensor(DType::Float32, Shape{3, 3, 2, 4});

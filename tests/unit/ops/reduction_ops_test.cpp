@@ -13,6 +13,7 @@
 using namespace ag;
 
 AG_SWEEP_COVERS("Sum", "Mean", "Prod", "Max", "Min", "Any", "All", "ArgMax", "ArgMin", "Cumsum", "Cumprod");
+AG_SWEEP_COVERS("EuclideanNorm");
 
 namespace {
 
@@ -85,6 +86,7 @@ Tensor reference_reduce(const std::string& op, const Tensor& in, const std::vect
     uint64_t& w = wacc[static_cast<size_t>(o)];
     uint64_t wv = static_cast<uint64_t>(static_cast<int64_t>(v));
     if (op == "Sum" || op == "Mean") { a += v; w += wv; }
+    else if (op == "EuclideanNorm") a += v * v;
     else if (op == "Prod") { a *= v; w *= wv; }
     else if (op == "Max") { a = !seen[static_cast<size_t>(o)] || v > a || std::isnan(v) ? (std::isnan(a) ? a : v) : a; }
     else if (op == "Min") { a = !seen[static_cast<size_t>(o)] || v < a || std::isnan(v) ? (std::isnan(a) ? a : v) : a; }
@@ -107,6 +109,7 @@ Tensor reference_reduce(const std::string& op, const Tensor& in, const std::vect
         }
       });
     }
+    if (op == "EuclideanNorm") a = std::sqrt(a);
     if (op == "Mean") {
       if (integer) {
         int64_t sum = static_cast<int64_t>(w);
@@ -164,6 +167,30 @@ TEST_CASE("Sum, Mean, Prod, Max and Min match a naive loop") {
       }
     }
   }
+}
+
+TEST_CASE("EuclideanNorm matches a naive loop on floats; an integer norm is truncated") {
+  for (DType dt : {DType::Float32, DType::Float64, DType::BFloat16}) {
+    for (int trial = 0; trial < 16; ++trial) {
+      Shape s = sweep::random_shape(4, 4);
+      Tensor in = sweep::random_tensor(dt, s);
+      std::vector<int64_t> axes;
+      std::vector<bool> bitmap = random_axes(s.rank(), axes);
+      bool keep = sweep::rng()() % 2;
+      Tensor got = reduce("EuclideanNorm", in, index_tensor(axes, DType::Int32, false), keep);
+      std::string what = std::string("EuclideanNorm ") + dtype_name(dt) + " " + s.str();
+      double rtol = dt == DType::BFloat16 ? 2e-2 : dt == DType::Float32 ? 1e-5 : 1e-12;
+      sweep::expect_close(got, reference_reduce("EuclideanNorm", in, bitmap, keep), what, rtol, 1e-5);
+    }
+  }
+  // TF's docstring example: sqrt(17) as int32 is 4.
+  Tensor x = Tensor::from_vector<int32_t>(Shape{2, 3}, {1, 2, 3, 1, 1, 1});
+  CHECK(reduce("EuclideanNorm", x, index_tensor({0, 1}, DType::Int32, false), false).scalar_value<int32_t>() == 4);
+  // A reduction over a size-1 axis still takes the norm: |x|.
+  Tensor col = Tensor::from_vector<float>(Shape{2, 1}, {-3.0f, 4.0f});
+  Tensor norm = reduce("EuclideanNorm", col, index_tensor({1}, DType::Int32, false), false);
+  CHECK(norm.data<float>()[0] == 3.0f);
+  CHECK(norm.data<float>()[1] == 4.0f);
 }
 
 TEST_CASE("Any and All match a naive loop") {

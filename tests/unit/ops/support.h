@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -32,6 +33,28 @@ inline std::string error_of(std::string_view op, std::vector<Tensor> in, const A
     return e.what();
   }
   return "<no error>";
+}
+
+/// An int32 tensor of `v`, of shape `s` (a vector when none is given).
+inline Tensor int32s(const std::vector<int32_t>& v, std::optional<Shape> s = std::nullopt) {
+  return Tensor::from_vector(s ? *s : Shape{static_cast<int64_t>(v.size())}, v);
+}
+/// A float64 tensor of `v`, of shape `s`.
+inline Tensor float64s(const std::vector<double>& v, const Shape& s) { return Tensor::from_vector(s, v); }
+
+/// The row-major multi-index of flat index `i` in shape `s`, and back.
+inline std::vector<int64_t> unravel_index(int64_t i, const Shape& s) {
+  std::vector<int64_t> idx(static_cast<size_t>(s.rank()));
+  for (int d = s.rank() - 1; d >= 0; --d) {
+    idx[static_cast<size_t>(d)] = i % s.dim(d);
+    i /= s.dim(d);
+  }
+  return idx;
+}
+inline int64_t ravel_index(const std::vector<int64_t>& idx, const Shape& s) {
+  int64_t f = 0;
+  for (int d = 0; d < s.rank(); ++d) f = f * s.dim(d) + idx[static_cast<size_t>(d)];
+  return f;
 }
 
 /// A random integer in [lo, hi] from the sweep's random source.

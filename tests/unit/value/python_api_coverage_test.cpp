@@ -66,6 +66,7 @@ bool python_error(const std::string& t) {
 TEST_CASE("every builtin and tf.* function rejects an unknown keyword argument") {
   Value junk = Value::object("Junk");
   for (const Entry& e : functions()) {
+    if (e.name == "tf.group") continue;  // None eagerly, as in TF: see below
     std::string t = error_type([&] { e.fn({junk}, {{"__bogus__", 1}}); });
     INFO(e.name << " raised " << t);
     CHECK(python_error(t));
@@ -77,7 +78,9 @@ TEST_CASE("every tf.* function rejects arguments of the wrong type") {
   for (const Entry& e : functions()) {
     // print-like functions print any value; the Python builtins are covered
     // one by one in builtins_test.cpp.
-    if (e.name.rfind("tf.", 0) != 0 || e.name == "tf.print") continue;
+    // tf.group is None eagerly whatever its arguments, as in TF (its trace
+    // checks are in tf_bindings_test.cpp).
+    if (e.name.rfind("tf.", 0) != 0 || e.name == "tf.print" || e.name == "tf.group") continue;
     std::string t = error_type([&] { e.fn({junk, junk}, {}); });
     INFO(e.name << " raised " << t);
     CHECK(python_error(t));

@@ -89,6 +89,8 @@ TEST_CASE("array wrappers") {
   CHECK(str(tf::shape(m)) == "tf.Tensor([2 3], shape=(2,), dtype=int32)");
   CHECK(str(tf::range(Value(3))) == "tf.Tensor([0 1 2], shape=(3,), dtype=int32)");
   CHECK(str(tf::range(Value(0), Value(1), Value(0.5))) == "tf.Tensor([0.  0.5], shape=(2,), dtype=float32)");
+  // A tensor limit of another dtype is cast to `dtype`, as math_ops.range does.
+  CHECK(str(tf::range(Value(1), tf::constant(3), Value(1), DType::Int64)) == "tf.Tensor([1 2], shape=(2,), dtype=int64)");
   CHECK(str(tf::ones(L({2}))) == "tf.Tensor([1. 1.], shape=(2,), dtype=float32)");
   CHECK(str(tf::zeros(Value(2), DType::Int32)) == "tf.Tensor([0 0], shape=(2,), dtype=int32)");
   CHECK(str(tf::fill(L({2}), Value(7))) == "tf.Tensor([7 7], shape=(2,), dtype=int32)");

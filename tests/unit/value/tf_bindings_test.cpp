@@ -163,3 +163,16 @@ TEST_CASE("tf.print binds output_stream, sep, end, summarize") {
   CHECK(error_text([] { api::config_run_functions_eagerly({}, {}); }) ==
         "TypeError: run_functions_eagerly() missing 1 required positional argument: 'run_eagerly'");
 }
+
+TEST_CASE("tf.group is None; a trace checks its inputs as TF does") {
+  Value junk = Value::object("Junk");
+  // Eagerly TF returns None before looking at the arguments.
+  CHECK(api::group({junk}, {{"bogus", 1}}).is_none());
+  Graph g("f");
+  TraceScope scope(g);
+  Value x(g.placeholder({DType::Float32, Shape{2}}, "x"));
+  CHECK(api::group({x, L({x})}, {{"name", "g"}}).is_none());
+  CHECK(error_text([&] { api::group({x}, {{"bogus", 1}}); }) == "ValueError: Unknown keyword arguments: bogus");
+  CHECK(error_text([&] { api::group({L({x, 3})}, {}); }) ==
+        "TypeError: 'inputs' should be zero or more (nested) Tensors. Received '3' with type '<class 'int'>'.");
+}

@@ -220,6 +220,41 @@ TEST_CASE("tf.einsum with two operands matches the naive loop, eager and traced"
   check_einsum("i,i", "i,i->");
 }
 
+TEST_CASE("tf.einsum with a label repeated in an operand: traces and diagonals") {
+  if (!have({"Transpose", "Sum", "MatrixDiagPartV3"})) return;
+  check_einsum("ii->", "ii->");
+  check_einsum("ii->i", "ii->i");
+  check_einsum("ii", "ii->");
+  check_einsum("iij->ji", "iij->ji");
+  check_einsum("ijj,jk->ik", "ijj,jk->ik");
+  check_einsum("iii->i", "iii->i");
+}
+
+TEST_CASE("tf.einsum with three or more operands contracts them left to right") {
+  if (!have({"Transpose", "Reshape", "MatMul", "BatchMatMulV2", "Sum", "Mul"})) return;
+  check_einsum("i,i,i->", "i,i,i->");
+  check_einsum("ij,jk,kl->il", "ij,jk,kl->il");
+  check_einsum("a,b,c->abc", "a,b,c->abc");
+  check_einsum("bi,bj,bk->bijk", "bi,bj,bk->bijk");
+  check_einsum("ij,jk,kl", "ij,jk,kl->il");
+  check_einsum("ab,bc,cd,de->ae", "ab,bc,cd,de->ae");
+}
+
+TEST_CASE("tf.einsum with an ellipsis: the dims it stands for, broadcast") {
+  if (!have({"Transpose", "Reshape", "MatMul", "BatchMatMulV2", "Sum", "Mul", "BroadcastTo"})) return;
+  check_einsum("...ij,...jk->...ik", "xij,xjk->xik");
+  check_einsum("...ij->...ji", "abij->abji");
+  check_einsum("...i,...i", "ai,ai->a");
+  check_einsum("i...->...", "ixy->xy");
+  check_einsum("...ij,jk->...ik", "abij,jk->abik");
+  // Size-1 ellipsis dims broadcast: [1, 2, 3] · [4, 3, 2] -> [4, 2, 2].
+  Value a = tf::reshape(tf::range(Value(6), Value(), Value(1), DType::Float64), L({1, 2, 3}));
+  Value b = tf::reshape(tf::range(Value(24), Value(), Value(1), DType::Float64), L({4, 3, 2}));
+  Value got = tf::einsum("...ij,...jk->...ik", a, b);
+  Value want = tf::matmul(tf::broadcast_to(a, L({4, 2, 3})), b);
+  CHECK(str(got) == str(want));
+}
+
 TEST_CASE("tf.einsum with one operand: transposes and sums") {
   if (!have({"Transpose", "Sum", "Identity"})) return;
   check_einsum("ij->ji", "ij->ji");
@@ -314,13 +349,11 @@ TEST_CASE("tf.einsum raises TF's errors for bad equations and operands") {
         "Expected input 0 to have rank 3 but got: 2");
   CHECK(error_of<InvalidArgumentError>([&] { (void)tf::einsum("ij,jk->ik", m, zeros({4, 5})); }) ==
         "Expected dimension 3 at axis 0 of the input shaped [4,5] but got dimension 4");
-  // Supported by TF, not here: the error names the equation.
-  CHECK(error_of<UnimplementedError>([&] { (void)tf::einsum("ii->", zeros({2, 2})); }).find("'ii->'") !=
-        std::string::npos);
-  CHECK(error_of<UnimplementedError>([&] { (void)tf::einsum("...ij->...ji", m); }).find("'...ij->...ji'") !=
-        std::string::npos);
-  CHECK(error_of<UnimplementedError>([&] { (void)tf::einsum("i,i,i->", std::vector<Value>{m, m, m}); })
-            .find("'i,i,i->'") != std::string::npos);
+  CHECK(error_of<InvalidArgumentError>([&] { (void)tf::einsum("ii->", m); }) ==
+        "Expected dimension 2 at axis 1 of the input shaped [2,3] but got dimension 3");
+  CHECK(error_of<ValueError>([&] { (void)tf::einsum("....ij->ij", m); }) == "Subscripts have incorrect format: ....ij->ij");
+  CHECK(error_of<InvalidArgumentError>([&] { (void)tf::einsum("...ijk->ijk", m); }) ==
+        "Expected input 0 to have rank at least 3 but got: 2");
 }
 
 TEST_CASE("tf.tensordot raises TF's errors for bad axes") {
