@@ -374,9 +374,11 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
                                   {{uniform({3, 3}, -1, 1)}, Attrs{{"full_matrices", false}}, {0}, {0, 1}, false},
                                   {{uniform({2, 4}, -1, 1)}, Attrs{{"full_matrices", false}}, {0}, {0, 1}, false}};
        }},
-      // An elementwise op whose first input must be a whole number: its own case.
+      // An elementwise op whose first input must be a whole number: its own case,
+      // with x from 1 (near the pole at 0, psi^(5) is in the thousands and
+      // central differences are off by delta^2/6 times that).
       {"Polygamma",
-       [] { return std::vector<Case>{{{Tensor::from_vector<double>(Shape{3}, {0, 1, 2}), uniform({2, 3}, 0.5, 1.5)}, {}, {1}}}; }},
+       [] { return std::vector<Case>{{{Tensor::from_vector<double>(Shape{3}, {0, 1, 2}), uniform({2, 3}, 1.0, 2.0)}, {}, {1}}}; }},
       {"ScatterNd",
        [] { return std::vector<Case>{{{int32s({1, 3, 1}, Shape{3, 1}), uniform({3, 2}, -1, 1), int32s({4, 2})}, {}, {1}}}; }},
       {"Fill", [] { return std::vector<Case>{{{int32s({2, 3}), Tensor::scalar(0.7)}, {}, {1}}}; }},
