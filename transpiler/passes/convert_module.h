@@ -37,6 +37,11 @@ struct ModuleRequest {
   /// Called after each pass that changed a function (conversion then runs on
   /// one thread, so calls come in order).
   PassObserver observer;
+  /// Also convert a function with the features of its decorator
+  /// `@tf.function(experimental_autograph_options=...)`, as its traces are
+  /// (the C++ emitter's conversion). tf.autograph.to_code uses only its own
+  /// options, and so does to-code.
+  bool decorator_features = false;
 };
 
 struct ConvertedEntity {
