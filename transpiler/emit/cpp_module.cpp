@@ -223,6 +223,11 @@ struct ModuleEmitter {
 
   CppOutput run(bool library) {
     check_imports();
+    // The module's code runs, so what agc cannot compile there stops the file.
+    for (Diagnostic d : cm.module_code_problems) {
+      d.raises.clear();
+      sink.report(std::move(d));
+    }
     if (cm.has_errors() || sink.has_errors()) return {};
     for (const std::string& n : *cm.names) {
       if (!cm.imports.count(n)) value_globals.insert(n);

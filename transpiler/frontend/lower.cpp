@@ -54,11 +54,12 @@ void Lowerer::error(TSNode n, std::string message) { error(span(n), std::move(me
 
 void Lowerer::error(SourceSpan s, std::string message) { sink_.error(s, std::move(message)); }
 
-void Lowerer::unsupported(TSNode n, std::string message) {
-  // Outside any function it can only fail the file.
+void Lowerer::unsupported(TSNode n, std::string message) { sink_.unsupported(span(n), std::move(message)); }
+
+void Lowerer::function_only(TSNode n, std::string message) {
   bool in_function = std::find(scope_is_function_.begin(), scope_is_function_.end(), true) != scope_is_function_.end();
   if (in_function) {
-    sink_.unsupported(span(n), std::move(message));
+    unsupported(n, std::move(message));
   } else {
     error(n, std::move(message));
   }

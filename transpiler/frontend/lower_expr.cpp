@@ -213,8 +213,8 @@ Lowerer::Ref Lowerer::expr_impl(TSNode n, Ctx ctx) {
       async_only(n, "await is not supported; agc converts synchronous code only");
       return placeholder(n);
     case Sym::Yield:
-      unsupported(n, "generators are not supported: a converted function cannot yield; return a list or a "
-                     "tf.TensorArray instead");
+      function_only(n, "generators are not supported: a converted function cannot yield; return a list or a "
+                       "tf.TensorArray instead");
       return placeholder(n);
     case Sym::NamedExpression:
       unsupported(n, "assignment expressions (:=) are not supported; assign on a separate line");

@@ -41,8 +41,11 @@ class Lowerer {
   void error(TSNode n, std::string message);
   void error(SourceSpan s, std::string message);
   /// Valid Python that agc cannot convert: it fails only the function around
-  /// it (see convert_module); outside any function, the file.
+  /// it (see convert_module).
   void unsupported(TSNode n, std::string message);
+  /// A construct valid only inside a function (yield): unsupported() there,
+  /// Python's own compile error anywhere else.
+  void function_only(TSNode n, std::string message);
   /// An async-only construct (await, async for/with/comprehension): valid in
   /// an async def, which agc cannot convert, and Python's own compile error
   /// anywhere else.

@@ -172,9 +172,7 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request,
     if (it != out.entities.end()) {
       it->problems.push_back(d);
     } else {
-      Diagnostic file_error = d;
-      file_error.raises.clear();
-      out.diagnostics.report(std::move(file_error));
+      out.module_code_problems.push_back(d);
     }
   }
   std::vector<bool> wanted(n, request.functions.empty());

@@ -84,6 +84,10 @@ struct ConvertedModule {
   /// What fails the whole file; emitters run only when it holds no error.
   /// The problems of single functions are their ConvertedEntity::problems.
   DiagnosticSink diagnostics;
+  /// Valid Python agc cannot convert in the module's own code (outside any
+  /// function): no function is converted from it, so it fails only the C++
+  /// emitter, which compiles that code too.
+  std::vector<Diagnostic> module_code_problems;
 
   bool has_errors() const { return diagnostics.has_errors(); }
   /// Every diagnostic: the file's, then each requested function's problems.
