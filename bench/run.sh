@@ -12,7 +12,7 @@ if [ ! -d "$build" ]; then
 fi
 # Benchmarks are not built by default (bench/meson.build): name them.
 meson compile -C "$build" bench_transpile bench_runtime bench_function_call bench_kernels bench_fizzbuzz \
-  bench_dynamic_rnn bench_train_steps
+  bench_dynamic_rnn bench_train_steps bench_handwritten_steps
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 # --benchmark runs only benchmark() entries; -v prints their output.
@@ -31,6 +31,7 @@ done
 if [ -n "$torch_python" ]; then
   "$torch_python" bench/torchscript_bench.py "$build"
   "$torch_python" bench/training/torch_train_steps.py "$build"
+  "$torch_python" bench/training/rnn_memory.py "$build"
 else
   echo "torchscript: skipped (python3 cannot import torch; install python3-torch to compare)"
 fi

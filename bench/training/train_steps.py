@@ -47,3 +47,8 @@ def rnn_step(xs):
   grads = tape.gradient(loss, rnn_vars)
   rnn_opt.apply_gradients(zip(grads, rnn_vars))
   return loss
+
+
+def rnn_graph(xs):
+  """rnn_step's graph as traced, for the bench's report of what its While saves."""
+  return rnn_step.get_concrete_function(xs).graph

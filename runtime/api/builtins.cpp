@@ -6,15 +6,20 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
+#include "runtime/graph/control_flow.h"
+#include "runtime/graph/tracing.h"
 #include "runtime/value/exception_value.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -238,9 +243,52 @@ Value print(std::vector<Value> args, Kwargs kwargs) {
   return Value();
 }
 
+namespace {
+
+/// py_builtins._tf_tensor_len: the static length when dim 0 is known; a
+/// scalar is a ValueError naming its tf.shape; otherwise tf.shape(x)[0], or
+/// for an unknown rank a tf.cond on the rank that asserts it is not 0 when
+/// the function runs.
+Value tensor_len(const Value& x) {
+  const Shape shape = x.as_tensor().shape();
+  if (shape.rank_known() && shape.rank() > 0 && shape.dim(0) != kUnknownDim) return Value(shape.dim(0));
+  Value static_shape = tf::shape(x);  // TF's, made before it looks at the rank
+  if (shape.rank_known() && shape.rank() == 0) {
+    throw ValueError("len requires a non-scalar tensor, got one of shape " + ag::str(static_shape));
+  }
+  if (shape.rank_known()) return getitem(tf::shape(x), Value(0));
+  Value rank = tf::rank(x);
+  Graph& g = *current_graph();
+  auto branch = [&](const char* name, const std::function<Value()>& f) {
+    auto b = std::make_shared<Graph>(name, &g);
+    TraceScope scope(*b);
+    b->outputs() = {in_graph(*b, f().as_tensor())};
+    return b;
+  };
+  auto then_g = branch("cond_true", [&] { return getitem(tf::shape(x), Value(0)); });
+  auto else_g = branch("cond_false", [&] {
+    Value msg = tf::string_join(Value::list({Value("len requires non-zero rank, got "), tf::as_string(rank)}));
+    TensorHandle in[2] = {TensorHandle(Tensor::scalar<bool>(false)), msg.as_tensor()};
+    apply_op(op::Assert, in, Attrs{{"summarize", int64_t{3}}}, "Assert");
+    return Value(TensorHandle(Tensor::scalar<int32_t>(0)));
+  });
+  return Value(add_if(g, in_graph(g, (rank > Value(0)).as_tensor()), {}, then_g, else_g)->output(0));
+}
+
+}  // namespace
+
 Value len(std::vector<Value> args, Kwargs kwargs) {
   check_positional("len", args, kwargs, 1, 1);
-  return Value(ag::len(args[0]));
+  const Value& x = args[0];
+  // While a function is traced its code is AutoGraph's, whose len_ answers
+  // for tensors and TensorArrays; elsewhere it is Python's len (which a
+  // symbolic tensor refuses).
+  if (current_graph() != nullptr) {
+    if (x.is_tensor_array()) return tensor_array::size(x);
+    if (x.is_variable()) return tensor_len(Value(variable_value::read(x)));
+    if (x.is_tensor()) return tensor_len(x);
+  }
+  return Value(ag::len(x));
 }
 
 Value range(std::vector<Value> args, Kwargs kwargs) {

@@ -447,17 +447,22 @@ const Value& checkpoint_class() {
                                     write_checkpoint(a[0], path);
                                     return Value(path);
                                   }));
-    auto restore = [](const std::vector<Value>& a) -> Value {
+    auto read = [](const std::vector<Value>& a) -> Value {
       if (a[1].is_none()) throw NotImplementedError("agc: Checkpoint.restore(None) (initializing only) is not supported yet");
-      save_counter(a[0]);  // the counter continues from the checkpoint's
       auto state = std::make_shared<StatusState>();
       state->restore = restore_checkpoint(a[0], path_arg(a[1], "save_path"));
       return native_object(status_class(), state);
     };
+    // restore is read plus the save counter, which then continues from the
+    // checkpoint's (read, as write, leaves the counter alone: a checkpoint
+    // written without one still matches every object it has).
     attrs.push_back(native_method("Checkpoint.restore", "restore", {self, {"save_path", std::nullopt}, {"options", Value()}},
-                                  restore));
+                                  [read](const std::vector<Value>& a) -> Value {
+                                    if (!a[1].is_none()) save_counter(a[0]);
+                                    return read(a);
+                                  }));
     attrs.push_back(native_method("Checkpoint.read", "read", {self, {"save_path", std::nullopt}, {"options", Value()}},
-                                  restore));
+                                  read));
     return make_class("Checkpoint", {}, std::move(attrs));
   }();
   return cls;

@@ -75,7 +75,7 @@ Value current_learning_rate(const Value& self, DType dtype) {
 /// A Python float hyperparameter as a tensor of `dtype` (tf.cast(self.beta_1, dtype)).
 Value hyper(const Value& self, const char* name, DType dtype) { return Value(to_tensor(self.getattr(name), dtype)); }
 
-DType dtype_of(const Value& var) { return var.as_variable()->dtype(); }
+DType variable_dtype(const Value& var) { return var.as_variable()->dtype(); }
 
 // ---- Optimizer
 
@@ -235,7 +235,7 @@ Value apply_gradients(const std::vector<Value>& a) {
   Value decay = self.getattr("weight_decay");
   if (!decay.is_none() && float_arg(decay, "weight_decay") != 0.0) {
     for (const Value& v : kept_vars) {
-      DType dt = dtype_of(v);
+      DType dt = variable_dtype(v);
       variable_value::assign(v, read(v) * hyper(self, "weight_decay", dt) * current_learning_rate(self, dt), AssignOp::Sub);
     }
   }
@@ -352,7 +352,7 @@ Value make_sgd_class() {
                                 {{"self", std::nullopt}, {"gradient", std::nullopt}, {"variable", std::nullopt}},
                                 [](const std::vector<Value>& a) -> Value {
                                   const Value &self = a[0], &g = a[1], &var = a[2];
-                                  DType dt = dtype_of(var);
+                                  DType dt = variable_dtype(var);
                                   Value lr = current_learning_rate(self, dt);
                                   Value momentum = hyper(self, "momentum", dt);
                                   Value m = slot(self, "m", var);
@@ -393,7 +393,7 @@ Value make_adam_class() {
       {{"self", std::nullopt}, {"gradient", std::nullopt}, {"variable", std::nullopt}},
       [](const std::vector<Value>& a) -> Value {
         const Value &self = a[0], &g = a[1], &var = a[2];
-        DType dt = dtype_of(var);
+        DType dt = variable_dtype(var);
         Value lr = current_learning_rate(self, dt);
         Value step = tf::cast(read(self.getattr("_iterations")) + Value(1), dt);
         Value beta_1_power = tf::pow(hyper(self, "beta_1", dt), step);
@@ -445,7 +445,7 @@ Value make_rmsprop_class() {
       {{"self", std::nullopt}, {"gradient", std::nullopt}, {"variable", std::nullopt}},
       [](const std::vector<Value>& a) -> Value {
         const Value &self = a[0], &g = a[1], &var = a[2];
-        DType dt = dtype_of(var);
+        DType dt = variable_dtype(var);
         Value lr = current_learning_rate(self, dt);
         double rho = self.getattr("rho").as_float(), momentum = self.getattr("momentum").as_float();
         Value velocity = slot(self, "velocity", var);
@@ -492,7 +492,7 @@ Value make_adagrad_class() {
                                 {{"self", std::nullopt}, {"gradient", std::nullopt}, {"variable", std::nullopt}},
                                 [](const std::vector<Value>& a) -> Value {
                                   const Value &self = a[0], &g = a[1], &var = a[2];
-                                  DType dt = dtype_of(var);
+                                  DType dt = variable_dtype(var);
                                   Value lr = current_learning_rate(self, dt);
                                   Value acc = slot(self, "accumulator", var);
                                   variable_value::assign(acc, g * g, AssignOp::Add);

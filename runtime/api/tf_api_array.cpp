@@ -5,6 +5,8 @@
 #include "runtime/api/tf_call.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/nest.h"
+#include "runtime/value/pformat.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
@@ -61,9 +63,14 @@ Shape shape_of(const Value& v) {
 }
 
 Value filled(const Value& shape_v, DType dtype, int one, std::string_view name) {
-  if (shape_v.is_tensor()) {
-    Tensor value = literal_to_tensor(Value(one), dtype);
-    return Value(apply(op::Fill, {index_tensor(shape_v), TensorHandle(value)}, name));
+  // TF's zeros/ones: a shape that is a tensor, or a list holding one (packed
+  // as "zeros/packed"), makes a Fill named after the scope; a static shape a
+  // constant.
+  if (shape_v.is_tensor() || holds_tensor(shape_v)) {
+    OpScope scope(name);
+    TensorHandle shape = index_tensor(shape_v);
+    TensorHandle value = constant_handle(literal_to_tensor(Value(one), dtype), "Const");
+    return Value(apply(op::Fill, {shape, value}, scope.op_name()));
   }
   Shape s = shape_of(shape_v);
   Tensor t = Tensor::zeros(dtype, s);
@@ -139,8 +146,10 @@ Value transpose(const Value& x, const Value& perm, std::string_view name) {
 Value matmul(const Value& a, const Value& b, bool transpose_a, bool transpose_b, std::string_view name) {
   TensorHandle ta = to_tensor(a);
   TensorHandle tb = to_tensor(b, ta.dtype());
-  bool two_d = ta.shape().rank() == 2 && tb.shape().rank() == 2;
-  if (two_d) {
+  // TF's math_ops.matmul: BatchMatMul only for a rank above 2 (or unknown);
+  // MatMul otherwise, whose shape rule rejects a vector.
+  auto batched = [](const TensorHandle& t) { return !t.shape().rank_known() || t.shape().rank() > 2; };
+  if (!batched(ta) && !batched(tb)) {
     return Value(apply(op::MatMul, {ta, tb}, name,
                        Attrs{{"transpose_a", transpose_a}, {"transpose_b", transpose_b}}));
   }
@@ -268,23 +277,44 @@ Value rank(const Value& x, std::string_view name) {
 
 void print(const std::vector<Value>& inputs, std::string_view sep, std::string_view end, int64_t summarize,
            std::string_view output_stream) {
-  std::string tmpl;
-  std::vector<TensorHandle> tensors;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (i > 0) tmpl += sep;
-    if (inputs[i].is_tensor()) {
-      tmpl += "{}";
-      tensors.push_back(inputs[i].as_tensor());
-    } else if (inputs[i].is_variable()) {
-      // A variable prints its value, as TF's does.
-      tmpl += "{}";
-      tensors.push_back(variable_value::read(inputs[i]));
-    } else {
-      tmpl += str(inputs[i]);
+  // TF's print_v2: one scalar string tensor prints as it is; otherwise each
+  // input becomes a piece of a StringFormat template: a str itself, anything
+  // else pprint.pformat of its structure with a placeholder for each tensor
+  // (a variable prints its value), the quotes pformat gave them removed.
+  auto is_tensor = [](const Value& v) { return v.is_tensor() || v.is_variable(); };
+  auto format = [&]() -> TensorHandle {
+    if (inputs.size() == 1 && inputs[0].is_tensor() && inputs[0].as_tensor().dtype() == DType::String &&
+        inputs[0].as_tensor().shape().rank() == 0) {
+      return inputs[0].as_tensor();
     }
-  }
-  TensorHandle formatted = apply(op::StringFormat, tensors, "StringFormat",
-      Attrs{{"template", tmpl}, {"placeholder", std::string("{}")}, {"summarize", summarize}});
+    // The placeholder is "{}" unless the inputs' text holds it.
+    std::string text;
+    for (const Value& in : inputs) {
+      text += " " + pformat(nest::map_structure(in, [&](const Value& x) { return is_tensor(x) ? Value("") : x; }));
+    }
+    std::string placeholder = "{}";
+    for (int digit = 0; text.find(placeholder) != std::string::npos; digit = (digit + 1) % 10) {
+      placeholder += std::to_string(digit);
+    }
+    std::string tmpl;
+    std::vector<TensorHandle> tensors;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (i > 0) tmpl += sep;
+      Value with_placeholders = nest::map_structure(inputs[i], [&](const Value& x) {
+        if (!is_tensor(x)) return x;
+        tensors.push_back(x.is_variable() ? variable_value::read(x) : x.as_tensor());
+        return Value(placeholder);
+      });
+      tmpl += inputs[i].is_str() ? inputs[i].as_str() : pformat(with_placeholders);
+    }
+    const std::string quoted = "'" + placeholder + "'";
+    for (size_t at = tmpl.find(quoted); at != std::string::npos; at = tmpl.find(quoted, at + placeholder.size())) {
+      tmpl.replace(at, quoted.size(), placeholder);
+    }
+    return apply(op::StringFormat, tensors, "StringFormat",
+                 Attrs{{"template", tmpl}, {"placeholder", placeholder}, {"summarize", summarize}});
+  };
+  TensorHandle formatted = format();
   apply_op(op::PrintV2, std::span<const TensorHandle>(&formatted, 1),
            Attrs{{"output_stream", std::string(output_stream)}, {"end", std::string(end)}}, "PrintV2");
 }

@@ -6,6 +6,7 @@
 #include "runtime/api/tf_call.h"
 #include "runtime/function/function.h"
 #include "runtime/function/function_value.h"
+#include "runtime/graph/tracing.h"
 
 namespace ag::tf::impl {
 namespace {
@@ -81,5 +82,11 @@ Value run_functions_eagerly(const TfCall& c) {
   ag::run_functions_eagerly(truthy(c["run_eagerly"]));
   return Value();
 }
+
+Value functions_run_eagerly(const TfCall&) { return Value(ag::functions_run_eagerly()); }
+
+/// False while a tf.function is being traced (its Python runs to build a
+/// graph), true otherwise, run_functions_eagerly(True) included.
+Value executing_eagerly(const TfCall&) { return Value(current_graph() == nullptr); }
 
 }  // namespace ag::tf::impl

@@ -15,6 +15,7 @@
 #include "runtime/graph/control_flow.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/nest.h"
 #include "runtime/value/tensor_array.h"
 
 namespace ag::autograph::detail {
@@ -22,8 +23,6 @@ namespace {
 
 constexpr int64_t kPythonMaxIterations = 100000000;
 constexpr const char* kLegalLoopTypes = "Tensor, int, float, bool or a list, tuple or dict thereof";
-
-bool is_sequence(const Value& v) { return v.is_list() || v.is_tuple(); }
 
 /// A literal tf.convert_to_tensor would accept (control_flow's autocast list).
 bool is_literal(const Value& v) { return v.is_number() || v.is_str(); }
@@ -40,7 +39,7 @@ bool is_subshape(const Shape& left, const Shape& right) {
 
 /// Names of the leaves of a state symbol: the name itself for a single leaf.
 void leaf_names(const std::string& name, const Value& v, size_t count, std::vector<std::string>& out) {
-  if (!is_sequence(v) && count == 1) {
+  if (!nest::is_nested(v) && count == 1) {
     out.push_back(name);
     return;
   }
@@ -81,8 +80,9 @@ void verify_loop_init_vars(const std::vector<Value>& init, const std::vector<std
   }
 }
 
-/// control_flow._placeholder_value: a zero value like the first iteration's
-/// value of a symbol undefined before the loop, and the shape invariant it needs.
+/// control_flow._placeholder_value of one leaf: a zero value like the first
+/// iteration's value of a symbol undefined before the loop, and the shape
+/// invariant it needs.
 std::pair<Value, std::optional<Shape>> placeholder_value(const Value& like, const std::optional<Shape>& invariant,
                                                          const Value& original) {
   if (is_none_or_undef(like)) return {original, std::nullopt};
@@ -109,35 +109,36 @@ std::pair<Value, std::optional<Shape>> placeholder_value(const Value& like, cons
     Value zeros(Tensor::zeros(t.dtype(), Shape(std::span<const int64_t>(dims))));
     return {zeros, dynamic ? std::optional<Shape>(like_shape) : std::nullopt};
   }
-  if (is_sequence(like)) {
-    std::vector<Value> items;
-    for (const Value& item : like.items()) items.push_back(placeholder_value(item, std::nullopt, Value()).first);
-    return {like.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items)), std::nullopt};
-  }
   throw TypeError("Found an unsupported type '" + like.type_name() + "' while creating placeholder for " + str(like) +
                   ". Supported types include Tensor, int, float, bool, list, tuple or dict.");
 }
 
-/// Python literals (and lists of them) as placeholders of their converted type.
+/// The Python literals among the leaves of `v` as placeholders of their
+/// converted type.
 Value autocast_to_tensor(Graph& tmp, const Value& v) {
-  if (!is_literal(v) && !is_sequence(v)) return v;
-  TensorHandle h = to_tensor(v);
-  return Value(tmp.placeholder({h.dtype(), h.shape()}, "Placeholder"));
+  return nest::map_structure(v, [&](const Value& leaf) {
+    if (!is_literal(leaf)) return leaf;
+    TensorHandle h = to_tensor(leaf);
+    return Value(tmp.placeholder({h.dtype(), h.shape()}, "Placeholder"));
+  });
 }
 
 /// control_flow._try_handling_undefineds: stages one iteration in a scratch
 /// graph to learn the types of symbols undefined before the loop, and
-/// replaces them with zero values. Returns whether that staging succeeded.
+/// replaces them with zero values (structures of them when the loop makes a
+/// list, tuple or dict), with the shape invariants their leaves need in
+/// `extra` (per symbol, per leaf). Returns whether that staging succeeded.
 bool try_handling_undefineds(const std::function<void()>& body, const GetState& get_state, const SetState& set_state,
                              std::vector<Value>& init, const std::vector<bool>& nulls,
                              const std::vector<std::optional<Shape>>& invariants,
-                             const std::vector<std::string>& names, std::vector<std::optional<Shape>>& extra) {
+                             const std::vector<std::string>& names,
+                             std::vector<std::vector<std::optional<Shape>>>& extra) {
   Graph tmp("tmp", current_graph());  // outlives first_iter, whose tensors live in it
   bool success = false;
   bool modified = false;
   std::optional<std::vector<Value>> first_iter;
   std::string failure;
-  extra.assign(init.size(), std::nullopt);
+  extra.assign(init.size(), {});
   auto fail = [&](const Error& e) {
     failure = std::string("Note: AutoGraph tried to define it automatically, but ran into a ") + e.type_name() +
               ": " + e.what();
@@ -155,9 +156,18 @@ bool try_handling_undefineds(const std::function<void()>& body, const GetState& 
     std::vector<Value> new_init = init;
     for (size_t i = 0; i < init.size(); ++i) {
       if (!nulls[i]) continue;
-      auto [value, invariant] = placeholder_value((*first_iter)[i], invariants[i], init[i]);
-      new_init[i] = std::move(value);
-      extra[i] = std::move(invariant);
+      const Value& like = (*first_iter)[i];
+      if (!nest::is_nested(like)) {
+        auto [value, invariant] = placeholder_value(like, invariants[i], init[i]);
+        new_init[i] = std::move(value);
+        extra[i] = {std::move(invariant)};
+        continue;
+      }
+      new_init[i] = nest::map_structure(like, [&](const Value& leaf) {
+        auto [value, invariant] = placeholder_value(leaf, std::nullopt, Value());
+        extra[i].push_back(std::move(invariant));
+        return value;
+      });
     }
     init = std::move(new_init);
     success = true;
@@ -207,15 +217,14 @@ void verify_single_loop_var(const std::string& name, const TensorSpec& init, con
 /// element dtype (a converted empty list learns it on its first append) and the
 /// element shape, when that is compatible with the one before the loop.
 void refine_tensor_arrays(const Value& after, const Value& exit) {
-  if (is_sequence(after) && is_sequence(exit) && after.items().size() == exit.items().size()) {
-    for (size_t k = 0; k < after.items().size(); ++k) refine_tensor_arrays(after.items()[k], exit.items()[k]);
-    return;
+  std::vector<Value> al = nest::flatten(after), el = nest::flatten(exit);
+  for (size_t k = 0; k < al.size() && k < el.size(); ++k) {
+    if (!al[k].is_tensor_array() || !el[k].is_tensor_array()) continue;
+    TensorArrayObj& a = al[k].as_tensor_array();
+    const TensorArrayObj& e = el[k].as_tensor_array();
+    if (a.dtype == DType::Variant) a.dtype = e.dtype;
+    if (a.element_shape.is_compatible_with(e.element_shape)) a.element_shape = merge_shapes(a.element_shape, e.element_shape);
   }
-  if (!after.is_tensor_array() || !exit.is_tensor_array()) return;
-  TensorArrayObj& a = after.as_tensor_array();
-  const TensorArrayObj& e = exit.as_tensor_array();
-  if (a.dtype == DType::Variant) a.dtype = e.dtype;
-  if (a.element_shape.is_compatible_with(e.element_shape)) a.element_shape = merge_shapes(a.element_shape, e.element_shape);
 }
 
 Value reshape_scalar(const Value& cond) {
@@ -229,54 +238,33 @@ Value reshape_scalar(const Value& cond) {
 bool staged(const Value& v) { return v.is_tensor() && current_graph() != nullptr; }
 
 void flatten(const Value& v, std::vector<Value>& leaves) {
-  if (is_sequence(v)) {
-    for (const Value& item : v.items()) flatten(item, leaves);
-  } else if (v.is_tensor_array()) {
+  for (Value& leaf : nest::flatten(v)) {
+    if (!leaf.is_tensor_array()) {
+      leaves.push_back(std::move(leaf));
+      continue;
+    }
     // A TensorArray travels as its flow (TF's TensorArraySpec).
-    const TensorArrayObj& ta = v.as_tensor_array();
+    const TensorArrayObj& ta = leaf.as_tensor_array();
     if (!ta.graph()) {
       throw TypeError("a TensorArray created eagerly cannot be a loop or branch variable of a staged statement; "
                       "create it inside the tf.function");
     }
     leaves.emplace_back(*ta.flow);
-  } else {
-    leaves.push_back(v);
   }
 }
 
 Value pack_as(const Value& structure, const std::vector<Value>& leaves, size_t& pos) {
-  if (!is_sequence(structure)) {
+  return nest::map_structure(structure, [&](const Value& like) {
     if (pos >= leaves.size()) throw InternalError("pack_as: too few leaves for the structure");
     const Value& leaf = leaves[pos++];
-    if (structure.is_tensor_array()) return tensor_array::with_flow(structure, leaf.as_tensor());
+    if (like.is_tensor_array()) return tensor_array::with_flow(like, leaf.as_tensor());
     return leaf;
-  }
-  std::vector<Value> items;
-  for (const Value& item : structure.items()) items.push_back(pack_as(item, leaves, pos));
-  return structure.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+  });
 }
 
 std::string structure_mismatch(const Value& a, const Value& b) {
-  auto describe = [&]() {
-    return "The two structures don't have the same nested structure.\n\nFirst structure: " + repr(a) +
-           "\n\nSecond structure: " + repr(b);
-  };
-  if (is_sequence(a) != is_sequence(b) || a.is_tensor_array() != b.is_tensor_array()) return describe();
-  if (!is_sequence(a)) return "";
-  if (a.kind() != b.kind()) {
-    return "The two structures don't have the same sequence type. Input structure has type <class '" +
-           a.type_name() + "'>, while shallow structure has type <class '" + b.type_name() + "'>.";
-  }
-  if (a.items().size() != b.items().size()) {
-    return "The two structures don't have the same sequence length. Input structure has length " +
-           std::to_string(a.items().size()) + ", while shallow structure has length " +
-           std::to_string(b.items().size()) + ".";
-  }
-  for (size_t i = 0; i < a.items().size(); ++i) {
-    std::string m = structure_mismatch(a.items()[i], b.items()[i]);
-    if (!m.empty()) return m;
-  }
-  return "";
+  std::optional<nest::Mismatch> m = nest::structure_mismatch(a, b);
+  return m ? m->message : "";
 }
 
 Output to_output(Graph& g, const Value& v) {
@@ -414,13 +402,11 @@ void tf_while_stmt(const std::function<Value()>& test, const std::function<void(
     undefined_return_at_entry[i] = is_undefined_return(init[i]);
   }
   bool require_one_iteration = false;
+  // Per symbol, the invariants its leaves need (try_handling_undefineds).
+  std::vector<std::vector<std::optional<Shape>>> extra(n);
   if (any_null) {
-    std::vector<std::optional<Shape>> extra;
     require_one_iteration =
         try_handling_undefineds(body, get_state, set_state, init, nulls, invariants, names, extra);
-    for (size_t i = 0; i < n; ++i) {
-      if (!invariants[i] && extra[i]) invariants[i] = extra[i];
-    }
   }
 
   // The loop variables: the state's leaves as tensors of g (plus, first, the
@@ -440,8 +426,12 @@ void tf_while_stmt(const std::function<Value()>& test, const std::function<void(
       init_outs.push_back(to_output(g, leaf));
     }
     leaf_names(names[i], init[i], leaves.size(), flat_names);
-    bool single = !is_sequence(init[i]) && leaves.size() == 1;
-    for (size_t k = 0; k < leaves.size(); ++k) flat_invariants.push_back(single ? invariants[i] : std::nullopt);
+    bool single = !nest::is_nested(init[i]) && leaves.size() == 1;
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      std::optional<Shape> leaf_invariant = single ? invariants[i] : std::nullopt;
+      if (!leaf_invariant && k < extra[i].size()) leaf_invariant = extra[i][k];
+      flat_invariants.push_back(std::move(leaf_invariant));
+    }
   }
   const size_t first_var = require_one_iteration ? 1 : 0;
 

@@ -1,6 +1,7 @@
 // Internal helpers of the AutoGraph operators: staging tf.cond / tf.while_loop
 // from C++ callables into If/While nodes, AutoGraph's checks of the state
-// symbols, and nested (list/tuple) state flattened to tensors.
+// symbols, and nested state (lists, tuples, dicts: value/nest.h) flattened
+// to tensors.
 #pragma once
 
 #include <functional>
@@ -18,9 +19,10 @@ namespace ag::autograph::detail {
 /// True when `v` decides staged control flow: a tensor while a graph is traced.
 bool staged(const Value& v);
 
-/// The leaves of `v` (lists and tuples flattened depth first, as tf.nest).
+/// The leaves of `v` in tf.nest's order, a TensorArray as its flow.
 void flatten(const Value& v, std::vector<Value>& leaves);
-/// `structure` rebuilt with leaves[pos...] (new lists/tuples), advancing pos.
+/// `structure` rebuilt with leaves[pos...] (new lists, tuples and dicts; a
+/// TensorArray from its flow), advancing pos.
 Value pack_as(const Value& structure, const std::vector<Value>& leaves, size_t& pos);
 /// tf.nest.assert_same_structure's complaint about `a` vs `b`, or "".
 std::string structure_mismatch(const Value& a, const Value& b);

@@ -13,7 +13,25 @@ namespace {
 constexpr size_t kAlign = 64;
 constexpr size_t kHeader = (sizeof(Buffer) + kAlign - 1) / kAlign * kAlign;
 
+// Relaxed: the figures are statistics; an allocation costs one add, and a
+// compare that fails once the peak is reached.
+std::atomic<int64_t> g_current{0};
+std::atomic<int64_t> g_peak{0};
+
+void count_allocation(size_t bytes) {
+  int64_t now = g_current.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed) + static_cast<int64_t>(bytes);
+  int64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
 }  // namespace
+
+BufferStats buffer_stats() {
+  return {g_current.load(std::memory_order_relaxed), g_peak.load(std::memory_order_relaxed)};
+}
+
+void reset_buffer_peak() { g_peak.store(g_current.load(std::memory_order_relaxed), std::memory_order_relaxed); }
 
 Buffer* Buffer::allocate(DType dtype, int64_t count) {
   if (count < 0) throw InternalError("negative element count");
@@ -29,9 +47,11 @@ Buffer* Buffer::allocate(DType dtype, int64_t count) {
     throw ResourceExhaustedError("OOM when allocating tensor of " + std::to_string(count) + " elements of type " +
                                  dtype_name(dtype));
   }
+  count_allocation(bytes);
   Buffer* b = new (mem) Buffer();
   b->dtype_ = dtype;
   b->count_ = count;
+  b->bytes_ = bytes;
   b->data_ = static_cast<char*>(mem) + kHeader;
   if (dtype == DType::String) {
     auto* s = static_cast<std::string*>(b->data_);
@@ -64,6 +84,7 @@ void Buffer::destroy() {
     auto* v = static_cast<TensorListPtr*>(data_);
     for (int64_t i = 0; i < count_; ++i) v[i].~TensorListPtr();
   }
+  g_current.fetch_sub(static_cast<int64_t>(bytes_), std::memory_order_relaxed);
   this->~Buffer();
   std::free(this);
 }

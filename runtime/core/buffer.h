@@ -40,6 +40,19 @@ class Buffer {
   bool owned_ = true;
   int64_t count_ = 0;
   void* data_ = nullptr;
+  size_t bytes_ = 0;  // allocated, header included (0 when not owned)
 };
+
+/// The bytes of tensor storage this process holds (every owned Buffer,
+/// headers and alignment included), now and at most since the last
+/// reset_buffer_peak(): what a program's tensors cost, without the
+/// allocator's own caching that resident-memory figures include.
+struct BufferStats {
+  int64_t current = 0;
+  int64_t peak = 0;
+};
+BufferStats buffer_stats();
+/// Starts a new peak from the current figure.
+void reset_buffer_peak();
 
 }  // namespace ag

@@ -486,6 +486,88 @@ std::string tf_fp_string(T v, int short_digits, int long_digits) {
 std::string tf_float_string(float v) { return tf_fp_string(v, 6, 9); }
 std::string tf_double_string(double v) { return tf_fp_string(v, 15, 17); }
 
+std::string tf_c_escape(std::string_view s, bool utf8_safe) {
+  std::string out;
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\"': out += "\\\""; break;
+      case '\'': out += "\\'"; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8_safe)) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03o", c);
+          out += buf;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// One element as SummarizeValue without print_v2 prints it (TF's StrCat).
+std::string element(const Tensor& t, int64_t i) {
+  return dispatch_dtype(t.dtype(), [&]<class T>() -> std::string {
+    const T& v = t.data<T>()[i];
+    if constexpr (std::is_same_v<T, std::string>) {
+      return tf_c_escape(v, true);
+    } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, bfloat16>) {
+      return tf_float_string(static_cast<float>(v));
+    } else if constexpr (std::is_same_v<T, double>) {
+      return tf_double_string(v);
+    } else if constexpr (std::is_integral_v<T>) {
+      return std::to_string(static_cast<int64_t>(v));
+    } else {
+      return "?";
+    }
+  });
+}
+
+}  // namespace
+
+std::string tf_summarize_value(const Tensor& t, int64_t max_entries) {
+  if (t.dtype() == DType::Variant) return "<variant>";
+  const int64_t n = t.num_elements();
+  const int64_t limit = std::min(max_entries, n);
+  std::string out;
+  if (t.rank() <= 1) {
+    for (int64_t i = 0; i < limit; ++i) out += (i > 0 ? " " : "") + element(t, i);
+    if (n > limit) out += "...";
+    return out;
+  }
+  int64_t next = 0;
+  auto dim = [&](auto& self, int d) -> void {
+    if (next >= limit) return;
+    const int64_t count = t.shape().dim(d);
+    if (d == t.rank() - 1) {
+      for (int64_t i = 0; i < count; ++i) {
+        if (next >= limit) {
+          out += "...";
+          return;
+        }
+        out += (i > 0 ? " " : "") + element(t, next++);
+      }
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      bool open = next < limit;
+      if (open) out += "[";
+      self(self, d + 1);
+      if (next < limit || open) out += "]";
+    }
+  };
+  dim(dim, 0);
+  if (n > limit) out += "...";
+  return out;
+}
+
 std::string python_bytes_repr(std::string_view s) {
   char quote = '\'';
   if (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) quote = '"';

@@ -38,6 +38,16 @@ std::string symbolic_tensor_str(std::string_view name, int index, DType dtype, c
 /// for doubles).
 std::string tf_print_format(const Tensor& t, int summarize);
 
+/// absl::CEscape (`utf8_safe`: Utf8SafeCEscape, which keeps bytes >= 0x80):
+/// \n \r \t \" \' \\ and other control bytes as octal "\001".
+std::string tf_c_escape(std::string_view s, bool utf8_safe);
+
+/// TF's Tensor::SummarizeValue(max_entries) without print_v2, as Assert and
+/// shape-function errors show a value: elements separated by spaces (bools
+/// 1/0, strings escaped but unquoted), each innermost row of a matrix in
+/// brackets ("[1 2][3 4]"), "..." after the first `max_entries`.
+std::string tf_summarize_value(const Tensor& t, int64_t max_entries);
+
 /// One number as TF's StrCat prints it (the %.6g / %.9g rule above).
 std::string tf_float_string(float v);
 std::string tf_double_string(double v);

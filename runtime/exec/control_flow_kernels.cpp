@@ -1,5 +1,6 @@
-// The CPU kernels of If / StatelessIf and While / StatelessWhile (defined in
-// graph/control_flow.cpp; input layout in graph/control_flow.h). Their
+// The CPU kernels of If / StatelessIf, While / StatelessWhile and the
+// function calls (defined in graph/control_flow.cpp; input layout in
+// graph/control_flow.h). Their
 // factories compile the subgraphs to plans once, for the backend the node is
 // compiled for. The While kernel keeps
 // the loop variables in the body plan's argument slots and rotates them with
@@ -141,9 +142,18 @@ Kernel while_kernel(const KernelSpec& s) {
   };
 }
 
+/// A call runs its function's plan on its inputs (arguments, then captures).
+Kernel call_kernel(const KernelSpec& s) {
+  if (s.subgraphs.size() != 1) throw InternalError(std::string(s.op) + " is compiled without its function's graph");
+  auto body = std::make_shared<const Plan>(compile_plan(*s.subgraphs[0], s.backend));
+  return [body](KernelContext& k) { body->run(k.inputs, k.outputs, /*swap_outputs=*/true); };
+}
+
 }  // namespace
 
 void register_control_flow_kernels(OpRegistry& reg) {
+  reg.extend(op::PartitionedCall).cpu(call_kernel);
+  reg.extend(op::StatefulPartitionedCall).cpu(call_kernel);
   reg.extend(op::If).cpu(if_kernel);
   reg.extend(op::StatelessIf).cpu(if_kernel);
   reg.extend(op::While).cpu(while_kernel);

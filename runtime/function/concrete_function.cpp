@@ -4,6 +4,7 @@
 
 #include "runtime/function/structure.h"
 #include "runtime/function/taped_call.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/graph/tape.h"
 #include "runtime/value/tensor_spec_value.h"
 
@@ -180,6 +181,17 @@ Value ConcreteFunction::call_taped(const std::vector<Value>& args) const {
   }
   size_t next = 0;
   return map_tensors(outputs_, [&](const Value&) { return Value(outputs[next++]); });
+}
+
+Value ConcreteFunction::call_in_graph(const std::vector<Value>& args) const {
+  Graph& g = *current_graph();
+  std::vector<TensorHandle> inputs;
+  for (size_t i = 0; i < params_.size(); ++i) collect_handles(args_[i], args[i], inputs);
+  std::vector<Output> in;
+  for (const TensorHandle& h : inputs) in.push_back(in_graph(g, h));
+  Node* call = add_call(g, std::move(in), graph_->clone(&g));
+  int next = 0;
+  return map_tensors(outputs_, [&](const Value&) { return Value(call->output(next++)); });
 }
 
 Value ConcreteFunction::call_matched(std::span<const Value* const> args) const {

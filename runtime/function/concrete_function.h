@@ -36,6 +36,10 @@ class ConcreteFunction {
   /// call_bound while a tape records: the graph runs op by op so the tape
   /// sees its ops (function/taped_call.h).
   Value call_taped(const std::vector<Value>& args) const;
+  /// A call from the graph being traced (bound arguments of the traced
+  /// types, tensors symbolic or eager): the graph gets a PartitionedCall of
+  /// a copy of this graph; returns its outputs in the traced structure.
+  Value call_in_graph(const std::vector<Value>& args) const;
   /// Calls as Python would, binding `args`/`kwargs` to the parameters.
   Value operator()(std::vector<Value> args, Kwargs kwargs = {}) const;
 

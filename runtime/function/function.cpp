@@ -206,14 +206,7 @@ Value Function::operator()(std::initializer_list<Value> args) {
 }
 
 Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
-  // Called while another function is being traced (a Function calling a
-  // Function, or itself recursively on Python values): the body is traced
-  // inline into that graph. TF traces it as a nested function and calls it;
-  // the results are the same, and no lock is held across the nested trace.
-  if (current_graph()) {
-    AutographScope autograph(options_.autograph);
-    return body_(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
-  }
+  if (current_graph()) return call_in_graph(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
   // Fast path: positional arguments of exactly the last trace's types.
   const Value* refs[kFastPathArgs];
   if (kwargs.empty() && refs_of(args, refs)) {
@@ -232,13 +225,27 @@ Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
   return f->call_bound(bound);
 }
 
+Value Function::call_in_graph(std::vector<Value> bound) {
+  // Called while another function is traced (a Function calling a Function,
+  // or itself recursively on Python values): as TF does, this one is traced
+  // once per signature, into a graph of its own, and the caller's graph gets
+  // a call of it.
+  if (functions_run_eagerly()) {
+    AutographScope autograph(false);
+    return body_(bound);
+  }
+  if (options_.input_signature) bound = apply_input_signature(bound);
+  // Only calls made eagerly count for the retracing warning (TF's detector).
+  return lookup_or_trace(bound, /*counted=*/false)->call_in_graph(bound);
+}
+
 std::shared_ptr<ConcreteFunction> Function::get_concrete_function(std::vector<Value> args, Kwargs kwargs) {
   std::vector<Value> bound = bind_arguments(name_, params_, std::move(args), std::move(kwargs));
   // With an input_signature there is one trace, for the signature's specs.
   return lookup_or_trace(options_.input_signature ? apply_input_signature_specs(bound) : bound);
 }
 
-std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Value>& args) {
+std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Value>& args, bool counted) {
   std::vector<TraceType> types;
   types.reserve(args.size());
   if (options_.input_signature) {
@@ -246,9 +253,9 @@ std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Va
   } else {
     for (const Value& a : args) types.push_back(TraceType::of(a));
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::recursive_mutex> lock(mu_);
   if (auto it = exact_.find(types); it != exact_.end()) {
-    note_call(false);
+    if (counted) note_call(false);
     return it->second;
   }
   // The most specific trace whose types are supertypes of these.
@@ -264,7 +271,7 @@ std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Va
     if (subtype(types, t->input_types()) && (!best || subtype(t->input_types(), best->input_types()))) best = t;
   }
   if (best) {
-    note_call(false);
+    if (counted) note_call(false);
     return best;
   }
   if (options_.reduce_retracing) {
@@ -282,7 +289,9 @@ std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Va
       }
     }
   }
-  return trace(args, types);
+  std::shared_ptr<ConcreteFunction> traced = trace(args, types);
+  if (counted) note_call(true);
+  return traced;
 }
 
 std::shared_ptr<ConcreteFunction> Function::trace_graph(const std::vector<Value>& args,
@@ -332,7 +341,6 @@ std::shared_ptr<ConcreteFunction> Function::trace(const std::vector<Value>& args
   }
   traces_.push_back(concrete);
   exact_.emplace(types, concrete);
-  note_call(true);
   return concrete;
 }
 
@@ -369,14 +377,14 @@ void Function::note_call(bool traced) {
 }
 
 std::string Function::pretty_printed_concrete_signatures() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::recursive_mutex> lock(mu_);
   std::string s;
   for (size_t i = 0; i < traces_.size(); ++i) s += (i ? "\n\n" : "") + traces_[i]->signature_summary();
   return s;
 }
 
 int Function::tracing_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::recursive_mutex> lock(mu_);
   return static_cast<int>(traces_.size());
 }
 

@@ -64,7 +64,12 @@ class Function {
   ConcreteFunction* fast_path_trace(std::span<const Value* const> args);
   /// A call with positional arguments only: the fast path, else the general one.
   Value call_positional(std::span<const Value* const> args);
-  std::shared_ptr<ConcreteFunction> lookup_or_trace(const std::vector<Value>& args);
+  /// A call while another function is traced: the trace for these
+  /// arguments (made once per signature) called from the graph being built.
+  Value call_in_graph(std::vector<Value> bound);
+  /// The trace for `args`, made if needed; `counted`: the call counts for
+  /// the retracing warning.
+  std::shared_ptr<ConcreteFunction> lookup_or_trace(const std::vector<Value>& args, bool counted = true);
   std::shared_ptr<ConcreteFunction> trace(const std::vector<Value>& args, const std::vector<TraceType>& types);
   /// One trace of the body into a new graph (not cached).
   std::shared_ptr<ConcreteFunction> trace_graph(const std::vector<Value>& args, const std::vector<TraceType>& types) const;
@@ -78,7 +83,10 @@ class Function {
   Body body_;
   FunctionOptions options_;
 
-  mutable std::mutex mu_;  // the cache; tracing runs under it, so each signature traces once
+  /// The cache; tracing runs under it, so each signature traces once. A
+  /// trace may call the Function again (recursion on Python values: a
+  /// nested trace), hence recursive.
+  mutable std::recursive_mutex mu_;
   /// The first trace created tf.Variables: later traces may not (TF's rule).
   bool created_variables_ = false;
   /// Variables its traces created (kernels hold variables only weakly).

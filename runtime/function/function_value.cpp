@@ -380,4 +380,9 @@ Value graph_value(std::shared_ptr<const void> owner, const Graph* graph) {
   return native_object(graph_class(), std::move(st));
 }
 
+const Graph* graph_of(const Value& graph) {
+  const GraphState* st = native_state<GraphState>(graph);
+  return st != nullptr ? st->graph : nullptr;
+}
+
 }  // namespace ag

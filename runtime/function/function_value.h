@@ -41,5 +41,8 @@ std::shared_ptr<ConcreteFunction> concrete_function_of(const Value& v);
 Value wrap_function(const Value& func, const FunctionOptions& options);
 
 Value graph_value(std::shared_ptr<const void> owner, const Graph* graph);
+/// The graph a graph value (a ConcreteFunction's `.graph`) shows, or nullptr
+/// for any other value; valid while that value lives.
+const Graph* graph_of(const Value& graph);
 
 }  // namespace ag

@@ -11,10 +11,19 @@
 
 namespace ag {
 
-std::optional<std::vector<TensorHandle>> run_graph_taped(const Graph& graph, std::span<const TensorHandle> inputs) {
-  for (const auto& n : graph.nodes()) {
-    if (!n->subgraphs.empty()) return std::nullopt;
+namespace {
+
+/// True when every node of `g` runs as one op: no If or While, at any depth
+/// of the function calls it makes (a call runs its function's nodes).
+bool runs_op_by_op(const Graph& g) {
+  for (const auto& n : g.nodes()) {
+    if (n->subgraphs.empty()) continue;
+    if (n->op->role() != OpRole::Call || !runs_op_by_op(*n->subgraphs[0])) return false;
   }
+  return true;
+}
+
+std::vector<TensorHandle> run_op_by_op(const Graph& graph, std::span<const TensorHandle> inputs) {
   if (graph.inputs().size() != inputs.size()) {
     throw InternalError("a taped call of " + graph.name() + " got " + std::to_string(inputs.size()) +
                         " inputs for " + std::to_string(graph.inputs().size()) + " placeholders");
@@ -30,11 +39,19 @@ std::optional<std::vector<TensorHandle>> run_graph_taped(const Graph& graph, std
     std::vector<TensorHandle> in;
     in.reserve(n->inputs.size());
     for (const Output& o : n->inputs) in.push_back(values.at(o.node).at(o.index));
-    values[n.get()] = apply_op(OpType(n->op->name), in, n->attrs, n->name);
+    values[n.get()] = n->op->role() == OpRole::Call ? run_op_by_op(*n->subgraphs[0], in)
+                                                   : apply_op(OpType(n->op->name), in, n->attrs, n->name);
   }
   std::vector<TensorHandle> out;
   for (const Output& o : graph.outputs()) out.push_back(values.at(o.node).at(o.index));
   return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<TensorHandle>> run_graph_taped(const Graph& graph, std::span<const TensorHandle> inputs) {
+  if (!runs_op_by_op(graph)) return std::nullopt;
+  return run_op_by_op(graph, inputs);
 }
 
 SplitGradient::SplitGradient(const Graph& traced, std::string name) : name_(std::move(name)) {

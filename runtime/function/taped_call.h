@@ -28,8 +28,9 @@ namespace ag {
 class Graph;
 
 /// The outputs of `graph` (a traced function) on `inputs` (one per input
-/// placeholder), run op by op so that recording tapes see every op; nullopt
-/// when the graph has nodes that cannot run that way (control flow).
+/// placeholder), run op by op so that recording tapes see every op (a call
+/// of another function runs that function's ops); nullopt when the graph has
+/// nodes that cannot run that way (control flow, here or in a called function).
 std::optional<std::vector<TensorHandle>> run_graph_taped(const Graph& graph, std::span<const TensorHandle> inputs);
 
 /// A traced function's graph split into a forward and a backward executable.

@@ -1,7 +1,8 @@
-// If / StatelessIf and While / StatelessWhile: their builders and their
-// definitions (shape rules that check the subgraphs with AutoGraph's
-// messages, traits, gradient and cost decisions). Their kernels are the
-// executor's (exec/control_flow_kernels.cpp).
+// If / StatelessIf, While / StatelessWhile and PartitionedCall /
+// StatefulPartitionedCall: their builders and their definitions (shape rules
+// that check the subgraphs with AutoGraph's messages, traits, gradient and
+// cost decisions). Their kernels are the executor's
+// (exec/control_flow_kernels.cpp).
 #include "runtime/graph/control_flow.h"
 
 #include "runtime/core/error.h"
@@ -23,10 +24,10 @@ void append_captures(const Graph& sub, std::vector<Output>& inputs) {
   for (const auto& [outer, inner] : sub.captures()) inputs.push_back(outer);
 }
 
-/// Subgraph `i` of the node being checked.
-const Graph& subgraph(const InferContext& c, size_t i) {
-  if (c.subgraphs.size() != 2 || c.subgraphs[i] == nullptr) {
-    throw InternalError(std::string(c.op) + " needs its two subgraphs: build it with add_if/add_while");
+/// Subgraph `i` of the node being checked, which has `count` of them.
+const Graph& subgraph(const InferContext& c, size_t i, size_t count = 2) {
+  if (c.subgraphs.size() != count || c.subgraphs[i] == nullptr) {
+    throw InternalError(std::string(c.op) + " needs its subgraphs: build it with add_if/add_while/add_call");
   }
   return *c.subgraphs[i];
 }
@@ -138,6 +139,17 @@ std::vector<TensorSpec> infer_while(const InferContext& c) {
   return out;
 }
 
+std::vector<TensorSpec> infer_call(const InferContext& c) {
+  const Graph& body = subgraph(c, 0, 1);
+  const size_t n = body.num_args();
+  if (c.inputs.size() != n + body.captures().size()) {
+    throw InternalError(std::string(c.op) + ": the function's arguments do not match the node's inputs");
+  }
+  check_feeds(body, c.inputs.subspan(0, n), c.inputs.subspan(n), c.op);
+  std::vector<TensorSpec> out;
+  for (const Output& o : body.outputs()) out.push_back(o.spec());
+  return out;
+}
 
 }  // namespace
 
@@ -192,6 +204,17 @@ Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> 
   return n;
 }
 
+Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body) {
+  check_parent(g, *body, "function");
+  std::vector<Output> inputs = std::move(args);
+  append_captures(*body, inputs);
+  bool stateful = has_stateful_nodes(*body);
+  const OpDef& op = OpRegistry::global().get(stateful ? op::StatefulPartitionedCall : op::PartitionedCall);
+  Node* n = g.add_node(op, std::move(inputs), {}, op.name, {std::move(body)});
+  record_node(*n);
+  return n;
+}
+
 void register_control_flow_ops(OpRegistry& reg) {
   // A stateful body makes the node stateful: kept in program order, never
   // folded or pruned (add_if/add_while pick the variant).
@@ -200,7 +223,13 @@ void register_control_flow_ops(OpRegistry& reg) {
     OpBuilder w = reg.op(stateful ? "While" : "StatelessWhile").inputs(0, -1).outputs(-1).role(OpRole::While).infer(infer_while);
     i.grad(if_gradient);
     w.grad(while_gradient);
-    for (OpBuilder* b : {&i, &w}) {
+    OpBuilder call = reg.op(stateful ? "StatefulPartitionedCall" : "PartitionedCall")
+                         .inputs(0, -1)
+                         .outputs(-1)
+                         .role(OpRole::Call)
+                         .infer(infer_call)
+                         .grad(call_gradient);
+    for (OpBuilder* b : {&i, &w, &call}) {
       if (stateful) b->stateful();
       b->cost(CostKind::ControlFlow).tpu();
     }

@@ -1,11 +1,14 @@
-// Functional control flow in the graph IR: an If node owns {then, else}
-// branch graphs, a While node owns {cond, body}. Branch and body graphs take
-// their arguments as Placeholders, then the outer tensors they captured
+// Functional ops in the graph IR (TF's functional_ops): an If node owns
+// {then, else} branch graphs, a While node owns {cond, body}, a call of a
+// traced function owns that function's graph {body}. Branch and body graphs
+// take their arguments as Placeholders, then the outer tensors they captured
 // (Graph::captures()); the node passes those captured tensors as extra inputs:
 //   If:    [cond, args..., then captures..., else captures...]
 //   While: [loop vars..., cond captures..., body captures...]
-// A node whose subgraphs hold a stateful op is "If"/"While" (stateful: kept in
-// program order, never folded or pruned); otherwise "StatelessIf"/"StatelessWhile".
+//   Call:  [args..., body captures...]
+// A node whose subgraphs hold a stateful op is "If"/"While"/
+// "StatefulPartitionedCall" (stateful: kept in program order, never folded or
+// pruned); otherwise "StatelessIf"/"StatelessWhile"/"PartitionedCall".
 #pragma once
 
 #include <cstdint>
@@ -43,6 +46,14 @@ struct WhileOptions {
 /// in AutoGraph's words when the body changes a variable's dtype or shape.
 Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> cond_g, std::shared_ptr<Graph> body_g,
                 const WhileOptions& options = {});
+
+/// Adds a call of a traced function to `g`: `body` (the function's graph,
+/// a copy nested in `g`) runs on `args`, one per argument placeholder of
+/// `body`; the node's outputs are `body`'s. A tf.function called while
+/// another is traced becomes one (TF traces it once per signature and calls
+/// it); the optimizer inlines it (optimize/inline_calls.cpp) unless its
+/// graph holds control flow, and then its kernel runs the body's plan.
+Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body);
 
 /// True when `g` or a graph nested in it holds a stateful node.
 bool has_stateful_nodes(const Graph& g);

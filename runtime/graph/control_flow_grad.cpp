@@ -89,7 +89,7 @@ int export_from_if(Node& f, int b, const Output& t) {
   return static_cast<int>(f.outputs.size()) - 1;
 }
 
-/// A gradient If/While reads what its forward node exported after the tapes
+/// A gradient If/While/call reads what its forward node exported after the tapes
 /// recorded that node, so a gradient reaching those exports would be lost:
 /// differentiating a gradient node again (a second derivative through
 /// control flow) is refused rather than answered wrongly.
@@ -98,8 +98,8 @@ constexpr const char* kGradientOf = "gradient_of";
 void check_not_gradient(const Node& n) {
   if (n.attrs.has(kGradientOf)) {
     throw UnimplementedError("agc: the gradient of '" + n.attrs.get<std::string>(kGradientOf) +
-                             "' is itself differentiated here (a second derivative through a tf.cond or a loop "
-                             "over tensors), which agc does not support yet.");
+                             "' is itself differentiated here (a second derivative through a tf.cond, a loop "
+                             "over tensors or a tf.function called by another), which agc does not support yet.");
   }
 }
 
@@ -173,6 +173,71 @@ std::vector<GradTensor> if_gradient(GradContext& gc) {
   return out;
 }
 
+// ---- Call
+
+namespace {
+
+/// The output of call node `f` that carries `t`, a tensor of its function's
+/// graph: an existing output, or a new one.
+int export_from_call(Node& f, const Output& t) {
+  Graph& body = *f.subgraphs[0];
+  for (size_t i = 0; i < body.outputs().size(); ++i) {
+    if (body.outputs()[i] == t) return static_cast<int>(i);
+  }
+  body.outputs().push_back(t);
+  f.outputs.push_back(t.spec());
+  return static_cast<int>(f.outputs.size()) - 1;
+}
+
+}  // namespace
+
+std::vector<GradTensor> call_gradient(GradContext& gc) {
+  auto& c = static_cast<TapeGradContext&>(gc);
+  const TapeEntry& e = c.entry();
+  Node& f = *e.outputs.at(0).output().node;
+  check_not_gradient(f);
+  Graph& g = *current_graph();
+  const Graph& sub = *f.subgraphs[0];
+  const size_t n_in = e.inputs.size(), n_keys = e.input_keys.size(), n_out = e.outputs.size();
+  const auto variables = variables_read(f.subgraphs);
+
+  // The gradient call takes the upstream gradients of the float outputs.
+  std::vector<size_t> seeded;
+  std::vector<Output> upstream;
+  for (size_t k = 0; k < n_out; ++k) {
+    if (!is_trainable_dtype(e.outputs[k].dtype())) continue;
+    seeded.push_back(k);
+    upstream.push_back(in_graph(g, c.handle(c.grad(static_cast<int>(k)))));
+  }
+  auto bg = std::make_shared<Graph>(sub.name() + "_grad", &g);
+  std::vector<size_t> out_keys;
+  {
+    TraceScope scope(*bg);
+    std::vector<std::optional<TensorHandle>> seeds(n_out);
+    for (size_t s = 0; s < seeded.size(); ++s) seeds[seeded[s]] = TensorHandle(bg->placeholder(upstream[s].spec(), "grad"));
+    bg->set_foreign_resolver(resolver_for(
+        *bg, sub, [&f](size_t k) { return f.inputs[k]; },
+        [&f](const Output& t) { return f.output(export_from_call(f, t)); }));
+    GraphGradient gr = differentiate_graph(sub, seeds);
+    bg->set_foreign_resolver(nullptr);
+    std::vector<std::optional<TensorHandle>> keys(n_keys);
+    for (size_t k = 0; k < gr.args.size(); ++k) keys[k] = gr.args[k];
+    for (size_t j = 0; j < gr.captures.size(); ++j) keys[gr.args.size() + j] = gr.captures[j];
+    std::vector<size_t> vkeys = variable_keys(sub, variables, n_in);
+    for (size_t v = 0; v < vkeys.size(); ++v) keys[vkeys[v]] = gr.variables[v];
+    for (size_t i = 0; i < n_keys; ++i) {
+      if (!c.needed(static_cast<int>(i)) || !keys[i]) continue;
+      out_keys.push_back(i);
+      bg->outputs().push_back(in_graph(*bg, *keys[i]));
+    }
+  }
+  Node* grad_call = add_call(g, upstream, bg);
+  grad_call->attrs.set(kGradientOf, f.name);
+  std::vector<GradTensor> out(n_keys);
+  for (size_t o = 0; o < out_keys.size(); ++o) out[out_keys[o]] = c.wrap(TensorHandle(grad_call->output(static_cast<int>(o))));
+  return out;
+}
+
 // ---- While
 
 namespace {
@@ -208,10 +273,14 @@ size_t iteration_counter(Node& w) {
   return index;
 }
 
+/// The While attr naming an accumulator's loop variable: this, then the
+/// accumulated tensor's name.
+constexpr std::string_view kAccumulatorKey = "accumulator:";
+
 /// The loop variable of `w` that accumulates the value of `t` (a tensor of
 /// its body) at every iteration in a TensorList (added on first use).
 size_t accumulator(Node& w, const Output& t) {
-  std::string key = "accumulator:" + t.name();
+  std::string key = std::string(kAccumulatorKey) + t.name();
   if (w.attrs.has(key)) return static_cast<size_t>(w.attrs.get<int64_t>(key));
   TensorSpec spec = t.spec();
   Attrs list_attrs{{"element_dtype", spec.dtype}, {"element_shape", spec.shape}};
@@ -223,7 +292,62 @@ size_t accumulator(Node& w, const Output& t) {
   return index;
 }
 
+/// Whether graph `g` (nested subgraphs included) may write variable `id`:
+/// variable ops name theirs by attr "var", and all but reads write it.
+bool may_write_variable(const Graph& g, int64_t id) {
+  for (const auto& n : g.nodes()) {
+    if (!n->op->traits.reads_variable && n->attrs.has("var") && n->attrs.get<int64_t>("var") == id) return true;
+    for (const auto& sub : n->subgraphs) {
+      if (may_write_variable(*sub, id)) return true;
+    }
+  }
+  return false;
+}
+
+/// The value of `read`, a variable read in the body of `w`, when it is the
+/// same at every iteration (no op of the loop writes the variable): a read
+/// of the variable just before the loop, which the gradient uses instead of
+/// saving `read` at every iteration. TF accumulates such reads (they are
+/// loop invariants it cannot prove); for an RNN's weights that was the bulk
+/// of what the loop saved.
+std::optional<Output> invariant_read(Node& w, const Output& read) {
+  if (!read.node->op->traits.reads_variable) return std::nullopt;
+  int64_t id = read.node->attrs.get<int64_t>("var");
+  for (const auto& sub : w.subgraphs) {
+    if (may_write_variable(*sub, id)) return std::nullopt;
+  }
+  Node* before = w.graph->add_copy(*read.node, {});
+  w.graph->move_before(before, &w);  // in program order, just before the loop
+  return before->output(read.index);
+}
+
+/// Whether `t`, a tensor of loop body `body` (whose first `n` arguments are
+/// the loop's variables), is a row of a tensor the loop does not change
+/// (x[i] of a captured x): the gradient cuts it again rather than saving it
+/// at every iteration, as cheap as the copy it saves and no memory.
+bool is_row_of_invariant(const Graph& body, size_t n, const Output& t) {
+  const Node& s = *t.node;
+  const NodeQuery selects_row = s.op->traits.selects_row;
+  if (selects_row == nullptr || !s.control_inputs.empty() || !with_context(s, selects_row)) return false;
+  const Node* x = s.inputs[0].node;
+  if (x->op->role() != OpRole::Argument) return false;
+  const auto& inputs = body.inputs();
+  auto k = static_cast<size_t>(std::find(inputs.begin(), inputs.end(), x) - inputs.begin());
+  return k >= body.num_args() || (k < n && body.outputs()[k].node == x && body.outputs()[k].index == 0);
+}
+
 }  // namespace
+
+std::vector<SavedPerIteration> while_saved_tensors(const Node& w) {
+  std::vector<SavedPerIteration> saved;
+  for (const auto& [key, value] : w.attrs.items()) {
+    if (!key.starts_with(kAccumulatorKey)) continue;
+    const Node& empty = *w.inputs.at(static_cast<size_t>(std::get<int64_t>(value))).node;
+    saved.push_back({key.substr(kAccumulatorKey.size()),
+                     TensorSpec{empty.attrs.get<DType>("element_dtype"), empty.attrs.get<Shape>("element_shape")}});
+  }
+  return saved;
+}
 
 std::vector<GradTensor> while_gradient(GradContext& gc) {
   auto& c = static_cast<TapeGradContext&>(gc);
@@ -281,7 +405,13 @@ std::vector<GradTensor> while_gradient(GradContext& gc) {
     Graph& bg = *body_g;
     Output counter = vars[0].output();
     std::optional<Output> forward_index;
-    auto saved = [&w, &bg, &iterations, counter, &forward_index](const Output& t) {
+    auto saved = [&w, &bg, &body, n, &iterations, counter, &forward_index](const Output& t) {
+      if (std::optional<Output> read = invariant_read(w, t)) return bg.capture(*read);
+      if (is_row_of_invariant(body, n, t)) {
+        std::vector<Output> inputs;
+        for (const Output& in : t.node->inputs) inputs.push_back(bg.capture(in));  // resolved as the gradient's
+        return bg.add_copy(*t.node, std::move(inputs))->output(t.index);
+      }
       if (!forward_index) {
         Output last = bg.add_node(op::Sub, {bg.capture(iterations), bg.constant(Tensor::scalar<int32_t>(1))})->output(0);
         forward_index = bg.add_node(op::Sub, {last, counter})->output(0);

@@ -1,6 +1,9 @@
 #include "runtime/graph/graph.h"
 
 #include "runtime/core/error.h"
+#include "runtime/graph/evaluate.h"
+#include "runtime/graph/shape_error.h"
+#include "runtime/graph/tracing.h"
 #include "runtime/ops/eager.h"
 #include "runtime/ops/registry.h"
 
@@ -41,8 +44,26 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
     constants.push_back(constant_value(in));
   }
   auto node = std::make_unique<Node>();
-  node->outputs = infer_outputs(op, specs, attrs, constants, subgraphs);
-  node->name = unique_name(scope_.name + std::string(name.empty() ? std::string_view(op.name) : name));
+  // TF names a node before its shape function runs; a name ending in '/' is
+  // a name scope's, taken as the node's own (TF's create_op).
+  node->name = !name.empty() && name.back() == '/'
+                   ? std::string(name.substr(0, name.size() - 1))
+                   : unique_name(scope_.name + std::string(name.empty() ? std::string_view(op.name) : name));
+  // A node of the graph being traced is what TF's Python builds: its shape
+  // function runs with the partial values of shape inputs, and its failure
+  // is ops.py's ValueError. (A pass rewriting a graph adds nodes to one that
+  // is not current: a failure there is its own error.)
+  InferContext ctx{op.name, specs, attrs, constants, subgraphs};
+  std::function<std::optional<Shape>(size_t)> partial = [&inputs](size_t i) { return partial_shape_value(inputs[i]); };
+  ctx.tracing = current_graph() == this;
+  if (ctx.tracing) ctx.partial_shapes = &partial;
+  try {
+    node->outputs = infer_outputs(op, ctx);
+  } catch (const InvalidArgumentError& e) {
+    if (!ctx.tracing) throw;
+    throw ValueError(shape_function_error(
+        e.what(), FailedNode{node->name, op, inputs, attrs, scope_.control, scope_.device, ctx}));
+  }
   node->op = &op;
   node->device = scope_.device;
   node->control_inputs = scope_.control;
@@ -52,13 +73,13 @@ Node* Graph::add_node(const OpDef& op, std::vector<Output> inputs, Attrs attrs, 
   return append(std::move(node));
 }
 
-Node* Graph::add_copy(const Node& n, std::vector<Output> inputs) {
+Node* Graph::add_copy(const Node& n, std::vector<Output> inputs, std::string_view name) {
   for (const Output& in : inputs) {
     if (in.node == nullptr || in.node->graph != this) throw InternalError("add_copy: an input belongs to another graph");
   }
   auto node = std::make_unique<Node>();
   node->outputs = n.outputs;
-  node->name = unique_name(n.name);
+  node->name = unique_name(name.empty() ? std::string_view(n.name) : name);
   node->device = n.device;
   node->op = n.op;
   node->inputs = std::move(inputs);
@@ -184,21 +205,32 @@ void Graph::remove_nodes(const std::vector<bool>& keep) {
       kept.push_back(std::move(nodes_[i]));
     } else {
       by_name_.erase(nodes_[i]->name);
-      if (last_stateful_ == nodes_[i].get()) last_stateful_ = nullptr;
     }
   }
   nodes_ = std::move(kept);
-  if (last_stateful_ == nullptr) {
-    for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
-      if ((*it)->stateful()) {
-        last_stateful_ = it->get();
-        break;
-      }
+  // The last stateful node in order (a rewrite may have moved nodes too).
+  last_stateful_ = nullptr;
+  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
+    if ((*it)->stateful()) {
+      last_stateful_ = it->get();
+      break;
     }
   }
 }
 
 void Graph::move_before(Node* n, Node* before) {
+  if (n->stateful()) {
+    // n, the newest stateful node, leaves the end of the program order for
+    // the place just before `before`: ordered after what `before` waits
+    // for, and `before` after it.
+    if (last_stateful_ != n || !before->stateful()) {
+      throw InternalError("move_before: a stateful node moves only from the end of the order before another");
+    }
+    auto& chain = n->control_inputs;
+    last_stateful_ = chain.empty() ? nullptr : chain.back();
+    chain = before->control_inputs;
+    before->control_inputs.push_back(n);
+  }
   std::vector<Node*> order;
   order.reserve(nodes_.size());
   for (const auto& m : nodes_) {

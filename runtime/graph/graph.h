@@ -79,9 +79,10 @@ class Graph {
                  std::vector<std::shared_ptr<Graph>> subgraphs = {});
   Node* add_node(OpType op, std::vector<Output> inputs, Attrs attrs = {}, std::string_view name = {});
   /// A copy of node `n` (of any graph) reading `inputs`: same op, attributes,
-  /// output types and subgraphs (shared), named after it; its types are
-  /// taken, not inferred again (a rewrite that moves a node keeps them).
-  Node* add_copy(const Node& n, std::vector<Output> inputs);
+  /// output types and subgraphs (shared), named after it (or `name`); its
+  /// types are taken, not inferred again (a rewrite that moves a node keeps
+  /// them).
+  Node* add_copy(const Node& n, std::vector<Output> inputs, std::string_view name = {});
 
   /// Turns node `n` of this graph into a Const holding `value` (its name,
   /// position and readers stay; constant folding).
@@ -159,7 +160,9 @@ class Graph {
   /// stateful nodes in program order.
   void reorder_nodes(const std::vector<Node*>& order);
   /// Moves node `n` to just before node `before` (a node added for an
-  /// earlier one's sake, such as a loop's new initial value).
+  /// earlier one's sake, such as a loop's new initial value). A stateful `n`
+  /// must be the newest stateful node and `before` stateful: `n` takes its
+  /// place in the program order just before `before`.
   void move_before(Node* n, Node* before);
 
  private:

@@ -8,9 +8,10 @@ namespace ag {
 class OpRegistry;
 
 /// Registers Placeholder, If, StatelessIf, While, StatelessWhile,
-/// FusedElementwise and FusedScalar.
+/// PartitionedCall, StatefulPartitionedCall, FusedElementwise and FusedScalar.
 void register_graph_ops(OpRegistry& reg);
-/// If, StatelessIf, While, StatelessWhile (control_flow.cpp).
+/// If, StatelessIf, While, StatelessWhile, PartitionedCall,
+/// StatefulPartitionedCall (control_flow.cpp).
 void register_control_flow_ops(OpRegistry& reg);
 
 }  // namespace ag

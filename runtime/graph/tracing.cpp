@@ -37,6 +37,25 @@ std::string current_name_scope() {
 const std::string& eager_name_scope() { return t_eager_name_scope; }
 void set_eager_name_scope(std::string scope) { t_eager_name_scope = std::move(scope); }
 
+OpScope::OpScope(std::string_view default_name) : graph_(current_graph()) {
+  if (graph_ == nullptr) {
+    op_name_ = default_name;
+    return;
+  }
+  previous_ = graph_->scope().name;
+  op_name_ = graph_->unique_name(previous_ + std::string(default_name)) + "/";
+  graph_->scope().name = op_name_;
+}
+
+OpScope::~OpScope() {
+  if (graph_ != nullptr) graph_->scope().name = previous_;
+}
+
+TensorHandle constant_handle(const Tensor& value, std::string_view name) {
+  if (Graph* g = current_graph()) return TensorHandle(g->constant(value, name));
+  return TensorHandle(value);
+}
+
 Output in_graph(Graph& g, const TensorHandle& h) { return h.symbolic() ? g.capture(h.output()) : g.constant(h.value()); }
 
 std::vector<TensorHandle> apply_op(OpType op_name, std::span<const TensorHandle> inputs, const Attrs& attrs,

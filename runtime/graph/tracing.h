@@ -66,6 +66,27 @@ class EagerScope {
   Graph* previous_;
 };
 
+/// TF's `with ops.name_scope(None, default_name)` around an op wrapper's
+/// work while a graph is traced: the scope's name is made unique
+/// ("strided_slice", "strided_slice_1"), the ops made meanwhile are named
+/// under it ("strided_slice/stack"), and the wrapper's last op takes the
+/// scope's own name (op_name(): "strided_slice/", a name Graph::add_node
+/// takes as is). Eagerly nothing changes and op_name() is `default_name`.
+class OpScope {
+ public:
+  explicit OpScope(std::string_view default_name);
+  ~OpScope();
+  OpScope(const OpScope&) = delete;
+  OpScope& operator=(const OpScope&) = delete;
+
+  const std::string& op_name() const { return op_name_; }
+
+ private:
+  Graph* graph_;
+  std::string previous_;
+  std::string op_name_;
+};
+
 class TensorHandle {
  public:
   TensorHandle(Tensor t) : v_(std::move(t)), id_(detail::next_handle_id()) {}  // NOLINT: implicit, a tensor is a handle
@@ -87,6 +108,9 @@ class TensorHandle {
   std::variant<Tensor, Output> v_;
   uint64_t id_ = 0;
 };
+
+/// A constant: a Const node named `name` while tracing, else the value.
+TensorHandle constant_handle(const Tensor& value, std::string_view name);
 
 /// `h` as a tensor of `g`: an eager value becomes a Const there, a tensor of
 /// an enclosing graph is captured (Graph::capture).

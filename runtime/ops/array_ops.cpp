@@ -131,6 +131,11 @@ void register_basic_ops(OpRegistry& reg) {
   // Shape: the input's dims as a vector of out_type.
   reg.op("Shape")
       .inputs(1)
+      .shape_value([](const ShapeValueQuery& q) -> std::optional<Shape> {
+        const Shape& s = q.node.inputs[0].shape;
+        if (!s.rank_known()) return std::nullopt;
+        return s;
+      })
       .infer([](const InferContext& c) {
         DType t = out_type(c.attrs);
         check_out_type(t);
@@ -239,7 +244,9 @@ void register_basic_ops(OpRegistry& reg) {
           throw InvalidArgumentError("value must represent a scalar, got shape " + vs.debug_string());
         }
         DType t = c.inputs[1].dtype;
+        std::optional<Shape> shape = array::shape_input(c, 0);
         if (const Tensor* dims = c.constant(0)) return one(t, fill_shape(*dims));
+        if (shape) return one(t, *shape);
         if (ds.rank_known() && ds.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ds.dim(0))));
         return one(t, Shape::unknown_rank());
       })

@@ -68,7 +68,7 @@ OpBuilder equality_op(OpRegistry& reg, const char* name) {
         bool strict = c.attrs.get_or<bool>("incompatible_shape_error", true);
         Shape out;
         if (!broadcast_static(c.inputs[0].shape, c.inputs[1].shape, out)) {
-          if (strict) throw InvalidArgumentError(incompatible_shapes(c.inputs[0].shape, c.inputs[1].shape));
+          if (strict) throw InvalidArgumentError(broadcast_error(c.inputs[0].shape, c.inputs[1].shape, c.tracing));
           out = Shape{};
         } else if (!strict && !out.fully_defined()) {
           out = Shape::unknown_rank();  // scalar if the shapes turn out incompatible

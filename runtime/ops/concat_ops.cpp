@@ -318,6 +318,20 @@ void register_concat_ops(OpRegistry& reg) {
   // Pack(values...) with attr axis: stacks along a new axis.
   reg.op("Pack")
       .inputs(1, -1)
+      // A vector of scalars read as a shape: the known ones are dims.
+      .shape_value([](const ShapeValueQuery& q) -> std::optional<Shape> {
+        if (q.node.attrs.get_or<int64_t>("axis", 0) != 0) return std::nullopt;
+        Shape out;
+        for (size_t j = 0; j < q.node.inputs.size(); ++j) {
+          const TensorSpec& in = q.node.inputs[j];
+          bool index = in.dtype == DType::Int32 || in.dtype == DType::Int64;
+          if (!index || !in.shape.rank_known() || in.shape.rank() != 0) return std::nullopt;
+          std::optional<Tensor> v = q.value(j);
+          int64_t d = v ? array::int_values(*v)[0] : kUnknownDim;
+          out.push_back(d < 0 ? kUnknownDim : d);
+        }
+        return out;
+      })
       .infer([](const InferContext& c) {
         check_consistent_attr(c, 0, c.inputs.size(), "T");
         std::vector<Shape> shapes;

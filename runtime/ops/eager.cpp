@@ -59,7 +59,11 @@ void clear_eager_kernel_cache() { seeded_kernels().clear(); }
 std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpec> inputs, const Attrs& attrs,
                                       std::span<const Tensor* const> constants,
                                       std::span<const std::shared_ptr<Graph>> subgraphs) {
-  int n = static_cast<int>(inputs.size());
+  return infer_outputs(op, InferContext{op.name, inputs, attrs, constants, subgraphs});
+}
+
+std::vector<TensorSpec> infer_outputs(const OpDef& op, const InferContext& ctx) {
+  int n = static_cast<int>(ctx.inputs.size());
   if (n < op.min_inputs || (op.max_inputs >= 0 && n > op.max_inputs)) {
     std::string want = op.min_inputs == op.max_inputs ? std::to_string(op.min_inputs)
                        : op.max_inputs < 0           ? "at least " + std::to_string(op.min_inputs)
@@ -67,7 +71,6 @@ std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpe
     throw InvalidArgumentError(op.name + " expects " + want + " inputs, got " + std::to_string(n));
   }
   if (!op.infer) throw InternalError("op " + op.name + " has no shape rule");
-  InferContext ctx{op.name, inputs, attrs, constants, subgraphs};
   std::vector<TensorSpec> out = op.infer(ctx);
   if (op.num_outputs >= 0 && static_cast<int>(out.size()) != op.num_outputs) {
     throw InternalError("shape rule of " + op.name + " returned " + std::to_string(out.size()) + " outputs");

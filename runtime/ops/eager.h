@@ -17,6 +17,9 @@ namespace ag {
 std::vector<TensorSpec> infer_outputs(const OpDef& op, std::span<const TensorSpec> inputs, const Attrs& attrs,
                                       std::span<const Tensor* const> constants,
                                       std::span<const std::shared_ptr<Graph>> subgraphs = {});
+/// The same for a context the caller built (a graph node's, which it reads
+/// back after a failure: InferContext::requested).
+std::vector<TensorSpec> infer_outputs(const OpDef& op, const InferContext& ctx);
 
 /// Runs `op` on `inputs` now and returns its outputs.
 std::vector<Tensor> run_op(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});

@@ -39,8 +39,21 @@ GradTensor GradContext::sub(GradTensor a, GradTensor b) { return apply1(op::Sub,
 GradTensor GradContext::mul(GradTensor a, GradTensor b) { return apply1(op::Mul, {a, b}); }
 GradTensor GradContext::div(GradTensor a, GradTensor b) { return apply1(op::RealDiv, {a, b}); }
 GradTensor GradContext::neg(GradTensor a) { return apply1(op::Neg, {a}); }
-GradTensor GradContext::zeros_like(GradTensor a) { return apply1(op::ZerosLike, {a}); }
-GradTensor GradContext::ones_like(GradTensor a) { return apply1(op::OnesLike, {a}); }
+namespace {
+
+/// zeros_like/ones_like as TF's graph mode builds them: of a static shape, a
+/// Fill that does not read `a`, so a gradient built from it does not keep `a`
+/// alive (a While's gradient would save it at every iteration).
+GradTensor filled_like(GradContext& c, GradTensor a, OpType like, double v) {
+  const TensorSpec& s = c.spec(a);
+  if (!s.shape.fully_defined() || s.dtype == DType::Variant) return c.apply1(like, {a});
+  return c.apply1(op::Fill, {c.shape_of(a), c.scalar_like(a, v)});
+}
+
+}  // namespace
+
+GradTensor GradContext::zeros_like(GradTensor a) { return filled_like(*this, a, op::ZerosLike, 0.0); }
+GradTensor GradContext::ones_like(GradTensor a) { return filled_like(*this, a, op::OnesLike, 1.0); }
 GradTensor GradContext::select(GradTensor c, GradTensor a, GradTensor b) { return apply1(op::SelectV2, {c, a, b}); }
 GradTensor GradContext::reshape(GradTensor a, GradTensor shape) { return apply1(op::Reshape, {a, shape}); }
 

@@ -8,6 +8,7 @@
 
 #include "runtime/ops/elementwise_def.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/kernels/broadcast.h"
 #include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/registry.h"
@@ -37,20 +38,26 @@ void check_types(const InferContext& c) {
 bool known(int64_t d) { return d != kUnknownDim; }
 
 /// The [m, n] shape of op(a)·op(b), or InvalidArgumentError as TF words it.
-Shape matmul_shape(const Shape& a, const Shape& b, bool ta, bool tb) {
+/// The product's shape; the error in the words of TF's MatMul shape function
+/// while tracing (MatMulShape: WithRank, then Merge of the inner dims), of
+/// its kernel otherwise.
+Shape matmul_shape(const Shape& a, const Shape& b, bool ta, bool tb, bool tracing = false) {
   const Shape* in[2] = {&a, &b};
   for (int i = 0; i < 2; ++i) {
     const Shape& s = *in[i];
     if (s.rank_known() && s.rank() != 2) {
-      throw InvalidArgumentError("In[" + std::to_string(i) + "] is not a matrix. Instead it has shape " +
-                                 s.debug_string());
+      throw InvalidArgumentError(tracing ? "Shape must be rank 2 but is rank " + std::to_string(s.rank())
+                                         : "In[" + std::to_string(i) + "] is not a matrix. Instead it has shape " +
+                                               s.debug_string());
     }
   }
   int64_t ak = a.rank_known() ? a.dim(ta ? 0 : 1) : kUnknownDim;
   int64_t bk = b.rank_known() ? b.dim(tb ? 1 : 0) : kUnknownDim;
   if (known(ak) && known(bk) && ak != bk) {
-    throw InvalidArgumentError("Matrix size-incompatible: In[0]: " + a.debug_string() + ", In[1]: " +
-                               b.debug_string());
+    throw InvalidArgumentError(tracing ? "Dimensions must be equal, but are " + std::to_string(ak) + " and " +
+                                             std::to_string(bk)
+                                       : "Matrix size-incompatible: In[0]: " + a.debug_string() + ", In[1]: " +
+                                             b.debug_string());
   }
   int64_t m = a.rank_known() ? a.dim(ta ? 1 : 0) : kUnknownDim;
   int64_t n = b.rank_known() ? b.dim(tb ? 0 : 1) : kUnknownDim;
@@ -62,7 +69,7 @@ std::vector<TensorSpec> infer_matmul(const InferContext& c) {
   check_types(c);
   return {{c.inputs[0].dtype, matmul_shape(c.inputs[0].shape, c.inputs[1].shape,
                                            c.attrs.get_or<bool>("transpose_a", false),
-                                           c.attrs.get_or<bool>("transpose_b", false))}};
+                                           c.attrs.get_or<bool>("transpose_b", false), c.tracing)}};
 }
 
 // One broadcast batch dim (numpy rules; unknowns stay unknown unless the other side decides).
@@ -85,7 +92,9 @@ std::vector<TensorSpec> infer_batch_matmul(const InferContext& c) {
   for (int i = 0; i < 2; ++i) {
     const Shape& s = c.inputs[static_cast<size_t>(i)].shape;
     if (s.rank_known() && s.rank() < 2) {
-      throw InvalidArgumentError("In[" + std::to_string(i) + "] ndims must be >= 2: " + std::to_string(s.rank()));
+      throw InvalidArgumentError(c.tracing ? "Shape must be at least rank 2 but is rank " + std::to_string(s.rank())
+                                           : "In[" + std::to_string(i) + "] ndims must be >= 2: " +
+                                                 std::to_string(s.rank()));
     }
   }
   DType t = c.inputs[0].dtype;
@@ -93,6 +102,14 @@ std::vector<TensorSpec> infer_batch_matmul(const InferContext& c) {
   bool ax = c.attrs.get_or<bool>("adj_x", false);
   bool ay = c.attrs.get_or<bool>("adj_y", false);
   int ra = a.rank(), rb = b.rank();
+  // TF's shape function (BatchMatMulV2Shape) merges the inner dims before it
+  // broadcasts the batch dims; the kernel checks the other way round.
+  int64_t ak = a.dim(ax ? ra - 2 : ra - 1), bk = b.dim(ay ? rb - 1 : rb - 2);
+  bool inner_ok = !(known(ak) && known(bk) && ak != bk);
+  if (!inner_ok && c.tracing) {
+    throw InvalidArgumentError("Dimensions must be equal, but are " + std::to_string(ak) + " and " +
+                               std::to_string(bk));
+  }
   int batch_rank = std::max(ra, rb) - 2;
   Shape out;
   bool ok = true;
@@ -102,11 +119,14 @@ std::vector<TensorSpec> infer_batch_matmul(const InferContext& c) {
     out.push_back(broadcast_dim(da, db, ok));
   }
   if (!ok) {
-    throw InvalidArgumentError("In[0] and In[1] must have compatible batch dimensions: " + a.debug_string() +
-                               " vs. " + b.debug_string());
+    Shape a_batch, b_batch;
+    for (int i = 0; i < ra - 2; ++i) a_batch.push_back(a.dim(i));
+    for (int i = 0; i < rb - 2; ++i) b_batch.push_back(b.dim(i));
+    throw InvalidArgumentError(c.tracing ? kernels::broadcast_error(a_batch, b_batch, true)
+                                         : "In[0] and In[1] must have compatible batch dimensions: " +
+                                               a.debug_string() + " vs. " + b.debug_string());
   }
-  int64_t ak = a.dim(ax ? ra - 2 : ra - 1), bk = b.dim(ay ? rb - 1 : rb - 2);
-  if (known(ak) && known(bk) && ak != bk) {
+  if (!inner_ok) {
     throw InvalidArgumentError("Matrix size-incompatible: In[0]: " + a.debug_string() + ", In[1]: " +
                                b.debug_string());
   }
@@ -423,7 +443,7 @@ std::vector<GradTensor> matmul_grad(GradContext& c, OpType product, const char* 
 
 void register_linalg_ops(OpRegistry& reg) {
   // MatMul(a: T, b: T) -> T; attrs transpose_a, transpose_b (bool, default false).
-  reg.op("MatMul").inputs(2).infer(infer_matmul).cpu([](const KernelSpec& s) {
+  reg.op("MatMul").inputs(2).type_attr("T", 0).infer(infer_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("transpose_a", false),
                                        s.attrs.get_or<bool>("transpose_b", false));
   })
@@ -432,7 +452,7 @@ void register_linalg_ops(OpRegistry& reg) {
       .tpu()
       .grad([](GradContext& c) { return matmul_grad(c, op::MatMul, "transpose_a", "transpose_b"); });
   // BatchMatMulV2(x: T, y: T) -> T; attrs adj_x, adj_y; batch dims broadcast.
-  reg.op("BatchMatMulV2").inputs(2).infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
+  reg.op("BatchMatMulV2").inputs(2).type_attr("T", 0).infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeBatchMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("adj_x", false),
                                             s.attrs.get_or<bool>("adj_y", false));
   })

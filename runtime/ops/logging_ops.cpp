@@ -59,28 +59,6 @@ void default_print_sink(std::string_view stream, std::string_view text) {
   std::fflush(out);
 }
 
-namespace {
-
-/// TF's Tensor::SummarizeValue as Assert prints data: up to `n` elements,
-/// space-separated, "..." when there are more; strings unquoted.
-std::string summarize_value(const Tensor& t, int64_t n) {
-  std::string out;
-  int64_t shown = std::min(n, t.num_elements());
-  for (int64_t i = 0; i < shown; ++i) {
-    if (i > 0) out += " ";
-    dispatch_dtype(t.dtype(), [&]<class T>() {
-      if constexpr (std::is_same_v<T, std::string>) {
-        out += t.data<T>()[i];
-      } else {
-        out += tf_print_format(Tensor::scalar<T>(t.data<T>()[i]), 3);
-      }
-    });
-  }
-  if (shown < t.num_elements()) out += "...";
-  return out;
-}
-
-}  // namespace
 
 void register_logging_ops(OpRegistry& reg) {
   // PrintV2(input: string scalar); attrs output_stream ("stderr"), end ("\n").
@@ -192,7 +170,7 @@ void register_logging_ops(OpRegistry& reg) {
           if (cond.scalar_value<bool>()) return;
           std::string msg = "assertion failed: ";
           for (size_t i = 1; i < k.inputs.size(); ++i) {
-            msg += (i > 1 ? " [" : "[") + summarize_value(k.input(i), summarize) + "]";
+            msg += (i > 1 ? " [" : "[") + tf_summarize_value(k.input(i), summarize) + "]";
           }
           throw InvalidArgumentError(msg);
         });

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/core/tensor.h"
@@ -45,8 +46,29 @@ struct InferContext {
   /// One entry per input: its value if known, else nullptr.
   std::span<const Tensor* const> constants;
   std::span<const std::shared_ptr<Graph>> subgraphs = {};
+  /// True when the rule runs for a node of the graph being traced (TF's
+  /// shape function runs then, and its errors have their own wording:
+  /// "Dimensions must be equal, but are 3 and 4"); false for an op run
+  /// eagerly (TF's kernel checks: "Matrix size-incompatible: ...") and for
+  /// a node a pass adds.
+  bool tracing = false;
+  /// The inputs whose value the rule asked for (bit i: input i), which a
+  /// failing shape function's error lists ("with computed input tensors").
+  mutable uint64_t requested = 0;
+  /// While tracing, what a shape-valued input (a Fill's dims, a
+  /// Reshape's shape) that is no constant is known to hold: TF's partial
+  /// shape of a tensor (a Pack of scalars, some of them constants, gives
+  /// [1,?,2]); nullopt when nothing is known. Null eagerly. Read it through
+  /// array::shape_input.
+  const std::function<std::optional<Shape>(size_t input)>* partial_shapes = nullptr;
+  /// The inputs the rule read as shapes (array::shape_input), which a
+  /// failing shape function's error lists ("computed as partial shapes").
+  mutable uint64_t requested_shapes = 0;
 
-  const Tensor* constant(size_t i) const { return i < constants.size() ? constants[i] : nullptr; }
+  const Tensor* constant(size_t i) const {
+    if (i < 64) requested |= uint64_t{1} << i;
+    return i < constants.size() ? constants[i] : nullptr;
+  }
 };
 using InferFn = std::function<std::vector<TensorSpec>(const InferContext&)>;
 
@@ -102,6 +124,7 @@ enum class OpRole : uint8_t {
   Identity,  // output 0 is input 0, unchanged
   If,        // runs subgraph 0 or 1 on a scalar bool predicate (input 0)
   While,     // subgraph 0 (cond) and 1 (body) over loop variables
+  Call,      // runs subgraph 0 (a traced function's graph) on its inputs
   Fused,     // runs subgraph 0 as one kernel (made by fusion, never traced)
 };
 
@@ -147,6 +170,17 @@ struct OpTraits {
   /// that variable as its input, so gradients reach the variable.
   bool reads_variable = false;
 };
+
+/// What a node's output, read as a shape, is known to hold while tracing
+/// when it is no constant (TF's ConstantPartialShape): a Pack of scalars
+/// gives the values of the constant ones and unknown dims for the others;
+/// Shape gives its input's static shape. `value(j)` is input j's value when
+/// it can be computed while tracing.
+struct ShapeValueQuery {
+  const InferContext& node;
+  std::function<std::optional<Tensor>(size_t input)> value;
+};
+using ShapeValueFn = std::optional<Shape> (*)(const ShapeValueQuery&);
 
 /// The same node as a simpler op (BiasAdd NHWC is AddV2): the canonicalize
 /// pass swaps the node's op and attributes. Types must not change.
@@ -210,6 +244,11 @@ struct OpDef {
   /// For elementwise ops, the scalar semantic every kernel derives from.
   const ElementwiseDef* elementwise = nullptr;
   CanonicalizeFn canonicalize = nullptr;
+  ShapeValueFn shape_value = nullptr;
+  /// TF's type attributes and the input each is read from ({"T", 0} for
+  /// AddV2; StridedSlice also {"Index", 1}): a node's summary in errors
+  /// lists them as TF's NodeDef does ("MatMul[T=DT_FLOAT, ...]").
+  std::vector<std::pair<std::string, int>> type_attrs;
   std::array<KernelFactory, kNumBackends> kernels;
   GradientDecision gradient;
   CostFacts cost;

@@ -32,6 +32,12 @@ class OpBuilder {
   OpBuilder& kernel(Backend b, KernelFactory f) { def_->kernels[static_cast<size_t>(b)] = std::move(f); return *this; }
   OpBuilder& elementwise(const ElementwiseDef* e) { def_->elementwise = e; return *this; }
   OpBuilder& canonicalize(CanonicalizeFn f) { def_->canonicalize = f; return *this; }
+  OpBuilder& shape_value(ShapeValueFn f) { def_->shape_value = f; return *this; }
+  /// TF type attribute `name` is input `input`'s dtype (OpDef::type_attrs).
+  OpBuilder& type_attr(std::string name, int input) {
+    def_->type_attrs.emplace_back(std::move(name), input);
+    return *this;
+  }
 
   // ---- traits
   OpBuilder& role(OpRole r) { def_->traits.role = r; return *this; }

@@ -112,6 +112,37 @@ Shape squeeze_shape(const Shape& in, const std::vector<int64_t>& dims) {
   return out;
 }
 
+/// A Reshape's output from a partially known shape (unknown dims: -1 or not
+/// known while tracing), as TF's shape function infers it: one unknown dim
+/// is what the input's elements leave for it, when the input's count is
+/// known (or when both have one unknown dim and the known parts match).
+Shape complete_reshape(const Shape& in, Shape out) {
+  auto known_product = [](const Shape& s, int& unknown_at) {
+    int64_t n = 1;
+    unknown_at = -1;
+    for (int i = 0; i < s.rank(); ++i) {
+      if (s.dim(i) != kUnknownDim) {
+        n *= s.dim(i);
+      } else if (unknown_at >= 0) {
+        unknown_at = -2;  // more than one
+      } else {
+        unknown_at = i;
+      }
+    }
+    return n;
+  };
+  if (!in.rank_known()) return out;
+  int in_unknown = 0, out_unknown = 0;
+  int64_t in_n = known_product(in, in_unknown), out_n = known_product(out, out_unknown);
+  if (out_unknown < 0 || in_unknown == -2) return out;
+  if (in_unknown == -1 && out_n > 0 && in_n % out_n == 0) {
+    out.set_dim(out_unknown, in_n / out_n);
+  } else if (in_unknown >= 0 && in_n == out_n) {
+    out.set_dim(out_unknown, in.dim(in_unknown));
+  }
+  return out;
+}
+
 /// Checks perm against a rank-`r` input; returns it canonical.
 std::vector<int64_t> check_perm(const std::vector<int64_t>& perm, int r) {
   if (static_cast<int64_t>(perm.size()) != r) {
@@ -188,7 +219,9 @@ void register_shape_ops(OpRegistry& reg) {
         const Shape& ss = c.inputs[1].shape;
         check_sizes_vector(ss);
         DType t = c.inputs[0].dtype;
+        std::optional<Shape> partial = array::shape_input(c, 1);
         if (const Tensor* sizes = c.constant(1)) return one(t, reshape_shape(c.inputs[0].shape, array::int_values(*sizes)));
+        if (partial && partial->rank_known()) return one(t, complete_reshape(c.inputs[0].shape, *partial));
         if (ss.rank_known() && ss.dim(0) >= 0) return one(t, Shape::unknown_dims(static_cast<int>(ss.dim(0))));
         return one(t, Shape::unknown_rank());
       })

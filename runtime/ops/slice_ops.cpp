@@ -325,6 +325,8 @@ bool selects_row(const InferContext& c) {
 void register_slice_ops(OpRegistry& reg) {
   reg.op("StridedSlice")
       .inputs(4)
+      .type_attr("Index", 1)
+      .type_attr("T", 0)
       .selects_row(selects_row)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Index");

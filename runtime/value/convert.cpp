@@ -1,9 +1,11 @@
 #include "runtime/value/convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "runtime/core/tensor_format.h"
+#include "runtime/value/nest.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
@@ -107,17 +109,61 @@ DType infer_leaves(const std::vector<const Value*>& leaves) {
   return DType::Float32;  // [] is a float32 tensor of shape (0,)
 }
 
-bool contains_tensor(const Value& v) {
-  if (v.is_tensor()) return true;
+/// The dtype of the first tensor in `v`, at any depth (TF's
+/// _get_dtype_from_nested_lists).
+std::optional<DType> first_tensor_dtype(const Value& v) {
+  if (v.is_tensor()) return v.as_tensor().dtype();
   if (v.is_list() || v.is_tuple()) {
     for (const Value& x : v.items()) {
-      if (contains_tensor(x)) return true;
+      if (std::optional<DType> t = first_tensor_dtype(x)) return t;
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+/// TF's _autopacking_helper: a list holding tensors as one tensor, its items
+/// stacked (nested lists first), Python items converted to `dtype`; a tensor
+/// of another dtype is a TypeError (eagerly a list of tensors only goes
+/// straight to Pack, which checks them).
+TensorHandle pack_items(const Value& v, DType dtype, std::string_view name) {
+  const std::vector<Value>& items = v.items();
+  bool all_tensors = current_graph() == nullptr &&
+                     std::all_of(items.begin(), items.end(), [](const Value& x) { return x.is_tensor(); });
+  std::vector<TensorHandle> parts;
+  for (const Value& x : items) {
+    if (x.is_tensor()) {
+      DType t = x.as_tensor().dtype();
+      if (!all_tensors && t != dtype) {
+        throw TypeError("Cannot convert a list containing a tensor of dtype <dtype: '" + std::string(dtype_name(t)) +
+                        "'> to <dtype: '" + dtype_name(dtype) + "'> (Tensor is: " + repr(x) + ")");
+      }
+      parts.push_back(x.as_tensor());
+    } else if ((x.is_list() || x.is_tuple()) && holds_tensor(x)) {
+      parts.push_back(pack_items(x, dtype, name));
+    } else {
+      parts.emplace_back(literal_to_tensor(x, dtype));
+    }
+  }
+  Attrs attrs{{"axis", int64_t{0}}, {"N", static_cast<int64_t>(parts.size())}};
+  return apply_op1(op::Pack, parts, attrs, name);
 }
 
 }  // namespace
+
+TensorHandle autopack(const Value& v, std::optional<DType> requested, std::string_view name) {
+  std::optional<DType> first = first_tensor_dtype(v);
+  if (!first) throw InternalError("autopack of a list holding no tensor");
+  if (!requested || *requested == *first) return pack_items(v, *first, name);
+  Value cast = nest::map_structure(v, [&](const Value& x) {
+    if (!x.is_tensor() || x.as_tensor().dtype() == *requested) return x;
+    TensorHandle in[1] = {x.as_tensor()};
+    return Value(apply_op1(op::Cast, in, Attrs{{"SrcT", x.as_tensor().dtype()}, {"DstT", *requested},
+                                                {"Truncate", false}}, "Cast"));
+  });
+  return pack_items(cast, *requested, name);
+}
+
+bool holds_tensor(const Value& v) { return first_tensor_dtype(v).has_value(); }
 
 std::string dtype_repr(DType t) { return dtype_name(t); }
 
@@ -175,17 +221,7 @@ TensorHandle to_tensor(const Value& v, std::optional<DType> dtype) {
     }
     return h;
   }
-  if ((v.is_list() || v.is_tuple()) && contains_tensor(v)) {
-    // TF auto-packs a list holding tensors: tf.stack of the converted items.
-    std::vector<TensorHandle> parts;
-    std::optional<DType> dt = dtype;
-    for (const Value& x : v.items()) {
-      if (x.is_tensor() && !dt) dt = x.as_tensor().dtype();
-    }
-    for (const Value& x : v.items()) parts.push_back(to_tensor(x, dt));
-    Attrs attrs{{"axis", int64_t{0}}, {"N", static_cast<int64_t>(parts.size())}};
-    return apply_op1(op::Pack, parts, attrs, "packed");
-  }
+  if ((v.is_list() || v.is_tuple()) && holds_tensor(v)) return autopack(v, dtype);
   return TensorHandle(literal_to_tensor(v, dtype));
 }
 

@@ -25,8 +25,19 @@ DType infer_literal_dtype(const Value& v);
 /// `v` as a tensor handle: a tensor as it is (TF's "Tensor conversion
 /// requested dtype int32 for Tensor with dtype float32: ..." ValueError when
 /// `dtype` differs), a literal converted with `dtype`; a list holding tensors
-/// is packed (Pack op, as TF auto-packs).
+/// is packed (Pack op, as TF auto-packs: `[1, n, 2]` with n a scalar
+/// tensor) as the first tensor's dtype, or as `dtype` (its tensors cast).
 TensorHandle to_tensor(const Value& v, std::optional<DType> dtype = std::nullopt);
+
+/// A list or tuple holding a tensor at some depth: to_tensor packs it.
+bool holds_tensor(const Value& v);
+
+/// TF's auto-packing of such a list (_autopacking_conversion_function): its
+/// items stacked by Pack ops named `name` (nested lists first), as the first
+/// tensor's dtype or as `dtype`, to which tensors of another dtype are cast;
+/// without `dtype` a tensor of another dtype is TF's TypeError ("Cannot
+/// convert a list containing a tensor of dtype ...").
+TensorHandle autopack(const Value& list, std::optional<DType> dtype, std::string_view name = "packed");
 
 /// convert_to_tensor with dtype_hint: the hinted dtype when the literal
 /// converts to it exactly, else the inferred one.

@@ -307,6 +307,11 @@ std::optional<Value> builtin_method(const Value& self, std::string_view name);
 std::string float_repr(double d);
 /// format(v, spec), what `f'{v:spec}'` prints.
 std::string format(const Value& v, std::string_view spec);
+/// The element of a one-element eager tensor as a Python value (bool, int,
+/// float or str), as NumPy's scalars convert.
+Value scalar_value(const Tensor& t);
+/// `fmt % args`: printf-style formatting of str (percent_format.cpp).
+std::string percent_format(const std::string& fmt, const Value& args);
 /// Python's print(*args): str of each joined by `sep`, then `end`, to stdout.
 void print(const std::vector<Value>& args, std::string_view sep = " ", std::string_view end = "\n");
 

@@ -284,7 +284,8 @@ std::string format_str(const std::string& s, const Spec& sp) {
   return pad(sp, "", body, '<');
 }
 
-// The element of a one-element eager tensor as a Python value.
+}  // namespace
+
 Value scalar_value(const Tensor& t) {
   return dispatch_dtype(t.dtype(), [&]<class T>() -> Value {
     const T& x = t.data<T>()[0];
@@ -301,8 +302,6 @@ Value scalar_value(const Tensor& t) {
     }
   });
 }
-
-}  // namespace
 
 std::string format(const Value& v, std::string_view spec) {
   if (spec.empty()) return str(v);

@@ -79,110 +79,95 @@ Range slice_range(int64_t n, const SliceSpec& s) {
       "reference/limitations.md#access-to-source-code for more information.");
 }
 
+constexpr const char* kSliceTypeError =
+    "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are "
+    "valid indices";
+
+/// TF's _slice_helper: per subscript a begin, end and stride (Python ints,
+/// or scalar int32/int64 tensors: an index `x[i]`, a slice bound `x[i:j]`),
+/// stacked into the three vectors StridedSlice takes, inside the name scope
+/// "strided_slice" ("strided_slice/stack", "strided_slice/stack_1", ...).
 struct SliceBuilder {
-  std::vector<int32_t> begin, end, strides;
-  // A scalar tensor index of dim k: begin_t[k] = i, end_t[k] = i + 1.
-  std::vector<std::optional<TensorHandle>> begin_t, end_t;
+  std::vector<Value> begin, end, strides;
   int64_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, shrink_mask = 0, new_axis_mask = 0;
 
-  void add_tensor_index(const Value& v) {
-    const TensorHandle& i = v.as_tensor();
-    if ((i.dtype() != DType::Int32 && i.dtype() != DType::Int64) || i.shape().rank() != 0) {
-      throw TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
-                      "tf.int64 tensors are valid indices, got " + repr(v));
+  /// _check_index: a Python int, or a tensor of an index dtype that is not a vector.
+  static Value checked_index(const Value& v) {
+    if (v.is_int() || v.is_bool()) return Value(v.as_int());
+    if (v.is_tensor()) {
+      const TensorHandle& t = v.as_tensor();
+      bool vector = t.shape().rank_known() && t.shape().rank() == 1;
+      if ((t.dtype() == DType::Int32 || t.dtype() == DType::Int64) && !vector) return v;
     }
-    begin_t.resize(begin.size() + 1);
-    end_t.resize(begin.size() + 1);
-    begin_t.back() = i;
-    end_t.back() = (v + Value(1)).as_tensor();
-    add_index(0);
+    throw TypeError(std::string(kSliceTypeError) + ", got " + repr(v));
   }
 
+  void push(Value b, Value e, Value s) {
+    begin.push_back(std::move(b));
+    end.push_back(std::move(e));
+    strides.push_back(std::move(s));
+  }
+  int64_t next_bit() const { return int64_t{1} << begin.size(); }
+
+  void add_tensor_index(const Value& v) {
+    Value i = checked_index(v);
+    shrink_mask |= next_bit();
+    push(i, i + Value(1), Value(1));
+  }
   void add_index(int64_t i) {
     if (i < INT32_MIN || i >= INT32_MAX) {
       throw ValueError("tensor index " + std::to_string(i) + " is out of int32 range");
     }
-    size_t bit = begin.size();
-    begin.push_back(static_cast<int32_t>(i));
-    end.push_back(static_cast<int32_t>(i + 1));
-    strides.push_back(1);
-    shrink_mask |= int64_t{1} << bit;
+    shrink_mask |= next_bit();
+    push(Value(i), Value(i + 1), Value(1));
   }
   void add_ellipsis() {
-    size_t bit = begin.size();
-    begin.push_back(0);
-    end.push_back(0);
-    strides.push_back(1);
-    ellipsis_mask |= int64_t{1} << bit;  // a second one: the op's "Multiple ellipses" error
+    ellipsis_mask |= next_bit();  // a second one: the op's "Multiple ellipses" error
+    push(Value(0), Value(0), Value(1));
   }
   void add_newaxis() {
-    size_t bit = begin.size();
-    begin.push_back(0);
-    end.push_back(0);
-    strides.push_back(1);
-    new_axis_mask |= int64_t{1} << bit;
+    new_axis_mask |= next_bit();
+    push(Value(0), Value(0), Value(1));
   }
   void add_slice(const SliceSpec& s) {
-    size_t bit = begin.size();
+    // A bound beyond int32 is clamped: StridedSlice clamps it anyway.
     auto part = [](const Value& v) {
-      int64_t i = slice_part(v);
-      if (i < INT32_MIN) return INT32_MIN;
-      if (i > INT32_MAX) return INT32_MAX;
-      return static_cast<int32_t>(i);
+      Value p = checked_index(v);
+      if (p.is_tensor()) return p;
+      return Value(std::clamp<int64_t>(p.as_int(), INT32_MIN, INT32_MAX));
     };
-    begin.push_back(s.start.is_none() ? 0 : part(s.start));
-    end.push_back(s.stop.is_none() ? 0 : part(s.stop));
-    strides.push_back(s.step.is_none() ? 1 : part(s.step));
-    if (strides.back() == 0) throw ValueError("slice step cannot be zero");
-    if (s.start.is_none()) begin_mask |= int64_t{1} << bit;
-    if (s.stop.is_none()) end_mask |= int64_t{1} << bit;
+    if (s.start.is_none()) begin_mask |= next_bit();
+    if (s.stop.is_none()) end_mask |= next_bit();
+    Value step = s.step.is_none() ? Value(1) : part(s.step);
+    if (step.is_int() && step.as_int() == 0) throw ValueError("slice step cannot be zero");
+    push(s.start.is_none() ? Value(0) : part(s.start), s.stop.is_none() ? Value(0) : part(s.stop), step);
   }
-  // begin or end as one tensor: a constant, or (with tensor indices) TF's
-  // stack of the per-dim scalars.
-  TensorHandle bounds(const std::vector<int32_t>& v, const std::vector<std::optional<TensorHandle>>* dynamic) const {
-    int64_t n = static_cast<int64_t>(v.size());
-    bool any = false;
-    DType dt = DType::Int32;
-    if (dynamic) {
-      for (const auto& t : *dynamic) {
-        if (t) {
-          any = true;
-          dt = t->dtype();
-        }
-      }
-    }
-    if (!any) return TensorHandle(Tensor::from_vector<int32_t>({n}, v));
-    std::vector<TensorHandle> parts;
-    for (size_t k = 0; k < v.size(); ++k) {
-      if (k < dynamic->size() && (*dynamic)[k]) {
-        TensorHandle t = *(*dynamic)[k];
-        if (t.dtype() != dt) {
-          TensorHandle in[1] = {t};
-          t = apply_op1(op::Cast, in, Attrs{{"SrcT", t.dtype()}, {"DstT", dt}, {"Truncate", false}}, "Cast");
-        }
-        parts.push_back(t);
-      } else if (dt == DType::Int64) {
-        parts.emplace_back(Tensor::scalar<int64_t>(v[k]));
-      } else {
-        parts.emplace_back(Tensor::scalar<int32_t>(v[k]));
-      }
-    }
-    return apply_op1(op::Pack, parts, Attrs{{"axis", int64_t{0}}, {"N", n}}, "stack");
+
+  /// array_ops.stack of one list: a constant of Python ints (int32), else
+  /// the items auto-packed.
+  static TensorHandle stack(const std::vector<Value>& v) {
+    bool tensors = std::any_of(v.begin(), v.end(), [](const Value& x) { return x.is_tensor(); });
+    if (tensors) return autopack(Value::list(v), std::nullopt, "stack");
+    std::vector<int32_t> ints;
+    for (const Value& x : v) ints.push_back(static_cast<int32_t>(x.as_int()));
+    return constant_handle(Tensor::from_vector<int32_t>({static_cast<int64_t>(v.size())}, ints), "stack");
   }
 
   Value apply(const TensorHandle& x) const {
-    bool dynamic = !begin_t.empty();
-    TensorHandle b = bounds(begin, dynamic ? &begin_t : nullptr);
-    TensorHandle e = bounds(end, dynamic ? &end_t : nullptr);
-    TensorHandle st = bounds(strides, nullptr);
-    if (st.dtype() != b.dtype()) {
-      std::vector<int64_t> s64(strides.begin(), strides.end());
-      st = TensorHandle(Tensor::from_vector<int64_t>({static_cast<int64_t>(s64.size())}, s64));
+    OpScope scope("strided_slice");
+    TensorHandle in[4] = {x, stack(begin), stack(end), stack(strides)};
+    // Any int64 vector makes all three int64 (TF casts the others).
+    if (in[1].dtype() == DType::Int64 || in[2].dtype() == DType::Int64 || in[3].dtype() == DType::Int64) {
+      for (int k = 1; k < 4; ++k) {
+        if (in[k].dtype() == DType::Int64) continue;
+        TensorHandle from[1] = {in[k]};
+        in[k] = apply_op1(op::Cast, from, Attrs{{"SrcT", in[k].dtype()}, {"DstT", DType::Int64}, {"Truncate", false}},
+                          "Cast");
+      }
     }
-    TensorHandle in[4] = {x, b, e, st};
     Attrs attrs{{"begin_mask", begin_mask}, {"end_mask", end_mask}, {"ellipsis_mask", ellipsis_mask},
                 {"new_axis_mask", new_axis_mask}, {"shrink_axis_mask", shrink_mask}};
-    return Value(apply_op1(op::StridedSlice, in, attrs, "strided_slice"));
+    return Value(apply_op1(op::StridedSlice, in, attrs, scope.op_name()));
   }
 };
 
@@ -290,8 +275,7 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
     } else if (p.is_ellipsis()) {
       sb.add_ellipsis();
     } else {
-      throw TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
-                      "tf.int64 tensors are valid indices, got " + repr(p));
+      throw TypeError(std::string(kSliceTypeError) + ", got " + repr(p));
     }
   }
   return sb.apply(v.as_tensor());

@@ -272,7 +272,7 @@ Value operator-(const Value& a, const Value& b) { return arith(BinOp::Sub, a, b)
 Value operator*(const Value& a, const Value& b) { return arith(BinOp::Mul, a, b); }
 Value operator/(const Value& a, const Value& b) { return arith(BinOp::TrueDiv, a, b); }
 Value operator%(const Value& a, const Value& b) {
-  if (a.is_str() && !b.is_tensor()) throw NotImplementedError("printf-style '%' formatting of str is not supported");
+  if (a.is_str()) return Value(percent_format(a.as_str(), b));
   return arith(BinOp::Mod, a, b);
 }
 Value floordiv(const Value& a, const Value& b) { return arith(BinOp::FloorDiv, a, b); }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "runtime/core/tensor_format.h"
+#include "runtime/graph/evaluate.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/tape.h"
 #include "runtime/graph/tracing.h"
@@ -20,14 +21,15 @@ thread_local CreationScope* t_scope = nullptr;
 
 Attrs var_attrs(const Variable& v) { return Attrs{{"var", v.id()}}; }
 
-/// The initial value as an eager tensor: TF lifts initializers out of the
-/// function, so one computed from the function's arguments cannot be used.
+/// The initial value as an eager tensor: TF lifts the ops computing an
+/// initializer out of the function and runs them once, so one computed from
+/// the function's arguments cannot be used.
 Tensor initial_tensor(const Value& initial, std::optional<DType> dtype) {
   TensorHandle h = to_tensor(initial, dtype);
   if (!h.symbolic()) return h.value();
-  if (const Tensor* c = Graph::constant_value(h.output())) return *c;
-  throw ValueError("agc: the initial value of a tf.Variable created inside a tf.function must be known when the "
-                   "function is traced (a Python value or a constant); got " + str(Value(h)));
+  if (std::optional<Tensor> lifted = lift_to_eager(h.output())) return *lifted;
+  throw ValueError("agc: the initial value of a tf.Variable created inside a tf.function cannot depend on the "
+                   "function's arguments (only on their static shapes); got " + str(Value(h)));
 }
 
 }  // namespace

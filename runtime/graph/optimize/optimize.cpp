@@ -11,7 +11,10 @@ namespace ag {
 namespace {
 
 constexpr GraphPass kSimplification[] = {
-    {"canonicalize", canonicalize},  // first: every later pass sees one form of each op
+    // First: every later pass sees through calls (their bodies, subgraphs,
+    // were simplified already).
+    {"inline_calls", inline_calls},
+    {"canonicalize", canonicalize},  // every later pass sees one form of each op
     {"remove_identities", remove_identities},
     {"fold_constants", fold_constants},
     // Before CSE and fusion: they then see the inlined branches.

@@ -8,6 +8,13 @@ namespace ag {
 
 class Graph;
 
+/// Function inlining: replaces each call of a traced function (role Call)
+/// whose graph holds no If or While by that graph's nodes, its stateful ones
+/// taking the call's place in the chain of stateful nodes.
+/// Before: y = PartitionedCall(x){body: z = Mul(a, a); return z}
+/// After:  y = PartitionedCall/Mul(x, x)
+void inline_calls(Graph& g);
+
 /// Replaces each node whose op has a simpler canonical form (OpDef::
 /// canonicalize) by that form, so later passes see one kind of each thing.
 /// Before: y = BiasAdd(x, b){data_format "NHWC"}  After: y = AddV2(x, b)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,21 @@ inline int64_t dims_product(const Shape& s, int from, int to) {
   int64_t n = 1;
   for (int i = from; i < to; ++i) n *= s.dim(i);
   return n;
+}
+
+/// Input `i` of a shape rule read as a shape (TF's MakeShapeFromShapeTensor):
+/// a constant's values (a negative one an unknown dim), else the partial
+/// shape the graph being built knows (InferContext::partial_shapes), else
+/// nullopt.
+inline std::optional<Shape> shape_input(const InferContext& c, size_t i) {
+  if (i < 64) c.requested_shapes |= uint64_t{1} << i;
+  if (i < c.constants.size() && c.constants[i] != nullptr) {
+    std::vector<int64_t> dims = int_values(*c.constants[i]);
+    for (int64_t& d : dims) d = d < 0 ? kUnknownDim : d;
+    return Shape{std::span<const int64_t>(dims)};
+  }
+  if (c.partial_shapes != nullptr) return (*c.partial_shapes)(i);
+  return std::nullopt;
 }
 
 /// A shape from dims, checking that each is >= 0 ("Dimension -1 must be >= 0")

@@ -46,6 +46,24 @@ inline std::string incompatible_shapes(const Shape& a, const Shape& b) {
   return "Incompatible shapes: " + a.debug_string() + " vs. " + b.debug_string();
 }
 
+/// Why `a` and `b` do not broadcast, in the words of whoever checks: TF's
+/// shape function while a graph is built (its Merge of the first pair of
+/// known dims that differ, neither 1: "Dimensions must be equal, but are 3
+/// and 4"), the kernel's BCast otherwise (incompatible_shapes).
+inline std::string broadcast_error(const Shape& a, const Shape& b, bool tracing) {
+  if (tracing && a.rank_known() && b.rank_known()) {
+    int ra = a.rank(), rb = b.rank(), r = ra > rb ? ra : rb;
+    for (int i = 0; i < r; ++i) {
+      int64_t da = i < r - ra ? 1 : a.dim(i - (r - ra));
+      int64_t db = i < r - rb ? 1 : b.dim(i - (r - rb));
+      if (da > 1 && db > 1 && da != db) {
+        return "Dimensions must be equal, but are " + std::to_string(da) + " and " + std::to_string(db);
+      }
+    }
+  }
+  return incompatible_shapes(a, b);
+}
+
 /// The broadcast of two fully defined shapes; InvalidArgumentError if none.
 inline Shape broadcast_or_throw(const Shape& a, const Shape& b) {
   Shape out;

@@ -154,6 +154,7 @@ OpBuilder register_unary(OpRegistry& reg, const char* name, const char* tf_list)
   TypeSet set{Mask, tf_list};
   return reg.op(name)
       .inputs(1)
+      .type_attr("T", 0)
       .infer([set](const InferContext& c) {
         check_elementwise_inputs<Mask>(c, 1, set);
         return std::vector<TensorSpec>{{BoolResult ? DType::Bool : c.inputs[0].dtype, c.inputs[0].shape}};
@@ -169,11 +170,11 @@ OpBuilder register_unary(OpRegistry& reg, const char* name, const char* tf_list)
       .tpu();
 }
 
-/// The broadcast of binary inputs, TF's BCast error otherwise.
+/// The broadcast of binary inputs, TF's error otherwise (broadcast_error).
 inline Shape broadcast_inputs(const InferContext& c) {
   Shape out;
   if (!broadcast_static(c.inputs[0].shape, c.inputs[1].shape, out)) {
-    throw InvalidArgumentError(incompatible_shapes(c.inputs[0].shape, c.inputs[1].shape));
+    throw InvalidArgumentError(broadcast_error(c.inputs[0].shape, c.inputs[1].shape, c.tracing));
   }
   return out;
 }
@@ -186,6 +187,7 @@ OpBuilder register_binary(OpRegistry& reg, const char* name, const char* tf_list
   TypeSet set{Mask, tf_list};
   return reg.op(name)
       .inputs(2)
+      .type_attr("T", 0)
       .infer([set](const InferContext& c) {
         check_elementwise_inputs<Mask>(c, 2, set);
         return std::vector<TensorSpec>{{BoolResult ? DType::Bool : c.inputs[0].dtype, broadcast_inputs(c)}};

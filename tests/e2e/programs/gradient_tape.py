@@ -230,6 +230,51 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 
+# A custom-gradient function that reads a variable: grad_fn gets
+# variables= and returns (input grads, variable grads); without that
+# keyword, TF's TypeError when the function runs.
+scale = tf.Variable(3.0)
+
+
+@tf.custom_gradient
+def scaled(x):
+    def grad(dy, variables=None):
+        return dy * scale, [dy * x * 10.0 for _ in variables]
+
+    return x * scale, grad
+
+
+x = tf.constant(2.0)
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = scaled(x)
+print(y, t.gradient(y, [x, scale]))
+
+
+@tf.custom_gradient
+def scaled_without_variables(x):
+    return x * scale, lambda dy: dy * scale
+
+
+try:
+    scaled_without_variables(x)
+except TypeError as e:
+    print("TypeError:", e)
+
+
+@tf.custom_gradient
+def scaled_wrong_count(x):
+    return x * scale, lambda dy, variables: (dy, [])
+
+
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = scaled_wrong_count(x)
+try:
+    t.gradient(y, x)
+except ValueError as e:
+    print("ValueError:", e)
+
 # jacobian and batch_jacobian
 x = tf.constant([1.0, 2.0])
 with tf.GradientTape(persistent=True) as t:

@@ -94,3 +94,25 @@ TEST_CASE("tensors keep scalars inline and shapes of rank past the inline dims i
   CHECK(r.shares_storage_with(v5));
   CHECK(r.clone().shape() == r.shape());
 }
+
+TEST_CASE("buffer_stats counts the tensor storage held, and its peak since a reset") {
+  reset_buffer_peak();
+  const BufferStats start = buffer_stats();
+  CHECK(start.peak == start.current);
+  {
+    Tensor a(DType::Float32, Shape{1000});
+    Tensor b(DType::Float64, Shape{500});
+    const BufferStats held = buffer_stats();
+    // At least the elements, plus a header and alignment each.
+    CHECK(held.current - start.current >= 8000);
+    CHECK(held.current - start.current < 8000 + 2 * 256);
+    CHECK(held.peak == held.current);
+    Tensor shared = a;  // a second reference allocates nothing
+    CHECK(buffer_stats().current == held.current);
+  }
+  const BufferStats after = buffer_stats();
+  CHECK(after.current == start.current);
+  CHECK(after.peak - start.current >= 8000);
+  reset_buffer_peak();
+  CHECK(buffer_stats().peak == start.current);
+}

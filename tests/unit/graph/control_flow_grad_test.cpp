@@ -1,10 +1,11 @@
-// Gradients through If and While (GRADIENTS.md section 2), built in a traced
+// Gradients through If, While and function calls (GRADIENTS.md section 2), built in a traced
 // graph as a tape inside a tf.function builds them, then compiled and run:
 // each gradient against central differences of the same graph in float64,
 // and the forward rewrites (exported intermediates, the iteration counter,
 // accumulators) checked for what they add.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "runtime/core/variable.h"
 #include "runtime/exec/compile.h"
 #include "runtime/graph/control_flow.h"
+#include "runtime/graph/control_flow_grad.h"
 #include "runtime/graph/gradients.h"
 #include "runtime/graph/tape.h"
 
@@ -75,6 +77,12 @@ Handles loop(const Handles& vars, const Body& cond_f, const Body& body_f) {
   auto c = trace_sub("cond", specs_of(vars), cond_f);
   auto b = trace_sub("body", specs_of(vars), body_f);
   return results(add_while(*current_graph(), outputs_of(vars), c, b));
+}
+
+/// A call of `f` over `args`: `f` traced into a graph nested in the current one.
+Handles function_call(const Handles& args, const Body& f) {
+  auto body = trace_sub("fn", specs_of(args), f);
+  return results(add_call(*current_graph(), outputs_of(args), body));
 }
 
 /// A function of one float64 scalar and its derivative, traced once into a
@@ -146,6 +154,31 @@ TEST_CASE("the gradient of an If is an If on the same predicate over the forward
   REQUIRE(forward != nullptr);
   CHECK(forward->outputs.size() > 1);
   CHECK(forward->subgraphs[0]->outputs().size() == forward->subgraphs[1]->outputs().size());
+}
+
+TEST_CASE("the gradient of a function call is a call of the differentiated function, through captures and calls") {
+  TracedDerivative t([](const TensorHandle& x) {
+    TensorHandle z = call("Exp", {x});  // captured by the outer function
+    return function_call({x}, [&z](const Handles& a) {
+      Handles inner = function_call({a[0]}, [](const Handles& b) { return Handles{call("Mul", {call("Sin", {b[0]}), b[0]})}; });
+      return Handles{call("Mul", {inner[0], z})};
+    })[0];
+  });
+  t.check(0.7);  // d/dx x sin(x) e^x
+  t.check(-0.3);
+  // The forward call exports what its gradient reads; the gradient is a call.
+  int forward = 0, gradient = 0;
+  for (const auto& n : t.graph->nodes()) {
+    if (n->op->role() != OpRole::Call) continue;
+    if (n->attrs.has("gradient_of")) {
+      ++gradient;
+    } else {
+      ++forward;
+      CHECK(n->outputs.size() > 1);
+    }
+  }
+  CHECK(forward == 1);
+  CHECK(gradient == 1);
 }
 
 TEST_CASE("a branch without a gradient for an input gives zeros, and captures get theirs") {
@@ -224,7 +257,12 @@ TEST_CASE("nested loops, an If in a loop and a loop in an If") {
   loop_in_if.check(-1.5);
 }
 
-TEST_CASE("a variable read in a loop body gets its gradient") {
+namespace control_flow_grad_test {
+
+/// d/dv of y after 4 iterations of y = tanh(y * v) from y = 1.5, traced
+/// with v a variable read in the loop body (that adds `step` to v after
+/// reading it when step != 0), run once; and what the loop saved.
+std::pair<double, std::vector<SavedPerIteration>> variable_loop_gradient(double step) {
   auto v = Variable::create(Tensor::scalar<double>(0.7), "v");
   std::shared_ptr<Graph> g = std::make_shared<Graph>("f");
   TraceScope scope(*g);
@@ -232,8 +270,9 @@ TEST_CASE("a variable read in a loop body gets its gradient") {
   tape.start();
   Handles out = loop(
       {i32(0), f64(1.5)}, [](const Handles& vars) { return Handles{call("Less", {vars[0], i32(4)})}; },
-      [&v](const Handles& vars) {
-        TensorHandle w = apply_op1(op::ReadVariableOp, {}, Attrs{{"var", v->id()}});
+      [&v, step](const Handles& vars) {
+        TensorHandle w = apply_op1(op::ReadVariableOp, {}, Attrs{{"var", v->id()}, {"dtype", DType::Float64}});
+        if (step != 0) apply_op(op::AssignAddVariableOp, Handles{f64(step)}, Attrs{{"var", v->id()}});
         return Handles{call("AddV2", {vars[0], i32(1)}), call("Tanh", {call("Mul", {vars[1], w})})};
       });
   tape.stop();
@@ -247,14 +286,90 @@ TEST_CASE("a variable read in a loop body gets its gradient") {
   Executable exe = compile(*g);
   std::vector<Tensor> result(1);
   exe.plan().run(std::span<const Tensor* const>(), result);
-  // d/dw of tanh(w tanh(w tanh(w tanh(1.5 w)))) at w = 0.7, by the chain rule.
-  double w = 0.7, y = 1.5, dy = 0;
+  return {result[0].scalar_value<double>(), while_saved_tensors(*out[1].output().node)};
+}
+
+/// The same derivative by the chain rule, v read as 0.7 + step * i at iteration i.
+double variable_loop_expected(double step) {
+  double y = 1.5, dy = 0;
   for (int i = 0; i < 4; ++i) {
+    double w = 0.7 + step * i;
     double next = std::tanh(y * w);
     dy = (1 - next * next) * (dy * w + y);
     y = next;
   }
-  CHECK(result[0].scalar_value<double>() == doctest::Approx(dy).epsilon(1e-12));
+  return dy;
+}
+
+bool saves_a_read(const std::vector<SavedPerIteration>& saved) {
+  return std::any_of(saved.begin(), saved.end(),
+                     [](const SavedPerIteration& s) { return s.tensor.starts_with("ReadVariableOp"); });
+}
+
+}  // namespace control_flow_grad_test
+
+TEST_CASE("a variable read in a loop body gets its gradient") {
+  // Not written in the loop: one read before the loop serves every
+  // iteration of the gradient, nothing of it is saved per iteration.
+  auto [grad, saved] = variable_loop_gradient(0.0);
+  CHECK(grad == doctest::Approx(variable_loop_expected(0.0)).epsilon(1e-12));
+  CHECK_FALSE(saves_a_read(saved));
+  CHECK(saved.size() == 2);  // the carried y (for Mul's gradient) and the Tanh (for its own)
+
+  // Written in the loop: each iteration's value is saved.
+  auto [grad_written, saved_written] = variable_loop_gradient(0.1);
+  CHECK(grad_written == doctest::Approx(variable_loop_expected(0.1)).epsilon(1e-12));
+  CHECK(saves_a_read(saved_written));
+}
+
+TEST_CASE("a row of a tensor the loop does not change is cut again, not saved") {
+  // y = 1.5; for i in range(3): y = tanh(y * x[i]); d/dx of y, x captured.
+  std::shared_ptr<Graph> g = std::make_shared<Graph>("f");
+  TraceScope scope(*g);
+  TensorHandle x(g->placeholder({DType::Float64, Shape{3}}, "x"));
+  Tape tape(false, true);
+  tape.start();
+  tape.watch(x);
+  auto one_elem = [](const TensorHandle& i) {
+    TensorHandle shape(Tensor::from_vector<int32_t>({1}, {1}));
+    return call(op::Reshape, {i, shape});
+  };
+  Handles out = loop(
+      {i32(0), f64(1.5)}, [](const Handles& v) { return Handles{call("Less", {v[0], i32(3)})}; },
+      [&](const Handles& v) {
+        TensorHandle next = call("AddV2", {v[0], i32(1)});
+        TensorHandle row = call(op::StridedSlice,
+                                {x, one_elem(v[0]), one_elem(next), TensorHandle(Tensor::from_vector<int32_t>({1}, {1}))},
+                                Attrs{{"shrink_axis_mask", int64_t{1}}, {"Index", DType::Int32}});
+        return Handles{next, call("Tanh", {call("Mul", {v[1], row})})};
+      });
+  tape.stop();
+  std::optional<TensorHandle> seed;
+  GradientSource source{key_of(x), {DType::Float64, Shape{3}}};
+  auto grads = compute_gradient(tape.entries(), std::span<const TensorHandle>(&out[1], 1),
+                                std::span<const std::optional<TensorHandle>>(&seed, 1), std::span(&source, 1));
+  REQUIRE(grads[0].has_value());
+  for (const SavedPerIteration& saved : while_saved_tensors(*out[1].output().node)) {
+    CHECK_FALSE(saved.tensor.starts_with("StridedSlice"));
+  }
+  g->outputs() = outputs_of({*grads[0]});
+  Executable exe = compile(*g);
+  Tensor in = Tensor::from_vector<double>({3}, {0.7, -0.4, 1.2});
+  const Tensor* args[] = {&in};
+  std::vector<Tensor> result(1);
+  exe.plan().run(args, result);
+  // Forward values, then the chain rule backwards.
+  const double xs[] = {0.7, -0.4, 1.2};
+  double ys[4] = {1.5};
+  for (int i = 0; i < 3; ++i) ys[i + 1] = std::tanh(ys[i] * xs[i]);
+  double dy = 1;
+  double expected[3];
+  for (int i = 2; i >= 0; --i) {
+    double d = dy * (1 - ys[i + 1] * ys[i + 1]);
+    expected[i] = d * ys[i];
+    dy = d * xs[i];
+  }
+  for (int i = 0; i < 3; ++i) CHECK(result[0].data<double>()[i] == doctest::Approx(expected[i]).epsilon(1e-12));
 }
 
 TEST_CASE("differentiating a loop's gradient again is refused, not answered wrongly") {

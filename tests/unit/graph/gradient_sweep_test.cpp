@@ -367,12 +367,14 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
       // No inputs: its gradient (onto the variable) is checked by the tape tests.
       {"ReadVariableOp", [] { return std::vector<Case>{}; }},
       {"AddN", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), uniform({2, 3}, -1, 1), uniform({2, 3}, -1, 1)}, {}, {0, 1, 2}}}; }},
-      // Their subgraphs are built by tracing, and the list ops' values are
+      // Their subgraphs (a called function's too) are built by tracing, and the list ops' values are
       // lists: control_flow_grad_test.cpp checks them.
       {"If", [] { return std::vector<Case>{}; }},
       {"StatelessIf", [] { return std::vector<Case>{}; }},
       {"While", [] { return std::vector<Case>{}; }},
       {"StatelessWhile", [] { return std::vector<Case>{}; }},
+      {"PartitionedCall", [] { return std::vector<Case>{}; }},
+      {"StatefulPartitionedCall", [] { return std::vector<Case>{}; }},
       {"TensorListFromTensor", [] { return std::vector<Case>{}; }},
       {"TensorListGetItem", [] { return std::vector<Case>{}; }},
       {"TensorListSetItem", [] { return std::vector<Case>{}; }},

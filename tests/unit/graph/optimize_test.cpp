@@ -9,6 +9,7 @@
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
 #include "runtime/graph/printer.h"
+#include "runtime/graph/verify.h"
 #include "runtime/ops/registry.h"
 #include "tests/unit/graph/support.h"
 
@@ -213,4 +214,48 @@ TEST_CASE("optimize() keeps results on a mixed graph and inside loop bodies") {
   };
   std::string printed = check_equivalent(build, 10);
   CHECK(printed.find("Identity") == std::string::npos);
+}
+
+TEST_CASE("function calls inline, their stateful nodes taking the call's place in the stateful chain") {
+  // f(x) = square(x) + square(x * 2), square printing first, after a print
+  // of the caller's; a call whose function holds an If stays a call.
+  auto square_call = [](Graph& g, Output x) {
+    auto body = std::make_shared<Graph>("square", &g);
+    Output bx = body->placeholder(x.spec(), "x");
+    body->add_node(op::PrintV2, {body->constant(Tensor::scalar<std::string>(""))},
+                   Attrs{{"output_stream", std::string("file:///dev/null")}});
+    body->outputs() = {node(*body, "Identity", {node(*body, "Mul", {bx, bx})})};
+    return add_call(g, {x}, body)->output(0);
+  };
+  auto build = [&](Graph& g) {
+    Output x = g.placeholder({DType::Float32, Shape{3}}, "x");
+    g.add_node(op::PrintV2, {g.constant(Tensor::scalar<std::string>(""))},
+               Attrs{{"output_stream", std::string("file:///dev/null")}});
+    Output a = square_call(g, x);
+    Output b = square_call(g, node(g, "Mul", {x, g.constant(Tensor::scalar<float>(2))}));
+    g.outputs() = {node(g, "AddV2", {a, b})};
+  };
+  Graph g("f");
+  build(g);
+  CHECK(count_op(g, "StatefulPartitionedCall") == 2);
+  inline_calls(g);
+  CHECK(count_op(g, "StatefulPartitionedCall") == 0);
+  CHECK(count_op(g, "PrintV2") == 3);
+  CHECK(g.find("StatefulPartitionedCall_1/Mul") != nullptr);
+  verify_graph(g);  // the stateful chain runs through the inlined prints in order
+  check_equivalent(build);
+
+  Graph h("h");
+  Output x = h.placeholder({DType::Float32, Shape{}}, "x");
+  auto body = std::make_shared<Graph>("branchy", &h);
+  Output bx = body->placeholder(x.spec(), "x");
+  auto then_g = std::make_shared<Graph>("then", body.get());
+  then_g->outputs() = {then_g->constant(Tensor::scalar<float>(1))};
+  auto else_g = std::make_shared<Graph>("else", body.get());
+  else_g->outputs() = {else_g->constant(Tensor::scalar<float>(2))};
+  Output positive = node(*body, "Greater", {bx, body->constant(Tensor::scalar<float>(0))});
+  body->outputs() = {add_if(*body, positive, {}, then_g, else_g)->output(0)};
+  add_call(h, {x}, body);
+  inline_calls(h);
+  CHECK(count_op(h, "PartitionedCall") + count_op(h, "StatefulPartitionedCall") == 1);
 }

@@ -1,5 +1,5 @@
-// Sweep cases for the executor's ops (runtime/exec): If/While through their
-// builders against a plain C++ reference, and FusedElementwise against the
+// Sweep cases for the executor's ops (runtime/exec): If/While and function
+// calls through their builders against a plain C++ reference, and FusedElementwise against the
 // unfused chain it replaces. The executor's own tests (tests/unit/exec) go further.
 #include <doctest/doctest.h>
 
@@ -12,7 +12,8 @@
 
 using namespace ag;
 
-AG_SWEEP_COVERS("If", "StatelessIf", "While", "StatelessWhile", "FusedElementwise");
+AG_SWEEP_COVERS("If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall", "StatefulPartitionedCall",
+                "FusedElementwise");
 
 namespace {
 
@@ -81,6 +82,33 @@ TEST_CASE("While and StatelessWhile loop until the condition fails") {
       std::vector<Tensor> args{Tensor::scalar<int32_t>(-3)};
       CHECK(plan.run(args)[0].scalar_value<int32_t>() == std::max(limit, -3));
     }
+  }
+}
+
+TEST_CASE("PartitionedCall and StatefulPartitionedCall run their function on their arguments and captures") {
+  for (bool stateful : {false, true}) {
+    Tensor x = sweep::random_tensor(DType::Float32, sweep::random_shape(3));
+    Graph g("f");
+    Output xi = g.placeholder({x.dtype(), x.shape()}, "x");
+    Output three = g.constant(Tensor::scalar<float>(3));
+    // body(x) = x * x - 3, the 3 captured from the caller.
+    auto body = std::make_shared<Graph>("body", &g);
+    Output bx = body->placeholder({x.dtype(), x.shape()}, "x");
+    if (stateful) {
+      body->add_node(op::PrintV2, {body->constant(Tensor::scalar<std::string>(""))},
+                     Attrs{{"output_stream", std::string("file:///dev/null")}});
+    }
+    body->outputs() = {node(*body, "Sub", {node(*body, "Mul", {bx, bx}), body->capture(three)})};
+    Node* call = add_call(g, {xi}, body);
+    CHECK(call->op->name == (stateful ? "StatefulPartitionedCall" : "PartitionedCall"));
+    CHECK(call->inputs.size() == 2);  // the argument, then the capture
+    g.outputs() = {call->output(0)};
+    Plan plan = compile_plan(g);
+    std::vector<Tensor> args{x};
+    Tensor got = plan.run(args)[0];
+    Tensor want(DType::Float32, x.shape());
+    for (int64_t i = 0; i < x.num_elements(); ++i) want.data<float>()[i] = x.data<float>()[i] * x.data<float>()[i] - 3;
+    sweep::expect_close(got, want, call->op->name);
   }
 }
 
