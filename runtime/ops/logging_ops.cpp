@@ -112,7 +112,9 @@ void register_logging_ops(OpRegistry& reg) {
       .stateful()
       .infer([](const InferContext& c) {
         std::string token = c.attrs.get_or<std::string>("token", "");
-        if (token != "print") throw UnimplementedError("EagerPyFunc: agc runs only AutoGraph's print, not '" + token + "'");
+        if (token != "print") {
+          throw UnimplementedError("EagerPyFunc: agc runs only AutoGraph's print, not '" + token + "'");
+        }
         auto pieces = c.attrs.get_or<std::vector<std::string>>("pieces", {});
         if (pieces.size() != c.inputs.size() + 1) {
           throw InvalidArgumentError("EagerPyFunc: " + std::to_string(pieces.size()) + " pieces around " +

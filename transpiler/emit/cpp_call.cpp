@@ -87,8 +87,7 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
       for (const Ref& a : args) parts.push_back(value(a));
       return fmt::format("{}({})", cpp_ident(n->id), join(parts));
     }
-    bool global_or_builtin = !owner(n->id) && !module_globals_.count(n->id);
-    if (global_or_builtin) {
+    if (builtin_name(n->id)) {
       if (const char* b = find_builtin(n->id)) {
         return fmt::format("ag::py::{}({}, {})", b, arg_list(args), kwarg_list(keywords));
       }
@@ -199,7 +198,7 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     }
     // Converted code calls `print` through converted_call only under the
     // BUILTIN_FUNCTIONS feature, and then it is AutoGraph's overload.
-    if (auto* n = unwrap_ld(c.args[0])->dyn<Name>(); n && n->id == "print" && !owner(n->id) && !module_globals_.count(n->id)) {
+    if (auto* n = unwrap_ld(c.args[0])->dyn<Name>(); n && n->id == "print" && builtin_name(n->id)) {
       return fmt::format("ag::autograph::print_({}, {})", arg_list(positional), kwarg_list(keywords));
     }
     return call(c, c.args[0], positional, keywords);
