@@ -329,30 +329,6 @@ std::vector<Param> self_only() { return {{"self", std::nullopt}}; }
 
 }  // namespace
 
-/// tf.UnconnectedGradients: an enum of NONE ('none') and ZERO ('zero'); its
-/// members print as Python's enum members do.
-const Value& api::UnconnectedGradients() {
-  static const Value cls = [] {
-    auto member_repr = [](bool as_repr) {
-      return Value::callable(as_repr ? "__repr__" : "__str__", [as_repr](std::vector<Value> args, Kwargs) -> Value {
-        const Value& self = args.at(0);
-        std::string name = "UnconnectedGradients." + self.getattr("name").as_str();
-        return Value(as_repr ? "<" + name + ": '" + self.getattr("value").as_str() + "'>" : name);
-      });
-    };
-    Value member_class = make_class("UnconnectedGradients", {}, {{"__repr__", member_repr(true)}, {"__str__", member_repr(false)}});
-    std::vector<std::pair<std::string, Value>> members;
-    for (const char* name : {"NONE", "ZERO"}) {
-      Value m = object_call(member_class, {}, {});
-      m.setattr("name", Value(name));
-      m.setattr("value", Value(std::string(name) == "NONE" ? "none" : "zero"));
-      members.emplace_back(name, m);
-    }
-    return make_class("UnconnectedGradients", {}, std::move(members));
-  }();
-  return cls;
-}
-
 const Value& api::GradientTape() {
   static const Value cls = make_class(
       "GradientTape", {},

@@ -24,6 +24,13 @@ Value not_(const Value& a) {
   return Value(!truthy(a));
 }
 
+Value eq(const Value& a, const Value& b) {
+  if (a.is_tensor() || b.is_tensor()) return tf::equal(a, b);
+  return a == b;
+}
+
+Value not_eq_(const Value& a, const Value& b) { return autograph::not_(eq(a, b)); }
+
 Value if_exp(const Value& cond, const std::function<Value()>& if_true, const std::function<Value()>& if_false,
              const std::string& expr_repr) {
   if (!detail::staged(cond)) return truthy(cond) ? if_true() : if_false();

@@ -268,6 +268,27 @@ printf 'print((y := 1))\n' >"$TMP/walrus.py"
 expect 1 "$AGC" run "$TMP/walrus.py"
 head -n 1 "$TMP/err" | grep -qE "^$TMP/walrus.py:1:8: error: assignment expressions" || fail "module-level walrus: $(head -n 1 "$TMP/err")"
 
+# ---- --optional-features for every function: an assert on a tensor is a graph
+# assertion, == is tf.equal, print with a tensor prints when the graph runs.
+cat >"$TMP/features.py" <<'PY'
+import tensorflow as tf
+
+@tf.function
+def f(x):
+    assert x > 0, 'positive'
+    print('x is', x)
+    return x == 2
+
+print(f(tf.constant(2)))
+print(f(tf.constant(3)))
+try:
+    f(tf.constant(-1))
+except tf.errors.InvalidArgumentError:
+    print('InvalidArgumentError')
+PY
+expect 0 "$AGC" run --optional-features=ASSERT_STATEMENTS,EQUALITY_OPERATORS,BUILTIN_FUNCTIONS "$TMP/features.py"
+same "$TMP/out" 'x is 2\ntf.Tensor(True, shape=(), dtype=bool)\nx is 3\ntf.Tensor(False, shape=(), dtype=bool)\nInvalidArgumentError\n' "--optional-features"
+
 # ---- how long a cached `agc run` takes to start (a figure, never an assertion)
 expect 0 "$AGC" run "$TMP/calc.py"
 start=$(date +%s%N)

@@ -81,8 +81,9 @@ std::string run_to_code(const std::string& source, const passes::ModuleRequest& 
 /// (warnings too, with `with_warnings`).
 std::string run_emit_cpp(const std::string& source, const passes::ModuleRequest& request, bool with_warnings,
                          bool& had_errors) {
-  passes::ConvertedModule cm = passes::convert_file(std::make_shared<SourceFile>("input.py", source),
-                                                    {request.options, {}, {}});
+  passes::ModuleRequest cpp_request{request.options, {}, {}};
+  cpp_request.decorator_features = true;
+  passes::ConvertedModule cm = passes::convert_file(std::make_shared<SourceFile>("input.py", source), cpp_request);
   DiagnosticSink sink;
   sink.report_all(cm.diagnostics);
   emit::CppOutput out = emit::emit_cpp(cm, "input", false, sink);

@@ -51,7 +51,9 @@ bool generate_cpp(const std::string& path, const passes::ConversionOptions& opti
   std::string text;
   if (!read_source_file(path, text)) return false;
   auto file = std::make_shared<SourceFile>(path, std::move(text));
-  passes::ConvertedModule cm = passes::convert_file(file, {options, {}, {}});
+  passes::ModuleRequest request{options, {}, {}};
+  request.decorator_features = true;
+  passes::ConvertedModule cm = passes::convert_file(file, request);
   DiagnosticSink sink;
   sink.report_all(cm.diagnostics);
   // A function agc cannot convert or compile is a warning (emit_cpp reports

@@ -87,8 +87,7 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
       for (const Ref& a : args) parts.push_back(value(a));
       return fmt::format("{}({})", cpp_ident(n->id), join(parts));
     }
-    bool global_or_builtin = !owner(n->id) && !module_globals_.count(n->id);
-    if (global_or_builtin) {
+    if (builtin_name(n->id)) {
       if (const char* b = find_builtin(n->id)) {
         return fmt::format("ag::py::{}({}, {})", b, arg_list(args), kwarg_list(keywords));
       }
@@ -197,6 +196,11 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     if (!converted_kwargs(c.args[2], keywords)) {
       error(*c.args[2], "unpacking keyword arguments with ** in a call is not supported yet; pass them by name");
     }
+    // Converted code calls `print` through converted_call only under the
+    // BUILTIN_FUNCTIONS feature, and then it is AutoGraph's overload.
+    if (auto* n = unwrap_ld(c.args[0])->dyn<Name>(); n && n->id == "print" && builtin_name(n->id)) {
+      return fmt::format("ag::autograph::print_({}, {})", arg_list(positional), kwarg_list(keywords));
+    }
     return call(c, c.args[0], positional, keywords);
   }
   if (op == "if_stmt") {
@@ -269,7 +273,15 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
     need(1);
     return expr(arg(0));
   }
-  // The optional features' operators (ag__.assert_stmt, ag__.eq, ...).
+  // The optional features' operators.
+  if (op == "assert_stmt") {
+    need(2);
+    return fmt::format("ag::autograph::assert_stmt({}, {})", value(arg(0)), thunk(arg(1)));
+  }
+  if (op == "eq" || op == "not_eq") {
+    need(2);
+    return fmt::format("ag::autograph::{}({}, {})", op == "eq" ? "eq" : "not_eq_", value(arg(0)), value(arg(1)));
+  }
   error(c, fmt::format("the AutoGraph operator ag__.{} is not supported by the C++ emitter yet", op));
   return "ag::Value()";
 }

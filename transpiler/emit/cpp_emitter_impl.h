@@ -93,6 +93,9 @@ class Emitter {
   const analysis::Closure* owner(const std::string& name) const;
   /// A local function of its frame (a nested def emitted as a C++ lambda), or null.
   const ast::FunctionDef* local_function(const std::string& name) const;
+  /// Whether `name` where emission is names a builtin (Python's, or an
+  /// exception class): neither a local of an enclosing scope nor a module global.
+  bool builtin_name(const std::string& name) const { return !owner(name) && !module_globals_.count(name); }
   /// Whether `name` where emission is lives in a cell.
   bool in_cell(const std::string& name) const;
   /// A variable where emission is: `x`, or `*x` for a cell.

@@ -83,6 +83,19 @@ struct ModuleEmitter {
 
   std::vector<std::string> params_of(const FunctionDef& f) { return cpp::param_names(f.args->as<Arguments>()); }
 
+  /// `f`, or `Class.f` for a method: how tracebacks and diagnostics name it.
+  static std::string python_name(const FunctionDef& f, const std::string& cls) {
+    return cls.empty() ? f.name : cls + "." + f.name;
+  }
+
+  /// Problems in the module's own code, which run() compiles: they fail the file.
+  void fail_file(const std::vector<Diagnostic>& problems) {
+    for (Diagnostic d : problems) {
+      d.raises.clear();
+      sink.report(std::move(d));
+    }
+  }
+
   /// `ag::Value NAME(ag::Value a, ...) { ... }` for `fn`, a form of `original`.
   std::string definition(const FunctionDef& original, const Ref& fn, const std::string& cpp_name,
                          const std::string& cls) {
@@ -90,12 +103,12 @@ struct ModuleEmitter {
     em.set_root(fn);
     std::string sig = em.value_params(f);
     em.pending_class_ = cls;
-    std::string python_name = cls.empty() ? original.name : cls + "." + original.name;
-    std::string body = em.function_body(f, python_name);
+    std::string name = python_name(original, cls);
+    std::string body = em.function_body(f, name);
     em.pending_class_.clear();
     return fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
-                       m.file->line_col(original.span.begin).line, python_name,
-                       f.name == original.name ? " (as written)" : "", cpp_name, sig, body);
+                       m.file->line_col(original.span.begin).line, name, f.name == original.name ? " (as written)" : "",
+                       cpp_name, sig, body);
   }
 
   /// What a module-level def or method compiled to.
@@ -115,7 +128,8 @@ struct ModuleEmitter {
   /// all, calling it raises. Its problems are warnings then.
   std::string definitions(const FunctionDef& original, const std::string& cls) {
     const passes::ConvertedEntity* entity = cm.entity(&original);
-    AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: " << original.name;
+    AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: "
+                                           << original.name;
     const std::string& base = cpp_base(original, cls);
     std::vector<Diagnostic> problems = entity->problems;
     Compiled& out = compiled_[&original];
@@ -133,7 +147,7 @@ struct ModuleEmitter {
       text += t;
       return std::nullopt;
     };
-    std::string name = cls.empty() ? original.name : cls + "." + original.name;
+    std::string name = python_name(original, cls);
     std::string outcome;
     std::optional<Diagnostic> failed = entity->plain ? emit(entity->plain, "plain__" + base) : problems.front();
     if (failed) {
@@ -166,14 +180,14 @@ struct ModuleEmitter {
   /// with the problem's text, its frame on the problem's line.
   std::string failed_definition(const FunctionDef& original, const std::string& base, const std::string& cls,
                                 const Diagnostic& problem) {
-    std::string python_name = cls.empty() ? original.name : cls + "." + original.name;
+    std::string name = python_name(original, cls);
     uint32_t line = m.file->line_col(problem.span.begin).line;
     return fmt::format(
         "// {}:{}: def {} (not compiled: calling it raises {})\nag::Value failed__{}() {{\n"
         "  ag::Frame ag_frame(kFile, {});\n  ag_frame.at({});\n"
         "  ag::raise_value(ag::make_exception({}, {{{}}}));\n}}\n\n",
-        m.file->path(), m.file->line_col(original.span.begin).line, python_name, problem.raises, base,
-        cpp_string(python_name), line, cpp_string(problem.raises), cpp_string(problem.message));
+        m.file->path(), m.file->line_col(original.span.begin).line, name, problem.raises, base, cpp_string(name), line,
+        cpp_string(problem.raises), cpp_string(problem.message));
   }
 
   /// The function value of a def: make_function over its C++ functions, decorated.
@@ -223,6 +237,7 @@ struct ModuleEmitter {
 
   CppOutput run(bool library) {
     check_imports();
+    fail_file(cm.module_code_problems);
     if (cm.has_errors() || sink.has_errors()) return {};
     for (const std::string& n : *cm.names) {
       if (!cm.imports.count(n)) value_globals.insert(n);
@@ -268,10 +283,7 @@ struct ModuleEmitter {
     }
     std::string run_body = em.take_output();
     em.report_to(&sink);
-    for (Diagnostic d : module_problems.diagnostics()) {
-      d.raises.clear();
-      sink.report(std::move(d));
-    }
+    fail_file(module_problems.diagnostics());
     if (sink.has_errors()) return {};
 
     std::string path(m.file->path());

@@ -481,7 +481,7 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     std::string path;
     if (tf_path(ty, path)) {
       cpp = find_exception_type(path, true);
-    } else if (auto* n = ty->dyn<Name>(); n && !owner(n->id) && !module_globals_.count(n->id)) {
+    } else if (auto* n = ty->dyn<Name>(); n && builtin_name(n->id)) {
       cpp = find_exception_type(n->id, false);
     }
     if (cpp && std::string_view(cpp) == "ag::Error") return "true";

@@ -54,22 +54,18 @@ void Lowerer::error(TSNode n, std::string message) { error(span(n), std::move(me
 
 void Lowerer::error(SourceSpan s, std::string message) { sink_.error(s, std::move(message)); }
 
-void Lowerer::unsupported(TSNode n, std::string message) {
-  // Outside any function it can only fail the file.
-  bool in_function = std::find(scope_is_function_.begin(), scope_is_function_.end(), true) != scope_is_function_.end();
-  if (in_function) {
-    sink_.unsupported(span(n), std::move(message));
+void Lowerer::unsupported(TSNode n, std::string message) { sink_.unsupported(span(n), std::move(message)); }
+
+void Lowerer::unsupported_if_valid(bool valid, TSNode n, std::string message) {
+  if (valid) {
+    unsupported(n, std::move(message));
   } else {
     error(n, std::move(message));
   }
 }
 
-void Lowerer::async_only(TSNode n, std::string message) {
-  if (async_defs_ > 0) {
-    unsupported(n, std::move(message));
-  } else {
-    error(n, std::move(message));
-  }
+bool Lowerer::in_function() const {
+  return std::find(scope_is_function_.begin(), scope_is_function_.end(), true) != scope_is_function_.end();
 }
 
 Lowerer::Ref Lowerer::placeholder(TSNode n) { return constant(ConstantValue::none(), span(n)); }
@@ -372,7 +368,9 @@ Lowerer::Ref Lowerer::while_statement(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::for_statement(TSNode n) {
-  if (has_token(n, "async")) async_only(n, "async for loops are not supported; use a plain for loop");
+  if (has_token(n, "async")) {
+    unsupported_if_valid(async_defs_ > 0, n, "async for loops are not supported; use a plain for loop");
+  }
   auto node = make<For>(span(n));
   node->target = target(field(n, f_.left));
   node->iter = value(field(n, f_.right));
@@ -437,7 +435,9 @@ Lowerer::Ref Lowerer::try_statement(TSNode n) {
 }
 
 Lowerer::Ref Lowerer::with_statement(TSNode n) {
-  if (has_token(n, "async")) async_only(n, "async with statements are not supported; use a plain with statement");
+  if (has_token(n, "async")) {
+    unsupported_if_valid(async_defs_ > 0, n, "async with statements are not supported; use a plain with statement");
+  }
   auto node = make<With>(span(n));
   for (TSNode c : code_children(n)) {
     if (sym(c) == Sym::WithClause) {

@@ -210,11 +210,12 @@ Lowerer::Ref Lowerer::expr_impl(TSNode n, Ctx ctx) {
     case Sym::Type:
       return type_annotation(n);
     case Sym::Await:
-      async_only(n, "await is not supported; agc converts synchronous code only");
+      unsupported_if_valid(async_defs_ > 0, n, "await is not supported; agc converts synchronous code only");
       return placeholder(n);
     case Sym::Yield:
-      unsupported(n, "generators are not supported: a converted function cannot yield; return a list or a "
-                     "tf.TensorArray instead");
+      unsupported_if_valid(in_function(), n,
+                           "generators are not supported: a converted function cannot yield; return a list or a "
+                           "tf.TensorArray instead");
       return placeholder(n);
     case Sym::NamedExpression:
       unsupported(n, "assignment expressions (:=) are not supported; assign on a separate line");
@@ -419,7 +420,9 @@ Refs Lowerer::generators(TSNode n) {
   std::shared_ptr<ast::Comprehension> cur;
   for (TSNode c : code_children(n)) {
     if (sym(c) == Sym::ForInClause) {
-      if (has_token(c, "async")) async_only(c, "asynchronous comprehensions are not supported");
+      if (has_token(c, "async")) {
+        unsupported_if_valid(async_defs_ > 0, c, "asynchronous comprehensions are not supported");
+      }
       if (cur) gens.push_back(cur);
       cur = make<ast::Comprehension>(span(c));
       cur->target = target(field(c, f_.left));

@@ -41,12 +41,14 @@ class Lowerer {
   void error(TSNode n, std::string message);
   void error(SourceSpan s, std::string message);
   /// Valid Python that agc cannot convert: it fails only the function around
-  /// it (see convert_module); outside any function, the file.
+  /// it (see convert_module).
   void unsupported(TSNode n, std::string message);
-  /// An async-only construct (await, async for/with/comprehension): valid in
-  /// an async def, which agc cannot convert, and Python's own compile error
-  /// anywhere else.
-  void async_only(TSNode n, std::string message);
+  /// A construct Python accepts only in some places (yield in a function;
+  /// await, async for/with/comprehensions in an async def): unsupported() where
+  /// `valid`, Python's own compile error elsewhere.
+  void unsupported_if_valid(bool valid, TSNode n, std::string message);
+  /// Whether lowering is inside a def or lambda.
+  bool in_function() const;
   /// A stand-in for a construct that was reported, so lowering can continue.
   Ref placeholder(TSNode n);
 

@@ -72,6 +72,63 @@ class NestedDefsConverted : public AstMutator {
   std::map<Key, Ref> converted_;
 };
 
+/// `options` plus the features a def's `@tf.function(experimental_autograph_options=X)`
+/// names: X is a tf.autograph.experimental.Feature member or a tuple or list
+/// of them, read through `imports` (module_aliases). ALL means every feature agc implements; LISTS, AUTO_CONTROL_DEPS
+/// and NAME_SCOPES change nothing agc converts (its own list conversion is on
+/// by default). Anything else is reported: agc reads X when it converts.
+/// The module's names bound once, at module level, to a dotted path through
+/// its imports (`Feature = tf.autograph.experimental.Feature`), as imports.
+std::map<std::string, std::string> module_aliases(const Module& m, const std::map<std::string, std::string>& imports) {
+  std::map<std::string, std::string> out = imports;
+  std::map<std::string, int> bindings;
+  for (const Ref& s : m.body) {
+    const auto* a = s->dyn<Assign>();
+    if (!a) continue;
+    for (const Ref& t : a->targets) {
+      const auto* n = t->dyn<Name>();
+      if (!n) continue;
+      std::string path = resolve_import_path(a->value, imports);
+      if (++bindings[n->id] == 1 && !path.empty() && !imports.count(n->id)) out[n->id] = path;
+      if (bindings[n->id] > 1) out.erase(n->id);
+    }
+  }
+  return out;
+}
+
+ConversionOptions with_decorator_features(ConversionOptions options, const FunctionDef& f,
+                                         const std::map<std::string, std::string>& imports, DiagnosticSink& sink) {
+  for (const Ref& d : f.decorator_list) {
+    const auto* call = d->dyn<Call>();
+    if (!call || resolve_import_path(call->func, imports) != "tensorflow.function") continue;
+    for (const Ref& k : call->keywords) {
+      const Keyword& kw = k->as<Keyword>();
+      if (kw.arg != "experimental_autograph_options") continue;
+      const Refs* items = nullptr;
+      Refs one{kw.value};
+      if (const auto* t = kw.value->dyn<Tuple>()) items = &t->elts;
+      else if (const auto* l = kw.value->dyn<List>()) items = &l->elts;
+      else if (const auto* c = kw.value->dyn<Constant>(); c && c->value.kind == ConstantValue::Kind::None) continue;
+      else items = &one;
+      const std::string prefix = "tensorflow.autograph.experimental.Feature.";
+      for (const Ref& item : *items) {
+        std::string path = resolve_import_path(item, imports);
+        std::string feature = path.rfind(prefix, 0) == 0 ? path.substr(prefix.size()) : "";
+        const auto& supported = supported_optional_features();
+        if (feature == "ALL") {
+          options.optional_features.insert(supported.begin(), supported.end());
+        } else if (std::find(supported.begin(), supported.end(), feature) != supported.end()) {
+          options.optional_features.insert(feature);
+        } else if (feature != "LISTS" && feature != "AUTO_CONTROL_DEPS" && feature != "NAME_SCOPES") {
+          sink.unsupported(item->span, "experimental_autograph_options must name tf.autograph.experimental.Feature "
+                                       "members (agc reads them when it converts the function)");
+        }
+      }
+    }
+  }
+  return options;
+}
+
 }  // namespace
 
 std::vector<Entity> find_entities(const Module& m) {
@@ -115,9 +172,7 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request,
     if (it != out.entities.end()) {
       it->problems.push_back(d);
     } else {
-      Diagnostic file_error = d;
-      file_error.raises.clear();
-      out.diagnostics.report(std::move(file_error));
+      out.module_code_problems.push_back(d);
     }
   }
   std::vector<bool> wanted(n, request.functions.empty());
@@ -145,10 +200,17 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request,
   std::vector<bool> parsed(n);
   for (size_t i = 0; i < n; ++i) parsed[i] = out.entities[i].problems.empty();
   std::vector<DiagnosticSink> sinks(n);
+  const std::map<std::string, std::string> aliases =
+      request.decorator_features ? module_aliases(m, out.imports) : std::map<std::string, std::string>{};
   parallel_for(n, request.observer ? 1 : 8, 16, [&](size_t i) {
     if (!wanted[i] || !parsed[i]) return;
-    out.entities[i].converted =
-        convert_entity(out.entities[i].entity.fn, request.options, out.names, out.imports, sinks[i], request.observer);
+    const Ref& fn = out.entities[i].entity.fn;
+    ConversionOptions options = request.options;
+    if (request.decorator_features) {
+      options = with_decorator_features(options, fn->as<FunctionDef>(), aliases, sinks[i]);
+      if (sinks[i].has_errors()) return;
+    }
+    out.entities[i].converted = convert_entity(fn, options, out.names, out.imports, sinks[i], request.observer);
   });
   for (size_t i = 0; i < n; ++i) {
     ConvertedEntity& e = out.entities[i];

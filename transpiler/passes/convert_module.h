@@ -37,6 +37,11 @@ struct ModuleRequest {
   /// Called after each pass that changed a function (conversion then runs on
   /// one thread, so calls come in order).
   PassObserver observer;
+  /// Also convert a function with the features of its decorator
+  /// `@tf.function(experimental_autograph_options=...)`, as its traces are
+  /// (the C++ emitter's conversion). tf.autograph.to_code uses only its own
+  /// options, and so does to-code.
+  bool decorator_features = false;
 };
 
 struct ConvertedEntity {
@@ -79,6 +84,10 @@ struct ConvertedModule {
   /// What fails the whole file; emitters run only when it holds no error.
   /// The problems of single functions are their ConvertedEntity::problems.
   DiagnosticSink diagnostics;
+  /// Valid Python agc cannot convert in the module's own code (outside any
+  /// function): no function is converted from it, so it fails only the C++
+  /// emitter, which compiles that code too.
+  std::vector<Diagnostic> module_code_problems;
 
   bool has_errors() const { return diagnostics.has_errors(); }
   /// Every diagnostic: the file's, then each requested function's problems.

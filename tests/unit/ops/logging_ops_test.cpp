@@ -1,5 +1,6 @@
 // Sweep cases for logging_ops.cpp: PrintV2 writes its string, plus `end`, to
-// the chosen stream through the replaceable sink, on every call.
+// the chosen stream through the replaceable sink, on every call; EagerPyFunc
+// prints AutoGraph's print the same way, its tensors as NumPy prints them.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -15,7 +16,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("PrintV2", "Assert");
+AG_SWEEP_COVERS("PrintV2", "Assert", "EagerPyFunc");
 
 namespace {
 
@@ -105,4 +106,26 @@ TEST_CASE("Assert passes on true and raises TF's message on false") {
                        InvalidArgumentError);
   std::vector<Tensor> not_scalar{Tensor::from_vector<bool>({2}, {true, true})};
   CHECK_THROWS_AS(run_op(op::Assert, not_scalar), InvalidArgumentError);
+}
+
+TEST_CASE("EagerPyFunc prints AutoGraph's print: its pieces around the inputs as NumPy prints them") {
+  Capture cap;
+  for (int trial = 0; trial < 10; ++trial) {
+    Tensor x = sweep::random_tensor(static_cast<DType>(trial % kNumDTypes), sweep::random_shape(3, 4));
+    std::vector<std::string> pieces{"x = ", " and ", "\n"};
+    CHECK(runv("EagerPyFunc", {x, Tensor::scalar(std::string("text"))},
+               Attrs{{"token", std::string("print")}, {"pieces", pieces}, {"output_stream", std::string("stderr")}})
+              .empty());
+    REQUIRE(cap.lines.size() == static_cast<size_t>(trial + 1));
+    CHECK(cap.lines.back().first == "stderr");
+    // A string scalar prints as its text, as print_wrapper decodes it.
+    bool text = x.dtype() == DType::String && x.rank() == 0;
+    CHECK(cap.lines.back().second == "x = " + (text ? x.scalar_value<std::string>() : numpy_str(x)) + " and text\n");
+  }
+  CHECK_THROWS_AS(runv("EagerPyFunc", {}, Attrs{{"token", std::string("pyfunc_0")},
+                                                {"pieces", std::vector<std::string>{""}}}),
+                  UnimplementedError);
+  CHECK_THROWS_AS(runv("EagerPyFunc", {Tensor::scalar(1)}, Attrs{{"token", std::string("print")},
+                                                               {"pieces", std::vector<std::string>{""}}}),
+                  InvalidArgumentError);
 }

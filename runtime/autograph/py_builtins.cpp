@@ -1,0 +1,61 @@
+#include "runtime/autograph/py_builtins.h"
+
+#include <algorithm>
+#include <string>
+
+#include "runtime/api/python_api.h"
+#include "runtime/graph/tracing.h"
+#include "runtime/value/convert.h"
+
+namespace ag::autograph {
+
+namespace {
+
+std::string text_kwarg(const Value& v, const char* what, const char* fallback) {
+  if (v.is_none()) return fallback;
+  if (!v.is_str()) throw TypeError(std::string(what) + " must be None or a string, not " + v.type_name());
+  return v.as_str();
+}
+
+}  // namespace
+
+Value print_(const std::vector<Value>& objects, const Kwargs& kwargs) {
+  std::vector<Value> unknown;
+  for (const auto& [key, value] : kwargs) {
+    if (key != "sep" && key != "end" && key != "file" && key != "flush") unknown.emplace_back(key);
+  }
+  if (!unknown.empty()) throw ValueError("invalid keyword arguments: " + repr(Value::tuple(std::move(unknown))));
+  if (std::none_of(objects.begin(), objects.end(), [](const Value& v) { return v.is_tensor(); })) {
+    return py::print(objects, kwargs);
+  }
+  // py_func printing: the tensors' values when the graph runs, the other
+  // objects as they print now, flushed (TF's default for it).
+  std::string sep = " ", end = "\n", stream = "stdout";
+  for (const auto& [key, value] : kwargs) {
+    if (key == "sep") sep = text_kwarg(value, "sep", " ");
+    if (key == "end") end = text_kwarg(value, "end", "\n");
+    if (key == "file" && !value.is_none()) {
+      if (!value.is_str() || (value.as_str() != "sys.stdout" && value.as_str() != "sys.stderr")) {
+        throw AttributeError("'" + value.type_name() + "' object has no attribute 'write'");
+      }
+      stream = value.as_str().substr(4);
+    }
+  }
+  std::vector<std::string> pieces{""};
+  std::vector<TensorHandle> tensors;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (i > 0) pieces.back() += sep;
+    if (objects[i].is_tensor()) {
+      tensors.push_back(objects[i].as_tensor());
+      pieces.emplace_back();
+    } else {
+      pieces.back() += str(objects[i]);
+    }
+  }
+  pieces.back() += end;
+  apply_op(op::EagerPyFunc, tensors,
+           Attrs{{"token", std::string("print")}, {"pieces", pieces}, {"output_stream", stream}}, "EagerPyFunc");
+  return Value();
+}
+
+}  // namespace ag::autograph
