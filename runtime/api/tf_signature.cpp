@@ -124,6 +124,8 @@ class SignatureParser {
     bool is_float = false;
     while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.' || s_[i_] == 'e')) {
       is_float = is_float || s_[i_] == '.' || s_[i_] == 'e';
+      // An exponent's sign: 1e-05 (np.allclose's rtol).
+      if (s_[i_] == 'e' && i_ + 1 < s_.size() && (s_[i_ + 1] == '-' || s_[i_ + 1] == '+')) ++i_;
       ++i_;
     }
     std::string text(s_.substr(b, i_ - b));

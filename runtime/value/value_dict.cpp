@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 
+#include "runtime/value/ndarray.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -38,6 +39,7 @@ size_t hash(const Value& v) {
     case Kind::Object: return std::hash<const void*>{}(&v.as_object());
     case Kind::TensorArray: return std::hash<const void*>{}(&v.as_tensor_array());
     case Kind::Variable: return std::hash<const void*>{}(v.as_variable().get());
+    case Kind::NDArray: return ndarray::hash(v);
     default: break;
   }
   throw TypeError("unhashable type: '" + v.type_name() + "'");

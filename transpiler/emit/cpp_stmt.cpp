@@ -56,11 +56,8 @@ std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
     return fmt::format("{}.setattr({}, {});", operand(a->value), cpp_string(a->attr), rhs);
   }
   if (const auto* s = target->dyn<Subscript>()) {
-    if (s->slice->is<Slice>()) {
-      error(*target, "assigning to a slice is not supported yet");
-      return "";
-    }
-    return fmt::format("ag::setitem({}, {}, {});", value(s->value), value(s->slice), rhs);
+    std::string parts = index_parts(s->slice);
+    return fmt::format("ag::setitem({}, {}, {});", value(s->value), parts.empty() ? value(s->slice) : parts, rhs);
   }
   AGC_CHECK(target->is<Tuple>() || target->is<List>()) << "cannot assign to a " << kind_name(target->kind);
   const Refs& elts = target->is<Tuple>() ? target->as<Tuple>().elts : target->as<List>().elts;
@@ -180,7 +177,12 @@ void Emitter::stmt(const Ref& s) {
       } else if (auto* sub = a.target->dyn<Subscript>()) {
         std::string obj = fresh("obj"), key = fresh("key");
         line(fmt::format("ag::Value {} = {};", obj, value(sub->value)));
-        line(fmt::format("ag::Value {} = {};", key, value(sub->slice)));
+        std::string parts = index_parts(sub->slice);
+        if (parts.empty()) {
+          line(fmt::format("ag::Value {} = {};", key, value(sub->slice)));
+        } else {
+          line(fmt::format("const std::vector<ag::IndexPart> {} = {};", key, parts));
+        }
         std::string cur = fmt::format("ag::getitem({}, {})", obj, key);
         line(fmt::format("ag::setitem({}, {}, {});", obj, key, augmented(a.op, cur, a.value)));
       } else {

@@ -38,6 +38,10 @@ TEST_CASE("a signature's parameters and their Python default values") {
   CHECK(s.find("e") == 5u);
   CHECK(!s.find("z"));
   CHECK(parse_signature("g()").params.empty());
+  // Exponents with a sign (np.allclose's rtol=1e-05).
+  Signature close = parse_signature("allclose(a, b, rtol=1e-05, atol=1e+3)");
+  CHECK(close.params[2].default_value->as_float() == 1e-05);
+  CHECK(close.params[3].default_value->as_float() == 1e+3);
 }
 
 TEST_CASE("*args and **kwargs in a signature") {
