@@ -10,8 +10,10 @@ tf.* calls those programs make. The stand-in follows TensorFlow 2's rules,
 each stated where it is implemented: literal dtypes (float32, int32), NumPy
 arrays keeping theirs, the eager conversion's compatible casts, Tensor's
 str/repr around NumPy's, `.numpy()` returning a copy (a NumPy scalar for
-rank 0) and tf.function converting NumPy arguments. It is an oracle for
-those programs only, not a TensorFlow.
+rank 0), tf.function converting NumPy arguments, and tf.test.compute_gradient
+with gradient_checker_v2's algorithm (its theoretical Jacobian by the complex
+step, exact for the polynomial functions the programs differentiate). It is
+an oracle for those programs only, not a TensorFlow.
 """
 import builtins
 import numpy as np
@@ -48,7 +50,8 @@ class DType:
 
 _DTYPES = {}
 for _n, _t in [("float32", np.float32), ("float64", np.float64), ("int32", np.int32), ("int64", np.int64),
-               ("bool", np.bool_), ("string", np.object_), ("int8", np.int8), ("uint8", np.uint8)]:
+               ("bool", np.bool_), ("string", np.object_), ("int8", np.int8), ("uint8", np.uint8),
+               ("complex128", np.complex128)]:  # complex: compute_gradient's complex step only
     _DTYPES[np.dtype(_t)] = DType(_n, _t)
 
 
@@ -243,6 +246,42 @@ def reduce_sum(x, axis=None):
     return Tensor(np.sum(a, axis=axis).astype(a.dtype))
 
 
+def _compute_gradient(f, x, delta=None):
+    """gradient_checker_v2.compute_gradient: per argument, the theoretical
+    Jacobian (here by the complex step: f's derivative along each input
+    element, exact for polynomials) and the numeric one by central differences
+    of float32/float64 evaluations, as TF computes it."""
+    if not isinstance(x, (list, tuple)):
+        raise ValueError("`x` must be a list or tuple of values convertible to a Tensor (arguments to `f`), "
+                         "not a %s" % type(x))
+    if delta is None:
+        delta = 1.0 / 1024
+    xs = [_to_array(v) for v in x]
+    y = _to_array(f(*[Tensor(v) for v in xs]))
+    theoretical, numeric = [], []
+    for param, xp in enumerate(xs):
+        jt = np.zeros((y.size, xp.size), dtype=xp.dtype)
+        jn = np.zeros((y.size, xp.size), dtype=xp.dtype)
+        for col in range(xp.size):
+            h = 1e-20
+            args = [v.astype(np.complex128) for v in xs]
+            args[param].ravel()[col] += 1j * h
+            jt[:, col] = (np.imag(_to_array(f(*[Tensor(v) for v in args]))) / h).ravel()
+            xv = [v.copy() for v in xs]
+            flat = xv[param].ravel()
+            original = flat[col]
+            flat[col] += delta
+            y_pos = _to_array(f(*[Tensor(v) for v in xv]))
+            flat[col] = original
+            flat[col] -= delta
+            y_neg = _to_array(f(*[Tensor(v) for v in xv]))
+            scale = np.asarray(2 * delta, dtype=y.dtype)[()]
+            jn[:, col] = ((y_pos - y_neg) / scale).ravel()
+        theoretical.append(jt)
+        numeric.append(jn)
+    return tuple(theoretical), tuple(numeric)
+
+
 tf = types.ModuleType("tensorflow")
 tf.Tensor = Tensor
 tf.Variable = Variable
@@ -251,6 +290,7 @@ tf.convert_to_tensor = convert_to_tensor
 tf.function = function
 tf.reduce_sum = reduce_sum
 tf.square = _elementwise(np.square)
+tf.test = types.SimpleNamespace(compute_gradient=_compute_gradient)
 for _d in _DTYPES.values():
     setattr(tf, _d.name, _d)
 sys.modules["tensorflow"] = tf
