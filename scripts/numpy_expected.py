@@ -241,6 +241,22 @@ def _elementwise(np_fn):
     return lambda x: Tensor(np_fn(_to_array(x)))
 
 
+def zeros(shape, dtype=None):
+    return Tensor(np.zeros(np.asarray(shape), dtype=(dtype or _DTYPES[np.dtype(np.float32)]).as_numpy_dtype))
+
+
+def reshape(x, shape):
+    return Tensor(_to_array(x).reshape(np.asarray(shape)))
+
+
+def range_(n):
+    return Tensor(np.arange(n, dtype=np.int32))
+
+
+def matmul(a, b):
+    return Tensor(np.matmul(_to_array(a), _to_array(b, convert_to_tensor(a).dtype)))
+
+
 def reduce_sum(x, axis=None):
     a = _to_array(x)
     return Tensor(np.sum(a, axis=axis).astype(a.dtype))
@@ -289,6 +305,10 @@ tf.constant = constant
 tf.convert_to_tensor = convert_to_tensor
 tf.function = function
 tf.reduce_sum = reduce_sum
+tf.zeros = zeros
+tf.reshape = reshape
+tf.range = range_
+tf.matmul = matmul
 tf.square = _elementwise(np.square)
 tf.test = types.SimpleNamespace(compute_gradient=_compute_gradient)
 for _d in _DTYPES.values():

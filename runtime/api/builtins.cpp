@@ -259,7 +259,7 @@ Value range(std::vector<Value> args, Kwargs kwargs) {
     }
   }
   auto as_index = [](const Value& v) {
-    if (!v.is_int() && !v.is_bool()) {
+    if (!v.is_index()) {
       throw TypeError("'" + v.type_name() + "' object cannot be interpreted as an integer");
     }
     return v.as_int();

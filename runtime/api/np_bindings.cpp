@@ -42,10 +42,6 @@ Tensor filled_tensor(const Shape& shape, DType dtype, const Value& fill) {
   return out;
 }
 
-void no_out(const TfCall& c) {
-  if (!c["out"].is_none()) throw NotImplementedError("the out= argument of NumPy functions is not supported by agc");
-}
-
 std::vector<Tensor> arrays_of(const Value& seq) {
   if (!(seq.is_list() || seq.is_tuple() || seq.is_ndarray())) {
     throw TypeError("expected a sequence of arrays, got '" + seq.type_name() + "'");
@@ -64,6 +60,10 @@ Tensor at_least(const Tensor& t, int rank) {
 
 }  // namespace
 
+void no_out(const TfCall& c) {
+  if (!c["out"].is_none()) throw NotImplementedError("the out= argument of NumPy functions is not supported by agc");
+}
+
 Value dtype(const TfCall& c) {
   std::optional<DType> t = numpy::dtype_argument(c["dtype"]);
   return dtype_result(t ? *t : DType::Float64);  // np.dtype(None) is float64
@@ -78,14 +78,7 @@ Value result_type(const TfCall& c) {
     } else if (a.is_bool() || a.is_int() || a.is_float()) {
       ops.push_back(numpy::python_operand(a));
     } else {
-      Tensor t = to_array(a);
-      numpy::Operand o{t.dtype(), t.rank() == 0};
-      if (o.scalar) {
-        Value x = ndarray::item(t, 0);
-        if (x.is_float()) o.float_value = x.as_float();
-        else o.int_value = x.as_int();
-      }
-      ops.push_back(o);
+      ops.push_back(ndarray::operand_of(to_array(a)));
     }
   }
   if (ops.empty()) throw ValueError("at least one array or dtype is required");
@@ -170,26 +163,21 @@ Value arange(const TfCall& c) {
     if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bfloat16>) {
       throw NotImplementedError("np.arange of this dtype is not supported by agc");
     } else {
+      // The first two values converted from Python's numbers, the rest filled.
       T* p = out.data<T>();
       if (len == 0) return;
-      Value second = start + step;  // Python arithmetic, then stored in the dtype
-      T first = static_cast<T>(start.is_float() ? start.as_float() : static_cast<double>(start.as_int()));
-      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-        first = static_cast<T>(start.is_float() ? static_cast<int64_t>(start.as_float()) : start.as_int());
-      }
-      p[0] = first;
+      Tensor two = to_array(Value::list({start, start + step}), dt);
+      p[0] = two.data<T>()[0];
       if (len == 1) return;
-      if constexpr (std::is_floating_point_v<T>) {
-        p[1] = static_cast<T>(second.as_float());
-        T delta = p[1] - p[0];
-        for (int64_t i = 2; i < len; ++i) p[i] = first + static_cast<T>(i) * delta;
-      } else if constexpr (std::is_same_v<T, bool>) {
-        p[1] = second.as_float() != 0;
+      p[1] = two.data<T>()[1];
+      if constexpr (std::is_same_v<T, bool>) {
         if (len > 2) throw ValueError("no fill-function for data-type.");
+      } else if constexpr (std::is_floating_point_v<T>) {
+        T delta = p[1] - p[0];
+        for (int64_t i = 2; i < len; ++i) p[i] = p[0] + static_cast<T>(i) * delta;
       } else {
-        p[1] = static_cast<T>(second.is_float() ? static_cast<int64_t>(second.as_float()) : second.as_int());
-        T delta = static_cast<T>(p[1] - p[0]);
-        for (int64_t i = 2; i < len; ++i) p[i] = static_cast<T>(first + static_cast<T>(i) * delta);
+        int64_t first = p[0], delta = static_cast<int64_t>(p[1]) - first;
+        for (int64_t i = 2; i < len; ++i) p[i] = static_cast<T>(first + i * delta);
       }
     }
   });

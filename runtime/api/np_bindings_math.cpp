@@ -15,10 +15,6 @@ using ndarray::Binary;
 using ndarray::Reduction;
 using ndarray::Unary;
 
-void no_out(const TfCall& c) {
-  if (!c["out"].is_none()) throw NotImplementedError("the out= argument of NumPy functions is not supported by agc");
-}
-
 template <class E>
 E by_name(std::string_view name, E last) {
   for (int i = 0; i <= static_cast<int>(last); ++i) {

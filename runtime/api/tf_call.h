@@ -79,4 +79,6 @@ namespace ag::np::impl {
 using tf::TfCall;
 #define AG_NP_FN(cpp_name, paths, signature, impl, data) Value impl(const TfCall& c);
 #include "runtime/api/np_functions.def"
+/// NotImplementedError when the call passes NumPy's out= (agc's results are new arrays).
+void no_out(const TfCall& c);
 }  // namespace ag::np::impl

@@ -127,8 +127,6 @@ Value scalar(Tensor t) {
 
 Value result(Tensor t) { return t.rank() == 0 ? scalar(std::move(t)) : array(std::move(t)); }
 
-Value from_tensor(const Tensor& t) { return result(t); }
-
 bool is_scalar(const Value& v) { return v.as_ndarray().scalar; }
 
 const Tensor& tensor(const Value& v) { return v.as_ndarray().data; }
@@ -167,6 +165,19 @@ Tensor to_array(const Value& v, std::optional<DType> dtype) {
     offset += n;
   }
   return out;
+}
+
+numpy::Operand operand_of(const Tensor& t) {
+  numpy::Operand o{t.dtype(), t.rank() == 0};
+  if (o.scalar && t.dtype() != DType::String) {
+    Value x = item(t, 0);
+    if (x.is_float()) {
+      o.float_value = x.as_float();
+    } else {
+      o.int_value = x.as_int();
+    }
+  }
+  return o;
 }
 
 Value item(const Tensor& t, int64_t i) {

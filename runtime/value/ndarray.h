@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/value/numpy_dtype.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -41,11 +42,9 @@ namespace ndarray {
 Value array(Tensor t);
 /// A NumPy scalar of the one element of rank-0 `t`.
 Value scalar(Tensor t);
-/// What NumPy returns for an operation's result `t`: a scalar when rank 0, else an array.
+/// What NumPy returns for an operation's result `t`, and what Tensor.numpy()
+/// returns: a scalar when rank 0 (a string scalar is Python's bytes), else an array.
 Value result(Tensor t);
-/// Tensor.numpy(): the value as NumPy holds it (a rank-0 tensor is a scalar;
-/// a string scalar is Python's bytes).
-Value from_tensor(const Tensor& t);
 
 bool is_scalar(const Value& v);
 /// The elements of an ndarray value.
@@ -64,6 +63,9 @@ Value item(const Tensor& t, int64_t i);
 Value tolist(const Tensor& t);
 /// `t` cast to `dtype` (C's conversions, as NumPy's unsafe casting).
 Tensor cast(const Tensor& t, DType dtype);
+/// How NumPy's type resolution sees the array `t`: its dtype, and for a 0-d
+/// one (a NumPy scalar too) its value (numpy::python_operand for Python numbers).
+numpy::Operand operand_of(const Tensor& t);
 
 /// "numpy.ndarray", "numpy.float32", "numpy.bool_", "bytes".
 std::string type_name(const Value& v);

@@ -53,8 +53,7 @@ int64_t normalize(int64_t i, int64_t n, int axis) {
 }
 
 int64_t slice_bound(const Value& v) {
-  if (v.is_int() || v.is_bool()) return v.as_int();
-  if (v.is_ndarray() && is_scalar(v) && is_integer(tensor(v).dtype())) return v.as_int();
+  if (v.is_index()) return v.as_int();
   throw TypeError("slice indices must be integers or None or have an __index__ method");
 }
 
@@ -76,12 +75,8 @@ std::vector<int64_t> slice_positions(const SliceSpec& s, int64_t n) {
   return out;
 }
 
-/// An index part that is an integer (Python's or NumPy's).
-bool integer_index(const Value& v) {
-  if (v.is_int()) return true;
-  if (v.is_ndarray() && is_scalar(v)) return is_integer(tensor(v).dtype());
-  return false;
-}
+/// An index part that is an integer (Python's or NumPy's; a bool is a mask).
+bool integer_index(const Value& v) { return v.is_index() && !v.is_bool(); }
 
 /// An index part that is an array index: a list or tuple, an ndarray or an
 /// eager tensor of integers or bools (their array, or nullopt).

@@ -22,20 +22,8 @@ struct Arg {
 };
 
 Arg to_arg(const Value& v) {
-  if (v.is_bool() || v.is_int() || v.is_float()) {
-    numpy::Operand o = numpy::python_operand(v);
-    return {to_array(v), o};
-  }
   Tensor t = to_array(v);
-  numpy::Operand o{t.dtype(), t.rank() == 0};
-  if (o.scalar && t.dtype() != DType::String) {
-    Value x = item(t, 0);
-    if (x.is_float()) {
-      o.float_value = x.as_float();
-    } else {
-      o.int_value = x.as_int();
-    }
-  }
+  numpy::Operand o = v.is_bool() || v.is_int() || v.is_float() ? numpy::python_operand(v) : operand_of(t);
   return {std::move(t), o};
 }
 
@@ -581,8 +569,7 @@ Value matmul(const Value& a_in, const Value& b_in) {
     }
   }
   if (a.t.dtype() == DType::String || b.t.dtype() == DType::String) no_loop("matmul");
-  numpy::Operand ops[2] = {{a.t.dtype()}, {b.t.dtype()}};
-  DType dt = numpy::promote_types(ops[0].dtype, ops[1].dtype);
+  DType dt = numpy::promote_types(a.t.dtype(), b.t.dtype());
   // Vectors become a row (left) or a column (right), dropped from the result.
   bool a_vec = a.t.rank() == 1, b_vec = b.t.rank() == 1;
   Tensor x = cast(a.t, dt), y = cast(b.t, dt);

@@ -244,6 +244,19 @@ Operand python_operand(const Value& v) {
 
 DType promote_types(DType a, DType b) { return agc_type(promote(np_type(a), np_type(b))); }
 
+bool can_cast_same_kind(DType from, DType to) {
+  auto order = [](DType t) {
+    switch (kind_of(np_type(t))) {
+      case NpKind::Bool: return 0;
+      case NpKind::Unsigned: return 1;
+      case NpKind::Signed: return 2;
+      case NpKind::Float: return 3;
+    }
+    return 3;
+  };
+  return order(from) <= order(to);
+}
+
 DType result_type(std::span<const Operand> operands) {
   int max_array_kind = -1, max_scalar_kind = -1;
   bool all_scalars = true;

@@ -45,6 +45,11 @@ Operand python_operand(const Value& v);
 /// np.promote_types(a, b).
 DType promote_types(DType a, DType b);
 
+/// np.can_cast(from, to, 'same_kind'): a cast to the same or a later kind of
+/// bool < unsigned < signed < float, any size (float64 to float32 is fine,
+/// float to int or int to uint is not): what in-place arithmetic allows.
+bool can_cast_same_kind(DType from, DType to);
+
 /// np.result_type over operands, with NumPy 1.24's value-based rule: when
 /// some operand is an array (rank > 0) and no scalar is of a higher kind
 /// (bool < integer < float) than every array, each scalar counts as the

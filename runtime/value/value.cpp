@@ -122,6 +122,11 @@ std::optional<Value> numpy_number(const Value& v, bool integers_only) {
 
 }  // namespace
 
+bool Value::is_index() const {
+  if (is_int() || is_bool()) return true;
+  return is_ndarray() && ndarray::is_scalar(*this) && is_integer(ndarray::tensor(*this).dtype());
+}
+
 int64_t Value::as_int() const {
   if (const int64_t* i = std::get_if<int64_t>(&v_)) return *i;
   if (const bool* b = std::get_if<bool>(&v_)) return *b ? 1 : 0;
@@ -250,7 +255,7 @@ Value Value::getattr(std::string_view name) const {
       // no such attribute: the AttributeError below).
       return Value::callable("numpy", [t](std::vector<Value> args, Kwargs kwargs) -> Value {
         if (!args.empty() || !kwargs.empty()) throw TypeError("numpy() takes no arguments");
-        return ndarray::from_tensor(t.value());
+        return ndarray::result(t.value());
       });
     }
     if (name == "get_shape") {

@@ -115,6 +115,9 @@ class Value {
   bool is_ndarray() const { return kind() == Kind::NDArray; }
   /// bool, int or float (Python's numbers.Real).
   bool is_number() const { return is_bool() || is_int() || is_float(); }
+  /// What Python's __index__ accepts (list indices, range()): an int, a bool
+  /// or a NumPy integer scalar; as_int() reads it.
+  bool is_index() const;
 
   /// The payload; TypeError naming the actual type when the kind differs.
   bool as_bool() const;
@@ -257,6 +260,14 @@ Value floordiv(const Value& a, const Value& b);
 Value pow(const Value& a, const Value& b);
 /// Python's abs().
 Value abs(const Value& a);
+/// What `target op= operand` leaves in the target, given `result`, the value
+/// of `target op operand` (`op` is the operator's symbol, "+"): a NumPy array
+/// or a list is changed in place to hold the result and returned, as their
+/// __iadd__ and friends do, so every name for it sees the change (NumPy's
+/// TypeError when the result's dtype cannot be cast to the array's by its
+/// 'same_kind' rule, ValueError when its shape is not the array's); any other
+/// target takes `result`.
+Value augmented_assign(const Value& target, Value result, std::string_view op);
 
 // Comparisons: a Python bool, or a bool tensor when an operand is a tensor.
 Value operator==(const Value& a, const Value& b);

@@ -31,7 +31,7 @@ bool ascii(const std::string& s) {
 const char* seq_word(const Value& v) { return v.is_str() ? "string" : (v.is_list() ? "list" : "tuple"); }
 
 int64_t index_value(const Value& v, const Value& key) {
-  if (key.is_int() || key.is_bool()) return key.as_int();
+  if (key.is_index()) return key.as_int();
   if (v.is_str()) throw TypeError("string indices must be integers, not '" + key.type_name() + "'");
   throw TypeError(std::string(seq_word(v)) + " indices must be integers or slices, not " + key.type_name());
 }
@@ -42,7 +42,7 @@ struct Range {
 };
 
 int64_t slice_part(const Value& v) {
-  if (v.is_int() || v.is_bool()) return v.as_int();
+  if (v.is_index()) return v.as_int();
   throw TypeError("slice indices must be integers or None or have an __index__ method");
 }
 
@@ -285,7 +285,7 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
       continue;
     }
     const Value& p = std::get<Value>(part);
-    if (p.is_int() || p.is_bool()) {
+    if (p.is_index()) {
       sb.add_index(p.as_int());
     } else if (p.is_tensor()) {
       sb.add_tensor_index(p);

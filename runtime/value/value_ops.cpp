@@ -181,8 +181,11 @@ ndarray::Binary numpy_ufunc(BinOp op) {
   throw InternalError("unknown binary operator");
 }
 
-/// `a op b` with a NumPy operand: NumPy's ufunc, with lists and tuples read
-/// as arrays (np.array([1, 2]) + [3, 4]); bytes concatenate as Python's.
+/// What a NumPy operator reads as an array: ndarrays, Python numbers, and
+/// lists and tuples (np.array([1, 2]) + [3, 4]).
+bool numpy_operand(const Value& v) { return ndarray::ufunc_operand(v) || v.is_list() || v.is_tuple(); }
+
+/// `a op b` with a NumPy operand: NumPy's ufunc; bytes concatenate as Python's.
 Value numpy_binary(BinOp op, const Value& a, const Value& b) {
   if (is_bytes(a) || is_bytes(b)) {
     if (op == BinOp::Add && is_bytes(a) && is_bytes(b)) {
@@ -195,8 +198,7 @@ Value numpy_binary(BinOp op, const Value& a, const Value& b) {
   if (op == BinOp::Mul && is_seq(a) && b.is_ndarray() && ndarray::is_scalar(b) && is_integer(ndarray::tensor(b).dtype())) {
     return repeat(a, b.as_int());
   }
-  auto operand = [](const Value& v) { return ndarray::ufunc_operand(v) || v.is_list() || v.is_tuple(); };
-  if (!operand(a) || !operand(b)) unsupported(op, a, b);
+  if (!numpy_operand(a) || !numpy_operand(b)) unsupported(op, a, b);
   return ndarray::apply(numpy_ufunc(op), a, b);
 }
 
@@ -307,9 +309,8 @@ int compare(BinOp op, const Value& a, const Value& b) {
 
 Value ordering(BinOp op, const Value& a, const Value& b) {
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(op, a, b);
-  if (a.is_ndarray() || b.is_ndarray()) {
-    auto operand = [](const Value& v) { return ndarray::ufunc_operand(v) || v.is_list() || v.is_tuple(); };
-    if (operand(a) && operand(b)) return ndarray::apply(numpy_ufunc(op), a, b);
+  if ((a.is_ndarray() || b.is_ndarray()) && numpy_operand(a) && numpy_operand(b)) {
+    return ndarray::apply(numpy_ufunc(op), a, b);
   }
   int c = compare(op, a, b);
   if (c == 2) return Value(false);
@@ -406,6 +407,35 @@ Value abs(const Value& a) {
   throw TypeError("bad operand type for abs(): '" + a.type_name() + "'");
 }
 
+Value augmented_assign(const Value& target, Value result, std::string_view op) {
+  if (target.is_list() && result.is_list()) {
+    if (!result.is(target)) target.items() = result.items();
+    return target;
+  }
+  if (!target.is_ndarray() || ndarray::is_scalar(target) || !result.is_ndarray()) return result;
+  Tensor& t = target.as_ndarray().data;
+  const Tensor& r = ndarray::tensor(result);
+  if (!numpy::can_cast_same_kind(r.dtype(), t.dtype())) {
+    // The ufunc the operator is, by its symbol, for NumPy's message.
+    std::string ufunc = std::string(op);
+    for (BinOp b : {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::TrueDiv, BinOp::FloorDiv, BinOp::Mod, BinOp::Pow,
+                    BinOp::And, BinOp::Or, BinOp::Xor}) {
+      if (op_symbol(b) == op || (b == BinOp::Pow && op == "**")) ufunc = ndarray::ufunc_name(numpy_ufunc(b));
+    }
+    throw TypeError("Cannot cast ufunc '" + ufunc + "' output from dtype('" + numpy::dtype_name(r.dtype()) +
+                    "') to dtype('" + numpy::dtype_name(t.dtype()) + "') with casting rule 'same_kind'");
+  }
+  if (r.shape() != t.shape()) {
+    // NumPy prints the broadcast shape without spaces: (2,4).
+    std::string dims;
+    for (int i = 0; i < r.rank(); ++i) dims += (i ? "," : "") + std::to_string(r.shape().dim(i));
+    throw ValueError("non-broadcastable output operand with shape " + t.shape().str() +
+                     " doesn't match the broadcast shape (" + dims + (r.rank() == 1 ? ",)" : ")"));
+  }
+  t = ndarray::cast(r, t.dtype());
+  return target;
+}
+
 bool py_equal(const Value& a, const Value& b) {
   if (is_intlike(a) && is_intlike(b)) return a.as_int() == b.as_int();
   if (a.is_ndarray() || b.is_ndarray()) return ndarray::equal(a, b);
@@ -469,7 +499,7 @@ Value numpy_equality(bool equal, const Value& a, const Value& b) {
     if (!equal) std::fill(r.data<bool>(), r.data<bool>() + r.num_elements(), true);
     return ndarray::result(std::move(r));
   }
-  if (!(ndarray::ufunc_operand(other) || other.is_list() || other.is_tuple())) return Value(!equal);
+  if (!numpy_operand(other)) return Value(!equal);
   ndarray::Binary f = equal ? ndarray::Binary::Equal : ndarray::Binary::NotEqual;
   try {
     return ndarray::apply(f, a, b);

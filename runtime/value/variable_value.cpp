@@ -92,7 +92,7 @@ Value getattr(const Value& v, std::string_view name) {
   if (name == "numpy") {
     return method("numpy", [v](const std::vector<Value>&) {
       if (current_graph() != nullptr) throw NotImplementedError("numpy() is only available when eager execution is enabled.");
-      return ndarray::from_tensor(v.as_variable()->read());
+      return ndarray::result(v.as_variable()->read());
     });
   }
   if (name == "dtype") return dtype_value(var.dtype());

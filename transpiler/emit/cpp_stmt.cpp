@@ -6,6 +6,7 @@
 
 #include "transpiler/analysis/ag_operators.h"
 #include "transpiler/base/check.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
@@ -158,12 +159,8 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::AugAssign: {
       at(*s);
       const AugAssign& a = s->as<AugAssign>();
-      auto bin = make<BinOp>(s->span);
-      bin->left = with_context(a.target, ExprContext::Load);
-      bin->op = a.op;
-      bin->right = a.value;
       if (a.target->is<Name>()) {
-        line(assign_code(a.target, expr(bin)));
+        line(assign_code(a.target, augmented(a.op, value(with_context(a.target, ExprContext::Load)), a.value)));
         return;
       }
       // obj.attr += v / obj[k] += v: obj and k evaluated once.
@@ -338,7 +335,9 @@ void Emitter::loop(const Refs& body, const Refs& orelse, const std::string& head
 }
 
 std::string Emitter::augmented(BinOpKind op, const std::string& current, const Ref& rhs) {
-  return binop_code(op, current, expr(rhs));
+  // Python's a.__iadd__(b): NumPy arrays and lists change in place (runtime's augmented_assign).
+  return fmt::format("ag::augmented_assign({}, {}, {})", current, binop_code(op, current, expr(rhs)),
+                     cpp_string(ast::binop_text(op)));
 }
 
 void Emitter::with_stmt(const With& w, const Node& s) {

@@ -83,6 +83,44 @@ except TypeError as e:
     print("TypeError:", e)
 
 
+# Augmented assignment changes an array in place (every name for it sees
+# the change) under NumPy's 'same_kind' casting rule; a list extends in place.
+c = np.arange(4)
+alias = c
+c += 1
+c[1:3] *= 10
+print(c, alias)
+f32 = np.zeros(3, dtype=np.float32)
+f32 += np.float64(0.5)
+print(repr(f32))
+try:
+    c += 0.5
+except TypeError as e:
+    print(e)
+items = [1]
+same = items
+items += [2]
+print(items, same)
+
+# NumPy integers index Python's sequences and tensors (Python's __index__).
+k = np.int64(1)
+print([10, 20, 30][k], "abc"[k], list(range(np.int32(3))), [1, 2, 3][k:], (4, 5)[np.int8(-1)], tf.constant([1, 2, 3])[k])
+
+# Tensor functions take NumPy shapes and arrays.
+print(tf.zeros(np.int64(3)), tf.reshape(tf.range(6), np.array([2, 3])))
+
+
+@tf.function
+def with_host_weights(t):
+    # NumPy runs while tracing; its array becomes a constant of the graph.
+    w = np.ones((2, 2), dtype=np.float32) * 3
+    w[0, 0] = 0
+    return tf.matmul(t, w)
+
+
+print(with_host_weights(tf.constant([[1.0, 2.0]])))
+
+
 @tf.function
 def scale(t):
     return t * 2

@@ -97,7 +97,7 @@ TEST_CASE("np.asarray discovers NumPy's dtypes and rejects ragged nesting") {
 
 TEST_CASE("indexing reads NumPy's scalars and arrays, and item assignment leaves the tensor .numpy() read alone") {
   Tensor t = Tensor::from_vector<float>(Shape{2, 2}, {1, 2, 3, 4});
-  Value a = ndarray::from_tensor(t);
+  Value a = ndarray::result(t);
   Value row = getitem(a, Value(1));
   CHECK(repr(row) == "array([3., 4.], dtype=float32)");
   Value x = getitem(a, Value::tuple({Value(0), Value(-1)}));
