@@ -4,7 +4,7 @@
 // (central differences, each argument element moved by delta as NumPy moves
 // it), as 2-D NumPy arrays of y.size rows and x.size columns. Returns
 // ((theoretical per argument), (numeric per argument)).
-#include <cmath>
+#include <cstring>
 
 #include "runtime/api/tf_call.h"
 #include "runtime/graph/gradients.h"

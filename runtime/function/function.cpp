@@ -1,6 +1,5 @@
 #include "runtime/function/function.h"
 
-#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
@@ -86,26 +86,13 @@ Value python_leaves_as_tensors(const Value& v) {
   }
 }
 
-bool contains_ndarray(const Value& v) {
-  switch (v.kind()) {
-    case Kind::NDArray: return true;
-    case Kind::List:
-    case Kind::Tuple:
-      return std::any_of(v.items().begin(), v.items().end(), [](const Value& x) { return contains_ndarray(x); });
-    case Kind::Dict:
-      return std::any_of(v.as_dict().entries.begin(), v.as_dict().entries.end(),
-                         [](const auto& kv) { return contains_ndarray(kv.second); });
-    default: return false;
-  }
-}
-
 /// TF's _convert_numpy_inputs: NumPy arrays and scalars among a call's
 /// arguments (nested in lists, tuples and dicts) become constant tensors, so
 /// they trace as tensors of their dtype and shape. Structures without one
 /// are passed on as they are.
 std::vector<Value> numpy_inputs_as_tensors(std::vector<Value> args) {
   std::function<Value(const Value&)> convert = [&](const Value& v) -> Value {
-    if (!contains_ndarray(v)) return v;
+    if (!ndarray::contains_ndarray(v)) return v;
     switch (v.kind()) {
       case Kind::NDArray: return Value(to_tensor(v));
       case Kind::List:

@@ -108,16 +108,6 @@ DType infer_leaves(const std::vector<const Value*>& leaves) {
   return DType::Float32;  // [] is a float32 tensor of shape (0,)
 }
 
-bool contains_ndarray(const Value& v) {
-  if (v.is_ndarray()) return true;
-  if (v.is_list() || v.is_tuple()) {
-    for (const Value& x : v.items()) {
-      if (contains_ndarray(x)) return true;
-    }
-  }
-  return false;
-}
-
 /// TF's IsCompatible (pywrap_tensor.cc): which dtypes an eager conversion of
 /// a NumPy array may cast to (integers to integers, numbers to floats).
 bool cast_compatible(DType desired, DType have) {
@@ -163,7 +153,7 @@ Shape shape_from_value(const Value& v) {
 
 DType infer_literal_dtype(const Value& v) {
   if (std::optional<Shape> s = tensor_shape_of(v)) return infer_literal_dtype(tensor_shape_dims_for_conversion(*s));
-  if (contains_ndarray(v)) return ndarray::to_array(v).dtype();
+  if (ndarray::contains_ndarray(v)) return ndarray::to_array(v).dtype();
   Shape shape;
   std::vector<const Value*> leaves;
   bool shape_set = false;
@@ -178,7 +168,7 @@ Tensor literal_to_tensor(const Value& v, std::optional<DType> dtype) {
   }
   // NumPy values (and lists holding them, read as np.array reads them).
   if (v.is_ndarray()) return ndarray_to_tensor(v, ndarray::tensor(v), dtype);
-  if (contains_ndarray(v)) return ndarray_to_tensor(v, ndarray::to_array(v), dtype);
+  if (ndarray::contains_ndarray(v)) return ndarray_to_tensor(v, ndarray::to_array(v), dtype);
   if (std::optional<Shape> s = tensor_shape_of(v)) return literal_to_tensor(tensor_shape_dims_for_conversion(*s), dtype);
   Shape shape;
   std::vector<const Value*> leaves;

@@ -2,12 +2,13 @@
 // Python values, text, truth, hashing, len and iteration.
 #include "runtime/value/ndarray.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/core/tensor_format.h"
 #include "runtime/ops/eager.h"
 #include "runtime/value/numpy_dtype.h"
-#include "runtime/value/variable_value.h"
+#include "runtime/core/variable.h"
 
 namespace ag::ndarray {
 namespace {
@@ -128,6 +129,19 @@ Value scalar(Tensor t) {
 Value result(Tensor t) { return t.rank() == 0 ? scalar(std::move(t)) : array(std::move(t)); }
 
 bool is_scalar(const Value& v) { return v.as_ndarray().scalar; }
+
+bool contains_ndarray(const Value& v) {
+  switch (v.kind()) {
+    case Kind::NDArray: return true;
+    case Kind::List:
+    case Kind::Tuple:
+      return std::any_of(v.items().begin(), v.items().end(), [](const Value& x) { return contains_ndarray(x); });
+    case Kind::Dict:
+      return std::any_of(v.as_dict().entries.begin(), v.as_dict().entries.end(),
+                         [](const auto& kv) { return contains_ndarray(kv.second); });
+    default: return false;
+  }
+}
 
 const Tensor& tensor(const Value& v) { return v.as_ndarray().data; }
 

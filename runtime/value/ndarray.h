@@ -47,6 +47,8 @@ Value scalar(Tensor t);
 Value result(Tensor t);
 
 bool is_scalar(const Value& v);
+/// Whether `v` is a NumPy value or a list, tuple or dict holding one.
+bool contains_ndarray(const Value& v);
 /// The elements of an ndarray value.
 const Tensor& tensor(const Value& v);
 

@@ -1,7 +1,6 @@
 #include "runtime/value/ndarray_shape.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "runtime/value/ndarray.h"
 #include "runtime/value/ndarray_reduce.h"

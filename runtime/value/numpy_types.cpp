@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
-#include <mutex>
 
 #include "runtime/value/ndarray.h"
 #include "runtime/value/numpy_dtype.h"
