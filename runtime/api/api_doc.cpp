@@ -1,5 +1,6 @@
-// agc-api-doc: docs/api.md from the tf.* table (tf_functions.def), so the
-// list of supported names and their signatures cannot drift from the code.
+// agc-api-doc: docs/api.md from the tf.* and np.* tables (tf_functions.def,
+// np_functions.def), so the list of supported names and their signatures
+// cannot drift from the code.
 //   agc-api-doc                 prints the page
 //   agc-api-doc --check FILE    exit status 1, with a note, when FILE differs
 // The api-doc test (suite fast) runs the second form on docs/api.md.
@@ -17,15 +18,15 @@ namespace {
 std::string code(std::string_view s) { return "`" + std::string(s) + "`"; }
 
 // "tf.tanh(x, name=None)": the signature with the main path for its def name.
-std::string call(std::string_view path, std::string_view signature) {
-  return code("tf." + std::string(path) + std::string(signature.substr(signature.find('('))));
+std::string call(std::string_view path, std::string_view signature, const char* module = "tf.") {
+  return code(module + std::string(path) + std::string(signature.substr(signature.find('('))));
 }
 
 // " (also `tf.math.tanh`, `tf.nn.tanh`)" for the aliases after the main path.
 template <size_t N>
-std::string aliases(const char* const (&paths)[N]) {
+std::string aliases(const char* const (&paths)[N], const char* module = "tf.") {
   std::string out;
-  for (size_t i = 1; i < N; ++i) out += std::string(i == 1 ? " (also " : ", ") + code(std::string("tf.") + paths[i]);
+  for (size_t i = 1; i < N; ++i) out += std::string(i == 1 ? " (also " : ", ") + code(std::string(module) + paths[i]);
   return N > 1 ? out + ")" : out;
 }
 
@@ -40,7 +41,7 @@ std::string facts(std::string_view op, std::string_view hint) {
 std::string page() {
   std::ostringstream out;
   out << "# The tf.* API\n\n"
-         "<!-- Generated from runtime/api/tf_functions.def by agc-api-doc (runtime/api/api_doc.cpp): do not edit.\n"
+         "<!-- Generated from runtime/api/tf_functions.def and np_functions.def by agc-api-doc (runtime/api/api_doc.cpp): do not edit.\n"
          "     Regenerate: build-dev/runtime/agc-api-doc > docs/api.md (the api-doc test fails when it is stale). -->\n\n"
          "Every `tf.*` name generated code may use. A function binds its arguments to\n"
          "TensorFlow's Python signature, shown here (keyword names and defaults; Python's\n"
@@ -67,6 +68,23 @@ std::string page() {
 #define AG_TF_VALUE(cpp_name, paths, what) \
   AG_TF_ENTRY(paths, code(std::string("tf.") + AG_TF_FIRST paths), std::string(": ") + what)
 #include "runtime/api/tf_functions.def"
+#undef AG_TF_ENTRY
+  out << "\n# NumPy (`import numpy as np`)\n\n"
+         "The `np.*` names generated code may use (docs/user-guide.md says how NumPy values\n"
+         "behave). Arrays and NumPy scalars also have the methods and attributes listed\n"
+         "there (`a.shape`, `a.sum(axis=0)`, `x.item()`, ...). Any other `np.*` name is\n"
+         "an error at transpile time.\n";
+#define AG_NP_ENTRY(paths, head, tail)                          \
+  {                                                            \
+    static const char* const p[] = {AG_TF_UNPAREN paths};      \
+    out << "- " << head << aliases(p, "np.") << tail << "\n"; \
+  }
+#define AG_NP_GROUP(title) out << "\n## " << title << "\n\n";
+#define AG_NP_FN(cpp_name, paths, signature, impl, data) AG_NP_ENTRY(paths, call(AG_TF_FIRST paths, signature, "np."), "")
+#define AG_NP_VALUE(cpp_name, paths, what) \
+  AG_NP_ENTRY(paths, code(std::string("np.") + AG_TF_FIRST paths), std::string(": ") + what)
+#include "runtime/api/np_functions.def"
+#undef AG_NP_ENTRY
   return out.str();
 }
 
@@ -86,7 +104,7 @@ int main(int argc, char** argv) {
   std::stringstream file;
   file << in.rdbuf();
   if (in && file.str() == text) return 0;
-  std::cerr << argv[2] << " is stale: it is not what runtime/api/tf_functions.def gives.\n"
+  std::cerr << argv[2] << " is stale: it is not what runtime/api/tf_functions.def and np_functions.def give.\n"
             << "Regenerate it: <build dir>/runtime/agc-api-doc > docs/api.md\n";
   return 1;
 }

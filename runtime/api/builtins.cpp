@@ -18,6 +18,8 @@
 #include "runtime/graph/control_flow.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/exception_value.h"
+#include "runtime/value/ndarray.h"
+#include "runtime/value/numpy_types.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
@@ -144,7 +146,10 @@ bool is_builtin(const Value& cls, const char* name, PyFn fn) { return cls.is(bui
 std::optional<bool> builtin_isinstance(const Value& v, const Value& cls) {
   if (!cls.is_callable()) return std::nullopt;
   if (is_builtin(cls, "int", int_)) return v.is_int() || v.is_bool();
-  if (is_builtin(cls, "float", float_)) return v.is_float();
+  // np.float64 is a subclass of Python's float.
+  if (is_builtin(cls, "float", float_)) {
+    return v.is_float() || (v.is_ndarray() && ndarray::is_scalar(v) && ndarray::tensor(v).dtype() == DType::Float64);
+  }
   if (is_builtin(cls, "bool", bool_)) return v.is_bool();
   if (is_builtin(cls, "str", str)) return v.is_str();
   if (is_builtin(cls, "list", list)) return v.is_list();
@@ -167,6 +172,7 @@ bool is_instance_of(const Value& v, const Value& cls) {
     return false;
   }
   if (std::optional<bool> b = builtin_isinstance(v, cls)) return *b;
+  if (v.is_ndarray() && is_class(cls)) return is_subclass(numpy::type_of(v), cls);
   if (is_class(cls)) return is_instance(v, cls);
   throw TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union");
 }
@@ -301,7 +307,7 @@ Value range(std::vector<Value> args, Kwargs kwargs) {
     }
   }
   auto as_index = [](const Value& v) {
-    if (!v.is_int() && !v.is_bool()) {
+    if (!v.is_index()) {
       throw TypeError("'" + v.type_name() + "' object cannot be interpreted as an integer");
     }
     return v.as_int();
@@ -355,6 +361,7 @@ Value int_(std::vector<Value> args, Kwargs kwargs) {
   }
   if (x.is_tensor()) x = api::tensor_scalar(x, "int");
   if (x.is_variable()) x = api::tensor_scalar(Value(variable_value::read(x)), "int");
+  if (x.is_ndarray()) x = ndarray::python_number(x);
   if (x.is_bool() || x.is_int()) return Value(x.as_int());
   if (x.is_float()) return Value(float_to_int(x.as_float()));
   if (x.is_str()) return Value(parse_int(x.as_str(), 10));
@@ -368,6 +375,7 @@ Value float_(std::vector<Value> args, Kwargs kwargs) {
   Value x = args[0];
   if (x.is_tensor()) x = api::tensor_scalar(x, "float");
   if (x.is_variable()) x = api::tensor_scalar(Value(variable_value::read(x)), "float");
+  if (x.is_ndarray()) x = ndarray::python_number(x);
   if (x.is_number()) return Value(x.as_float());
   if (x.is_str()) return Value(parse_float(x.as_str()));
   throw TypeError("float() argument must be a string or a real number, not '" + x.type_name() + "'");
@@ -477,6 +485,7 @@ Value id(std::vector<Value> args, Kwargs kwargs) {
     case Kind::Object: return addr(&v.as_object());
     case Kind::TensorArray: return addr(&v.as_tensor_array());
     case Kind::Variable: return addr(v.as_variable().get());
+    case Kind::NDArray: return addr(&v.as_ndarray());
     case Kind::Tensor:
       if (!v.as_tensor().symbolic()) return addr(v.as_tensor().value().raw_data());
       return Value(static_cast<int64_t>(std::hash<std::string>{}(v.as_tensor().output().name()) >> 1));
@@ -499,6 +508,7 @@ Value type(std::vector<Value> args, Kwargs kwargs) {
     case Kind::Tensor: return tf::api::Tensor();
     case Kind::Variable: return tf::api::Variable();
     case Kind::TensorArray: return tf::api::TensorArray();
+    case Kind::NDArray: return numpy::type_of(v);
     case Kind::Object:
       if (v.as_object().class_name == "TensorSpec") return tf::api::TensorSpec();
       return v.getattr("__class__");

@@ -9,6 +9,7 @@
 
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
+#include "runtime/value/ndarray.h"
 
 namespace ag::py {
 namespace {
@@ -143,7 +144,8 @@ Value abs(std::vector<Value> args, Kwargs kwargs) {
 
 Value round(std::vector<Value> args, Kwargs kwargs) {
   auto a = api::bind_builtin("round", {{"number", std::nullopt}, {"ndigits", Value()}}, args, kwargs);
-  const Value& x = a[0];
+  // A NumPy scalar rounds as its Python number.
+  const Value x = a[0].is_ndarray() && ndarray::is_scalar(a[0]) ? ndarray::python_number(a[0]) : a[0];
   const Value& nd = a[1];
   if (!nd.is_none() && !nd.is_int() && !nd.is_bool()) {
     throw TypeError("'" + nd.type_name() + "' object cannot be interpreted as an integer");

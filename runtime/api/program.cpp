@@ -17,6 +17,7 @@
 #include "runtime/core/tensor.h"
 #include "runtime/core/variable.h"
 #include "runtime/value/exception_value.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -152,6 +153,7 @@ json::Json to_json(const Value& v, int depth) {
       return tensor_json(h.value());
     }
     case Kind::Variable: return tensor_json(v.as_variable()->read());
+    case Kind::NDArray: return tensor_json(ndarray::tensor(v));
     default: throw TypeError("Object of type " + v.type_name() + " is not JSON serializable");
   }
 }

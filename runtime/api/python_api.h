@@ -1,6 +1,7 @@
 // The calling convention of everything generated code calls by its Python
-// name: Python's builtins (ag::py, builtins.def) and the tf.* API
-// (ag::tf::api, tf_functions.def). Each is a plain C++ function taking the call's
+// name: Python's builtins (ag::py, builtins.def), the tf.* API
+// (ag::tf::api, tf_functions.def) and the NumPy module (ag::np::api,
+// np_functions.def). Each is a plain C++ function taking the call's
 // positional and keyword arguments and binding them as Python would (a
 // TypeError in Python's words for a missing or unexpected argument), so the
 // emitter resolves names at transpile time and emits direct calls:
@@ -34,6 +35,10 @@ using PyFn = Value (*)(std::vector<Value> args, Kwargs kwargs);
 /// For an exception class's name ("ValueError"), that class (`fn` unused).
 Value builtin_value(const char* python_name, PyFn fn);
 
+/// Python's `a @ b`: tf.matmul when an operand is a tensor or variable,
+/// NumPy's matmul for NumPy operands.
+Value matmul_operator(const Value& a, const Value& b);
+
 namespace py {
 #define AG_BUILTIN(python_name, cpp_name) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
 #include "runtime/api/builtins.def"
@@ -48,5 +53,11 @@ namespace tf::api {
 #define AG_TF_VALUE(cpp_name, ...) const Value& cpp_name();
 #include "runtime/api/tf_functions.def"
 }  // namespace tf::api
+
+namespace np::api {
+#define AG_NP_FN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_NP_VALUE(cpp_name, ...) const Value& cpp_name();
+#include "runtime/api/np_functions.def"
+}  // namespace np::api
 
 }  // namespace ag

@@ -10,6 +10,7 @@
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/nest.h"
 #include "runtime/value/pformat.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
@@ -54,10 +55,11 @@ Value arg_reduce(OpType op, const Value& x, const Value& axis, DType output_type
 Shape shape_of(const Value& v) {
   if (std::optional<Shape> s = tensor_shape_of(v)) return shape_of(tensor_shape_dims_for_conversion(*s));
   std::vector<int64_t> dims;
-  if (v.is_int()) {
+  // An int (NumPy's too), or a sequence of them (a list, a tuple, a 1-D NumPy array).
+  if (v.is_int() || (v.is_ndarray() && v.as_ndarray().data.rank() == 0)) {
     dims.push_back(v.as_int());
   } else {
-    for (const Value& d : v.items()) dims.push_back(d.as_int());
+    for (const Value& d : iterate(v)) dims.push_back(d.as_int());
   }
   for (int64_t d : dims) {
     if (d < 0) throw InvalidArgumentError("Dimension " + std::to_string(d) + " must be >= 0");

@@ -1,8 +1,11 @@
 // The hand-written parts of tf.matmul, tf.tensordot, tf.einsum and the tf.nn.*
-// rows of tf_functions.def (softmax's and pooling's are in tf_api_nn.cpp).
+// rows of tf_functions.def (softmax's and pooling's are in tf_api_nn.cpp), and
+// Python's `@` operator.
 #include "runtime/api/binding.h"
 #include "runtime/api/tf_api.h"
+#include "runtime/api/python_api.h"
 #include "runtime/api/tf_call.h"
+#include "runtime/value/ndarray_math.h"
 
 namespace ag::tf::impl {
 
@@ -37,3 +40,14 @@ Value bias_add(const TfCall& c) {
 }
 
 }  // namespace ag::tf::impl
+
+namespace ag {
+
+Value matmul_operator(const Value& a, const Value& b) {
+  // Tensor.__matmul__ wins over NumPy's (TF's __array_priority__).
+  bool tensors = a.is_tensor() || a.is_variable() || b.is_tensor() || b.is_variable();
+  if (!tensors && (a.is_ndarray() || b.is_ndarray())) return ndarray::matmul(a, b);
+  return tf::api::matmul({a, b}, {});
+}
+
+}  // namespace ag

@@ -1,4 +1,4 @@
-// What the hand-written part of a tf.* function gets: a row of
+// What the hand-written part of a tf.* (or np.*) function gets: a row of
 // tf_functions.def at run time (TfFunction: its signature parsed once, its op
 // and node-name hint) and one call bound to it (TfCall: the arguments by
 // parameter name, the op, the node name). Internal to runtime/api.
@@ -52,6 +52,9 @@ class TfCall {
   const Value& arg(size_t i) const { return args_.at(i); }
   /// The op the row names (as data).
   OpType op() const { return OpType(fn_->op()); }
+  /// The row's op column as text: np_functions.def's `data` (the ufunc or
+  /// reduction a shared impl computes: "add", "sum").
+  std::string_view data() const { return fn_->op(); }
   /// The node name: the `name` argument when given (TF names the node after
   /// it; while tracing, a name TF rejects is its ValueError), else the
   /// row's hint. Eagerly TF ignores `name`, and so does agc.
@@ -69,3 +72,13 @@ namespace impl {
 }  // namespace impl
 
 }  // namespace ag::tf
+
+// The NumPy module's implementations (np_functions.def's AG_NP_FN rows),
+// bound the same way.
+namespace ag::np::impl {
+using tf::TfCall;
+#define AG_NP_FN(cpp_name, paths, signature, impl, data) Value impl(const TfCall& c);
+#include "runtime/api/np_functions.def"
+/// NotImplementedError when the call passes NumPy's out= (agc's results are new arrays).
+void no_out(const TfCall& c);
+}  // namespace ag::np::impl

@@ -605,13 +605,21 @@ std::string numpy_str(const Tensor& t) {
 }
 
 std::string numpy_repr(const Tensor& t) {
+  if (t.rank() == 0) return t.dtype() == DType::Variant ? kUnprintable : numpy_scalar(t, 0);
+  return numpy_array_repr(t);
+}
+
+std::string numpy_array_repr(const Tensor& t) {
   if (t.dtype() == DType::Variant) return kUnprintable;
-  if (t.rank() == 0) return numpy_scalar(t, 0);
   bool skip_dtype = dtype_is_implied(t.dtype()) && t.num_elements() > 0;
   std::string prefix = "array(";
   std::string suffix = skip_dtype ? ")" : ",";
   std::string lst;
-  if (t.num_elements() > 0 || (t.rank() == 1 && t.shape().dim(0) == 0)) {
+  if (t.rank() == 0) {
+    // A 0-d array formats its element as an array's (`2.`), bools without
+    // the column padding (BoolFormat's truestr for shape ()).
+    lst = t.dtype() == DType::Bool ? numpy_scalar(t, 0) : element_format(t, {0})(0);
+  } else if (t.num_elements() > 0 || (t.rank() == 1 && t.shape().dim(0) == 0)) {
     lst = array2string(t, ", ", prefix, suffix.size());
   } else {
     lst = "[], shape=" + t.shape().str();

@@ -17,8 +17,12 @@ namespace ag {
 /// more than 1000 elements are summarized with `...` (3 per edge); lines wrap at 75.
 std::string numpy_str(const Tensor& t);
 /// NumPy's repr() of the elements: `array([[2., 2.],\n       [2., 2.]], dtype=float32)`;
-/// a scalar prints as NumPy's scalar repr (`1.0`, `3`, `True`, `b'aa'`).
+/// a scalar prints as NumPy's scalar repr (`1.0`, `3`, `True`, `b'aa'`), as
+/// the value of a rank-0 tensor's .numpy() does.
 std::string numpy_repr(const Tensor& t);
+/// NumPy's repr() of an ndarray: numpy_repr, but a 0-d array is an array too
+/// (`array(2.)`, `array(3, dtype=int32)`).
+std::string numpy_array_repr(const Tensor& t);
 
 /// str(eager tensor): `tf.Tensor([4 1], shape=(2,), dtype=int32)`; a multi-line
 /// value starts on its own line (`tf.Tensor(\n[[1 2]\n [3 4]], shape=...)`).

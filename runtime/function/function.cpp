@@ -1,12 +1,14 @@
 #include "runtime/function/function.h"
 
 #include <atomic>
+#include <functional>
 #include <cstdio>
 
 #include "runtime/function/structure.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
@@ -67,7 +69,8 @@ Value python_leaves_as_tensors(const Value& v) {
     case Kind::Bool:
     case Kind::Int:
     case Kind::Float:
-    case Kind::Str: return Value(to_tensor(v));
+    case Kind::Str:
+    case Kind::NDArray: return Value(to_tensor(v));
     case Kind::List:
     case Kind::Tuple: {
       std::vector<Value> items;
@@ -81,6 +84,33 @@ Value python_leaves_as_tensors(const Value& v) {
     }
     default: return v;
   }
+}
+
+/// TF's _convert_numpy_inputs: NumPy arrays and scalars among a call's
+/// arguments (nested in lists, tuples and dicts) become constant tensors, so
+/// they trace as tensors of their dtype and shape. Structures without one
+/// are passed on as they are.
+std::vector<Value> numpy_inputs_as_tensors(std::vector<Value> args) {
+  std::function<Value(const Value&)> convert = [&](const Value& v) -> Value {
+    if (!ndarray::contains_ndarray(v)) return v;
+    switch (v.kind()) {
+      case Kind::NDArray: return Value(to_tensor(v));
+      case Kind::List:
+      case Kind::Tuple: {
+        std::vector<Value> items;
+        for (const Value& x : v.items()) items.push_back(convert(x));
+        return v.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+      }
+      case Kind::Dict: {
+        std::vector<std::pair<Value, Value>> entries;
+        for (const auto& [k, x] : v.as_dict().entries) entries.emplace_back(k, convert(x));
+        return Value::dict(std::move(entries));
+      }
+      default: return v;
+    }
+  };
+  for (Value& a : args) a = convert(a);
+  return args;
 }
 
 Value outputs_of(Graph& g, const Value& result_in) {
@@ -206,14 +236,16 @@ Value Function::operator()(std::initializer_list<Value> args) {
 }
 
 Value Function::operator()(std::vector<Value> args, Kwargs kwargs) {
-  if (current_graph()) return call_in_graph(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
+  if (current_graph()) {
+    return call_in_graph(numpy_inputs_as_tensors(bind_arguments(name_, params_, std::move(args), std::move(kwargs))));
+  }
   // Fast path: positional arguments of exactly the last trace's types.
   const Value* refs[kFastPathArgs];
   if (kwargs.empty() && refs_of(args, refs)) {
     std::span<const Value* const> view(refs, args.size());
     if (ConcreteFunction* last = fast_path_trace(view)) return last->call_matched(view);
   }
-  std::vector<Value> bound = bind_arguments(name_, params_, std::move(args), std::move(kwargs));
+  std::vector<Value> bound = numpy_inputs_as_tensors(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
   if (functions_run_eagerly()) {
     // TF calls the Python function itself, as written.
     AutographScope autograph(false);
@@ -240,7 +272,7 @@ Value Function::call_in_graph(std::vector<Value> bound) {
 }
 
 std::shared_ptr<ConcreteFunction> Function::get_concrete_function(std::vector<Value> args, Kwargs kwargs) {
-  std::vector<Value> bound = bind_arguments(name_, params_, std::move(args), std::move(kwargs));
+  std::vector<Value> bound = numpy_inputs_as_tensors(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
   // With an input_signature there is one trace, for the signature's specs.
   return lookup_or_trace(options_.input_signature ? apply_input_signature_specs(bound) : bound);
 }

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "runtime/core/hash_mix.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_spec_value.h"
 
 namespace ag {
@@ -29,6 +30,9 @@ TraceType TraceType::of(const Value& v) {
   switch (v.kind()) {
     case ag::Kind::Tensor:
       return tensor({v.as_tensor().dtype(), v.as_tensor().shape()});
+    case ag::Kind::NDArray:
+      // Calls convert NumPy arguments to tensors first (TF's _convert_numpy_inputs).
+      return tensor({v.as_ndarray().data.dtype(), v.as_ndarray().data.shape()});
     case ag::Kind::None:
     case ag::Kind::Bool:
     case ag::Kind::Int:

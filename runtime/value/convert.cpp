@@ -6,6 +6,7 @@
 
 #include "runtime/core/tensor_format.h"
 #include "runtime/value/nest.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
@@ -109,6 +110,26 @@ DType infer_leaves(const std::vector<const Value*>& leaves) {
   return DType::Float32;  // [] is a float32 tensor of shape (0,)
 }
 
+/// TF's IsCompatible (pywrap_tensor.cc): which dtypes an eager conversion of
+/// a NumPy array may cast to (integers to integers, numbers to floats).
+bool cast_compatible(DType desired, DType have) {
+  if (desired == have) return true;
+  if (is_integer(desired) && is_integer(have)) return true;
+  return is_floating(desired) && (is_floating(have) || is_integer(have));
+}
+
+/// A NumPy array as a tensor: its own dtype, or `dtype` when TF converts it
+/// so. Eagerly only a compatible cast is made (else TypeError "Cannot convert
+/// array([1.5]) to EagerTensor of dtype int32"); while tracing TF's
+/// make_tensor_proto casts with NumPy's astype.
+Tensor ndarray_to_tensor(const Value& v, const Tensor& t, std::optional<DType> dtype) {
+  if (!dtype || *dtype == t.dtype()) return t;
+  if (current_graph() == nullptr && !cast_compatible(*dtype, t.dtype())) {
+    throw TypeError("Cannot convert " + repr(v) + " to EagerTensor of dtype " + dtype_tf_string(*dtype));
+  }
+  return ndarray::cast(t, *dtype);
+}
+
 /// The dtype of the first tensor in `v`, at any depth (TF's
 /// _get_dtype_from_nested_lists).
 std::optional<DType> first_tensor_dtype(const Value& v) {
@@ -178,6 +199,7 @@ Shape shape_from_value(const Value& v) {
 
 DType infer_literal_dtype(const Value& v) {
   if (std::optional<Shape> s = tensor_shape_of(v)) return infer_literal_dtype(tensor_shape_dims_for_conversion(*s));
+  if (ndarray::contains_ndarray(v)) return ndarray::to_array(v).dtype();
   Shape shape;
   std::vector<const Value*> leaves;
   bool shape_set = false;
@@ -190,6 +212,9 @@ Tensor literal_to_tensor(const Value& v, std::optional<DType> dtype) {
     if (v.as_tensor().symbolic()) throw InternalError("literal_to_tensor of a symbolic tensor");
     return v.as_tensor().value();
   }
+  // NumPy values (and lists holding them, read as np.array reads them).
+  if (v.is_ndarray()) return ndarray_to_tensor(v, ndarray::tensor(v), dtype);
+  if (ndarray::contains_ndarray(v)) return ndarray_to_tensor(v, ndarray::to_array(v), dtype);
   if (std::optional<Shape> s = tensor_shape_of(v)) return literal_to_tensor(tensor_shape_dims_for_conversion(*s), dtype);
   Shape shape;
   std::vector<const Value*> leaves;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/value.h"
 #include "runtime/value/variable_value.h"
@@ -15,9 +16,13 @@
 namespace ag {
 namespace {
 
-/// A Python scalar for a scalar tensor or variable; anything else unchanged.
+/// A Python scalar for a scalar tensor, variable or NumPy number (%f of
+/// np.float32 goes through float(), as CPython's does); anything else unchanged.
 Value as_number(const Value& v) {
   if (v.is_variable()) return as_number(Value(variable_value::read(v)));
+  if (v.is_ndarray() && ndarray::tensor(v).rank() == 0 && ndarray::tensor(v).dtype() != DType::String) {
+    return ndarray::item(ndarray::tensor(v), 0);
+  }
   if (v.is_tensor() && !v.as_tensor().symbolic() && v.as_tensor().value().rank() == 0) {
     return scalar_value(v.as_tensor().value());
   }

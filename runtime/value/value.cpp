@@ -1,6 +1,7 @@
 #include "runtime/value/value.h"
 
 #include "runtime/value/convert.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
@@ -90,6 +91,12 @@ Value Value::variable(std::shared_ptr<Variable> var) {
   return v;
 }
 
+Value Value::ndarray(std::shared_ptr<NDArrayObj> a) {
+  Value v;
+  v.v_ = std::move(a);
+  return v;
+}
+
 namespace {
 
 [[noreturn]] void wrong_kind(const Value& v, const char* want) {
@@ -103,9 +110,27 @@ bool Value::as_bool() const {
   wrong_kind(*this, "bool");
 }
 
+namespace {
+
+/// The Python number a NumPy scalar converts to, when it is one of `want`'s.
+std::optional<Value> numpy_number(const Value& v, bool integers_only) {
+  if (!v.is_ndarray() || !ndarray::is_scalar(v)) return std::nullopt;
+  DType t = ndarray::tensor(v).dtype();
+  if (integers_only ? !(is_integer(t) || t == DType::Bool) : !(is_numeric(t) || t == DType::Bool)) return std::nullopt;
+  return ndarray::item(ndarray::tensor(v), 0);
+}
+
+}  // namespace
+
+bool Value::is_index() const {
+  if (is_int() || is_bool()) return true;
+  return is_ndarray() && ndarray::is_scalar(*this) && is_integer(ndarray::tensor(*this).dtype());
+}
+
 int64_t Value::as_int() const {
   if (const int64_t* i = std::get_if<int64_t>(&v_)) return *i;
   if (const bool* b = std::get_if<bool>(&v_)) return *b ? 1 : 0;
+  if (std::optional<Value> n = numpy_number(*this, true)) return n->as_int();
   wrong_kind(*this, "int");
 }
 
@@ -113,6 +138,7 @@ double Value::as_float() const {
   if (const double* d = std::get_if<double>(&v_)) return *d;
   if (const int64_t* i = std::get_if<int64_t>(&v_)) return static_cast<double>(*i);
   if (const bool* b = std::get_if<bool>(&v_)) return *b ? 1.0 : 0.0;
+  if (std::optional<Value> n = numpy_number(*this, false)) return n->as_float();
   wrong_kind(*this, "float");
 }
 
@@ -157,6 +183,11 @@ const std::shared_ptr<Variable>& Value::as_variable() const {
   wrong_kind(*this, "Variable");
 }
 
+NDArrayObj& Value::as_ndarray() const {
+  if (auto* o = std::get_if<std::shared_ptr<NDArrayObj>>(&v_)) return **o;
+  wrong_kind(*this, "numpy.ndarray");
+}
+
 std::string Value::type_name() const {
   switch (kind()) {
     case Kind::None: return "NoneType";
@@ -172,6 +203,7 @@ std::string Value::type_name() const {
     case Kind::Object: return as_object().class_name;
     case Kind::TensorArray: return "TensorArray";
     case Kind::Variable: return "ResourceVariable";
+    case Kind::NDArray: return ndarray::type_name(*this);
   }
   return "object";
 }
@@ -198,6 +230,7 @@ bool Value::is(const Value& o) const {
     case Kind::Object: return &as_object() == &o.as_object();
     case Kind::TensorArray: return &as_tensor_array() == &o.as_tensor_array();
     case Kind::Variable: return as_variable() == o.as_variable();
+    case Kind::NDArray: return &as_ndarray() == &o.as_ndarray();
   }
   return false;
 }
@@ -208,6 +241,7 @@ Value Value::getattr(std::string_view name) const {
   }
   if (is_tensor_array()) return tensor_array::getattr(*this, name);
   if (is_variable()) return variable_value::getattr(*this, name);
+  if (is_ndarray()) return ndarray::getattr(*this, name);
   if (std::optional<Value> m = builtin_method(*this, name)) return *m;
   if (is_tensor()) {
     const TensorHandle& t = as_tensor();
@@ -216,6 +250,14 @@ Value Value::getattr(std::string_view name) const {
     Shape s = t.shape();
     if (name == "ndim" && s.rank_known()) return Value(static_cast<int64_t>(s.rank()));
     if (name == "shape") return tensor_shape(s);
+    if (name == "numpy" && !t.symbolic()) {
+      // EagerTensor.numpy(): the value as NumPy holds it (a graph tensor has
+      // no such attribute: the AttributeError below).
+      return Value::callable("numpy", [t](std::vector<Value> args, Kwargs kwargs) -> Value {
+        if (!args.empty() || !kwargs.empty()) throw TypeError("numpy() takes no arguments");
+        return ndarray::result(t.value());
+      });
+    }
     if (name == "get_shape") {
       return Value::callable("get_shape", [s](std::vector<Value> args, Kwargs kwargs) -> Value {
         if (!args.empty() || !kwargs.empty()) throw TypeError("get_shape() takes no arguments");

@@ -31,7 +31,9 @@ class Value;
 
 /// The kinds of Python values. The order is the alternative order of
 /// Value's storage; later kinds are appended.
-enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tensor, List, Tuple, Dict, Callable, Object, TensorArray, Variable };
+enum class Kind : uint8_t {
+  None, Bool, Int, Float, Str, Tensor, List, Tuple, Dict, Callable, Object, TensorArray, Variable, NDArray
+};
 
 /// Keyword arguments of a call, in call order.
 using Kwargs = std::vector<std::pair<std::string, Value>>;
@@ -46,6 +48,7 @@ struct TensorArrayObj;  // runtime/value/tensor_array.h
 class Variable;         // runtime/core/variable.h; operations in runtime/value/variable_value.h
 struct UserFunction;    // runtime/value/user_function.h
 struct NativeState;     // runtime/value/object_model.h
+struct NDArrayObj;      // runtime/value/ndarray.h: a NumPy array or scalar
 
 /// A slice `start:stop:step`; each part may be None.
 struct SliceSpec;
@@ -91,6 +94,8 @@ class Value {
   static Value tensor_array(std::shared_ptr<TensorArrayObj> ta);
   /// A tf.Variable (make one with variable_value::create()).
   static Value variable(std::shared_ptr<Variable> var);
+  /// A NumPy array or scalar (make one with ndarray::array() / ndarray::scalar()).
+  static Value ndarray(std::shared_ptr<NDArrayObj> a);
 
   Kind kind() const { return static_cast<Kind>(v_.index()); }
   bool is_none() const { return kind() == Kind::None; }
@@ -107,14 +112,19 @@ class Value {
   bool is_ellipsis() const;
   bool is_tensor_array() const { return kind() == Kind::TensorArray; }
   bool is_variable() const { return kind() == Kind::Variable; }
+  bool is_ndarray() const { return kind() == Kind::NDArray; }
   /// bool, int or float (Python's numbers.Real).
   bool is_number() const { return is_bool() || is_int() || is_float(); }
+  /// What Python's __index__ accepts (list indices, range()): an int, a bool
+  /// or a NumPy integer scalar; as_int() reads it.
+  bool is_index() const;
 
   /// The payload; TypeError naming the actual type when the kind differs.
   bool as_bool() const;
-  /// An int or a bool (True is 1, as Python's int subclass).
+  /// An int or a bool (True is 1, as Python's int subclass), or a NumPy
+  /// integer or bool scalar (what Python's __index__ accepts).
   int64_t as_int() const;
-  /// A float, int or bool as a double.
+  /// A float, int or bool as a double, or a NumPy number scalar (__float__).
   double as_float() const;
   const std::string& as_str() const;
   const TensorHandle& as_tensor() const;
@@ -125,10 +135,12 @@ class Value {
   ObjectObj& as_object() const;
   TensorArrayObj& as_tensor_array() const;
   const std::shared_ptr<Variable>& as_variable() const;
+  NDArrayObj& as_ndarray() const;
 
   /// Python's type name: "NoneType", "bool", "int", "float", "str", "list",
-  /// "tuple", "dict", "function", the class name of an object, and for
-  /// tensors TF's class ("EagerTensor" / "SymbolicTensor").
+  /// "tuple", "dict", "function", the class name of an object, for
+  /// tensors TF's class ("EagerTensor" / "SymbolicTensor"), for NumPy values
+  /// "numpy.ndarray", "numpy.float32", ... (the names Python's errors print).
   std::string type_name() const;
 
   /// Python truthiness, so `if (v)` reads as Python's `if v:` (truthy()).
@@ -151,8 +163,8 @@ class Value {
       std::variant<std::monostate, bool, int64_t, double, std::shared_ptr<const std::string>, TensorHandle,
                    std::shared_ptr<ListObj>, std::shared_ptr<TupleObj>, std::shared_ptr<DictObj>,
                    std::shared_ptr<CallableObj>, std::shared_ptr<ObjectObj>, std::shared_ptr<TensorArrayObj>,
-                   std::shared_ptr<Variable>>;
-  static_assert(std::variant_size_v<Storage> == static_cast<size_t>(Kind::Variable) + 1,
+                   std::shared_ptr<Variable>, std::shared_ptr<NDArrayObj>>;
+  static_assert(std::variant_size_v<Storage> == static_cast<size_t>(Kind::NDArray) + 1,
                 "Kind lists the storage alternatives in order");
   Storage v_;
 
@@ -248,6 +260,14 @@ Value floordiv(const Value& a, const Value& b);
 Value pow(const Value& a, const Value& b);
 /// Python's abs().
 Value abs(const Value& a);
+/// What `target op= operand` leaves in the target, given `result`, the value
+/// of `target op operand` (`op` is the operator's symbol, "+"): a NumPy array
+/// or a list is changed in place to hold the result and returned, as their
+/// __iadd__ and friends do, so every name for it sees the change (NumPy's
+/// TypeError when the result's dtype cannot be cast to the array's by its
+/// 'same_kind' rule, ValueError when its shape is not the array's); any other
+/// target takes `result`.
+Value augmented_assign(const Value& target, Value result, std::string_view op);
 
 // Comparisons: a Python bool, or a bool tensor when an operand is a tensor.
 Value operator==(const Value& a, const Value& b);
@@ -278,8 +298,11 @@ using IndexPart = std::variant<Value, SliceSpec>;
 Value getitem(const Value& v, const std::vector<IndexPart>& parts);
 /// v[start:stop:step] for lists, tuples, strs and tensors.
 Value getslice(const Value& v, const SliceSpec& s);
-/// v[key] = x for lists and dicts.
+/// v[key] = x for lists, dicts and NumPy arrays.
 void setitem(const Value& v, const Value& key, Value x);
+/// v[p0, p1, ...] = x with slices: NumPy arrays (`a[:, 0] = 1`) and a list's
+/// slice assignment (`l[1:3] = [7]`).
+void setitem(const Value& v, const std::vector<IndexPart>& parts, Value x);
 /// del v[key].
 void delitem(const Value& v, const Value& key);
 /// `item in container`.

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "runtime/value/exception_value.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -39,6 +40,7 @@ size_t hash(const Value& v) {
     case Kind::Object: return std::hash<const void*>{}(&v.as_object());
     case Kind::TensorArray: return std::hash<const void*>{}(&v.as_tensor_array());
     case Kind::Variable: return std::hash<const void*>{}(v.as_variable().get());
+    case Kind::NDArray: return ndarray::hash(v);
     default: break;
   }
   throw TypeError("unhashable type: '" + v.type_name() + "'");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "runtime/value/ndarray.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -329,6 +330,12 @@ std::string format(const Value& v, std::string_view spec) {
       }
       throw TypeError(std::string("unsupported format string passed to ") +
                       (t.symbolic() ? "Tensor" : "numpy.ndarray") + ".__format__");
+    }
+    case Kind::NDArray: {
+      // NumPy scalars and 0-d arrays format as their Python number.
+      const Tensor& t = ndarray::tensor(v);
+      if (t.rank() == 0 && t.dtype() != DType::String) return format(ndarray::item(t, 0), spec);
+      break;
     }
     default: break;
   }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "runtime/value/convert.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/value.h"
@@ -30,7 +31,7 @@ bool ascii(const std::string& s) {
 const char* seq_word(const Value& v) { return v.is_str() ? "string" : (v.is_list() ? "list" : "tuple"); }
 
 int64_t index_value(const Value& v, const Value& key) {
-  if (key.is_int() || key.is_bool()) return key.as_int();
+  if (key.is_index()) return key.as_int();
   if (v.is_str()) throw TypeError("string indices must be integers, not '" + key.type_name() + "'");
   throw TypeError(std::string(seq_word(v)) + " indices must be integers or slices, not " + key.type_name());
 }
@@ -41,7 +42,7 @@ struct Range {
 };
 
 int64_t slice_part(const Value& v) {
-  if (v.is_int() || v.is_bool()) return v.as_int();
+  if (v.is_index()) return v.as_int();
   throw TypeError("slice indices must be integers or None or have an __index__ method");
 }
 
@@ -191,6 +192,7 @@ int64_t len(const Value& v) {
       if (t.value().rank() == 0) throw TypeError("Scalar tensor has no `len()`");
       return t.value().shape().dim(0);
     }
+    case Kind::NDArray: return ndarray::len(v);
     default: break;
   }
   if (std::optional<Value> m = special_method(v, "__len__")) {
@@ -235,6 +237,7 @@ Value getitem(const Value& v, const Value& key) {
       return Value(s.substr(b, e - b));
     }
     case Kind::Dict: return v.as_dict().at(key);
+    case Kind::NDArray:
     case Kind::Tensor: {
       std::vector<IndexPart> parts;
       if (key.is_tuple()) {
@@ -251,6 +254,7 @@ Value getitem(const Value& v, const Value& key) {
 }
 
 Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
+  if (v.is_ndarray()) return ndarray::getitem(v, parts);
   if (!v.is_tensor()) {
     if (parts.size() == 1) {
       if (const SliceSpec* s = std::get_if<SliceSpec>(&parts[0])) return getslice(v, *s);
@@ -266,7 +270,7 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
       continue;
     }
     const Value& p = std::get<Value>(part);
-    if (p.is_int() || p.is_bool()) {
+    if (p.is_index()) {
       sb.add_index(p.as_int());
     } else if (p.is_tensor()) {
       sb.add_tensor_index(p);
@@ -300,6 +304,7 @@ Value getslice(const Value& v, const SliceSpec& s) {
     sb.add_slice(s);
     return sb.apply(v.as_tensor());
   }
+  if (v.is_ndarray()) return ndarray::getitem(v, {IndexPart(s)});
   if (v.is_str()) {
     const std::string& str = v.as_str();
     bool a = ascii(str);
@@ -354,10 +359,52 @@ void setitem(const Value& v, const Value& key, Value x) {
     v.as_dict().set(key, std::move(x));
     return;
   }
+  if (v.is_ndarray()) {
+    std::vector<IndexPart> parts;
+    if (key.is_tuple()) {
+      for (const Value& p : key.items()) parts.emplace_back(p);
+    } else {
+      parts.emplace_back(key);
+    }
+    ndarray::setitem(v, parts, x);
+    return;
+  }
   if (std::optional<Value> m = special_method(v, "__setitem__")) {
     (*m)({key, std::move(x)}, {});
     return;
   }
+  throw TypeError("'" + item_type_name(v) + "' object does not support item assignment");
+}
+
+void setitem(const Value& v, const std::vector<IndexPart>& parts, Value x) {
+  if (v.is_ndarray()) {
+    ndarray::setitem(v, parts, x);
+    return;
+  }
+  if (parts.size() == 1 && std::holds_alternative<Value>(parts[0])) {
+    setitem(v, std::get<Value>(parts[0]), std::move(x));
+    return;
+  }
+  if (v.is_list() && parts.size() == 1) {
+    // list[start:stop:step] = iterable, as Python assigns a slice.
+    const SliceSpec& s = std::get<SliceSpec>(parts[0]);
+    std::vector<Value>& items = v.items();
+    std::vector<Value> src = iterate(x);
+    Range r = slice_range(static_cast<int64_t>(items.size()), s);
+    if (r.step == 1) {
+      int64_t stop = std::max(r.start, r.stop);
+      items.erase(items.begin() + r.start, items.begin() + stop);
+      items.insert(items.begin() + r.start, src.begin(), src.end());
+      return;
+    }
+    if (static_cast<int64_t>(src.size()) != r.count) {
+      throw ValueError("attempt to assign sequence of size " + std::to_string(src.size()) +
+                       " to extended slice of size " + std::to_string(r.count));
+    }
+    for (int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) items[static_cast<size_t>(i)] = src[static_cast<size_t>(k)];
+    return;
+  }
+  if (v.is_list()) throw TypeError("list indices must be integers or slices, not tuple");
   throw TypeError("'" + item_type_name(v) + "' object does not support item assignment");
 }
 
@@ -396,6 +443,13 @@ bool contains(const Value& container, const Value& item) {
       }
       return container.as_str().find(item.as_str()) != std::string::npos;
     case Kind::Dict: return container.as_dict().find(item) >= 0;
+    case Kind::NDArray: {
+      // NumPy's __contains__: (a == item).any().
+      Value eq = container == item;
+      if (!eq.is_ndarray()) return truthy(eq);
+      const Tensor& t = ndarray::tensor(eq);
+      return std::any_of(t.data<bool>(), t.data<bool>() + t.num_elements(), [](bool b) { return b; });
+    }
     default: break;
   }
   if (std::optional<Value> m = special_method(container, "__contains__")) return truthy((*m)({item}, {}));
@@ -429,6 +483,7 @@ std::vector<Value> iterate(const Value& v) {
       for (int64_t i = 0; i < n; ++i) out.push_back(getitem(v, Value(i)));
       return out;
     }
+    case Kind::NDArray: return ndarray::iterate(v);
     default: break;
   }
   // __iter__ returning something iterable (a list, a tuple, a generator's

@@ -1,9 +1,13 @@
 // Python's arithmetic, comparison and truthiness on Values. ints are Python
 // ints within int64: a result that does not fit is an OverflowError, never a
 // wrapped value. Any tensor operand hands the operator to tensor_dispatch.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "runtime/value/ndarray.h"
+#include "runtime/value/ndarray_math.h"
+#include "runtime/value/numpy_dtype.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_dispatch.h"
 #include "runtime/value/variable_value.h"
@@ -149,8 +153,58 @@ Value concat(const Value& a, const Value& b) {
   return a.is_list() ? Value::list(std::move(r)) : Value::tuple(std::move(r));
 }
 
+// ---- NumPy operands (after tensors: a tensor's operators win over NumPy's).
+
+bool is_bytes(const Value& v) {
+  return v.is_ndarray() && ndarray::is_scalar(v) && ndarray::tensor(v).dtype() == DType::String;
+}
+
+ndarray::Binary numpy_ufunc(BinOp op) {
+  switch (op) {
+    case BinOp::Add: return ndarray::Binary::Add;
+    case BinOp::Sub: return ndarray::Binary::Subtract;
+    case BinOp::Mul: return ndarray::Binary::Multiply;
+    case BinOp::TrueDiv: return ndarray::Binary::TrueDivide;
+    case BinOp::FloorDiv: return ndarray::Binary::FloorDivide;
+    case BinOp::Mod: return ndarray::Binary::Remainder;
+    case BinOp::Pow: return ndarray::Binary::Power;
+    case BinOp::Less: return ndarray::Binary::Less;
+    case BinOp::LessEqual: return ndarray::Binary::LessEqual;
+    case BinOp::Greater: return ndarray::Binary::Greater;
+    case BinOp::GreaterEqual: return ndarray::Binary::GreaterEqual;
+    case BinOp::Equal: return ndarray::Binary::Equal;
+    case BinOp::NotEqual: return ndarray::Binary::NotEqual;
+    case BinOp::And: return ndarray::Binary::BitwiseAnd;
+    case BinOp::Or: return ndarray::Binary::BitwiseOr;
+    case BinOp::Xor: return ndarray::Binary::BitwiseXor;
+  }
+  throw InternalError("unknown binary operator");
+}
+
+/// What a NumPy operator reads as an array: ndarrays, Python numbers, and
+/// lists and tuples (np.array([1, 2]) + [3, 4]).
+bool numpy_operand(const Value& v) { return ndarray::ufunc_operand(v) || v.is_list() || v.is_tuple(); }
+
+/// `a op b` with a NumPy operand: NumPy's ufunc; bytes concatenate as Python's.
+Value numpy_binary(BinOp op, const Value& a, const Value& b) {
+  if (is_bytes(a) || is_bytes(b)) {
+    if (op == BinOp::Add && is_bytes(a) && is_bytes(b)) {
+      return ndarray::scalar(Tensor::scalar<std::string>(ndarray::tensor(a).data<std::string>()[0] +
+                                                         ndarray::tensor(b).data<std::string>()[0]));
+    }
+    unsupported(op, a, b);
+  }
+  // list * np.int64(2) repeats the list (Python asks the list first).
+  if (op == BinOp::Mul && is_seq(a) && b.is_ndarray() && ndarray::is_scalar(b) && is_integer(ndarray::tensor(b).dtype())) {
+    return repeat(a, b.as_int());
+  }
+  if (!numpy_operand(a) || !numpy_operand(b)) unsupported(op, a, b);
+  return ndarray::apply(numpy_ufunc(op), a, b);
+}
+
 Value arith(BinOp op, const Value& a, const Value& b) {
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(op, a, b);
+  if (a.is_ndarray() || b.is_ndarray()) return numpy_binary(op, a, b);
   if (is_intlike(a) && is_intlike(b)) {
     int64_t x = a.as_int(), y = b.as_int(), r = 0;
     switch (op) {
@@ -255,6 +309,9 @@ int compare(BinOp op, const Value& a, const Value& b) {
 
 Value ordering(BinOp op, const Value& a, const Value& b) {
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(op, a, b);
+  if ((a.is_ndarray() || b.is_ndarray()) && numpy_operand(a) && numpy_operand(b)) {
+    return ndarray::apply(numpy_ufunc(op), a, b);
+  }
   int c = compare(op, a, b);
   if (c == 2) return Value(false);
   switch (op) {
@@ -306,6 +363,7 @@ Value operator>>(const Value& a, const Value& b) {
 
 Value operator-(const Value& a) {
   if (detail::tensor_like(a)) return detail::tensor_neg(a);
+  if (a.is_ndarray() && !is_bytes(a)) return ndarray::apply(ndarray::Unary::Negative, a);
   if (is_intlike(a)) {
     int64_t x = a.as_int();
     if (x == std::numeric_limits<int64_t>::min()) {
@@ -320,6 +378,7 @@ Value operator-(const Value& a) {
 
 Value operator+(const Value& a) {
   if (a.is_tensor()) return a;
+  if (a.is_ndarray() && !is_bytes(a)) return ndarray::apply(ndarray::Unary::Positive, a);
   if (a.is_variable()) return Value(variable_value::read(a));
   if (is_intlike(a)) return Value(a.as_int());
   if (a.is_float()) return a;
@@ -328,12 +387,14 @@ Value operator+(const Value& a) {
 
 Value operator~(const Value& a) {
   if (detail::tensor_like(a)) return detail::tensor_invert(a);
+  if (a.is_ndarray() && !is_bytes(a)) return ndarray::apply(ndarray::Unary::Invert, a);
   if (is_intlike(a)) return Value(~a.as_int());
   throw TypeError("bad operand type for unary ~: '" + a.type_name() + "'");
 }
 
 Value abs(const Value& a) {
   if (detail::tensor_like(a)) return detail::tensor_abs(a);
+  if (a.is_ndarray() && !is_bytes(a)) return ndarray::apply(ndarray::Unary::Absolute, a);
   if (is_intlike(a)) {
     int64_t x = a.as_int();
     if (x == std::numeric_limits<int64_t>::min()) {
@@ -346,8 +407,40 @@ Value abs(const Value& a) {
   throw TypeError("bad operand type for abs(): '" + a.type_name() + "'");
 }
 
+Value augmented_assign(const Value& target, Value result, std::string_view op) {
+  if (target.is_list() && result.is_list()) {
+    if (!result.is(target)) target.items() = result.items();
+    return target;
+  }
+  if (!target.is_ndarray() || ndarray::is_scalar(target) || !result.is_ndarray()) return result;
+  Tensor& t = target.as_ndarray().data;
+  const Tensor& r = ndarray::tensor(result);
+  if (!numpy::can_cast_same_kind(r.dtype(), t.dtype())) {
+    // The ufunc the operator is, by its symbol, for NumPy's message.
+    std::string ufunc = std::string(op);
+    for (BinOp b : {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::TrueDiv, BinOp::FloorDiv, BinOp::Mod, BinOp::Pow,
+                    BinOp::And, BinOp::Or, BinOp::Xor}) {
+      if (op_symbol(b) == op || (b == BinOp::Pow && op == "**")) ufunc = ndarray::ufunc_name(numpy_ufunc(b));
+    }
+    throw TypeError("Cannot cast ufunc '" + ufunc + "' output from dtype('" + numpy::dtype_name(r.dtype()) +
+                    "') to dtype('" + numpy::dtype_name(t.dtype()) + "') with casting rule 'same_kind'");
+  }
+  if (r.shape() != t.shape()) {
+    // NumPy prints the broadcast shape without spaces: (2,4).
+    std::string dims;
+    for (int i = 0; i < r.rank(); ++i) dims += (i ? "," : "") + std::to_string(r.shape().dim(i));
+    throw ValueError("non-broadcastable output operand with shape " + t.shape().str() +
+                     " doesn't match the broadcast shape (" + dims + (r.rank() == 1 ? ",)" : ")"));
+  }
+  t = ndarray::cast(r, t.dtype());
+  return target;
+}
+
 bool py_equal(const Value& a, const Value& b) {
   if (is_intlike(a) && is_intlike(b)) return a.as_int() == b.as_int();
+  if (a.is_ndarray() || b.is_ndarray()) return ndarray::equal(a, b);
+  if (std::optional<DType> t = numpy::dtype_of_object(a)) return numpy::dtype_equals(*t, b);
+  if (std::optional<DType> t = numpy::dtype_of_object(b)) return numpy::dtype_equals(*t, a);
   if (a.is_number() && b.is_number()) {
     if (a.is_float() && b.is_float()) return a.as_float() == b.as_float();
     // int vs float: exact, as Python compares them.
@@ -392,15 +485,42 @@ bool py_equal(const Value& a, const Value& b) {
   }
 }
 
+namespace {
+
+/// `a == b` / `a != b` with a NumPy operand: elementwise (NumPy 1.24 compares
+/// with None elementwise, and answers a str or an unbroadcastable shape with
+/// a plain False / True, as its deprecated fallback does).
+Value numpy_equality(bool equal, const Value& a, const Value& b) {
+  const Value& arr = a.is_ndarray() ? a : b;
+  const Value& other = a.is_ndarray() ? b : a;
+  if (is_bytes(a) || is_bytes(b)) return Value(ndarray::equal(a, b) == equal);
+  if (other.is_none()) {
+    Tensor r = Tensor::zeros(DType::Bool, ndarray::tensor(arr).shape());
+    if (!equal) std::fill(r.data<bool>(), r.data<bool>() + r.num_elements(), true);
+    return ndarray::result(std::move(r));
+  }
+  if (!numpy_operand(other)) return Value(!equal);
+  ndarray::Binary f = equal ? ndarray::Binary::Equal : ndarray::Binary::NotEqual;
+  try {
+    return ndarray::apply(f, a, b);
+  } catch (const ValueError&) {
+    return Value(!equal);  // shapes that do not broadcast
+  }
+}
+
+}  // namespace
+
 Value operator==(const Value& a, const Value& b) {
   if ((detail::tensor_like(a) && b.is_none()) || (a.is_none() && detail::tensor_like(b))) return Value(false);
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(BinOp::Equal, a, b);
+  if (a.is_ndarray() || b.is_ndarray()) return numpy_equality(true, a, b);
   return Value(py_equal(a, b));
 }
 
 Value operator!=(const Value& a, const Value& b) {
   if ((detail::tensor_like(a) && b.is_none()) || (a.is_none() && detail::tensor_like(b))) return Value(true);
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(BinOp::NotEqual, a, b);
+  if (a.is_ndarray() || b.is_ndarray()) return numpy_equality(false, a, b);
   return Value(!py_equal(a, b));
 }
 
@@ -431,6 +551,7 @@ bool truthy(const Value& v) {
     case Kind::TensorArray: return true;
     // bool(variable) is bool of its value, as for a tensor.
     case Kind::Variable: return detail::tensor_truthy(variable_value::read(v));
+    case Kind::NDArray: return ndarray::truthy(v);
   }
   return true;
 }

@@ -9,6 +9,8 @@
 
 #include "runtime/core/tensor_format.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/ndarray.h"
+#include "runtime/value/numpy_dtype.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/value.h"
 #include "runtime/value/variable_value.h"
@@ -120,6 +122,7 @@ std::string float_repr(double d) {
 
 std::string repr(const Value& v) {
   if (const char* dtype = dtype_value_name(v)) return std::string("<dtype: '") + dtype + "'>";
+  if (std::optional<DType> t = numpy::dtype_of_object(v)) return std::string("dtype('") + numpy::dtype_name(*t) + "')";
   switch (v.kind()) {
     case Kind::Str: return str_repr(v.as_str());
     case Kind::Tensor: return tensor_text(v.as_tensor(), true);
@@ -138,12 +141,14 @@ std::string repr(const Value& v) {
       return out + "}";
     }
     case Kind::Object: return object_text(v, true);
+    case Kind::NDArray: return ndarray::repr(v);
     default: return str(v);
   }
 }
 
 std::string str(const Value& v) {
   if (const char* dtype = dtype_value_name(v)) return std::string("<dtype: '") + dtype + "'>";
+  if (std::optional<DType> t = numpy::dtype_of_object(v)) return numpy::dtype_name(*t);
   switch (v.kind()) {
     case Kind::None: return "None";
     case Kind::Bool: return v.as_bool() ? "True" : "False";
@@ -156,6 +161,7 @@ std::string str(const Value& v) {
     case Kind::TensorArray:
       return "<tensorflow.python.ops.tensor_array_ops.TensorArray object at " + address_text(&v.as_tensor_array()) + ">";
     case Kind::Variable: return variable_value::repr(v);
+    case Kind::NDArray: return ndarray::str(v);
     default: return repr(v);
   }
 }

@@ -12,6 +12,7 @@
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_shape_value.h"
 
 namespace ag::variable_value {
@@ -93,7 +94,7 @@ Value getattr(const Value& v, std::string_view name) {
   if (name == "numpy") {
     return method("numpy", [v](const std::vector<Value>&) {
       if (current_graph() != nullptr) throw NotImplementedError("numpy() is only available when eager execution is enabled.");
-      return Value(read(v));
+      return ndarray::result(v.as_variable()->read());
     });
   }
   if (name == "dtype") return dtype_value(var.dtype());
@@ -107,7 +108,10 @@ std::string repr(const Value& v) {
   const Variable& var = *v.as_variable();
   std::string s = "<tf.Variable '" + var.name() + ":0' shape=" + var.shape().str() + " dtype=" + dtype_name(var.dtype());
   if (current_graph() != nullptr) return s + ">";
-  return s + ", numpy=" + numpy_repr(var.read()) + ">";
+  // TF's value_text: a value spanning several lines starts on its own.
+  std::string value = numpy_repr(var.read());
+  if (value.find('\n') != std::string::npos) value.insert(0, "\n");
+  return s + ", numpy=" + value + ">";
 }
 
 }  // namespace ag::variable_value

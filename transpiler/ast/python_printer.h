@@ -15,5 +15,7 @@ namespace agc::ast {
 std::string to_source(const ast::Refs& stmts);
 /// Source text of one node (statement or expression).
 std::string to_source(const ast::Ref& node);
+/// A binary operator's Python symbol: "+", "//", "@".
+const char* binop_text(BinOpKind k);
 
 }  // namespace agc::ast

@@ -7,10 +7,10 @@
 #include <string_view>
 
 #include "transpiler/ast/ast.h"
+#include "transpiler/ast/python_printer.h"
 
 namespace agc::ast {
 
-const char* binop_text(BinOpKind k);
 const char* unop_text(UnaryOpKind k);
 const char* cmpop_text(CmpOpKind k);
 

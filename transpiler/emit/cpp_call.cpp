@@ -81,6 +81,16 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
     // tf.errors.X(node_def, op, message) constructs, as any class does.
     if (!find_exception_type(path, true)) return tf_unknown(*func, path);
   }
+  std::string alias;
+  if (np_path(func, path, alias)) {
+    if (auto entry = find_np_api(path)) {
+      if (entry->kind == TfApiEntry::Kind::Function) {
+        return fmt::format("ag::np::api::{}({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+      }
+      return fmt::format("ag::np::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+    }
+    return np_unknown(*func, alias, path);
+  }
   if (auto* n = func->dyn<Name>()) {
     if (local_function(n->id) && keywords.empty()) {
       std::vector<std::string> parts;
@@ -124,6 +134,16 @@ std::string Emitter::tf_unknown(const Node& n, const std::string& path) {
   std::string msg = fmt::format("'tf.{}' is not supported by agc", path);
   std::string near = closest_tf_api(path);
   if (!near.empty()) msg += fmt::format(" (did you mean 'tf.{}'?)", near);
+  error(n, msg);
+  return "ag::Value()";
+}
+
+std::string Emitter::np_unknown(const Node& n, const std::string& alias, const std::string& path) {
+  std::string msg = fmt::format("'{}.{}' is not supported by agc: agc implements the part of NumPy listed in "
+                                "docs/api.md",
+                                alias, path);
+  std::string near = closest_np_api(path);
+  if (!near.empty()) msg += fmt::format(" (did you mean '{}.{}'?)", alias, near);
   error(n, msg);
   return "ag::Value()";
 }

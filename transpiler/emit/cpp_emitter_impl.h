@@ -136,7 +136,15 @@ class Emitter {
   std::string name_load(const ast::Name& n);
   /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add").
   bool tf_path(const ast::Ref& e, std::string& path) const;
+  /// `np.random.seed` as "random.seed" when `np` is `import numpy as np`'s
+  /// alias; `alias` gets the name the program used.
+  bool np_path(const ast::Ref& e, std::string& path, std::string& alias) const;
+  /// The dotted attribute path under an imported module's alias, and that module.
+  bool module_path(const ast::Ref& e, std::string_view module, std::string& path, std::string* alias) const;
   std::string subscript(const ast::Subscript& s);
+  /// The index of a subscript holding slices as C++ (`std::vector<ag::IndexPart>{...}`),
+  /// or "" when it holds none (a plain key).
+  std::string index_parts(const ast::Ref& slice);
   std::string fstring(const ast::JoinedStr& j);
 
   // ---- calls and AutoGraph's operators (cpp_call.cpp)
@@ -144,6 +152,7 @@ class Emitter {
   std::string ag_call(const ast::Call& c, std::string_view op);
   std::string super_attr(const ast::Node& at_node, const std::string& attr);
   std::string tf_unknown(const ast::Node& n, const std::string& path);
+  std::string np_unknown(const ast::Node& n, const std::string& alias, const std::string& path);
   /// A C++ callable for the function named by `e` (a local function or any
   /// Value) taking `nparams` (0 or 1) arguments.
   std::string callable_ref(const ast::Ref& e, int nparams);

@@ -58,7 +58,7 @@ std::string binop_code(BinOpKind op, const std::string& l, const std::string& r)
     case BinOpKind::BitAnd: return infix("&");
     case BinOpKind::FloorDiv: return fmt::format("ag::floordiv({}, {})", l, r);
     case BinOpKind::Pow: return fmt::format("ag::pow({}, {})", l, r);
-    case BinOpKind::MatMult: return fmt::format("ag::tf::api::matmul({{{}, {}}}, {{}})", l, r);
+    case BinOpKind::MatMult: return fmt::format("ag::matmul_operator({}, {})", l, r);
   }
   AGC_UNREACHABLE("binary operator");
 }
@@ -86,7 +86,7 @@ bool is_super_call(const Ref& e) {
 }
 
 
-bool Emitter::tf_path(const Ref& e, std::string& path) const {
+bool Emitter::module_path(const Ref& e, std::string_view module, std::string& path, std::string* alias) const {
   std::vector<std::string> parts;
   const Ref* cur = &e;
   while (auto* a = (*cur)->dyn<Attribute>()) {
@@ -97,13 +97,20 @@ bool Emitter::tf_path(const Ref& e, std::string& path) const {
   auto* n = root->dyn<Name>();
   if (!n || parts.empty() || owner(n->id)) return false;
   auto it = imports_.find(n->id);
-  if (it == imports_.end() || it->second != "tensorflow") return false;
+  if (it == imports_.end() || it->second != module) return false;
   path.clear();
   for (auto p = parts.rbegin(); p != parts.rend(); ++p) {
     if (!path.empty()) path += '.';
     path += *p;
   }
+  if (alias) *alias = n->id;
   return true;
+}
+
+bool Emitter::tf_path(const Ref& e, std::string& path) const { return module_path(e, "tensorflow", path, nullptr); }
+
+bool Emitter::np_path(const Ref& e, std::string& path, std::string& alias) const {
+  return module_path(e, "numpy", path, &alias);
 }
 
 std::string Emitter::name_load(const Name& n) {
@@ -185,14 +192,13 @@ std::string Emitter::kwarg_list(const Refs& keywords) {
   return "{" + join(parts) + "}";
 }
 
-std::string Emitter::subscript(const Subscript& s) {
-  std::string v = value(s.value);
+std::string Emitter::index_parts(const Ref& slice) {
   auto slice_spec = [&](const Slice& sl) {
     auto part = [&](const Ref& p) { return p ? value(p) : std::string("ag::Value()"); };
     return fmt::format("ag::SliceSpec{{{}, {}, {}}}", part(sl.lower), part(sl.upper), part(sl.step));
   };
-  if (auto* sl = s.slice->dyn<Slice>()) return fmt::format("ag::getslice({}, {})", v, slice_spec(*sl));
-  if (auto* t = s.slice->dyn<Tuple>()) {
+  if (auto* sl = slice->dyn<Slice>()) return fmt::format("std::vector<ag::IndexPart>{{{}}}", slice_spec(*sl));
+  if (auto* t = slice->dyn<Tuple>()) {
     bool parts_needed = false;
     for (const Ref& e : t->elts) parts_needed = parts_needed || e->is<Slice>();
     if (parts_needed) {
@@ -200,9 +206,21 @@ std::string Emitter::subscript(const Subscript& s) {
       for (const Ref& e : t->elts) {
         parts.push_back(e->is<Slice>() ? slice_spec(e->as<Slice>()) : fmt::format("ag::IndexPart({})", value(e)));
       }
-      return fmt::format("ag::getitem({}, std::vector<ag::IndexPart>{{{}}})", v, join(parts));
+      return fmt::format("std::vector<ag::IndexPart>{{{}}}", join(parts));
     }
   }
+  return "";
+}
+
+std::string Emitter::subscript(const Subscript& s) {
+  std::string v = value(s.value);
+  if (auto* sl = s.slice->dyn<Slice>()) {
+    auto part = [&](const Ref& p) { return p ? value(p) : std::string("ag::Value()"); };
+    return fmt::format("ag::getslice({}, ag::SliceSpec{{{}, {}, {}}})", v, part(sl->lower), part(sl->upper),
+                       part(sl->step));
+  }
+  std::string parts = index_parts(s.slice);
+  if (!parts.empty()) return fmt::format("ag::getitem({}, {})", v, parts);
   return fmt::format("ag::getitem({}, {})", v, value(s.slice));
 }
 
@@ -283,6 +301,14 @@ std::string Emitter::expr(const Ref& e) {
           }
         }
         return tf_unknown(*e, path);
+      }
+      std::string alias;
+      if (np_path(e, path, alias)) {
+        if (auto entry = find_np_api(path)) {
+          if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::np::api::{}()", entry->cpp_name);
+          return fmt::format("ag::builtin_value(\"numpy.{}\", ag::np::api::{})", path, entry->cpp_name);
+        }
+        return np_unknown(*e, alias, path);
       }
       if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
         auto it = imports_.find(root->id);

@@ -17,7 +17,7 @@ using namespace agc::ast;
 namespace {
 
 // Modules whose names the emitter resolves; any other import is a diagnostic.
-bool known_module(const std::string& path) { return path == "tensorflow" || path == "sys"; }
+bool known_module(const std::string& path) { return path == "tensorflow" || path == "numpy" || path == "sys"; }
 
 std::string raw_string(std::string_view text) {
   std::string delim = "agc";
@@ -219,8 +219,8 @@ struct ModuleEmitter {
       const Refs* names = nullptr;
       if (auto* i = s->dyn<Import>()) names = &i->names;
       if (auto* i = s->dyn<ImportFrom>()) {
-        sink.error(s->span, fmt::format("'from {} import ...' is not supported; use 'import tensorflow as tf'",
-                                        i->module));
+        sink.error(s->span, fmt::format("'from {} import ...' is not supported; use '{}'", i->module,
+                                        i->module == "numpy" ? "import numpy as np" : "import tensorflow as tf"));
         continue;
       }
       if (!names) continue;

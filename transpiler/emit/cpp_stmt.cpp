@@ -6,6 +6,7 @@
 
 #include "transpiler/analysis/ag_operators.h"
 #include "transpiler/base/check.h"
+#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/tf_api_table.h"
@@ -58,11 +59,8 @@ std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
     return fmt::format("{}.setattr({}, {});", operand(a->value), attribute_name(a->attr), rhs);
   }
   if (const auto* s = target->dyn<Subscript>()) {
-    if (s->slice->is<Slice>()) {
-      error(*target, "assigning to a slice is not supported yet");
-      return "";
-    }
-    return fmt::format("ag::setitem({}, {}, {});", value(s->value), value(s->slice), rhs);
+    std::string parts = index_parts(s->slice);
+    return fmt::format("ag::setitem({}, {}, {});", value(s->value), parts.empty() ? value(s->slice) : parts, rhs);
   }
   AGC_CHECK(target->is<Tuple>() || target->is<List>()) << "cannot assign to a " << kind_name(target->kind);
   const Refs& elts = target->is<Tuple>() ? target->as<Tuple>().elts : target->as<List>().elts;
@@ -163,12 +161,8 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::AugAssign: {
       at(*s);
       const AugAssign& a = s->as<AugAssign>();
-      auto bin = make<BinOp>(s->span);
-      bin->left = with_context(a.target, ExprContext::Load);
-      bin->op = a.op;
-      bin->right = a.value;
       if (a.target->is<Name>()) {
-        line(assign_code(a.target, expr(bin)));
+        line(assign_code(a.target, augmented(a.op, value(with_context(a.target, ExprContext::Load)), a.value)));
         return;
       }
       // obj.attr += v / obj[k] += v: obj and k evaluated once.
@@ -182,7 +176,12 @@ void Emitter::stmt(const Ref& s) {
       } else if (auto* sub = a.target->dyn<Subscript>()) {
         std::string obj = fresh("obj"), key = fresh("key");
         line(fmt::format("ag::Value {} = {};", obj, value(sub->value)));
-        line(fmt::format("ag::Value {} = {};", key, value(sub->slice)));
+        std::string parts = index_parts(sub->slice);
+        if (parts.empty()) {
+          line(fmt::format("ag::Value {} = {};", key, value(sub->slice)));
+        } else {
+          line(fmt::format("const std::vector<ag::IndexPart> {} = {};", key, parts));
+        }
         std::string cur = fmt::format("ag::getitem({}, {})", obj, key);
         line(fmt::format("ag::setitem({}, {}, {});", obj, key, augmented(a.op, cur, a.value)));
       } else {
@@ -342,7 +341,9 @@ void Emitter::loop(const Refs& body, const Refs& orelse, const std::string& head
 }
 
 std::string Emitter::augmented(BinOpKind op, const std::string& current, const Ref& rhs) {
-  return binop_code(op, current, expr(rhs));
+  // Python's a.__iadd__(b): NumPy arrays and lists change in place (runtime's augmented_assign).
+  return fmt::format("ag::augmented_assign({}, {}, {})", current, binop_code(op, current, expr(rhs)),
+                     cpp_string(ast::binop_text(op)));
 }
 
 void Emitter::with_stmt(const With& w, const Node& s) {

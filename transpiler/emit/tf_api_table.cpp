@@ -35,6 +35,16 @@ constexpr TfRow kTfRows[] = {
 #undef AG_TF_PATHS
 };
 
+// The np.* rows of runtime/api/np_functions.def, the same way.
+#define AG_NP_FN(cpp_name, paths, ...) constexpr const char* k_np_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
+#define AG_NP_VALUE(cpp_name, paths, ...) constexpr const char* k_np_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
+#include "runtime/api/np_functions.def"
+constexpr TfRow kNpRows[] = {
+#define AG_NP_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_np_##cpp_name##_paths},
+#define AG_NP_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_np_##cpp_name##_paths},
+#include "runtime/api/np_functions.def"
+};
+
 struct Builtin {
   const char* python_name;
   const char* cpp_name;
@@ -84,8 +94,10 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::optional<TfApiEntry> find_tf_api(std::string_view path) {
-  for (const TfRow& r : kTfRows) {
+namespace {
+
+std::optional<TfApiEntry> find_in(std::span<const TfRow> rows, std::string_view path) {
+  for (const TfRow& r : rows) {
     for (const char* p : r.paths) {
       if (path == p) return r.entry;
     }
@@ -93,7 +105,7 @@ std::optional<TfApiEntry> find_tf_api(std::string_view path) {
   return std::nullopt;
 }
 
-std::string closest_tf_api(std::string_view path) {
+std::string closest_in(std::span<const TfRow> rows, std::string_view path) {
   // The last component is what users mistype most ("reduce_summ"); compare
   // whole paths and also the last components alone.
   auto last = [](std::string_view p) {
@@ -102,7 +114,7 @@ std::string closest_tf_api(std::string_view path) {
   };
   std::string best;
   size_t best_d = 3;  // at most two edits away
-  for (const TfRow& r : kTfRows) {
+  for (const TfRow& r : rows) {
     for (const char* p : r.paths) {
       size_t d = std::min(edit_distance(path, p), edit_distance(last(path), last(p)) + 1);
       if (d < best_d) {
@@ -113,6 +125,13 @@ std::string closest_tf_api(std::string_view path) {
   }
   return best;
 }
+
+}  // namespace
+
+std::optional<TfApiEntry> find_tf_api(std::string_view path) { return find_in(kTfRows, path); }
+std::string closest_tf_api(std::string_view path) { return closest_in(kTfRows, path); }
+std::optional<TfApiEntry> find_np_api(std::string_view path) { return find_in(kNpRows, path); }
+std::string closest_np_api(std::string_view path) { return closest_in(kNpRows, path); }
 
 const char* find_builtin(std::string_view name) {
   for (const Builtin& b : kBuiltins) {

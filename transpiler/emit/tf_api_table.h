@@ -1,5 +1,5 @@
 // What the C++ emitter knows about names it does not define: the tf.* API
-// (runtime/api/tf_functions.def), Python's builtins (runtime/api/builtins.def)
+// (runtime/api/tf_functions.def), the NumPy module (np_functions.def), Python's builtins (runtime/api/builtins.def)
 // and the exception classes `raise`/`except` map to C++ types
 // (runtime/core/exceptions.def): the runtime's own tables, so the transpiler
 // and libagrt cannot disagree. A name outside these is a diagnostic at the
@@ -24,6 +24,10 @@ struct TfApiEntry {
 std::optional<TfApiEntry> find_tf_api(std::string_view path);
 /// The closest known tf.* path to `path`, for "did you mean" notes ("" if none is close).
 std::string closest_tf_api(std::string_view path);
+/// An np.* path ("zeros", "random.seed") of runtime/api/np_functions.def
+/// (cpp_name in ag::np::api), or nullopt; and the closest one to a wrong path.
+std::optional<TfApiEntry> find_np_api(std::string_view path);
+std::string closest_np_api(std::string_view path);
 
 /// A Python builtin's C++ name in ag::py ("int" -> "int_"), or nullptr.
 const char* find_builtin(std::string_view name);

@@ -97,7 +97,13 @@ TEST_CASE("variables in eager code: operators, tf functions, attributes, errors"
   CHECK(str(v.getattr("shape")) == "(2,)");
   CHECK(str(v.getattr("name")) == "bias:0");
   CHECK(v.getattr("assign_add")({Value::list({Value(1.0), Value(1.0)})}).is(v));
-  CHECK(str(v.getattr("numpy")({})) == "tf.Tensor([2. 3.], shape=(2,), dtype=float32)");
+  // numpy() is a NumPy array of the value (a copy).
+  CHECK(str(v.getattr("numpy")({})) == "[2. 3.]");
+  CHECK(repr(v.getattr("numpy")({})) == "array([2., 3.], dtype=float32)");
+  // A value spanning lines starts on its own line, as TF's value_text puts it.
+  CHECK(repr(variable_value::create(Value::list({Value::list({Value(1.0)}), Value::list({Value(2.0)})}), std::nullopt,
+                                    Value(), Value(), true)) ==
+        "<tf.Variable 'Variable:0' shape=(2, 1) dtype=float32, numpy=\narray([[1.],\n       [2.]], dtype=float32)>");
   CHECK(error_text([&] { v.getattr("assign")({Value::list({Value(1.0)})}); }) ==
         "InvalidArgumentError: Trying to assign to variable with tensor with wrong shape. Expected [2] got [1]");
   CHECK(error_text([&] { v.getattr("assign")({t_int(1)}); }).starts_with("InvalidArgumentError: Trying to assign variable with wrong dtype"));

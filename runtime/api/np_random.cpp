@@ -1,0 +1,460 @@
+// np.random's module functions: NumPy's legacy global RandomState, bit for
+// bit. Its generator is MT19937 (an integer seed sets the state as
+// init_genrand does, a sequence of them as init_by_array), and its
+// distributions are NumPy's legacy ones (numpy/random/src/legacy and
+// distributions.c): doubles from two 32-bit draws (27 + 26 bits), normals by
+// the polar method with the second value kept for the next call, integers by
+// masked rejection (8-bit draws buffered four to a 32-bit one), shuffles by
+// Fisher-Yates from the end. Never seeded, the state comes from the OS, as
+// NumPy's does at import.
+#include <cmath>
+#include <mutex>
+#include <random>
+
+#include "runtime/api/tf_call.h"
+#include "runtime/value/ndarray.h"
+#include "runtime/value/ndarray_shape.h"
+#include "runtime/value/numpy_dtype.h"
+
+namespace ag::np::impl {
+namespace {
+
+class MT19937 {
+ public:
+  static constexpr int kN = 624;
+
+  void seed(uint32_t s) {
+    key_[0] = s;
+    for (int i = 1; i < kN; ++i) key_[i] = 1812433253u * (key_[i - 1] ^ (key_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+    pos_ = kN;
+  }
+
+  void seed_by_array(const std::vector<uint32_t>& init) {
+    seed(19650218u);
+    int i = 1;
+    size_t j = 0;
+    size_t n = init.size();
+    for (int k = std::max<int>(kN, static_cast<int>(n)); k > 0; --k) {
+      key_[i] = (key_[i] ^ ((key_[i - 1] ^ (key_[i - 1] >> 30)) * 1664525u)) + init[j] + static_cast<uint32_t>(j);
+      ++i;
+      ++j;
+      if (i >= kN) {
+        key_[0] = key_[kN - 1];
+        i = 1;
+      }
+      if (j >= n) j = 0;
+    }
+    for (int k = kN - 1; k > 0; --k) {
+      key_[i] = (key_[i] ^ ((key_[i - 1] ^ (key_[i - 1] >> 30)) * 1566083941u)) - static_cast<uint32_t>(i);
+      ++i;
+      if (i >= kN) {
+        key_[0] = key_[kN - 1];
+        i = 1;
+      }
+    }
+    key_[0] = 0x80000000u;
+    pos_ = kN;
+  }
+
+  uint32_t next32() {
+    if (pos_ == kN) generate();
+    uint32_t y = key_[pos_++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+  }
+
+  uint64_t next64() {
+    uint64_t hi = next32();
+    return hi << 32 | next32();
+  }
+
+  /// 53 random bits as a double in [0, 1).
+  double next_double() {
+    int32_t a = static_cast<int32_t>(next32() >> 5), b = static_cast<int32_t>(next32() >> 6);
+    return (a * 67108864.0 + b) / 9007199254740992.0;
+  }
+
+ private:
+  void generate() {
+    constexpr int kM = 397;
+    constexpr uint32_t kMatrixA = 0x9908b0dfu, kUpper = 0x80000000u, kLower = 0x7fffffffu;
+    auto twist = [&](int i, int next, int far) {
+      uint32_t y = (key_[i] & kUpper) | (key_[next] & kLower);
+      key_[i] = key_[far] ^ (y >> 1) ^ ((0u - (y & 1u)) & kMatrixA);
+    };
+    int i = 0;
+    for (; i < kN - kM; ++i) twist(i, i + 1, i + kM);
+    for (; i < kN - 1; ++i) twist(i, i + 1, i + kM - kN);
+    twist(kN - 1, 0, kM - 1);
+    pos_ = 0;
+  }
+
+  uint32_t key_[kN] = {};
+  int pos_ = kN;
+};
+
+/// The legacy RandomState: the generator and the kept normal.
+struct RandomState {
+  std::mutex mu;
+  MT19937 mt;
+  bool has_gauss = false;
+  double gauss = 0;
+
+  RandomState() { seed_from_os(); }
+
+  void seed_from_os() {
+    std::random_device rd;
+    std::vector<uint32_t> words(MT19937::kN);
+    for (uint32_t& w : words) w = rd();
+    mt.seed_by_array(words);
+    has_gauss = false;
+  }
+
+  double next_gauss() {
+    if (has_gauss) {
+      has_gauss = false;
+      return gauss;
+    }
+    double x1, x2, r2;
+    do {
+      x1 = 2.0 * mt.next_double() - 1.0;
+      x2 = 2.0 * mt.next_double() - 1.0;
+      r2 = x1 * x1 + x2 * x2;
+    } while (r2 >= 1.0 || r2 == 0.0);
+    double f = std::sqrt(-2.0 * std::log(r2) / r2);
+    gauss = f * x1;
+    has_gauss = true;
+    return f * x2;
+  }
+
+  /// A value in [0, max] (random_interval: masked rejection).
+  uint64_t interval(uint64_t max) {
+    if (max == 0) return 0;
+    uint64_t mask = max;
+    for (int s = 1; s <= 32; s *= 2) mask |= mask >> s;
+    uint64_t v;
+    if (max <= 0xffffffffu) {
+      while ((v = (mt.next32() & mask)) > max) {
+      }
+    } else {
+      while ((v = (mt.next64() & mask)) > max) {
+      }
+    }
+    return v;
+  }
+};
+
+RandomState& state() {
+  static RandomState* s = new RandomState();  // never destroyed: used until exit
+  return *s;
+}
+
+/// The dims of a `size` argument (None: a single value).
+std::optional<Shape> size_shape(const Value& size) {
+  if (size.is_none()) return std::nullopt;
+  std::vector<int64_t> dims = ndarray::shape_argument(size);
+  for (int64_t d : dims) {
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+  }
+  return Shape(std::span<const int64_t>(dims));
+}
+
+/// `n` doubles from `draw` as NumPy returns them: a Python float without a
+/// size, else a float64 array.
+template <class Draw>
+Value doubles(const std::optional<Shape>& shape, Draw draw) {
+  RandomState& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!shape) return Value(draw(s));
+  Tensor out(DType::Float64, *shape);
+  for (int64_t i = 0; i < out.num_elements(); ++i) out.data<double>()[i] = draw(s);
+  return ndarray::array(std::move(out));
+}
+
+std::optional<Shape> varargs_shape(const Value& args) {
+  if (args.items().empty()) return std::nullopt;
+  return size_shape(args);
+}
+
+double scalar_param(const Value& v, const char* fn) {
+  if (v.is_ndarray() && ndarray::tensor(v).rank() > 0) {
+    throw NotImplementedError(std::string("np.random.") + fn + " with array parameters is not supported by agc");
+  }
+  if (v.is_ndarray()) return ndarray::python_number(v).as_float();
+  return v.as_float();
+}
+
+/// Integers in [low, low + rng] of `dt` (NumPy's _bounded_integers with masking).
+Tensor bounded_integers(RandomState& s, int64_t low, uint64_t rng, DType dt, const Shape& shape) {
+  Tensor out(dt, shape);
+  int64_t n = out.num_elements();
+  uint64_t mask = rng;
+  for (int k = 1; k <= 32; k *= 2) mask |= mask >> k;
+  bool narrow = dtype_size(dt) == 1;  // bool, int8, uint8: 8-bit draws from a buffered 32-bit one
+  uint32_t buf = 0;
+  int bcnt = 0;
+  auto draw = [&]() -> uint64_t {
+    if (rng == 0) return 0;
+    if (narrow) {
+      for (;;) {
+        if (bcnt == 0) {
+          buf = s.mt.next32();
+          bcnt = 4;
+        } else {
+          buf >>= 8;
+          --bcnt;
+        }
+        if (rng == 0xff) return buf & 0xffu;
+        uint64_t v = buf & mask;
+        if (v <= rng) return v;
+      }
+    }
+    if (rng == 0xffffffffu) return s.mt.next32();
+    if (rng < 0xffffffffu) {
+      uint64_t v;
+      while ((v = (s.mt.next32() & mask)) > rng) {
+      }
+      return v;
+    }
+    if (rng == 0xffffffffffffffffull) return s.mt.next64();
+    uint64_t v;
+    while ((v = (s.mt.next64() & mask)) > rng) {
+    }
+    return v;
+  };
+  dispatch_dtype(dt, [&]<class T>() {
+    if constexpr (std::is_integral_v<T>) {
+      for (int64_t i = 0; i < n; ++i) out.data<T>()[i] = static_cast<T>(static_cast<uint64_t>(low) + draw());
+    } else {
+      throw TypeError(std::string("Unsupported dtype dtype('") + numpy::dtype_name(dt) + "') for randint");
+    }
+  });
+  return out;
+}
+
+/// Fisher-Yates from the end over the first axis of `t` (rows of `row` elements).
+void shuffle_rows(RandomState& s, Tensor& t) {
+  int64_t n = t.shape().dim(0);
+  int64_t row = n == 0 ? 0 : t.num_elements() / n;
+  dispatch_dtype(t.dtype(), [&]<class T>() {
+    T* p = t.data<T>();
+    for (int64_t i = n - 1; i >= 1; --i) {
+      auto j = static_cast<int64_t>(s.interval(static_cast<uint64_t>(i)));
+      if (i == j) continue;
+      for (int64_t k = 0; k < row; ++k) std::swap(p[i * row + k], p[j * row + k]);
+    }
+  });
+}
+
+}  // namespace
+
+Value random_seed(const TfCall& c) {
+  const Value& seed = c["seed"];
+  RandomState& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (seed.is_none()) {
+    s.seed_from_os();
+    return Value();
+  }
+  auto check = [](int64_t v) {
+    if (v < 0 || v > 4294967295LL) throw ValueError("Seed must be between 0 and 2**32 - 1");
+    return static_cast<uint32_t>(v);
+  };
+  bool integer = seed.is_int() || seed.is_bool() ||
+                 (seed.is_ndarray() && ndarray::tensor(seed).num_elements() == 1 && is_integer(ndarray::tensor(seed).dtype()));
+  if (integer) {
+    s.mt.seed(check(seed.is_ndarray() ? ndarray::python_number(seed).as_int() : seed.as_int()));
+  } else {
+    if (seed.is_float() || seed.is_str()) throw TypeError("Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    Tensor t = ndarray::cast(ndarray::to_array(seed), DType::Int64);
+    if (t.num_elements() == 0) throw ValueError("Seed must be non-empty");
+    if (t.rank() != 1) throw ValueError("Seed array must be 1-d");
+    std::vector<uint32_t> words;
+    for (int64_t i = 0; i < t.num_elements(); ++i) words.push_back(check(t.data<int64_t>()[i]));
+    s.mt.seed_by_array(words);
+  }
+  s.has_gauss = false;
+  s.gauss = 0;
+  return Value();
+}
+
+Value random_rand(const TfCall& c) {
+  return doubles(varargs_shape(c["args"]), [](RandomState& s) { return s.mt.next_double(); });
+}
+
+Value random_randn(const TfCall& c) {
+  return doubles(varargs_shape(c["args"]), [](RandomState& s) { return s.next_gauss(); });
+}
+
+Value random_random(const TfCall& c) {
+  return doubles(size_shape(c["size"]), [](RandomState& s) { return s.mt.next_double(); });
+}
+
+Value random_standard_normal(const TfCall& c) {
+  return doubles(size_shape(c["size"]), [](RandomState& s) { return s.next_gauss(); });
+}
+
+Value random_uniform(const TfCall& c) {
+  double low = scalar_param(c["low"], "uniform"), high = scalar_param(c["high"], "uniform");
+  double range = high - low;
+  if (!std::isfinite(range)) throw OverflowError("Range exceeds valid bounds");
+  return doubles(size_shape(c["size"]), [low, range](RandomState& s) { return low + range * s.mt.next_double(); });
+}
+
+Value random_normal(const TfCall& c) {
+  double loc = scalar_param(c["loc"], "normal"), scale = scalar_param(c["scale"], "normal");
+  if (scale < 0) throw ValueError("scale < 0");
+  return doubles(size_shape(c["size"]), [loc, scale](RandomState& s) { return loc + scale * s.next_gauss(); });
+}
+
+Value random_randint(const TfCall& c) {
+  Value low_v = c["low"], high_v = c["high"];
+  std::optional<DType> given = numpy::dtype_argument(c["dtype"]);
+  DType dt = given ? *given : DType::Int64;
+  if (high_v.is_none()) {
+    high_v = low_v;
+    low_v = Value(int64_t{0});
+  }
+  int64_t low = low_v.as_int(), high = high_v.as_int();
+  if (high <= low) throw ValueError(c["high"].is_none() ? "high <= 0" : "low >= high");
+  std::optional<Shape> shape = size_shape(c["size"]);
+  RandomState& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  Tensor out = bounded_integers(s, low, static_cast<uint64_t>(high - 1 - low), dt, shape ? *shape : Shape{});
+  if (shape) return ndarray::array(std::move(out));
+  // Without a size NumPy returns a Python int for dtype=int, else a scalar.
+  if (!given) return ndarray::item(out, 0);
+  return ndarray::scalar(std::move(out));
+}
+
+Value random_shuffle(const TfCall& c) {
+  const Value& x = c["x"];
+  RandomState& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (x.is_list()) {
+    std::vector<Value>& items = x.items();
+    for (int64_t i = static_cast<int64_t>(items.size()) - 1; i >= 1; --i) {
+      auto j = static_cast<size_t>(s.interval(static_cast<uint64_t>(i)));
+      std::swap(items[static_cast<size_t>(i)], items[j]);
+    }
+    return Value();
+  }
+  if (!x.is_ndarray() || ndarray::is_scalar(x)) throw TypeError("object of type '" + x.type_name() + "' has no len()");
+  Tensor& t = x.as_ndarray().data;
+  if (t.rank() == 0) throw TypeError("len() of unsized object");
+  if (!t.owns_storage_uniquely()) t = t.clone();
+  shuffle_rows(s, t);
+  return Value();
+}
+
+Value random_permutation(const TfCall& c) {
+  const Value& x = c["x"];
+  Tensor t;
+  if (x.is_int() || (x.is_ndarray() && ndarray::is_scalar(x) && is_integer(ndarray::tensor(x).dtype()))) {
+    int64_t n = x.as_int();
+    if (n < 0) throw ValueError("negative dimensions are not allowed");
+    std::vector<int64_t> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
+    t = Tensor::from_vector<int64_t>(Shape{n}, v);
+  } else {
+    t = ndarray::to_array(x).clone();
+    if (t.rank() < 1) throw IndexError("x must be an integer or at least 1-dimensional");
+  }
+  RandomState& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (t.rank() == 1) {
+    shuffle_rows(s, t);
+    return ndarray::array(std::move(t));
+  }
+  // N-d: an index permutation, then the rows in that order (as NumPy does).
+  int64_t n = t.shape().dim(0);
+  std::vector<int64_t> idx(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i;
+  Tensor it = Tensor::from_vector<int64_t>(Shape{n}, idx);
+  shuffle_rows(s, it);
+  Tensor out(t.dtype(), t.shape());
+  int64_t row = n == 0 ? 0 : t.num_elements() / n;
+  dispatch_dtype(t.dtype(), [&]<class T>() {
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t k = 0; k < row; ++k) out.data<T>()[i * row + k] = t.data<T>()[it.data<int64_t>()[i] * row + k];
+    }
+  });
+  return ndarray::array(std::move(out));
+}
+
+Value random_choice(const TfCall& c) {
+  Tensor a = ndarray::to_array(c["a"]);
+  int64_t pop;
+  if (a.rank() == 0) {
+    if (!is_integer(a.dtype())) throw ValueError("a must be 1-dimensional or an integer");
+    pop = ndarray::item(a, 0).as_int();
+  } else if (a.rank() != 1) {
+    throw ValueError("a must be 1-dimensional");
+  } else {
+    pop = a.shape().dim(0);
+  }
+  std::optional<Shape> shape = size_shape(c["size"]);
+  int64_t size = shape ? shape->num_elements() : 1;
+  if (pop <= 0 && size != 0) {
+    throw ValueError(a.rank() == 0 ? "a must be greater than 0 unless no samples are taken"
+                                   : "'a' cannot be empty unless no samples are taken");
+  }
+  const Value& p_v = c["p"];
+  std::vector<double> p;
+  if (!p_v.is_none()) {
+    Tensor pt = ndarray::cast(ndarray::to_array(p_v), DType::Float64);
+    if (pt.rank() != 1) throw ValueError("'p' must be 1-dimensional");
+    if (pt.num_elements() != pop) throw ValueError("'a' and 'p' must have same size");
+    p.assign(pt.data<double>(), pt.data<double>() + pop);
+    // kahan_sum, as NumPy checks the total.
+    double sum = 0, comp = 0;
+    for (double x : p) {
+      double y = x - comp, t = sum + y;
+      comp = (t - sum) - y;
+      sum = t;
+    }
+    if (std::isnan(sum)) throw ValueError("probabilities contain NaN");
+    for (double x : p) {
+      if (x < 0) throw ValueError("probabilities are not non-negative");
+    }
+    if (std::fabs(sum - 1.0) > std::sqrt(2.220446049250313e-16)) throw ValueError("probabilities do not sum to 1");
+  }
+  bool replace = truthy(c["replace"]);
+  Shape out_shape = shape ? *shape : Shape{};
+  Tensor idx(DType::Int64, out_shape);
+  RandomState& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (replace && !p.empty()) {
+      std::vector<double> cdf(p.size());
+      double acc = 0;
+      for (size_t i = 0; i < p.size(); ++i) cdf[i] = acc += p[i];
+      double last = cdf.back();
+      for (double& x : cdf) x /= last;
+      for (int64_t i = 0; i < size; ++i) {
+        double u = s.mt.next_double();
+        idx.data<int64_t>()[i] = std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+      }
+    } else if (replace) {
+      Tensor r = bounded_integers(s, 0, static_cast<uint64_t>(pop - 1), DType::Int64, out_shape);
+      idx = r;
+    } else {
+      if (!p.empty()) throw NotImplementedError("np.random.choice with replace=False and p= is not supported by agc");
+      if (size > pop) throw ValueError("Cannot take a larger sample than population when 'replace=False'");
+      std::vector<int64_t> perm(static_cast<size_t>(pop));
+      for (int64_t i = 0; i < pop; ++i) perm[static_cast<size_t>(i)] = i;
+      Tensor pt = Tensor::from_vector<int64_t>(Shape{pop}, perm);
+      shuffle_rows(s, pt);
+      for (int64_t i = 0; i < size; ++i) idx.data<int64_t>()[i] = pt.data<int64_t>()[i];
+    }
+  }
+  if (a.rank() == 0) return shape ? ndarray::array(std::move(idx)) : ndarray::item(idx, 0);
+  Value arr = ndarray::array(a);
+  if (!shape) return ndarray::getitem(arr, {IndexPart(ndarray::item(idx, 0))});
+  return ndarray::getitem(arr, {IndexPart(ndarray::array(idx))});
+}
+
+}  // namespace ag::np::impl
