@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "runtime/core/tensor_format.h"
+#include "runtime/value/ndarray_value.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
@@ -167,6 +168,7 @@ Tensor literal_to_tensor(const Value& v, std::optional<DType> dtype) {
 
 TensorHandle to_tensor(const Value& v, std::optional<DType> dtype) {
   if (v.is_variable()) return to_tensor(Value(variable_value::read(v)), dtype);
+  if (std::optional<Tensor> a = ndarray_tensor(v)) return to_tensor(Value(std::move(*a)), dtype);
   if (v.is_tensor()) {
     const TensorHandle& h = v.as_tensor();
     if (dtype && h.dtype() != *dtype) {

@@ -3,6 +3,7 @@
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/ndarray_value.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
@@ -212,6 +213,13 @@ Value Value::getattr(std::string_view name) const {
   if (is_tensor()) {
     const TensorHandle& t = as_tensor();
     if (name == "dtype") return dtype_value(t.dtype());
+    if (name == "numpy") {
+      return Value::callable("numpy", [t](std::vector<Value> args, Kwargs kwargs) -> Value {
+        if (!args.empty() || !kwargs.empty()) throw TypeError("numpy() takes no arguments");
+        if (t.symbolic()) throw AttributeError("'SymbolicTensor' object has no attribute 'numpy'");
+        return ndarray(t.value());
+      });
+    }
     if (name == "name" && t.symbolic()) return Value(t.output().name());
     Shape s = t.shape();
     if (name == "ndim" && s.rank_known()) return Value(static_cast<int64_t>(s.rank()));
