@@ -130,41 +130,44 @@ void flatten_like(const ElementSpec& spec, const Value& v, std::vector<Value>& o
   }
 }
 
+/// A padded shape as given: a TensorShape, a list of dims (None or -1 for
+/// the batch's longest), or an integer vector tensor.
+Shape padded_shape_of(const Value& v) {
+  if (!v.is_tensor()) return shape_from_value(v);
+  const Tensor& t = v.as_tensor().value();
+  std::vector<int64_t> dims;
+  for (int64_t k = 0; k < t.num_elements(); ++k) {
+    dims.push_back(t.dtype() == DType::Int32 ? t.data<int32_t>()[k] : t.data<int64_t>()[k]);
+  }
+  return Shape(std::span<const int64_t>(dims));
+}
+
 Value m_padded_batch(const std::vector<Value>& a) {
   DatasetPtr ds = self_dataset(a[0]);
   const ElementSpec& spec = ds->element_spec();
   std::vector<TensorSpec> specs = spec.flat_specs();
   std::vector<Shape> shapes;
   if (a[2].is_none()) {
-    for (const TensorSpec& s : specs) {
-      if (!s.shape.rank_known()) {
-        throw ValueError("You must provide `padded_shapes` argument because component 0 has unknown rank.");
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (!specs[i].shape.rank_known()) {
+        throw ValueError("You must provide `padded_shapes` argument because component " + std::to_string(i) +
+                         " has unknown rank.");
       }
-      shapes.push_back(Shape::unknown_dims(s.shape.rank()));
+      shapes.push_back(Shape::unknown_dims(specs[i].shape.rank()));
     }
   } else {
     std::vector<Value> given;
     flatten_like(spec, a[2], given);
     for (size_t i = 0; i < given.size(); ++i) {
-      Shape s = given[i].is_tensor() ? Shape(std::span<const int64_t>()) : shape_from_value(given[i]);
-      if (given[i].is_tensor()) {
-        const Tensor& t = given[i].as_tensor().value();
-        std::vector<int64_t> dims;
-        for (int64_t k = 0; k < t.num_elements(); ++k) {
-          dims.push_back(t.dtype() == DType::Int32 ? t.data<int32_t>()[k] : t.data<int64_t>()[k]);
-        }
-        s = Shape(std::span<const int64_t>(dims));
+      Shape s = padded_shape_of(given[i]);
+      const Shape& element = specs[i].shape;
+      bool ok = element.rank_known() && s.rank_known() && s.rank() == element.rank();
+      for (int d = 0; ok && d < s.rank(); ++d) {
+        ok = s.dim(d) == kUnknownDim || element.dim(d) == kUnknownDim || s.dim(d) >= element.dim(d);
       }
-      if (!specs[i].shape.rank_known() || !s.rank_known() || s.rank() != specs[i].shape.rank() ||
-          !s.is_compatible_with(specs[i].shape.rank_known() ? Shape::unknown_dims(specs[i].shape.rank()) : s)) {
-        throw ValueError("The padded shape " + s.str() + " is not compatible with the shape " + specs[i].shape.str() +
+      if (!ok) {
+        throw ValueError("The padded shape " + s.str() + " is not compatible with the shape " + element.str() +
                          " of the corresponding input component.");
-      }
-      for (int d = 0; d < s.rank(); ++d) {
-        if (s.dim(d) != kUnknownDim && specs[i].shape.dim(d) != kUnknownDim && s.dim(d) < specs[i].shape.dim(d)) {
-          throw ValueError("The padded shape " + s.str() + " is not compatible with the shape " +
-                           specs[i].shape.str() + " of the corresponding input component.");
-        }
       }
       shapes.push_back(s);
     }
@@ -262,10 +265,8 @@ Value m_reduce(const std::vector<Value>& a) {
     fn = std::make_shared<data::DatasetFunction>(a[2], std::vector<ElementSpec>{state_spec, ds->element_spec()},
                                                  "reduce");
     const ElementSpec& out = fn->output_spec();
-    std::vector<TensorSpec> want = state_spec.flat_specs(), got = out.flat_specs();
-    ElementSpec shape_free = out.map_specs([](const TensorSpec& s) { return TensorSpec{s.dtype, {}}; });
-    ElementSpec want_free = state_spec.map_specs([](const TensorSpec& s) { return TensorSpec{s.dtype, {}}; });
-    if (!(shape_free == want_free)) {
+    std::vector<TensorSpec> got = out.flat_specs();
+    if (!out.same_types(state_spec)) {
       throw TypeError("The element types for the new state must match the initial state. Expected " +
                       state_spec.repr() + "; got " + out.repr() + ".");
     }

@@ -24,7 +24,7 @@ ElementSpec batched_spec(const ElementSpec& spec, int64_t batch_dim) {
 
 /// Collects up to batch_size elements; false when none (or too few with drop_remainder).
 bool take_elements(DatasetIterator& input, int64_t batch_size, bool drop_remainder,
-            std::vector<std::vector<Tensor>>& elements) {
+                   std::vector<std::vector<Tensor>>& elements) {
   elements.clear();
   std::vector<Tensor> e;
   while (static_cast<int64_t>(elements.size()) < batch_size && input.next(e)) elements.push_back(std::move(e));

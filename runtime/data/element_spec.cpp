@@ -118,6 +118,11 @@ bool operator==(const ElementSpec& a, const ElementSpec& b) {
   return true;
 }
 
+bool ElementSpec::same_types(const ElementSpec& o) const {
+  auto no_shapes = [](const TensorSpec& s) { return TensorSpec{s.dtype, Shape{}}; };
+  return map_specs(no_shapes) == o.map_specs(no_shapes);
+}
+
 ElementSpec structure_of(const Value& element, std::vector<Tensor>& components, const char* what) {
   if (element.is_tuple() || element.is_dict()) {
     ElementSpec e;

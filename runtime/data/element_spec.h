@@ -40,6 +40,10 @@ struct ElementSpec {
   std::string repr() const;
 
   friend bool operator==(const ElementSpec&, const ElementSpec&);
+  /// The same nesting and component dtypes (shapes may differ).
+  bool same_types(const ElementSpec& o) const;
+  /// The order children are flattened in: their own for tuples, sorted by key for dicts.
+  std::vector<size_t> flat_order() const;
 
  private:
   /// Visits the component specs in flat order.
@@ -51,10 +55,6 @@ struct ElementSpec {
     }
     for (size_t i : flat_order()) children[i].for_each_spec(f);
   }
-
- public:
-  /// The order children are flattened in: their own for tuples, sorted by key for dicts.
-  std::vector<size_t> flat_order() const;
 };
 
 /// The structure of `element` as TF's structure.type_spec_from_value sees a

@@ -96,15 +96,8 @@ DatasetPtr concatenate_dataset(DatasetPtr first, DatasetPtr second) {
   // their most specific common supertype.
   const ElementSpec& a = first->element_spec();
   const ElementSpec& b = second->element_spec();
+  if (!a.same_types(b)) throw TypeError("Incompatible dataset elements:\n  " + a.repr() + " vs.   " + b.repr());
   std::vector<TensorSpec> bs = b.flat_specs();
-  std::vector<TensorSpec> as = a.flat_specs();
-  bool same = as.size() == bs.size();
-  for (size_t i = 0; same && i < as.size(); ++i) same = as[i].dtype == bs[i].dtype;
-  ElementSpec structure_a = a.map_specs([](const TensorSpec&) { return TensorSpec{}; });
-  ElementSpec structure_b = b.map_specs([](const TensorSpec&) { return TensorSpec{}; });
-  if (!same || !(structure_a == structure_b)) {
-    throw TypeError("Incompatible dataset elements:\n  " + a.repr() + " vs.   " + b.repr());
-  }
   size_t i = 0;
   ElementSpec spec = a.map_specs([&](const TensorSpec& s) {
     return TensorSpec{s.dtype, s.shape.most_specific_common_supertype(bs[i++].shape)};

@@ -6,7 +6,10 @@
 //   has_value, components... = IteratorGetNextAsOptional(it)
 //   ... While(has_value): body; IteratorGetNextAsOptional(it) ...
 //   DeleteIterator(it)
-// with the iterator named by an int64 scalar where TF passes a resource.
+// with the iterator named by an int64 scalar where TF passes a resource. A
+// call that fails inside the loop leaves its iterator in the table (TF's
+// resource would be freed with the function's); the sources stay registered
+// for the process, one per traced loop.
 #pragma once
 
 #include <cstdint>
