@@ -20,6 +20,7 @@
 #include "runtime/value/exception_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/numpy_types.h"
+#include "runtime/value/iteration.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
@@ -490,6 +491,21 @@ Value id(std::vector<Value> args, Kwargs kwargs) {
       if (!v.as_tensor().symbolic()) return addr(v.as_tensor().value().raw_data());
       return Value(static_cast<int64_t>(std::hash<std::string>{}(v.as_tensor().output().name()) >> 1));
     default: return Value(static_cast<int64_t>(hash(v) >> 1));
+  }
+}
+
+Value iter(std::vector<Value> args, Kwargs kwargs) {
+  check_positional("iter", args, kwargs, 1, 1);
+  return py_iter(args[0]);
+}
+
+Value next_(std::vector<Value> args, Kwargs kwargs) {
+  check_positional("next", args, kwargs, 1, 2);
+  if (args.size() == 1) return py_next(args[0]);
+  try {
+    return py_next(args[0]);
+  } catch (const StopIteration&) {
+    return args[1];  // next(it, default)
   }
 }
 

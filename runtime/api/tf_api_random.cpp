@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 
+#include "runtime/api/random_seed.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
@@ -26,7 +27,13 @@ std::mutex g_seed_mu;
 std::optional<int64_t> g_global_seed;
 int64_t g_op_counter = 0;
 
-/// random_seed.get_seed(op_seed): the (seed, seed2) attrs of a random op.
+TensorHandle shape_tensor(const Value& shape) {
+  if (shape.is_tensor()) return shape.as_tensor();
+  return to_tensor(shape, DType::Int32);
+}
+
+}  // namespace
+
 std::pair<int64_t, int64_t> get_seed(const Value& op_seed) {
   std::lock_guard<std::mutex> lock(g_seed_mu);
   std::optional<int64_t> op;
@@ -41,13 +48,6 @@ std::pair<int64_t, int64_t> get_seed(const Value& op_seed) {
   if (seeds == std::pair<int64_t, int64_t>{0, 0} && (g_global_seed || op)) seeds = {0, kMaxInt32};
   return seeds;
 }
-
-TensorHandle shape_tensor(const Value& shape) {
-  if (shape.is_tensor()) return shape.as_tensor();
-  return to_tensor(shape, DType::Int32);
-}
-
-}  // namespace
 
 void set_seed(const Value& seed) {
   std::lock_guard<std::mutex> lock(g_seed_mu);

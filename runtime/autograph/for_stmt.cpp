@@ -1,12 +1,15 @@
-// for_stmt: _tf_range_for_stmt, _known_len_tf_for_stmt and _py_for_stmt of
+// for_stmt: _tf_range_for_stmt, _known_len_tf_for_stmt, _tf_dataset_for_stmt and _py_for_stmt of
 // AutoGraph's control_flow.py.
 #include "runtime/autograph/for_stmt.h"
 
+#include "runtime/api/data_dataset.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/autograph/staging.h"
 #include "runtime/autograph/undefined.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/ops/iterator_ops.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/iteration.h"
 
 namespace ag::autograph {
 namespace {
@@ -107,8 +110,52 @@ void known_len_tf_for_stmt(const Value& iter, const ExtraTest& extra_test,
   detail::tf_while_stmt(aug_test, aug_body, aug_get_state, aug_set_state, with_iterate_name(names), opts);
 }
 
-/// _py_for_stmt over `count` items produced by `item(i)`.
-void py_for_stmt(int64_t count, const std::function<Value(int64_t)>& item, const ExtraTest& extra_test,
+/// _tf_dataset_for_stmt: a While over the dataset's elements, fetched through
+/// the iterator ops (ops/iterator_ops.h). TF reduces over the dataset (or
+/// scans it when there is an extra_test); agc's While runs the same body on
+/// the same elements, in order, with a new pass each call.
+void tf_dataset_for_stmt(const data::DatasetPtr& ds, const ExtraTest& extra_test,
+                         const std::function<void(const Value&)>& body, const GetState& get_state,
+                         const SetState& set_state, const std::vector<std::string>& names, const LoopOptions& opts) {
+  const Attrs attrs{{"dataset", register_iterable(data::iterable(ds))}};
+  const TensorHandle iterator = apply_op1(op::AnonymousIteratorV3, {}, attrs, "AnonymousIteratorV3");
+  std::vector<Value> fetched;  // has_value, then the element's components
+  auto fetch = [&] {
+    fetched.clear();
+    const TensorHandle in[] = {iterator};
+    for (TensorHandle& h : apply_op(op::IteratorGetNextAsOptional, in, attrs, "IteratorGetNextAsOptional")) {
+      fetched.emplace_back(std::move(h));
+    }
+  };
+  fetch();
+  const size_t n = fetched.size();
+  GetState aug_get_state = [&] {
+    std::vector<Value> state = get_state();
+    state.insert(state.begin(), fetched.begin(), fetched.end());
+    return state;
+  };
+  SetState aug_set_state = [&](const std::vector<Value>& v) {
+    fetched.assign(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+    set_state(std::vector<Value>(v.begin() + static_cast<std::ptrdiff_t>(n), v.end()));
+  };
+  auto aug_body = [&] {
+    std::vector<TensorHandle> components;
+    for (size_t i = 1; i < n; ++i) components.push_back(fetched[i].as_tensor());
+    body(data::pack_handles(ds->element_spec(), components));
+    fetch();
+  };
+  auto aug_test = [&] { return with_extra_test(fetched[0], extra_test); };
+  std::vector<std::string> aug_names{"<internal has_value>"};
+  for (size_t i = 1; i < n; ++i) aug_names.push_back("<internal element " + std::to_string(i - 1) + ">");
+  aug_names.insert(aug_names.end(), names.begin(), names.end());
+  detail::tf_while_stmt(aug_test, aug_body, aug_get_state, aug_set_state, aug_names, opts);
+  const TensorHandle in[] = {iterator};
+  apply_op(op::DeleteIterator, in, attrs, "DeleteIterator");
+}
+
+/// _py_for_stmt over the items `next()` produces (nullopt at the end), one at
+/// a time: a loop over an endless iterable can still break.
+void py_for_stmt(const std::function<std::optional<Value>()>& next, const ExtraTest& extra_test,
                  const std::function<void(const Value&)>& body) {
   int64_t iterations = 1;
   auto guarded_extra_test = [&] {
@@ -124,8 +171,8 @@ void py_for_stmt(int64_t count, const std::function<Value(int64_t)>& item, const
     }
   };
   if (extra_test && !guarded_extra_test()) return;
-  for (int64_t i = 0; i < count; ++i) {
-    body(item(i));
+  while (std::optional<Value> item = next()) {
+    body(*item);
     detail::count_python_iteration(iterations);
     if (extra_test && !guarded_extra_test()) break;
   }
@@ -149,12 +196,19 @@ void for_stmt(const Value& iter, const std::function<Value()>& extra_test, const
     // Eager: iterate the rows, as iter(EagerTensor) does.
     const Shape shape = t.shape();
     if (shape.rank() == 0) throw TypeError("Cannot iterate over a scalar tensor.");
-    py_for_stmt(shape.dim(0), [&](int64_t i) { return getitem(iter, Value(i)); }, extra_test, body);
+    int64_t i = 0;
+    py_for_stmt([&]() -> std::optional<Value> {
+      if (i >= shape.dim(0)) return std::nullopt;
+      return getitem(iter, Value(i++));
+    }, extra_test, body);
     return;
   }
-  std::vector<Value> items = iterate(iter);
-  py_for_stmt(static_cast<int64_t>(items.size()), [&](int64_t i) { return items[static_cast<size_t>(i)]; },
-              extra_test, body);
+  if (data::DatasetPtr ds = api::dataset_of(iter); ds && current_graph() != nullptr) {
+    tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts);
+    return;
+  }
+  Iteration items(iter);
+  py_for_stmt([&] { return items.next(); }, extra_test, body);
 }
 
 }  // namespace ag::autograph

@@ -1,8 +1,10 @@
 // AutoGraph's for_stmt (operators/control_flow.py): the converted `for`
 // statement. While tracing, a tf.range tensor stages a While over a counter
-// (the Range itself is elided), any other tensor a While over its rows; a
-// Python iterable (or an eager tensor, row by row) runs as a Python loop,
-// unrolled while tracing. `extra_test` carries break/return conditions.
+// (the Range itself is elided), any other tensor a While over its rows, a
+// tf.data.Dataset a While over its iterator's elements; a Python iterable (or
+// an eager tensor, row by row, or a dataset eagerly) runs as a Python loop,
+// one item at a time, unrolled while tracing. `extra_test` carries
+// break/return conditions.
 #pragma once
 
 #include <functional>

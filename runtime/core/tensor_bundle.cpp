@@ -20,21 +20,6 @@
 namespace ag {
 namespace {
 
-constexpr uint32_t kCastagnoli = 0x82f63b78u;  // the reflected polynomial
-
-const std::array<uint32_t, 256>& crc_table() {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ kCastagnoli : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  return table;
-}
-
 /// TF's DataType numbers (types.proto) for agc's dtypes.
 tensorflow::DataType to_proto(DType t) {
   switch (t) {
@@ -183,14 +168,6 @@ void check(const leveldb::Status& s, const std::string& file) {
 }
 
 }  // namespace
-
-uint32_t crc32c_extend(uint32_t crc, const void* data, size_t n) {
-  const auto& table = crc_table();
-  const auto* p = static_cast<const uint8_t*>(data);
-  uint32_t c = crc ^ 0xffffffffu;
-  for (size_t i = 0; i < n; ++i) c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
-  return c ^ 0xffffffffu;
-}
 
 std::string bundle_index_file(const std::string& prefix) { return prefix + ".index"; }
 std::string bundle_data_file(const std::string& prefix) { return prefix + ".data-00000-of-00001"; }

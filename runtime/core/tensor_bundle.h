@@ -15,14 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/core/crc32c.h"
 #include "runtime/core/tensor.h"
 
 namespace ag {
-
-/// CRC-32C (Castagnoli) of `data`, continuing from `crc`.
-uint32_t crc32c_extend(uint32_t crc, const void* data, size_t n);
-/// The masked form TF and LevelDB store (a CRC of data holding CRCs stays useful).
-inline uint32_t crc32c_mask(uint32_t crc) { return ((crc >> 15) | (crc << 17)) + 0xa282ead8u; }
 
 /// Collects tensors by key, then writes the bundle.
 class BundleWriter {

@@ -19,6 +19,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_logging_ops(reg);
   register_list_ops(reg);
   register_state_ops(reg);
+  register_iterator_ops(reg);
+  register_parse_example_ops(reg);
   register_graph_ops(reg);
   register_control_flow_kernels(reg);
   register_fused_kernels(reg);

@@ -18,5 +18,7 @@ void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform,
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)
 void register_state_ops(OpRegistry& reg);      // state_ops.cpp: variable reads and assignments
+void register_iterator_ops(OpRegistry& reg);   // iterator_ops.cpp: dataset iterators in traced loops
+void register_parse_example_ops(OpRegistry& reg);  // parse_example_ops.cpp: tf.train.Example records
 
 }  // namespace ag

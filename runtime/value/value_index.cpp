@@ -10,6 +10,7 @@
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/value.h"
+#include "runtime/value/iteration.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -486,9 +487,13 @@ std::vector<Value> iterate(const Value& v) {
     case Kind::NDArray: return ndarray::iterate(v);
     default: break;
   }
-  // __iter__ returning something iterable (a list, a tuple, a generator's
-  // items): the elements are taken at once, as everywhere here.
-  if (std::optional<Value> m = special_method(v, "__iter__")) return iterate((*m)({}, {}));
+  // __iter__ returning something iterable (a list, a tuple, an iterator
+  // object): the elements are taken at once, as everywhere here.
+  if (special_method(v, "__iter__")) {
+    std::vector<Value> out;
+    for (const Value& x : Iteration(v)) out.push_back(x);
+    return out;
+  }
   throw TypeError("'" + v.type_name() + "' object is not iterable");
 }
 

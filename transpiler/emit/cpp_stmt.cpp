@@ -231,7 +231,7 @@ void Emitter::stmt(const Ref& s) {
       at(*s);
       const For& f = s->as<For>();
       std::string item = fresh("item");
-      loop(f.body, f.orelse, fmt::format("for (const ag::Value& {} : ag::iterate({})) {{", item, value(f.iter)),
+      loop(f.body, f.orelse, fmt::format("for (const ag::Value& {} : ag::iteration({})) {{", item, value(f.iter)),
            assign_code(f.target, item));
       return;
     }

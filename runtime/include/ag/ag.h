@@ -18,6 +18,7 @@
 #include "runtime/value/cell.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/exception_value.h"
+#include "runtime/value/iteration.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/unpack.h"
 #include "runtime/value/value.h"
