@@ -79,11 +79,15 @@ DType variable_dtype(const Value& var) { return var.as_variable()->dtype(); }
 
 // ---- Optimizer
 
+/// The slot names, in groups: build() makes a group's slots variable by
+/// variable, one group after the other, as the class's Keras build() does.
+using SlotGroups = std::vector<std::vector<std::string>>;
+
 /// Keras's __init__ of the base class: name, clipping, weight decay, the
 /// iteration counter and the learning rate.
 void init_optimizer(const Value& self, const std::string& name, const Value& learning_rate, const Value& weight_decay,
                     const Value& clipnorm, const Value& clipvalue, const Value& global_clipnorm, const Value& use_ema,
-                    std::vector<std::string> slot_names) {
+                    const SlotGroups& slot_groups) {
   int set = !clipnorm.is_none() + !clipvalue.is_none() + !global_clipnorm.is_none();
   if (set > 1) {
     throw ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: clipnorm=" +
@@ -104,9 +108,13 @@ void init_optimizer(const Value& self, const std::string& name, const Value& lea
                                 DType::Float32, Value("learning_rate"), Value(), false);
   }
   self.setattr("_learning_rate", lr);
-  std::vector<Value> names;
-  for (auto& n : slot_names) names.emplace_back(std::move(n));
+  std::vector<Value> names, groups;
+  for (const auto& group : slot_groups) {
+    for (const std::string& n : group) names.emplace_back(n);
+    groups.emplace_back(static_cast<int64_t>(group.size()));
+  }
   self.setattr("_agc_slot_names", Value::list(std::move(names)));
+  self.setattr("_agc_slot_groups", Value::list(std::move(groups)));
   self.setattr("_agc_built", Value::list());
   self.setattr("_agc_slots", Value::list());
   self.setattr("_variables", Value::list({self.getattr("_iterations")}));
@@ -118,27 +126,37 @@ Value build(const std::vector<Value>& a) {
   const Value& self = a[0];
   if (!self.getattr("_agc_built").items().empty()) return Value();
   std::vector<Value> vars = iterate(a[1]);
-  std::vector<Value> slots;
+  const std::vector<Value>& names = self.getattr("_agc_slot_names").items();
+  std::vector<std::vector<Value>> per_slot(names.size());
   std::vector<Value>& all = self.getattr("_variables").items();
-  for (const Value& name : self.getattr("_agc_slot_names").items()) {
-    std::vector<Value> per_var;
-    // Zeros, or a class's own start (Adagrad's initial_accumulator_value).
-    Value start = self.hasattr("_agc_slot_initial") ? self.getattr("_agc_slot_initial") : Value(0.0);
+  // Zeros, or a class's own start (Adagrad's initial_accumulator_value).
+  Value start = self.hasattr("_agc_slot_initial") ? self.getattr("_agc_slot_initial") : Value(0.0);
+  // Keras's build() loops over the variables once per group of slots, making
+  // each variable's slots of the group in turn (Adam: m0 v0 m1 v1 ..., then
+  // vhat0 vhat1 ...; RMSprop: one group per slot). That order numbers
+  // `optimizer.variables` and the checkpoint keys `optimizer/_variables/N`.
+  size_t first = 0;
+  for (const Value& group : self.getattr("_agc_slot_groups").items()) {
+    const size_t size = static_cast<size_t>(group.as_int());
     for (const Value& var : vars) {
       const Variable& v = *var.as_variable();
-      // Made eagerly (a slot's initial value is lifted out of any trace).
-      Tensor initial = Tensor::zeros(v.dtype(), v.read().shape());
-      if (start.as_float() != 0.0) {
-        Tensor pair[] = {initial, Tensor::scalar<double>(start.as_float())};
-        pair[1] = run_op1(op::Cast, std::span<const Tensor>(&pair[1], 1), Attrs{{"SrcT", DType::Float64}, {"DstT", v.dtype()}});
-        initial = run_op1(op::AddV2, pair);
+      for (size_t s = first; s < first + size; ++s) {
+        // Made eagerly (a slot's initial value is lifted out of any trace).
+        Tensor initial = Tensor::zeros(v.dtype(), v.read().shape());
+        if (start.as_float() != 0.0) {
+          Tensor pair[] = {initial, Tensor::scalar<double>(start.as_float())};
+          pair[1] = run_op1(op::Cast, std::span<const Tensor>(&pair[1], 1), Attrs{{"SrcT", DType::Float64}, {"DstT", v.dtype()}});
+          initial = run_op1(op::AddV2, pair);
+        }
+        per_slot[s].push_back(variable_value::create(Value(initial), v.dtype(), Value(names[s].as_str() + "/" + v.name()),
+                                                     Value(), false));
+        all.push_back(per_slot[s].back());
       }
-      per_var.push_back(variable_value::create(Value(initial), v.dtype(), Value(name.as_str() + "/" + v.name()),
-                                               Value(), false));
-      all.push_back(per_var.back());
     }
-    slots.push_back(Value::list(std::move(per_var)));
+    first += size;
   }
+  std::vector<Value> slots;
+  for (auto& per_var : per_slot) slots.push_back(Value::list(std::move(per_var)));
   self.setattr("_agc_built", Value::list(std::move(vars)));
   self.setattr("_agc_slots", Value::list(std::move(slots)));
   checkpoint_restore_deferred();
@@ -323,9 +341,9 @@ std::vector<Param> with_common_params(std::vector<Param> own, const char* name, 
 
 /// The common keywords' values, from index `first` of a bound __init__ call.
 void init_common(const Value& self, const std::vector<Value>& a, size_t first, const Value& learning_rate,
-                 std::vector<std::string> slots) {
+                 const SlotGroups& slots) {
   init_optimizer(self, str(a[first + 8]), learning_rate, a[first], a[first + 1], a[first + 2], a[first + 3],
-                 a[first + 4], std::move(slots));
+                 a[first + 4], slots);
 }
 
 // ---- SGD: w -= lr g; with momentum m = momentum m - lr g, then w += m
@@ -343,7 +361,7 @@ Value make_sgd_class() {
         double momentum = float_arg(a[2], "momentum");
         if (momentum < 0 || momentum > 1) throw ValueError("`momentum` must be between [0, 1].");
         // Keras 2 keeps a momentum slot for every variable, momentum or not.
-        init_common(self, a, 4, a[1], {"m"});
+        init_common(self, a, 4, a[1], {{"m"}});
         self.setattr("momentum", a[2]);
         self.setattr("nesterov", a[3]);
         return Value();
@@ -381,7 +399,9 @@ Value make_adam_class() {
       [](const std::vector<Value>& a) -> Value {
         const Value& self = a[0];
         bool amsgrad = truthy(a[5]);
-        init_common(self, a, 6, a[1], amsgrad ? std::vector<std::string>{"m", "v", "vhat"} : std::vector<std::string>{"m", "v"});
+        SlotGroups slots{{"m", "v"}};
+        if (amsgrad) slots.push_back({"vhat"});
+        init_common(self, a, 6, a[1], slots);
         self.setattr("beta_1", Value(float_arg(a[2], "beta_1")));
         self.setattr("beta_2", Value(float_arg(a[3], "beta_2")));
         self.setattr("epsilon", Value(float_arg(a[4], "epsilon")));
@@ -430,10 +450,10 @@ Value make_rmsprop_class() {
         const Value& self = a[0];
         double momentum = float_arg(a[3], "momentum");
         bool centered = truthy(a[5]);
-        std::vector<std::string> slots{"velocity"};
-        if (momentum > 0) slots.emplace_back("momentum");
-        if (centered) slots.emplace_back("average_gradient");
-        init_common(self, a, 6, a[1], std::move(slots));
+        SlotGroups slots{{"velocity"}};
+        if (momentum > 0) slots.push_back({"momentum"});
+        if (centered) slots.push_back({"average_gradient"});
+        init_common(self, a, 6, a[1], slots);
         self.setattr("rho", Value(float_arg(a[2], "rho")));
         self.setattr("momentum", Value(momentum));
         self.setattr("epsilon", Value(float_arg(a[4], "epsilon")));
@@ -482,7 +502,7 @@ Value make_adagrad_class() {
                          "Adagrad"),
       [](const std::vector<Value>& a) -> Value {
         const Value& self = a[0];
-        init_common(self, a, 4, a[1], {"accumulator"});
+        init_common(self, a, 4, a[1], {{"accumulator"}});
         self.setattr("initial_accumulator_value", Value(float_arg(a[2], "initial_accumulator_value")));
         self.setattr("_agc_slot_initial", self.getattr("initial_accumulator_value"));
         self.setattr("epsilon", Value(float_arg(a[3], "epsilon")));

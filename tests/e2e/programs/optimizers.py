@@ -113,3 +113,15 @@ for i in range(7):
     opt.apply_gradients([(tf.constant(1.0), w)])
 print(w)
 print(opt.learning_rate)
+
+# optimizer.variables in Keras's build() order, which numbers the checkpoint
+# keys optimizer/_variables/N: Adam makes m and v variable by variable, then
+# amsgrad's vhat; RMSprop one slot kind after the other.
+a = tf.Variable([1.0], name="a")
+b = tf.Variable([2.0], name="b")
+adam = tf.keras.optimizers.Adam(amsgrad=True)
+adam.build([a, b])
+print([v.name for v in adam.variables])
+rms = tf.keras.optimizers.RMSprop(momentum=0.5, centered=True)
+rms.build([a, b])
+print([v.name for v in rms.variables])
