@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
@@ -39,9 +40,15 @@ Value builtin_value(const char* python_name, PyFn fn) {
   std::lock_guard<std::mutex> lock(mu);
   auto it = interned->find(fn);
   if (it != interned->end()) return it->second;
-  Value v = Value::callable(python_name, [fn](std::vector<Value> args, Kwargs kwargs) {
-    return fn(std::move(args), std::move(kwargs));
-  });
+  // Python's builtins print as Python's do (types as classes); a tf.*
+  // function ("tf.tanh") is a Python function in TF.
+  static const std::unordered_set<std::string_view> types{"bool", "int", "float", "str", "list", "tuple", "dict",
+                                                          "set", "frozenset", "type", "object", "range", "bytes",
+                                                          "enumerate", "zip", "map", "filter", "reversed", "slice"};
+  CallFn call = [fn](std::vector<Value> args, Kwargs kwargs) { return fn(std::move(args), std::move(kwargs)); };
+  Value v = std::string_view(python_name).find('.') != std::string_view::npos
+                ? Value::callable(python_name, std::move(call))
+                : Value::builtin(python_name, std::move(call), types.count(python_name) != 0);
   interned->emplace(fn, v);
   return v;
 }
@@ -527,6 +534,7 @@ Value type(std::vector<Value> args, Kwargs kwargs) {
     case Kind::NDArray: return numpy::type_of(v);
     case Kind::Object:
       if (v.as_object().class_name == "TensorSpec") return tf::api::TensorSpec();
+      if (is_class(v)) return builtin_value("type", type);  // a class's type is `type`
       return v.getattr("__class__");
     default: throw UnimplementedError("type() of a '" + v.type_name() + "' value is not supported");
   }

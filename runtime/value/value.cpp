@@ -66,6 +66,14 @@ Value Value::callable(std::string name, CallFn fn, std::shared_ptr<UserFunction>
   return v;
 }
 
+Value Value::builtin(std::string name, CallFn fn, bool is_type) {
+  Value v;
+  v.v_ = std::make_shared<CallableObj>(CallableObj{std::move(name), std::move(fn), nullptr,
+                                                   is_type ? CallableObj::Printed::BuiltinType
+                                                           : CallableObj::Printed::BuiltinFunction});
+  return v;
+}
+
 Value Value::object(std::string class_name) {
   Value v;
   v.v_ = std::make_shared<ObjectObj>(ObjectObj{std::move(class_name), {}, Value(), nullptr});

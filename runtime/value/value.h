@@ -86,6 +86,8 @@ class Value {
   static Value dict(std::vector<std::pair<Value, Value>> items = {});
   /// `user`: set for a Python function (runtime/function/function_value.h).
   static Value callable(std::string name, CallFn fn, std::shared_ptr<UserFunction> user = nullptr);
+  /// One of Python's builtins: a type (`is_type`: int, list, ...) or a function.
+  static Value builtin(std::string name, CallFn fn, bool is_type);
   /// A new object of class `class_name` with no attributes.
   static Value object(std::string class_name);
   /// Python's `...` (Ellipsis): one object of class 'ellipsis' per process.
@@ -216,12 +218,16 @@ struct DictObj {
 };
 
 struct CallableObj {
+  /// How Python prints it: a def's `<function f at 0x...>`, a builtin
+  /// function's `<built-in function len>`, a builtin type's `<class 'int'>`.
+  enum class Printed { Function, BuiltinFunction, BuiltinType };
   std::string name;
   CallFn fn;
   /// A user function's parameters and body (make_function in runtime/
   /// function/function_value.h), null for other callables: tf.function and
   /// method binding read them.
   std::shared_ptr<UserFunction> user = nullptr;
+  Printed printed = Printed::Function;
 };
 
 /// An object: an instance of a class (runtime/value/object_model.h), a class

@@ -121,7 +121,8 @@ std::string float_repr(double d) {
 }
 
 std::string repr(const Value& v) {
-  if (const char* dtype = dtype_value_name(v)) return std::string("<dtype: '") + dtype + "'>";
+  // TF's DType: repr "tf.float32", str "<dtype: 'float32'>".
+  if (const char* dtype = dtype_value_name(v)) return std::string("tf.") + dtype;
   if (std::optional<DType> t = numpy::dtype_of_object(v)) return std::string("dtype('") + numpy::dtype_name(*t) + "')";
   switch (v.kind()) {
     case Kind::Str: return str_repr(v.as_str());
@@ -156,7 +157,15 @@ std::string str(const Value& v) {
     case Kind::Float: return float_repr(v.as_float());
     case Kind::Str: return v.as_str();
     case Kind::Tensor: return tensor_text(v.as_tensor(), false);
-    case Kind::Callable: return "<function " + v.as_callable().name + " at " + address_text(&v.as_callable()) + ">";
+    case Kind::Callable: {
+      const CallableObj& c = v.as_callable();
+      switch (c.printed) {
+        case CallableObj::Printed::BuiltinType: return "<class '" + c.name + "'>";
+        case CallableObj::Printed::BuiltinFunction: return "<built-in function " + c.name + ">";
+        case CallableObj::Printed::Function: break;
+      }
+      return "<function " + c.name + " at " + address_text(&c) + ">";
+    }
     case Kind::Object: return object_text(v, false);
     case Kind::TensorArray:
       return "<tensorflow.python.ops.tensor_array_ops.TensorArray object at " + address_text(&v.as_tensor_array()) + ">";

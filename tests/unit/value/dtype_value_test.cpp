@@ -15,7 +15,7 @@ using namespace ag::test;
 TEST_CASE("DType values print as TF's, are interned and have .name") {
   const Value& f = tf::api::float32();
   CHECK(str(f) == "<dtype: 'float32'>");
-  CHECK(repr(f) == "<dtype: 'float32'>");
+  CHECK(repr(f) == "tf.float32");
   CHECK(str(tf::api::bool_()) == "<dtype: 'bool'>");
   CHECK(str(tf::api::float16()) == "<dtype: 'float16'>");
   CHECK(str(f.getattr("name")) == "float32");
@@ -24,7 +24,9 @@ TEST_CASE("DType values print as TF's, are interned and have .name") {
   CHECK(f.is(dtype_value(DType::Float32)));
   CHECK(truthy(f == dtype_value(DType::Float32)));
   CHECK(!truthy(f == tf::api::int32()));
-  CHECK(repr(Value::list({tf::api::int64(), tf::api::string()})) == "[<dtype: 'int64'>, <dtype: 'string'>]");
+  // TF's DType.__repr__ is "tf." + name; __str__ is "<dtype: 'name'>".
+  CHECK(repr(Value::list({tf::api::int64(), tf::api::string()})) == "[tf.int64, tf.string]");
+  CHECK(repr(tf::api::float16()) == "tf.float16");
   CHECK(tf::api::newaxis().is_none());
 }
 

@@ -137,7 +137,7 @@ TEST_CASE("strings and random") {
   api::random_set_seed({1}, {});
   Value u2 = api::random_uniform({L({2})}, {{"seed", 3}});
   CHECK(str(u1) == str(u2));
-  CHECK(repr(api::random_normal({L({3})}, {{"dtype", api::float64()}}).getattr("dtype")) == "<dtype: 'float64'>");
+  CHECK(repr(api::random_normal({L({3})}, {{"dtype", api::float64()}}).getattr("dtype")) == "tf.float64");
 }
 
 TEST_CASE("class values construct: Variable, TensorArray, TensorSpec") {
