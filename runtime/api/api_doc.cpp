@@ -41,7 +41,7 @@ std::string facts(std::string_view op, std::string_view hint) {
 std::string page() {
   std::ostringstream out;
   out << "# The tf.* API\n\n"
-         "<!-- Generated from runtime/api/tf_functions.def and np_functions.def by agc-api-doc (runtime/api/api_doc.cpp): do not edit.\n"
+         "<!-- Generated from runtime/api/tf_functions.def, np_functions.def and py_modules.def by agc-api-doc (runtime/api/api_doc.cpp): do not edit.\n"
          "     Regenerate: build-dev/runtime/agc-api-doc > docs/api.md (the api-doc test fails when it is stale). -->\n\n"
          "Every `tf.*` name generated code may use. A function binds its arguments to\n"
          "TensorFlow's Python signature, shown here (keyword names and defaults; Python's\n"
@@ -85,6 +85,15 @@ std::string page() {
   AG_NP_ENTRY(paths, code(std::string("np.") + AG_TF_FIRST paths), std::string(": ") + what)
 #include "runtime/api/np_functions.def"
 #undef AG_NP_ENTRY
+  out << "\n# Python's standard modules (`import math`, `import time`)\n\n"
+         "The names of the standard modules agc compiles (runtime/api/py_modules.def), computed\n"
+         "and failing as CPython 3.11's do. Any other name of these modules, and any other\n"
+         "module, is an error at transpile time.\n";
+#define AG_PY_MODULE(name) out << "\n## " << code(name) << "\n\n";
+#define AG_PY_FN(cpp_name, paths, signature, impl, data) out << "- " << call(AG_TF_FIRST paths, signature, "") << "\n";
+#define AG_PY_VALUE(cpp_name, paths, what) \
+  out << "- " << code(AG_TF_FIRST paths) << ": " << what << "\n";
+#include "runtime/api/py_modules.def"
   return out.str();
 }
 
@@ -104,7 +113,7 @@ int main(int argc, char** argv) {
   std::stringstream file;
   file << in.rdbuf();
   if (in && file.str() == text) return 0;
-  std::cerr << argv[2] << " is stale: it is not what runtime/api/tf_functions.def and np_functions.def give.\n"
+  std::cerr << argv[2] << " is stale: it is not what runtime/api/tf_functions.def, np_functions.def and py_modules.def give.\n"
             << "Regenerate it: <build dir>/runtime/agc-api-doc > docs/api.md\n";
   return 1;
 }

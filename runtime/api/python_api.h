@@ -1,7 +1,8 @@
 // The calling convention of everything generated code calls by its Python
 // name: Python's builtins (ag::py, builtins.def), the tf.* API
-// (ag::tf::api, tf_functions.def) and the NumPy module (ag::np::api,
-// np_functions.def). Each is a plain C++ function taking the call's
+// (ag::tf::api, tf_functions.def), the NumPy module (ag::np::api,
+// np_functions.def) and Python's standard modules agc compiles (math, time:
+// ag::pymod::api, py_modules.def). Each is a plain C++ function taking the call's
 // positional and keyword arguments and binding them as Python would (a
 // TypeError in Python's words for a missing or unexpected argument), so the
 // emitter resolves names at transpile time and emits direct calls:
@@ -59,5 +60,11 @@ namespace np::api {
 #define AG_NP_VALUE(cpp_name, ...) const Value& cpp_name();
 #include "runtime/api/np_functions.def"
 }  // namespace np::api
+
+namespace pymod::api {
+#define AG_PY_FN(cpp_name, ...) Value cpp_name(std::vector<Value> args, Kwargs kwargs);
+#define AG_PY_VALUE(cpp_name, ...) const Value& cpp_name();
+#include "runtime/api/py_modules.def"
+}  // namespace pymod::api
 
 }  // namespace ag

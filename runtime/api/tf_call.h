@@ -82,3 +82,11 @@ using tf::TfCall;
 /// NotImplementedError when the call passes NumPy's out= (agc's results are new arrays).
 void no_out(const TfCall& c);
 }  // namespace ag::np::impl
+
+// The standard modules' implementations (py_modules.def's AG_PY_FN rows),
+// bound the same way.
+namespace ag::pymod::impl {
+using tf::TfCall;
+#define AG_PY_FN(cpp_name, paths, signature, impl, data) Value impl(const TfCall& c);
+#include "runtime/api/py_modules.def"
+}  // namespace ag::pymod::impl

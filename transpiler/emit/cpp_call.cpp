@@ -91,6 +91,15 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
     }
     return np_unknown(*func, alias, path);
   }
+  if (py_module_path(func, path, alias)) {
+    if (auto entry = find_py_api(path)) {
+      if (entry->kind == TfApiEntry::Kind::Function) {
+        return fmt::format("ag::pymod::api::{}({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+      }
+      return fmt::format("ag::pymod::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+    }
+    return py_unknown(*func, alias, path);
+  }
   if (auto* n = func->dyn<Name>()) {
     if (local_function(n->id) && keywords.empty()) {
       std::vector<std::string> parts;
@@ -144,6 +153,19 @@ std::string Emitter::np_unknown(const Node& n, const std::string& alias, const s
                                 alias, path);
   std::string near = closest_np_api(path);
   if (!near.empty()) msg += fmt::format(" (did you mean '{}.{}'?)", alias, near);
+  error(n, msg);
+  return "ag::Value()";
+}
+
+std::string Emitter::py_unknown(const Node& n, const std::string& alias, const std::string& path) {
+  // `path` is "math.sqr"; the program may call the module `m`.
+  const std::string module = path.substr(0, path.find('.'));
+  const std::string rest = path.substr(module.size() + 1);
+  std::string msg = fmt::format("'{}.{}' is not supported by agc: agc implements the part of module '{}' listed in "
+                                "docs/api.md",
+                                alias, rest, module);
+  std::string near = closest_py_api(path);
+  if (!near.empty()) msg += fmt::format(" (did you mean '{}.{}'?)", alias, near.substr(module.size() + 1));
   error(n, msg);
   return "ag::Value()";
 }

@@ -139,6 +139,9 @@ class Emitter {
   /// `np.random.seed` as "random.seed" when `np` is `import numpy as np`'s
   /// alias; `alias` gets the name the program used.
   bool np_path(const ast::Ref& e, std::string& path, std::string& alias) const;
+  /// `math.sqrt` as "math.sqrt" (the module's own name, whatever the alias)
+  /// when the root is the alias of a standard module of py_modules.def.
+  bool py_module_path(const ast::Ref& e, std::string& path, std::string& alias) const;
   /// The dotted attribute path under an imported module's alias, and that module.
   bool module_path(const ast::Ref& e, std::string_view module, std::string& path, std::string* alias) const;
   std::string subscript(const ast::Subscript& s);
@@ -153,6 +156,7 @@ class Emitter {
   std::string super_attr(const ast::Node& at_node, const std::string& attr);
   std::string tf_unknown(const ast::Node& n, const std::string& path);
   std::string np_unknown(const ast::Node& n, const std::string& alias, const std::string& path);
+  std::string py_unknown(const ast::Node& n, const std::string& alias, const std::string& path);
   /// A C++ callable for the function named by `e` (a local function or any
   /// Value) taking `nparams` (0 or 1) arguments.
   std::string callable_ref(const ast::Ref& e, int nparams);

@@ -113,6 +113,17 @@ bool Emitter::np_path(const Ref& e, std::string& path, std::string& alias) const
   return module_path(e, "numpy", path, &alias);
 }
 
+bool Emitter::py_module_path(const Ref& e, std::string& path, std::string& alias) const {
+  const Ref* cur = &e;
+  while (auto* a = (*cur)->dyn<Attribute>()) cur = &a->value;
+  auto* n = unwrap_ld(*cur)->dyn<Name>();
+  if (!n) return false;
+  auto it = imports_.find(n->id);
+  if (it == imports_.end() || !is_py_module(it->second) || !module_path(e, it->second, path, &alias)) return false;
+  path = it->second + "." + path;
+  return true;
+}
+
 std::string Emitter::name_load(const Name& n) {
   if (const analysis::Closure* o = owner(n.id)) {
     // A local function is only ever called (analysis::Closures decides so).
@@ -309,6 +320,13 @@ std::string Emitter::expr(const Ref& e) {
           return fmt::format("ag::builtin_value(\"numpy.{}\", ag::np::api::{})", path, entry->cpp_name);
         }
         return np_unknown(*e, alias, path);
+      }
+      if (py_module_path(e, path, alias)) {
+        if (auto entry = find_py_api(path)) {
+          if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::pymod::api::{}()", entry->cpp_name);
+          return fmt::format("ag::builtin_value(\"{}\", ag::pymod::api::{})", path, entry->cpp_name);
+        }
+        return py_unknown(*e, alias, path);
       }
       if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
         auto it = imports_.find(root->id);

@@ -17,7 +17,9 @@ using namespace agc::ast;
 namespace {
 
 // Modules whose names the emitter resolves; any other import is a diagnostic.
-bool known_module(const std::string& path) { return path == "tensorflow" || path == "numpy" || path == "sys"; }
+bool known_module(const std::string& path) {
+  return path == "tensorflow" || path == "numpy" || path == "sys" || is_py_module(path);
+}
 
 std::string raw_string(std::string_view text) {
   std::string delim = "agc";

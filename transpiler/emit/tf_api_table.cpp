@@ -45,6 +45,21 @@ constexpr TfRow kNpRows[] = {
 #include "runtime/api/np_functions.def"
 };
 
+// The standard modules' rows of runtime/api/py_modules.def ("math.sqrt"),
+// and the modules they belong to.
+#define AG_PY_FN(cpp_name, paths, ...) constexpr const char* k_py_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
+#define AG_PY_VALUE(cpp_name, paths, ...) constexpr const char* k_py_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
+#include "runtime/api/py_modules.def"
+constexpr TfRow kPyRows[] = {
+#define AG_PY_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_py_##cpp_name##_paths},
+#define AG_PY_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_py_##cpp_name##_paths},
+#include "runtime/api/py_modules.def"
+};
+constexpr const char* kPyModules[] = {
+#define AG_PY_MODULE(name) name,
+#include "runtime/api/py_modules.def"
+};
+
 struct Builtin {
   const char* python_name;
   const char* cpp_name;
@@ -132,6 +147,17 @@ std::optional<TfApiEntry> find_tf_api(std::string_view path) { return find_in(kT
 std::string closest_tf_api(std::string_view path) { return closest_in(kTfRows, path); }
 std::optional<TfApiEntry> find_np_api(std::string_view path) { return find_in(kNpRows, path); }
 std::string closest_np_api(std::string_view path) { return closest_in(kNpRows, path); }
+
+std::optional<TfApiEntry> find_py_api(std::string_view path) { return find_in(kPyRows, path); }
+std::string closest_py_api(std::string_view path) {
+  // Only a name of the same module ("math.sqr" -> "math.sqrt").
+  std::string near = closest_in(kPyRows, path);
+  std::string_view module = path.substr(0, path.find('.') + 1);
+  return near.rfind(module, 0) == 0 ? near : std::string();
+}
+bool is_py_module(std::string_view name) {
+  return std::find(std::begin(kPyModules), std::end(kPyModules), name) != std::end(kPyModules);
+}
 
 const char* find_builtin(std::string_view name) {
   for (const Builtin& b : kBuiltins) {

@@ -1,5 +1,6 @@
 // What the C++ emitter knows about names it does not define: the tf.* API
-// (runtime/api/tf_functions.def), the NumPy module (np_functions.def), Python's builtins (runtime/api/builtins.def)
+// (runtime/api/tf_functions.def), the NumPy module (np_functions.def), Python's
+// standard modules agc compiles (py_modules.def), Python's builtins (runtime/api/builtins.def)
 // and the exception classes `raise`/`except` map to C++ types
 // (runtime/core/exceptions.def): the runtime's own tables, so the transpiler
 // and libagrt cannot disagree. A name outside these is a diagnostic at the
@@ -28,6 +29,13 @@ std::string closest_tf_api(std::string_view path);
 /// (cpp_name in ag::np::api), or nullopt; and the closest one to a wrong path.
 std::optional<TfApiEntry> find_np_api(std::string_view path);
 std::string closest_np_api(std::string_view path);
+
+/// A path of a Python standard module agc compiles ("math.sqrt", "time.time")
+/// of runtime/api/py_modules.def (cpp_name in ag::pymod::api), or nullopt;
+/// the closest one of the same module; and whether `name` is such a module.
+std::optional<TfApiEntry> find_py_api(std::string_view path);
+std::string closest_py_api(std::string_view path);
+bool is_py_module(std::string_view name);
 
 /// A Python builtin's C++ name in ag::py ("int" -> "int_"), or nullptr.
 const char* find_builtin(std::string_view name);
