@@ -10,37 +10,13 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/api/binding.h"
+#include "runtime/api/py_args.h"
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
-#include "runtime/value/ndarray.h"
-#include "runtime/value/variable_value.h"
 
 namespace ag::pymod::impl {
 namespace {
-
-/// A real-number argument as CPython's math functions take it: an int, bool
-/// or float, or anything float() converts (an eager tensor or NumPy scalar
-/// of one element); a symbolic tensor has no value yet (TF's SymbolicTensor
-/// defines no __float__).
-double real(const Value& x) {
-  if (x.is_number()) return x.as_float();
-  if (x.is_tensor() && x.as_tensor().symbolic()) throw TypeError("must be real number, not SymbolicTensor");
-  if (x.is_tensor() || x.is_variable() || x.is_ndarray()) return py::float_({x}, {}).as_float();
-  throw TypeError("must be real number, not " + x.type_name());
-}
-
-/// An integer argument (math.factorial, gcd, comb, perm): ints and bools;
-/// an integer eager tensor through its __index__.
-int64_t integer(const Value& x) {
-  if (x.is_bool() || x.is_int()) return x.as_int();
-  if (x.is_tensor() && !x.as_tensor().symbolic() && is_integer(x.as_tensor().dtype())) {
-    return py::int_({x}, {}).as_int();
-  }
-  if (x.is_ndarray() && ndarray::is_scalar(x) && is_integer(ndarray::tensor(x).dtype())) return py::int_({x}, {}).as_int();
-  throw TypeError("'" + x.type_name() + "' object cannot be interpreted as an integer");
-}
 
 [[noreturn]] void domain_error() { throw ValueError("math domain error"); }
 [[noreturn]] void range_error() { throw OverflowError("math range error"); }
@@ -70,7 +46,7 @@ int64_t mul_checked(int64_t a, int64_t b) {
 
 Value math_unary(const TfCall& c) {
   const std::string_view f = c.data();
-  const double x = real(c.arg(0));
+  const double x = real_arg(c.arg(0));
   if (f == "sqrt") return Value(checked(x, std::sqrt(x), false));
   if (f == "exp") return Value(checked(x, std::exp(x), true));
   if (f == "expm1") return Value(checked(x, std::expm1(x), true));
@@ -111,7 +87,7 @@ Value math_unary(const TfCall& c) {
 
 Value math_binary(const TfCall& c) {
   const std::string_view f = c.data();
-  const double x = real(c.arg(0)), y = real(c.arg(1));
+  const double x = real_arg(c.arg(0)), y = real_arg(c.arg(1));
   if (f == "atan2") return Value(std::atan2(x, y));
   if (f == "copysign") return Value(std::copysign(x, y));
   if (f == "fmod") {
@@ -140,7 +116,7 @@ Value math_binary(const TfCall& c) {
 
 Value math_log(const TfCall& c) {
   auto log_of = [](const Value& v) {
-    double x = real(v);
+    double x = real_arg(v);
     if (x <= 0) domain_error();
     return std::log(x);
   };
@@ -157,7 +133,7 @@ Value math_hypot(const TfCall& c) {
   bool nan = false, inf = false;
   std::vector<double> xs;
   for (const Value& v : c.arg(0).items()) {
-    double x = std::fabs(real(v));
+    double x = std::fabs(real_arg(v));
     inf = inf || std::isinf(x);
     nan = nan || std::isnan(x);
     largest = std::max(largest, x);
@@ -177,20 +153,20 @@ Value math_to_int(const TfCall& c) {
   const Value& v = c.arg(0);
   if (v.is_bool() || v.is_int()) return Value(v.as_int());
   const std::string_view f = c.data();
-  double x = real(v);
+  double x = real_arg(v);
   double r = f == "floor" ? std::floor(x) : f == "ceil" ? std::ceil(x) : std::trunc(x);
   return py::int_({Value(r)}, {});  // int()'s errors for NaN, infinity and int64's range
 }
 
 Value math_predicate(const TfCall& c) {
   const std::string_view f = c.data();
-  double x = real(c.arg(0));
+  double x = real_arg(c.arg(0));
   return Value(f == "isnan" ? std::isnan(x) : f == "isinf" ? std::isinf(x) : std::isfinite(x));
 }
 
 Value math_isclose(const TfCall& c) {
-  const double a = real(c["a"]), b = real(c["b"]);
-  const double rel = real(c["rel_tol"]), abs_tol = real(c["abs_tol"]);
+  const double a = real_arg(c["a"]), b = real_arg(c["b"]);
+  const double rel = real_arg(c["rel_tol"]), abs_tol = real_arg(c["abs_tol"]);
   if (rel < 0 || abs_tol < 0) throw ValueError("tolerances must be non-negative");
   if (a == b) return Value(true);
   if (std::isinf(a) || std::isinf(b)) return Value(false);
@@ -204,7 +180,7 @@ Value math_fsum(const TfCall& c) {
   std::vector<double> partials;
   double special_sum = 0, inf_sum = 0;
   for (const Value& item : iterate(c.arg(0))) {
-    double x = real(item);
+    double x = real_arg(item);
     const double xsave = x;
     size_t i = 0;
     for (double y : partials) {
@@ -257,7 +233,7 @@ Value math_prod(const TfCall& c) {
 Value math_factorial(const TfCall& c) {
   const Value& v = c.arg(0);
   if (v.is_float()) throw TypeError("'float' object cannot be interpreted as an integer");
-  const int64_t n = integer(v);
+  const int64_t n = index_arg(v);
   if (n < 0) throw ValueError("factorial() not defined for negative values");
   int64_t r = 1;
   for (int64_t k = 2; k <= n; ++k) r = mul_checked(r, k);
@@ -266,7 +242,7 @@ Value math_factorial(const TfCall& c) {
 
 Value math_gcd(const TfCall& c) {
   int64_t g = 0;
-  for (const Value& v : c.arg(0).items()) g = std::gcd(g, integer(v));
+  for (const Value& v : c.arg(0).items()) g = std::gcd(g, index_arg(v));
   return Value(g);
 }
 
@@ -274,9 +250,9 @@ Value math_comb(const TfCall& c) {
   // comb(n, k) = n! / (k! (n-k)!), perm(n, k) = n! / (n-k)!, multiplied out
   // step by step (each partial product of comb is itself a binomial).
   const bool perm = c.data() == "perm";
-  const int64_t n = integer(c.arg(0));
+  const int64_t n = index_arg(c.arg(0));
   if (n < 0) throw ValueError("n must be a non-negative integer");
-  const int64_t k = perm && c.arg(1).is_none() ? n : integer(c.arg(1));
+  const int64_t k = perm && c.arg(1).is_none() ? n : index_arg(c.arg(1));
   if (k < 0) throw ValueError("k must be a non-negative integer");
   if (k > n) return Value(int64_t{0});
   int64_t r = 1;
