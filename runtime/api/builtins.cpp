@@ -23,6 +23,7 @@
 #include "runtime/value/numpy_types.h"
 #include "runtime/value/iteration.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/variable_value.h"
 
@@ -163,6 +164,8 @@ std::optional<bool> builtin_isinstance(const Value& v, const Value& cls) {
   if (is_builtin(cls, "list", list)) return v.is_list();
   if (is_builtin(cls, "tuple", tuple)) return v.is_tuple();
   if (is_builtin(cls, "dict", dict)) return v.is_dict();
+  if (is_builtin(cls, "set", set_)) return v.is_set() && !v.as_set().frozen;
+  if (is_builtin(cls, "frozenset", frozenset)) return v.is_set() && v.as_set().frozen;
   if (cls.is(tf::api::Tensor())) return v.is_tensor();
   if (cls.is(tf::api::Variable())) return v.is_variable();
   if (cls.is(tf::api::TensorArray())) return v.is_tensor_array();
@@ -423,6 +426,21 @@ Value tuple(std::vector<Value> args, Kwargs kwargs) {
   return Value::tuple(iterate(args[0]));
 }
 
+namespace {
+/// set(iterable=()) / frozenset(iterable=()), with CPython's argument errors.
+Value make_set(const char* name, std::vector<Value>& args, const Kwargs& kwargs, bool frozen) {
+  if (!kwargs.empty()) throw TypeError(std::string(name) + "() takes no keyword arguments");
+  if (args.size() > 1) {
+    throw TypeError(std::string(name) + " expected at most 1 argument, got " + std::to_string(args.size()));
+  }
+  return args.empty() ? set_value::make({}, frozen) : set_value::from_iterable(args[0], frozen);
+}
+}  // namespace
+
+Value set_(std::vector<Value> args, Kwargs kwargs) { return make_set("set", args, kwargs, false); }
+
+Value frozenset(std::vector<Value> args, Kwargs kwargs) { return make_set("frozenset", args, kwargs, true); }
+
 Value dict(std::vector<Value> args, Kwargs kwargs) {
   if (args.size() > 1) throw TypeError("dict expected at most 1 argument, got " + std::to_string(args.size()));
   Value d = Value::dict();
@@ -494,6 +512,7 @@ Value id(std::vector<Value> args, Kwargs kwargs) {
     case Kind::TensorArray: return addr(&v.as_tensor_array());
     case Kind::Variable: return addr(v.as_variable().get());
     case Kind::NDArray: return addr(&v.as_ndarray());
+    case Kind::Set: return addr(&v.as_set());
     case Kind::Tensor:
       if (!v.as_tensor().symbolic()) return addr(v.as_tensor().value().raw_data());
       return Value(static_cast<int64_t>(std::hash<std::string>{}(v.as_tensor().output().name()) >> 1));
@@ -528,6 +547,7 @@ Value type(std::vector<Value> args, Kwargs kwargs) {
     case Kind::List: return builtin_value("list", list);
     case Kind::Tuple: return builtin_value("tuple", tuple);
     case Kind::Dict: return builtin_value("dict", dict);
+    case Kind::Set: return v.as_set().frozen ? builtin_value("frozenset", frozenset) : builtin_value("set", set_);
     case Kind::Tensor: return tf::api::Tensor();
     case Kind::Variable: return tf::api::Variable();
     case Kind::TensorArray: return tf::api::TensorArray();

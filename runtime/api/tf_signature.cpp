@@ -27,10 +27,11 @@ class SignatureParser {
         std::optional<size_t>& slot = two ? sig.varkw : sig.varargs;
         if (slot || (!two && sig.varkw)) fail("a second *args or **kwargs");
         slot = sig.params.size();
-        sig.params.push_back({identifier()});
+        sig.params.push_back({identifier(), std::nullopt, two ? ParamKind::VarKeyword : ParamKind::VarPositional});
         continue;
       }
       Param p{identifier()};
+      if (sig.varargs) p.kind = ParamKind::KeywordOnly;
       if (accept('=')) {
         p.default_value = literal();
         defaults = true;
@@ -153,47 +154,7 @@ std::optional<size_t> Signature::find(std::string_view param) const {
 Signature parse_signature(std::string_view text) { return SignatureParser(text).parse(); }
 
 std::vector<Value> bind(const Signature& sig, std::vector<Value> args, Kwargs kwargs) {
-  if (!sig.varargs && !sig.varkw) return bind_arguments(sig.name, sig.params, std::move(args), std::move(kwargs));
-  // The named parameters are bound as usual; positional arguments past the
-  // ones before *args go to *args, unknown keywords to **kwargs.
-  std::vector<Param> named;
-  for (size_t i = 0; i < sig.params.size(); ++i) {
-    if (i != sig.varargs && i != sig.varkw) named.push_back(sig.params[i]);
-  }
-  std::vector<Value> extra;
-  if (sig.varargs && args.size() > *sig.varargs) {
-    extra.assign(std::make_move_iterator(args.begin() + static_cast<std::ptrdiff_t>(*sig.varargs)),
-                 std::make_move_iterator(args.end()));
-    args.resize(*sig.varargs);
-  }
-  std::vector<std::pair<Value, Value>> unknown;
-  if (sig.varkw) {
-    Kwargs known;
-    for (auto& [k, v] : kwargs) {
-      bool is_named = false;
-      for (const Param& p : named) is_named = is_named || p.name == k;
-      if (is_named) {
-        known.emplace_back(std::move(k), std::move(v));
-      } else {
-        unknown.emplace_back(Value(k), std::move(v));
-      }
-    }
-    kwargs = std::move(known);
-  }
-  std::vector<Value> bound = bind_arguments(sig.name, named, std::move(args), std::move(kwargs));
-  std::vector<Value> out;
-  out.reserve(sig.params.size());
-  size_t next = 0;
-  for (size_t i = 0; i < sig.params.size(); ++i) {
-    if (i == sig.varargs) {
-      out.push_back(Value::tuple(std::move(extra)));
-    } else if (i == sig.varkw) {
-      out.push_back(Value::dict(std::move(unknown)));
-    } else {
-      out.push_back(std::move(bound[next++]));
-    }
-  }
-  return out;
+  return bind_arguments(sig.name, sig.params, std::move(args), std::move(kwargs));
 }
 
 }  // namespace ag::api

@@ -196,6 +196,10 @@ std::vector<Value> Function::apply_input_signature_specs(const std::vector<Value
 
 ConcreteFunction* Function::fast_path_trace(std::span<const Value* const> args) {
   if (args.size() != params_.size() || options_.input_signature || functions_run_eagerly()) return nullptr;
+  // One argument per parameter means one value each only without *args/**kwargs.
+  for (const Param& p : params_) {
+    if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword) return nullptr;
+  }
   ConcreteFunction* last = last_.load(std::memory_order_acquire);
   if (last == nullptr || !last->matches_exactly(args)) return nullptr;
   // Counted for the retracing detector; a relaxed load and store, not a

@@ -4,6 +4,7 @@
 
 #include "runtime/core/hash_mix.h"
 #include "runtime/value/ndarray.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/tensor_spec_value.h"
 
 namespace ag {
@@ -60,6 +61,17 @@ TraceType TraceType::of(const Value& v) {
     case ag::Kind::TensorArray:
     case ag::Kind::Variable:
       t.kind_ = Kind::Identity;
+      t.literal_ = v;
+      break;
+    case ag::Kind::Set:
+      // Neither kind takes a weak reference, so TF keys them as a Literal,
+      // which a set cannot be (it is unhashable): TF 2.15's trace_type text.
+      if (!v.as_set().frozen) {
+        throw TypeError("Could not generate a generic TraceType for " + repr(v) +
+                        ".Please verify that it is immutable/hashable. Otheriwse, consider implementing the Tracing "
+                        "Protocol for it.");
+      }
+      t.kind_ = Kind::Literal;
       t.literal_ = v;
       break;
   }

@@ -1,44 +1,206 @@
 #include "runtime/value/user_function.h"
 
 #include "runtime/core/error.h"
+#include "runtime/value/iteration.h"
 
 namespace ag {
 
+namespace {
+
+std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+/// "'a'", "'a' and 'b'", "'a', 'b', and 'c'": CPython's list of missing names.
+std::string name_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? (names.size() > 2 ? ", and " : " and ") : ", ") + names[i];
+  }
+  return out;
+}
+
+bool is_positional(ParamKind k) { return k == ParamKind::PositionalOnly || k == ParamKind::PositionalOrKeyword; }
+
+}  // namespace
+
 std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<Param>& params, std::vector<Value> args,
                                   Kwargs kwargs) {
-  if (args.size() > params.size()) {
-    throw TypeError(fn_name + "() takes " + std::to_string(params.size()) + " positional argument" +
-                    (params.size() == 1 ? "" : "s") + " but " + std::to_string(args.size()) +
-                    (args.size() == 1 ? " was" : " were") + " given");
+  // The signature's layout: positional parameters first (in a def they are
+  // a prefix), then *args, keyword-only ones and **kwargs.
+  std::vector<size_t> positional;
+  std::optional<size_t> varargs, varkw;
+  for (size_t i = 0; i < params.size(); ++i) {
+    switch (params[i].kind) {
+      case ParamKind::PositionalOnly:
+      case ParamKind::PositionalOrKeyword: positional.push_back(i); break;
+      case ParamKind::VarPositional: varargs = i; break;
+      case ParamKind::VarKeyword: varkw = i; break;
+      case ParamKind::KeywordOnly: break;
+    }
   }
   std::vector<std::optional<Value>> bound(params.size());
-  for (size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
+  const size_t given = args.size();
+  std::vector<Value> extra;
+  for (size_t i = 0; i < given; ++i) {
+    if (i < positional.size()) {
+      bound[positional[i]] = std::move(args[i]);
+    } else {
+      extra.push_back(std::move(args[i]));
+    }
+  }
+  // Keywords first, as CPython checks them before counting positionals.
+  std::vector<std::pair<Value, Value>> extra_kw;
   for (auto& [key, value] : kwargs) {
     size_t i = 0;
-    while (i < params.size() && params[i].name != key) ++i;
-    if (i == params.size()) throw TypeError(fn_name + "() got an unexpected keyword argument '" + key + "'");
+    while (i < params.size() && !(params[i].name == key && (params[i].kind == ParamKind::PositionalOrKeyword ||
+                                                            params[i].kind == ParamKind::KeywordOnly))) {
+      ++i;
+    }
+    if (i == params.size()) {
+      if (varkw) {
+        extra_kw.emplace_back(Value(key), std::move(value));
+        continue;
+      }
+      std::vector<std::string> posonly;
+      for (const auto& [k, v] : kwargs) {
+        for (const Param& p : params) {
+          if (p.kind == ParamKind::PositionalOnly && p.name == k) posonly.push_back("'" + k + "'");
+        }
+      }
+      if (!posonly.empty()) {
+        std::string names;
+        for (size_t j = 0; j < posonly.size(); ++j) names += (j ? ", " : "") + posonly[j];
+        throw TypeError(fn_name + "() got some positional-only arguments passed as keyword arguments: " + names);
+      }
+      throw TypeError(fn_name + "() got an unexpected keyword argument '" + key + "'");
+    }
     if (bound[i]) throw TypeError(fn_name + "() got multiple values for argument '" + key + "'");
     bound[i] = std::move(value);
   }
-  std::vector<std::string> missing;
-  std::vector<Value> out;
+  if (given > positional.size() && !varargs) {
+    size_t defaults = 0, kwonly_given = 0;
+    for (size_t i : positional) defaults += params[i].default_value ? 1 : 0;
+    for (size_t i = 0; i < params.size(); ++i) kwonly_given += params[i].kind == ParamKind::KeywordOnly && bound[i];
+    std::string sig = defaults ? "from " + std::to_string(positional.size() - defaults) + " to " +
+                                     std::to_string(positional.size()) + " positional arguments"
+                               : plural(positional.size(), "positional argument");
+    std::string kwonly = kwonly_given ? std::string(" positional argument") + (given == 1 ? "" : "s") + " (and " +
+                                            plural(kwonly_given, "keyword-only argument") + ")"
+                                      : "";
+    throw TypeError(fn_name + "() takes " + sig + " but " + std::to_string(given) + kwonly + " " +
+                    (given == 1 && !kwonly_given ? "was" : "were") + " given");
+  }
+  std::vector<std::string> missing, missing_kwonly;
   for (size_t i = 0; i < params.size(); ++i) {
-    if (!bound[i] && params[i].default_value) bound[i] = *params[i].default_value;
-    if (!bound[i]) {
-      missing.push_back("'" + params[i].name + "'");
-      continue;
+    if (i == varargs) {
+      bound[i] = Value::tuple(std::move(extra));
+    } else if (i == varkw) {
+      bound[i] = Value::dict(std::move(extra_kw));
+    } else if (!bound[i] && params[i].default_value) {
+      bound[i] = *params[i].default_value;
+    } else if (!bound[i]) {
+      (is_positional(params[i].kind) ? missing : missing_kwonly).push_back("'" + params[i].name + "'");
     }
-    out.push_back(std::move(*bound[i]));
   }
   if (!missing.empty()) {
-    std::string names;
-    for (size_t i = 0; i < missing.size(); ++i) {
-      names += (i == 0 ? "" : i + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ") + missing[i];
+    throw TypeError(fn_name + "() missing " + plural(missing.size(), "required positional argument") + ": " +
+                    name_list(missing));
+  }
+  if (!missing_kwonly.empty()) {
+    throw TypeError(fn_name + "() missing " + plural(missing_kwonly.size(), "required keyword-only argument") + ": " +
+                    name_list(missing_kwonly));
+  }
+  std::vector<Value> out;
+  out.reserve(params.size());
+  for (auto& b : bound) out.push_back(std::move(*b));
+  return out;
+}
+
+std::vector<Value> unpack_args(const std::string& callee, const std::vector<ArgPart>& parts) {
+  std::vector<Value> out;
+  for (const ArgPart& p : parts) {
+    if (!p.star) {
+      out.push_back(p.value);
+      continue;
     }
-    throw TypeError(fn_name + "() missing " + std::to_string(missing.size()) + " required positional argument" +
-                    (missing.size() == 1 ? "" : "s") + ": " + names);
+    std::optional<Iteration> it;
+    try {
+      it.emplace(p.value);
+    } catch (const TypeError&) {
+      throw TypeError(callee + " argument after * must be an iterable, not " + p.value.type_name());
+    }
+    for (const Value& x : *it) out.push_back(x);
   }
   return out;
+}
+
+Kwargs unpack_kwargs(const std::string& callee, const std::vector<KwargPart>& parts) {
+  Kwargs out;
+  auto add = [&](const std::string& name, const Value& v) {
+    for (const auto& [k, _] : out) {
+      if (k == name) throw TypeError(callee + " got multiple values for keyword argument '" + name + "'");
+    }
+    out.emplace_back(name, v);
+  };
+  for (const KwargPart& p : parts) {
+    if (!p.name.empty()) {
+      add(p.name, p.value);
+      continue;
+    }
+    if (!p.value.is_dict()) {
+      throw TypeError(callee + " argument after ** must be a mapping, not " + p.value.type_name());
+    }
+    for (const auto& [k, v] : p.value.as_dict().entries) {
+      if (!k.is_str()) throw TypeError("keywords must be strings");
+      add(k.as_str(), v);
+    }
+  }
+  return out;
+}
+
+Value call_unpacked(UnpackedCall call) {
+  // CPython names the callee as _PyObject_FunctionStr does: a function by
+  // its module and qualified name, anything else by its name.
+  std::string callee;
+  if (call.callee.is_callable()) {
+    const CallableObj& c = call.callee.as_callable();
+    callee = (c.user ? "__main__." + c.user->qualname : c.name) + "()";
+  } else {
+    callee = call.callee.type_name() + " object";
+  }
+  std::vector<Value> args = unpack_args(callee, call.args);
+  Kwargs kwargs = unpack_kwargs(callee, call.kwargs);
+  return call.callee(std::move(args), std::move(kwargs));
+}
+
+std::vector<Value> display_items(const std::vector<ArgPart>& parts) {
+  std::vector<Value> out;
+  for (const ArgPart& p : parts) {
+    if (!p.star) {
+      out.push_back(p.value);
+      continue;
+    }
+    std::optional<Iteration> it;
+    try {
+      it.emplace(p.value);
+    } catch (const TypeError&) {
+      throw TypeError("Value after * must be an iterable, not " + p.value.type_name());
+    }
+    for (const Value& x : *it) out.push_back(x);
+  }
+  return out;
+}
+
+Value dict_display(const std::vector<DictPart>& parts) {
+  std::vector<std::pair<Value, Value>> items;
+  for (const DictPart& p : parts) {
+    if (!p.star) {
+      items.emplace_back(p.key, p.value);
+      continue;
+    }
+    if (!p.value.is_dict()) throw TypeError("'" + p.value.type_name() + "' object is not a mapping");
+    for (const auto& [k, v] : p.value.as_dict().entries) items.emplace_back(k, v);
+  }
+  return Value::dict(std::move(items));
 }
 
 namespace {

@@ -13,10 +13,14 @@
 
 namespace ag {
 
-/// A parameter of a Python function: its name and default value, if any.
+/// Where a parameter sits in a Python signature `def f(a, /, b, *args, c, **kwargs)`.
+enum class ParamKind : uint8_t { PositionalOrKeyword, PositionalOnly, VarPositional, KeywordOnly, VarKeyword };
+
+/// A parameter of a Python function: its name, default value if any, and kind.
 struct Param {
   std::string name;
   std::optional<Value> default_value = std::nullopt;
+  ParamKind kind = ParamKind::PositionalOrKeyword;
 };
 
 /// The Python body: called with one value per parameter.
@@ -69,10 +73,61 @@ Value make_function(std::string name, std::vector<Param> params, Body body, Body
 /// The parameters of a callable made by make_function (empty for others).
 const std::vector<Param>* function_params(const Value& callable);
 
-/// Python's argument binding: `args`/`kwargs` to one value per parameter
-/// (defaults filled). TypeError in Python's words for missing, duplicate or
-/// unexpected arguments; `fn_name` names the function in them.
+/// Python's argument binding (CPython 3.11's initialize_locals): `args`/
+/// `kwargs` to one value per parameter (defaults filled), `*args` a tuple of
+/// the extra positional arguments, `**kwargs` a dict of the other keywords.
+/// TypeError in Python's words for missing, duplicate or unexpected
+/// arguments, checked in CPython's order (keywords, then the positional
+/// count, then missing ones); `fn_name` names the function in them.
 std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<Param>& params, std::vector<Value> args,
                                   Kwargs kwargs);
+
+/// One positional part of a call: `x`, or `*xs` when `star`.
+struct ArgPart {
+  Value value;
+  bool star = false;
+};
+
+/// One keyword part of a call: `name=x`, or `**x` when `name` is empty.
+struct KwargPart {
+  std::string name;
+  Value value;
+};
+
+/// The positional arguments of a call written with `*`: the parts in order,
+/// each `*xs` iterated. `callee` ("print()", "__main__.f()") names the
+/// function in CPython's TypeError for a non-iterable: "f() argument after *
+/// must be an iterable, not int".
+std::vector<Value> unpack_args(const std::string& callee, const std::vector<ArgPart>& parts);
+
+/// The keyword arguments of a call written with `**`: a mapping's str keys
+/// in its order; TypeError for a non-mapping ("f() argument after ** must be
+/// a mapping, not list"), a non-str key ("keywords must be strings") or a
+/// repeated name ("f() got multiple values for keyword argument 'a'").
+Kwargs unpack_kwargs(const std::string& callee, const std::vector<KwargPart>& parts);
+
+/// A call whose arguments use `*` or `**`, in Python's evaluation order
+/// (callee, then the parts left to right: one braced initializer).
+struct UnpackedCall {
+  Value callee;
+  std::vector<ArgPart> args;
+  std::vector<KwargPart> kwargs;
+};
+Value call_unpacked(UnpackedCall call);
+
+/// The items of a display with `*` parts: `[*a, 1]`, `(*a,)`, `{*a}`;
+/// TypeError "Value after * must be an iterable, not int" otherwise.
+std::vector<Value> display_items(const std::vector<ArgPart>& parts);
+
+/// One entry of a dict display: `key: value`, or `**value` when `star`.
+struct DictPart {
+  Value key;
+  Value value;
+  bool star = false;
+};
+
+/// A dict display with `**` parts: `{**a, 'k': 1, **b}`, later keys winning;
+/// TypeError "'list' object is not a mapping" for a part that is not one.
+Value dict_display(const std::vector<DictPart>& parts);
 
 }  // namespace ag

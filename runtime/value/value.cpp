@@ -3,9 +3,11 @@
 #include "runtime/value/convert.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"
+#include "runtime/value/user_function.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -105,6 +107,12 @@ Value Value::ndarray(std::shared_ptr<NDArrayObj> a) {
   return v;
 }
 
+Value Value::set(std::shared_ptr<SetObj> s) {
+  Value v;
+  v.v_ = std::move(s);
+  return v;
+}
+
 namespace {
 
 [[noreturn]] void wrong_kind(const Value& v, const char* want) {
@@ -196,6 +204,11 @@ NDArrayObj& Value::as_ndarray() const {
   wrong_kind(*this, "numpy.ndarray");
 }
 
+SetObj& Value::as_set() const {
+  if (auto* o = std::get_if<std::shared_ptr<SetObj>>(&v_)) return **o;
+  wrong_kind(*this, "set");
+}
+
 std::string Value::type_name() const {
   switch (kind()) {
     case Kind::None: return "NoneType";
@@ -212,6 +225,7 @@ std::string Value::type_name() const {
     case Kind::TensorArray: return "TensorArray";
     case Kind::Variable: return "ResourceVariable";
     case Kind::NDArray: return ndarray::type_name(*this);
+    case Kind::Set: return as_set().frozen ? "frozenset" : "set";
   }
   return "object";
 }
@@ -239,6 +253,7 @@ bool Value::is(const Value& o) const {
     case Kind::TensorArray: return &as_tensor_array() == &o.as_tensor_array();
     case Kind::Variable: return as_variable() == o.as_variable();
     case Kind::NDArray: return &as_ndarray() == &o.as_ndarray();
+    case Kind::Set: return &as_set() == &o.as_set();
   }
   return false;
 }
@@ -251,6 +266,11 @@ Value Value::getattr(std::string_view name) const {
   if (is_variable()) return variable_value::getattr(*this, name);
   if (is_ndarray()) return ndarray::getattr(*this, name);
   if (std::optional<Value> m = builtin_method(*this, name)) return *m;
+  // A function's (or a builtin type's, `type(s).__name__`) names.
+  if (is_callable() && name == "__name__") return Value(as_callable().name);
+  if (is_callable() && name == "__qualname__") {
+    return Value(as_callable().user ? as_callable().user->qualname : as_callable().name);
+  }
   if (is_tensor()) {
     const TensorHandle& t = as_tensor();
     if (name == "dtype") return dtype_value(t.dtype());

@@ -32,7 +32,7 @@ class Value;
 /// The kinds of Python values. The order is the alternative order of
 /// Value's storage; later kinds are appended.
 enum class Kind : uint8_t {
-  None, Bool, Int, Float, Str, Tensor, List, Tuple, Dict, Callable, Object, TensorArray, Variable, NDArray
+  None, Bool, Int, Float, Str, Tensor, List, Tuple, Dict, Callable, Object, TensorArray, Variable, NDArray, Set
 };
 
 /// Keyword arguments of a call, in call order.
@@ -49,6 +49,7 @@ class Variable;         // runtime/core/variable.h; operations in runtime/value/
 struct UserFunction;    // runtime/value/user_function.h
 struct NativeState;     // runtime/value/object_model.h
 struct NDArrayObj;      // runtime/value/ndarray.h: a NumPy array or scalar
+struct SetObj;          // runtime/value/set_value.h: a set or frozenset
 
 /// A slice `start:stop:step`; each part may be None.
 struct SliceSpec;
@@ -58,7 +59,7 @@ class Value {
   /// None.
   Value() = default;
   // Out of line (value.cpp): copying, moving or destroying the variant is a
-  // visit over its 13 alternatives, which inlined into every generated
+  // visit over its 15 alternatives, which inlined into every generated
   // function was most of a generated file's compile time.
   Value(const Value& other);
   Value(Value&& other) noexcept;
@@ -98,6 +99,8 @@ class Value {
   static Value variable(std::shared_ptr<Variable> var);
   /// A NumPy array or scalar (make one with ndarray::array() / ndarray::scalar()).
   static Value ndarray(std::shared_ptr<NDArrayObj> a);
+  /// A set or frozenset (make one with set_value::make()).
+  static Value set(std::shared_ptr<SetObj> s);
 
   Kind kind() const { return static_cast<Kind>(v_.index()); }
   bool is_none() const { return kind() == Kind::None; }
@@ -115,6 +118,8 @@ class Value {
   bool is_tensor_array() const { return kind() == Kind::TensorArray; }
   bool is_variable() const { return kind() == Kind::Variable; }
   bool is_ndarray() const { return kind() == Kind::NDArray; }
+  /// A set or a frozenset (SetObj::frozen tells them apart).
+  bool is_set() const { return kind() == Kind::Set; }
   /// bool, int or float (Python's numbers.Real).
   bool is_number() const { return is_bool() || is_int() || is_float(); }
   /// What Python's __index__ accepts (list indices, range()): an int, a bool
@@ -138,6 +143,7 @@ class Value {
   TensorArrayObj& as_tensor_array() const;
   const std::shared_ptr<Variable>& as_variable() const;
   NDArrayObj& as_ndarray() const;
+  SetObj& as_set() const;
 
   /// Python's type name: "NoneType", "bool", "int", "float", "str", "list",
   /// "tuple", "dict", "function", the class name of an object, for
@@ -165,8 +171,8 @@ class Value {
       std::variant<std::monostate, bool, int64_t, double, std::shared_ptr<const std::string>, TensorHandle,
                    std::shared_ptr<ListObj>, std::shared_ptr<TupleObj>, std::shared_ptr<DictObj>,
                    std::shared_ptr<CallableObj>, std::shared_ptr<ObjectObj>, std::shared_ptr<TensorArrayObj>,
-                   std::shared_ptr<Variable>, std::shared_ptr<NDArrayObj>>;
-  static_assert(std::variant_size_v<Storage> == static_cast<size_t>(Kind::NDArray) + 1,
+                   std::shared_ptr<Variable>, std::shared_ptr<NDArrayObj>, std::shared_ptr<SetObj>>;
+  static_assert(std::variant_size_v<Storage> == static_cast<size_t>(Kind::Set) + 1,
                 "Kind lists the storage alternatives in order");
   Storage v_;
 

@@ -5,6 +5,7 @@
 
 #include "runtime/value/exception_value.h"
 #include "runtime/value/ndarray.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -41,6 +42,7 @@ size_t hash(const Value& v) {
     case Kind::TensorArray: return std::hash<const void*>{}(&v.as_tensor_array());
     case Kind::Variable: return std::hash<const void*>{}(v.as_variable().get());
     case Kind::NDArray: return ndarray::hash(v);
+    case Kind::Set: return static_cast<size_t>(set_value::py_hash(v));  // TypeError for a set
     default: break;
   }
   throw TypeError("unhashable type: '" + v.type_name() + "'");

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "runtime/value/set_value.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
@@ -194,6 +195,7 @@ int64_t len(const Value& v) {
       return t.value().shape().dim(0);
     }
     case Kind::NDArray: return ndarray::len(v);
+    case Kind::Set: return static_cast<int64_t>(v.as_set().size());
     default: break;
   }
   if (std::optional<Value> m = special_method(v, "__len__")) {
@@ -444,6 +446,7 @@ bool contains(const Value& container, const Value& item) {
       }
       return container.as_str().find(item.as_str()) != std::string::npos;
     case Kind::Dict: return container.as_dict().find(item) >= 0;
+    case Kind::Set: return container.as_set().contains(item);
     case Kind::NDArray: {
       // NumPy's __contains__: (a == item).any().
       Value eq = container == item;
@@ -485,6 +488,7 @@ std::vector<Value> iterate(const Value& v) {
       return out;
     }
     case Kind::NDArray: return ndarray::iterate(v);
+    case Kind::Set: return v.as_set().items();
     default: break;
   }
   // __iter__ returning something iterable (a list, a tuple, an iterator

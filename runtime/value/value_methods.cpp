@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "runtime/value/exception_value.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -387,6 +388,7 @@ std::optional<Value> builtin_method(const Value& self, std::string_view name) {
     case Kind::Tuple: return list_method(self, name);
     case Kind::Dict: return dict_method(self, name);
     case Kind::Str: return str_method(self, name);
+    case Kind::Set: return set_value::method(self, name);
     default: return std::nullopt;
   }
 }

@@ -9,6 +9,7 @@
 #include "runtime/value/ndarray_math.h"
 #include "runtime/value/numpy_dtype.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/tensor_dispatch.h"
 #include "runtime/value/variable_value.h"
 
@@ -205,6 +206,10 @@ Value numpy_binary(BinOp op, const Value& a, const Value& b) {
 Value arith(BinOp op, const Value& a, const Value& b) {
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(op, a, b);
   if (a.is_ndarray() || b.is_ndarray()) return numpy_binary(op, a, b);
+  if (a.is_set() && b.is_set()) {
+    char sym = op == BinOp::Or ? '|' : op == BinOp::And ? '&' : op == BinOp::Xor ? '^' : op == BinOp::Sub ? '-' : 0;
+    if (std::optional<Value> r = set_value::binary(sym, a, b)) return *r;
+  }
   if (is_intlike(a) && is_intlike(b)) {
     int64_t x = a.as_int(), y = b.as_int(), r = 0;
     switch (op) {
@@ -312,6 +317,10 @@ Value ordering(BinOp op, const Value& a, const Value& b) {
   if ((a.is_ndarray() || b.is_ndarray()) && numpy_operand(a) && numpy_operand(b)) {
     return ndarray::apply(numpy_ufunc(op), a, b);
   }
+  if (a.is_set() && b.is_set()) {
+    const char* sym = op == BinOp::Less ? "<" : op == BinOp::LessEqual ? "<=" : op == BinOp::Greater ? ">" : ">=";
+    return Value(set_value::compare(sym, a, b));
+  }
   int c = compare(op, a, b);
   if (c == 2) return Value(false);
   switch (op) {
@@ -412,6 +421,12 @@ Value augmented_assign(const Value& target, Value result, std::string_view op) {
     if (!result.is(target)) target.items() = result.items();
     return target;
   }
+  // set's |= &= -= ^= change it in place (a frozenset's make a new one).
+  if (target.is_set() && !target.as_set().frozen && result.is_set()) {
+    if (!result.is(target)) target.as_set() = result.as_set();
+    target.as_set().frozen = false;
+    return target;
+  }
   if (!target.is_ndarray() || ndarray::is_scalar(target) || !result.is_ndarray()) return result;
   Tensor& t = target.as_ndarray().data;
   const Tensor& r = ndarray::tensor(result);
@@ -481,6 +496,7 @@ bool py_equal(const Value& a, const Value& b) {
       }
       return true;
     }
+    case Kind::Set: return set_value::equal(a, b);
     default: return a.is(b);
   }
 }
@@ -552,6 +568,7 @@ bool truthy(const Value& v) {
     // bool(variable) is bool of its value, as for a tensor.
     case Kind::Variable: return detail::tensor_truthy(variable_value::read(v));
     case Kind::NDArray: return ndarray::truthy(v);
+    case Kind::Set: return v.as_set().size() != 0;
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "runtime/core/tensor_format.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/numpy_dtype.h"
@@ -143,6 +144,7 @@ std::string repr(const Value& v) {
     }
     case Kind::Object: return object_text(v, true);
     case Kind::NDArray: return ndarray::repr(v);
+    case Kind::Set: return set_value::repr(v);
     default: return str(v);
   }
 }

@@ -68,15 +68,20 @@ std::set<std::string> list_symbols(const Refs& body) {
 }  // namespace
 
 // A call of `func` with `args` / `keywords`, resolved at transpile time.
+// Arguments with `*`/`**` are unpacked at run time; the TypeErrors that can
+// raise name the callee as CPython does ("print()", "__main__.f()").
 std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& args, const Refs& keywords) {
   const Ref& func = unwrap_ld(func_in);
   std::string path;
   if (tf_path(func, path)) {
     if (auto entry = find_tf_api(path)) {
+      std::string callee = "tf." + path + "()";
       if (entry->kind == TfApiEntry::Kind::Function) {
-        return fmt::format("ag::tf::api::{}({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+        return fmt::format("ag::tf::api::{}({}, {})", entry->cpp_name, arg_list(args, callee),
+                           kwarg_list(keywords, callee));
       }
-      return fmt::format("ag::tf::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+      return fmt::format("ag::tf::api::{}()({}, {})", entry->cpp_name, arg_list(args, callee),
+                         kwarg_list(keywords, callee));
     }
     // tf.errors.X(node_def, op, message) constructs, as any class does.
     if (!find_exception_type(path, true)) return tf_unknown(*func, path);
@@ -84,40 +89,56 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   std::string alias;
   if (np_path(func, path, alias)) {
     if (auto entry = find_np_api(path)) {
+      std::string callee = "numpy." + path + "()";
       if (entry->kind == TfApiEntry::Kind::Function) {
-        return fmt::format("ag::np::api::{}({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+        return fmt::format("ag::np::api::{}({}, {})", entry->cpp_name, arg_list(args, callee),
+                           kwarg_list(keywords, callee));
       }
-      return fmt::format("ag::np::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+      return fmt::format("ag::np::api::{}()({}, {})", entry->cpp_name, arg_list(args, callee),
+                         kwarg_list(keywords, callee));
     }
     return np_unknown(*func, alias, path);
   }
   if (py_module_path(func, path, alias)) {
     if (auto entry = find_py_api(path)) {
+      std::string callee = path + "()";
       if (entry->kind == TfApiEntry::Kind::Function) {
-        return fmt::format("ag::pymod::api::{}({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+        return fmt::format("ag::pymod::api::{}({}, {})", entry->cpp_name, arg_list(args, callee),
+                           kwarg_list(keywords, callee));
       }
-      return fmt::format("ag::pymod::api::{}()({}, {})", entry->cpp_name, arg_list(args), kwarg_list(keywords));
+      return fmt::format("ag::pymod::api::{}()({}, {})", entry->cpp_name, arg_list(args, callee),
+                         kwarg_list(keywords, callee));
     }
     return py_unknown(*func, alias, path);
   }
+  bool unpacks = false;
+  for (const Ref& a : args) unpacks = unpacks || a->is<Starred>();
+  for (const Ref& k : keywords) unpacks = unpacks || k->as<Keyword>().arg.empty();
   if (auto* n = func->dyn<Name>()) {
-    if (local_function(n->id) && keywords.empty()) {
+    if (local_function(n->id) && keywords.empty() && !unpacks) {
       std::vector<std::string> parts;
       for (const Ref& a : args) parts.push_back(value(a));
       return fmt::format("{}({})", cpp_ident(n->id), join(parts));
     }
     if (builtin_name(n->id)) {
+      std::string callee = n->id + "()";
       if (const char* b = find_builtin(n->id)) {
-        return fmt::format("ag::py::{}({}, {})", b, arg_list(args), kwarg_list(keywords));
+        return fmt::format("ag::py::{}({}, {})", b, arg_list(args, callee), kwarg_list(keywords, callee));
       }
       if (find_exception_type(n->id, false)) {
         if (!keywords.empty()) error(at_node, fmt::format("{}() takes no keyword arguments", n->id));
-        return fmt::format("ag::make_exception(\"{}\", {})", n->id, arg_list(args));
+        return fmt::format("ag::make_exception(\"{}\", {})", n->id, arg_list(args, callee));
       }
     }
   }
   if (auto* a = func->dyn<Attribute>(); a && is_super_call(a->value)) {
-    return fmt::format("{}({}, {})", super_attr(at_node, a->attr), arg_list(args), kwarg_list(keywords));
+    std::string callee = a->attr + "()";
+    return fmt::format("{}({}, {})", super_attr(at_node, a->attr), arg_list(args, callee),
+                       kwarg_list(keywords, callee));
+  }
+  if (unpacks) {
+    // One braced initializer: the callee, then the parts, left to right.
+    return fmt::format("ag::call_unpacked({{{}, {}, {}}})", value(func), arg_parts(args), kwarg_parts(keywords));
   }
   return fmt::format("{}({}, {})", operand(func), arg_list(args), kwarg_list(keywords));
 }
@@ -228,20 +249,28 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
   }
   if (op == "converted_call") {
     need(3);
+    // AutoGraph passes the positional arguments as a tuple display, or with
+    // `*xs` as an expression (`(a,) + tuple(xs)`), and the keywords as None,
+    // `dict(k=v, **kw)` or a dict display.
     Refs positional;
     if (auto* t = c.args[1]->dyn<Tuple>()) {
       positional = t->elts;
     } else {
-      error(*c.args[1], "unpacking arguments with * in a call is not supported yet; pass them one by one");
+      auto star = make<Starred>(c.args[1]->span);
+      star->value = c.args[1];
+      positional.push_back(star);
     }
     Refs keywords;
     if (!converted_kwargs(c.args[2], keywords)) {
-      error(*c.args[2], "unpacking keyword arguments with ** in a call is not supported yet; pass them by name");
+      auto kw = make<Keyword>(c.args[2]->span);
+      kw->value = c.args[2];
+      keywords.push_back(kw);
     }
     // Converted code calls `print` through converted_call only under the
     // BUILTIN_FUNCTIONS feature, and then it is AutoGraph's overload.
     if (auto* n = unwrap_ld(c.args[0])->dyn<Name>(); n && n->id == "print" && builtin_name(n->id)) {
-      return fmt::format("ag::autograph::print_({}, {})", arg_list(positional), kwarg_list(keywords));
+      return fmt::format("ag::autograph::print_({}, {})", arg_list(positional, "print()"),
+                         kwarg_list(keywords, "print()"));
     }
     return call(c, c.args[0], positional, keywords);
   }

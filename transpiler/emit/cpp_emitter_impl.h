@@ -127,8 +127,15 @@ class Emitter {
   /// `if (...)` condition text: Python truthiness of `e`.
   std::string truthy(const ast::Ref& e);
   /// The positional / keyword argument lists of a call: `{a, b}`, `{{"k", v}}`.
-  std::string arg_list(const ast::Refs& args);
-  std::string kwarg_list(const ast::Refs& keywords);
+  /// A call's positional / keyword arguments as the runtime takes them:
+  /// `{a, b}`, or with `*xs` / `**kw` parts `ag::unpack_args(callee, ...)` /
+  /// `ag::unpack_kwargs(callee, ...)`; `callee` ("print()") names the
+  /// function in their TypeErrors.
+  std::string arg_list(const ast::Refs& args, const std::string& callee = "");
+  std::string kwarg_list(const ast::Refs& keywords, const std::string& callee = "");
+  /// `{ag::ArgPart{x}, ag::ArgPart{xs, true}}`: the parts of a call or display with `*`.
+  std::string arg_parts(const ast::Refs& args);
+  std::string kwarg_parts(const ast::Refs& keywords);
   /// The attribute name `obj.attr` looks up, as a C++ string literal: a
   /// private `__x` in a method is Python's mangled `_Class__x`.
   std::string attribute_name(const std::string& attr) const;

@@ -178,26 +178,56 @@ std::string Emitter::truthy(const Ref& e) {
   return "ag::truthy(" + expr(e) + ")";
 }
 
-std::string Emitter::arg_list(const Refs& args) {
+namespace {
+bool any_starred(const Refs& elts) {
+  for (const Ref& a : elts) {
+    if (a->is<Starred>()) return true;
+  }
+  return false;
+}
+bool any_double_starred(const Refs& keywords) {
+  for (const Ref& k : keywords) {
+    if (k->as<Keyword>().arg.empty()) return true;
+  }
+  return false;
+}
+}  // namespace
+
+std::string Emitter::arg_parts(const Refs& args) {
   std::vector<std::string> parts;
   for (const Ref& a : args) {
-    if (a->is<Starred>()) {
-      error(*a, "unpacking arguments with * in a call is not supported yet; pass them one by one");
-      continue;
+    if (auto* s = a->dyn<Starred>()) {
+      parts.push_back(fmt::format("ag::ArgPart{{{}, true}}", value(s->value)));
+    } else {
+      parts.push_back(fmt::format("ag::ArgPart{{{}}}", value(a)));
     }
-    parts.push_back(expr(a));
   }
   return "{" + join(parts) + "}";
 }
 
-std::string Emitter::kwarg_list(const Refs& keywords) {
+std::string Emitter::kwarg_parts(const Refs& keywords) {
   std::vector<std::string> parts;
   for (const Ref& k : keywords) {
     const Keyword& kw = k->as<Keyword>();
-    if (kw.arg.empty()) {
-      error(*k, "unpacking keyword arguments with ** in a call is not supported yet; pass them by name");
-      continue;
-    }
+    parts.push_back(fmt::format("ag::KwargPart{{{}, {}}}", cpp_string(kw.arg), value(kw.value)));
+  }
+  return "{" + join(parts) + "}";
+}
+
+std::string Emitter::arg_list(const Refs& args, const std::string& callee) {
+  if (any_starred(args)) return fmt::format("ag::unpack_args({}, {})", cpp_string(callee), arg_parts(args));
+  std::vector<std::string> parts;
+  for (const Ref& a : args) parts.push_back(expr(a));
+  return "{" + join(parts) + "}";
+}
+
+std::string Emitter::kwarg_list(const Refs& keywords, const std::string& callee) {
+  if (any_double_starred(keywords)) {
+    return fmt::format("ag::unpack_kwargs({}, {})", cpp_string(callee), kwarg_parts(keywords));
+  }
+  std::vector<std::string> parts;
+  for (const Ref& k : keywords) {
+    const Keyword& kw = k->as<Keyword>();
     parts.push_back(fmt::format("{{{}, {}}}", cpp_string(kw.arg), expr(kw.value)));
   }
   return "{" + join(parts) + "}";
@@ -414,25 +444,30 @@ std::string Emitter::expr(const Ref& e) {
     }
     case NodeKind::Subscript: return subscript(e->as<Subscript>());
     case NodeKind::List: {
+      const Refs& elts = e->as<List>().elts;
+      if (any_starred(elts)) return "ag::Value::list(ag::display_items(" + arg_parts(elts) + "))";
       std::vector<std::string> items;
-      for (const Ref& x : e->as<List>().elts) items.push_back(expr(x));
+      for (const Ref& x : elts) items.push_back(expr(x));
       return "ag::Value::list({" + join(items) + "})";
     }
     case NodeKind::Tuple: {
+      const Refs& elts = e->as<Tuple>().elts;
+      if (any_starred(elts)) return "ag::Value::tuple(ag::display_items(" + arg_parts(elts) + "))";
       std::vector<std::string> items;
-      for (const Ref& x : e->as<Tuple>().elts) items.push_back(expr(x));
+      for (const Ref& x : elts) items.push_back(expr(x));
       return "ag::Value::tuple({" + join(items) + "})";
     }
     case NodeKind::Dict: {
       const Dict& d = e->as<Dict>();
       std::vector<std::string> items;
+      bool unpacks = false;
       for (size_t i = 0; i < d.keys.size(); ++i) {
-        if (!d.keys[i]) {
-          error(*d.values[i], "** unpacking in a dict display is not supported yet");
-          continue;
-        }
-        items.push_back(fmt::format("{{{}, {}}}", value(d.keys[i]), value(d.values[i])));
+        // `**m` (no key) merges a mapping's entries where it stands.
+        unpacks = unpacks || !d.keys[i];
+        items.push_back(d.keys[i] ? fmt::format("{{{}, {}}}", value(d.keys[i]), value(d.values[i]))
+                                  : fmt::format("{{ag::Value(), {}, true}}", value(d.values[i])));
       }
+      if (unpacks) return "ag::dict_display({" + join(items) + "})";
       return "ag::Value::dict({" + join(items) + "})";
     }
     case NodeKind::IfExp: {
@@ -453,8 +488,17 @@ std::string Emitter::expr(const Ref& e) {
       return comprehension(d, d.value, d.key, d.generators, "dict");
     }
     case NodeKind::JoinedStr: return fstring(e->as<JoinedStr>());
-    case NodeKind::Set:
-    case NodeKind::SetComp: error(*e, "sets are not supported yet; use a list or a dict"); return "ag::Value()";
+    case NodeKind::Set: {
+      const Refs& elts = e->as<Set>().elts;
+      if (any_starred(elts)) return "ag::set_value::make(ag::display_items(" + arg_parts(elts) + "))";
+      std::vector<std::string> items;
+      for (const Ref& x : elts) items.push_back(value(x));
+      return "ag::set_value::make({" + join(items) + "})";
+    }
+    case NodeKind::SetComp: {
+      const SetComp& s = e->as<SetComp>();
+      return comprehension(s, s.elt, nullptr, s.generators, "set");
+    }
     case NodeKind::Starred: error(*e, "starred expressions are not supported here"); return "ag::Value()";
     case NodeKind::FormattedValue: AGC_UNREACHABLE("a FormattedValue outside its f-string");
     case NodeKind::Slice: AGC_UNREACHABLE("a Slice outside a subscript");

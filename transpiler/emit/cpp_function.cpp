@@ -225,19 +225,29 @@ std::pair<std::string, std::string> Emitter::decorators(const Refs& decorator_li
 }
 
 std::string Emitter::params_list(const Arguments& a) {
-  if (!a.posonlyargs.empty() || a.vararg || !a.kwonlyargs.empty() || a.kwarg) {
-    error(a, "*args, **kwargs and keyword-only or positional-only parameters are not supported yet");
-  }
+  // One ag::Param per parameter in param_names' order; defaults are
+  // evaluated here, where the def or lambda runs (Python's rule).
   std::vector<std::string> out;
-  size_t first_default = a.args.size() - a.defaults.size();
-  for (size_t i = 0; i < a.args.size(); ++i) {
-    const std::string& name = a.args[i]->as<Arg>().arg;
-    if (i >= first_default) {
-      out.push_back(fmt::format("{{{}, {}}}", cpp_string(name), value(a.defaults[i - first_default])));
-    } else {
-      out.push_back(fmt::format("{{{}, {{}}}}", cpp_string(name)));
-    }
+  auto add = [&](const Ref& arg, const Ref& default_value, const char* kind) {
+    // The kind is written only when it is not the common positional-or-keyword.
+    std::string k = std::string(kind) == "PositionalOrKeyword" ? "" : std::string(", ag::ParamKind::") + kind;
+    out.push_back(fmt::format("{{{}, {}{}}}", cpp_string(arg->as<Arg>().arg),
+                              default_value ? value(default_value) : std::string("{}"), k));
+  };
+  // `defaults` belong to the last positional parameters, posonly ones included.
+  size_t positional = a.posonlyargs.size() + a.args.size();
+  size_t first_default = positional - a.defaults.size();
+  for (size_t i = 0; i < positional; ++i) {
+    bool posonly = i < a.posonlyargs.size();
+    const Ref& arg = posonly ? a.posonlyargs[i] : a.args[i - a.posonlyargs.size()];
+    add(arg, i >= first_default ? a.defaults[i - first_default] : nullptr,
+        posonly ? "PositionalOnly" : "PositionalOrKeyword");
   }
+  if (a.vararg) add(a.vararg, nullptr, "VarPositional");
+  for (size_t i = 0; i < a.kwonlyargs.size(); ++i) {
+    add(a.kwonlyargs[i], i < a.kw_defaults.size() ? a.kw_defaults[i] : nullptr, "KeywordOnly");
+  }
+  if (a.kwarg) add(a.kwarg, nullptr, "VarKeyword");
   return "{" + join(out) + "}";
 }
 
@@ -267,7 +277,8 @@ std::string Emitter::comprehension(const Node& n, const Ref& elt, const Ref& key
   // An immediately invoked lambda holding the comprehension's own scope.
   const Closure& c = closure_of(n);
   std::string out = "[&] {\n";
-  std::string result = std::string(kind) == "dict" ? "ag::Value::dict()" : "ag::Value::list()";
+  const std::string k = kind;
+  std::string result = k == "dict" ? "ag::Value::dict()" : k == "set" ? "ag::set_value::make({})" : "ag::Value::list()";
   out += "  ag::Value ag_result = " + result + ";\n";
   // The first iterable is evaluated in the enclosing scope (Python's rule).
   std::string first_iter = value(generators[0]->as<Comprehension>().iter);
@@ -289,6 +300,8 @@ std::string Emitter::comprehension(const Node& n, const Ref& elt, const Ref& key
   }
   if (key) {
     out += fmt::format("{}ag::setitem(ag_result, {}, {});\n", pad, value(key), value(elt));
+  } else if (k == "set") {
+    out += fmt::format("{}ag_result.as_set().add({});\n", pad, value(elt));
   } else {
     out += fmt::format("{}ag_result.items().push_back({});\n", pad, value(elt));
   }

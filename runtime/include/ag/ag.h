@@ -20,5 +20,6 @@
 #include "runtime/value/exception_value.h"
 #include "runtime/value/iteration.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/set_value.h"
 #include "runtime/value/unpack.h"
 #include "runtime/value/value.h"

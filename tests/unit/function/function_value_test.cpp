@@ -260,3 +260,70 @@ TEST_CASE("a def runs its conversion in a trace and its plain body elsewhere, as
   run_functions_eagerly(false);
   CHECK(ran == std::vector<std::string>{"converted", "plain", "plain"});
 }
+
+// Expected texts: CPython 3.11 (/usr/bin/python3) for the same calls.
+TEST_CASE("Python's binding: *args, **kwargs, keyword-only and positional-only parameters") {
+  using K = ParamKind;
+  // def f(a, /, b, *args, c, d=4, **kwargs): return (a, b, args, c, d, kwargs)
+  Value f = make_function("f",
+                          {{"a", std::nullopt, K::PositionalOnly},
+                           {"b", std::nullopt},
+                           {"args", std::nullopt, K::VarPositional},
+                           {"c", std::nullopt, K::KeywordOnly},
+                           {"d", Value(4), K::KeywordOnly},
+                           {"kwargs", std::nullopt, K::VarKeyword}},
+                          [](const std::vector<Value>& a) { return Value::tuple(a); });
+  CHECK(repr(f({Value(1), Value(2), Value(3)}, {{"c", Value(5)}, {"z", Value(6)}})) ==
+        "(1, 2, (3,), 5, 4, {'z': 6})");
+  // A positional-only name given by keyword goes to **kwargs.
+  CHECK(repr(f({Value(1), Value(2)}, {{"a", Value(9)}, {"c", Value(0)}})) == "(1, 2, (), 0, 4, {'a': 9})");
+  CHECK(error_text([&] { f({Value(1), Value(2)}); }) ==
+        "TypeError: f() missing 1 required keyword-only argument: 'c'");
+  CHECK(error_text([&] { f({}); }) == "TypeError: f() missing 2 required positional arguments: 'a' and 'b'");
+
+  // def g(a, b=2, *, c): ...
+  Value g = make_function("g", {{"a", std::nullopt}, {"b", Value(2)}, {"c", std::nullopt, K::KeywordOnly}},
+                          [](const std::vector<Value>& a) { return Value::tuple(a); });
+  CHECK(error_text([&] { g({Value(1), Value(2), Value(3)}, {{"c", Value(1)}}); }) ==
+        "TypeError: g() takes from 1 to 2 positional arguments but 3 positional arguments (and 1 keyword-only "
+        "argument) were given");
+  CHECK(error_text([&] { g({Value(1), Value(2), Value(3)}); }) ==
+        "TypeError: g() takes from 1 to 2 positional arguments but 3 were given");
+  CHECK(error_text([&] { g({Value(1)}, {{"a", Value(1)}, {"c", Value(1)}}); }) ==
+        "TypeError: g() got multiple values for argument 'a'");
+  // Keywords are checked before the positional count, as CPython does.
+  CHECK(error_text([&] { g({Value(1), Value(2), Value(3)}, {{"z", Value(1)}}); }) ==
+        "TypeError: g() got an unexpected keyword argument 'z'");
+
+  // def h(a, /, b): ...
+  Value h = make_function("h", {{"a", std::nullopt, K::PositionalOnly}, {"b", std::nullopt}},
+                          [](const std::vector<Value>& a) { return Value::tuple(a); });
+  CHECK(error_text([&] { h({Value(1)}, {{"a", Value(1)}, {"b", Value(2)}}); }) ==
+        "TypeError: h() got some positional-only arguments passed as keyword arguments: 'a'");
+  Value none = make_function("<lambda>", {}, [](const std::vector<Value>&) { return Value(); });
+  CHECK(error_text([&] { none({Value(1)}); }) == "TypeError: <lambda>() takes 0 positional arguments but 1 was given");
+}
+
+TEST_CASE("calls and displays with * and ** unpack at run time with CPython's errors") {
+  Value g = make_function("g", {{"a", std::nullopt}, {"b", std::nullopt}},
+                          [](const std::vector<Value>& a) { return Value::tuple(a); });
+  CHECK(repr(call_unpacked({g, {ArgPart{Value::list({Value(1), Value(2)}), true}}, {}})) == "(1, 2)");
+  CHECK(repr(call_unpacked({g, {ArgPart{Value(1)}}, {KwargPart{"", Value::dict({{Value("b"), Value(3)}})}}})) ==
+        "(1, 3)");
+  CHECK(error_text([&] { call_unpacked({g, {ArgPart{Value(5), true}}, {}}); }) ==
+        "TypeError: __main__.g() argument after * must be an iterable, not int");
+  CHECK(error_text([&] { call_unpacked({g, {}, {KwargPart{"", Value::list({Value(1)})}}}); }) ==
+        "TypeError: __main__.g() argument after ** must be a mapping, not list");
+  CHECK(error_text([&] {
+          call_unpacked({g, {}, {KwargPart{"a", Value(1)}, KwargPart{"", Value::dict({{Value("a"), Value(2)}})}}});
+        }) == "TypeError: __main__.g() got multiple values for keyword argument 'a'");
+  CHECK(error_text([&] { unpack_kwargs("g()", {KwargPart{"", Value::dict({{Value(1), Value(2)}})}}); }) ==
+        "TypeError: keywords must be strings");
+  CHECK(repr(Value::list(display_items({ArgPart{Value::tuple({Value(1)}), true}, ArgPart{Value(2)}}))) == "[1, 2]");
+  CHECK(error_text([&] { display_items({ArgPart{Value(5), true}}); }) ==
+        "TypeError: Value after * must be an iterable, not int");
+  CHECK(repr(dict_display({{Value(), Value::dict({{Value("a"), Value(1)}, {Value("b"), Value(2)}}), true},
+                           {Value("a"), Value(3)}})) == "{'a': 3, 'b': 2}");
+  CHECK(error_text([&] { dict_display({{Value(), Value::list({}), true}}); }) ==
+        "TypeError: 'list' object is not a mapping");
+}

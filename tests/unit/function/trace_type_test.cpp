@@ -2,6 +2,7 @@
 
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/function/trace_type.h"
+#include "runtime/value/set_value.h"
 
 using namespace ag;
 
@@ -48,4 +49,17 @@ TEST_CASE("TensorSpec prints as TF prints it") {
   CHECK(tensor_spec_repr({DType::String, Shape{}}, "a") == "TensorSpec(shape=(), dtype=tf.string, name='a')");
   Value s = make_tensor_spec(Shape::unknown_rank(), DType::Float32);
   CHECK(tensor_spec_of(s)->shape.str() == "<unknown>");
+}
+
+TEST_CASE("a frozenset is keyed by value; a set cannot be keyed (TF 2.15's trace_type TypeError)") {
+  Value a = set_value::make({Value(1), Value(2)}, true);
+  Value b = set_value::make({Value(2), Value(1)}, true);
+  CHECK(TraceType::of(a) == TraceType::of(b));
+  CHECK_FALSE(TraceType::of(a) == TraceType::of(set_value::make({Value(3)}, true)));
+  // tensorflow/core/function/trace_type/trace_type_builder.py: a set takes no
+  // weak reference and is no hashable Literal.
+  CHECK_THROWS_WITH_AS(TraceType::of(set_value::make({Value(1)})),
+                       "Could not generate a generic TraceType for {1}.Please verify that it is immutable/hashable. "
+                       "Otheriwse, consider implementing the Tracing Protocol for it.",
+                       TypeError);
 }
