@@ -72,43 +72,27 @@ std::set<std::string> list_symbols(const Refs& body) {
 // raise name the callee as CPython does ("print()", "__main__.f()").
 std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& args, const Refs& keywords) {
   const Ref& func = unwrap_ld(func_in);
+  // A row of one of the runtime's tables (tf.*, np.*, math.*): a function
+  // is called, a value (a class) is called through its value.
+  auto table_call = [&](std::string_view ns, const TfApiEntry& entry, const std::string& python_name) {
+    std::string callee = python_name + "()";
+    const char* value = entry.kind == TfApiEntry::Kind::Function ? "" : "()";
+    return fmt::format("ag::{}::api::{}{}({}, {})", ns, entry.cpp_name, value, arg_list(args, callee),
+                       kwarg_list(keywords, callee));
+  };
   std::string path;
   if (tf_path(func, path)) {
-    if (auto entry = find_tf_api(path)) {
-      std::string callee = "tf." + path + "()";
-      if (entry->kind == TfApiEntry::Kind::Function) {
-        return fmt::format("ag::tf::api::{}({}, {})", entry->cpp_name, arg_list(args, callee),
-                           kwarg_list(keywords, callee));
-      }
-      return fmt::format("ag::tf::api::{}()({}, {})", entry->cpp_name, arg_list(args, callee),
-                         kwarg_list(keywords, callee));
-    }
+    if (auto entry = find_tf_api(path)) return table_call("tf", *entry, "tf." + path);
     // tf.errors.X(node_def, op, message) constructs, as any class does.
     if (!find_exception_type(path, true)) return tf_unknown(*func, path);
   }
   std::string alias;
   if (np_path(func, path, alias)) {
-    if (auto entry = find_np_api(path)) {
-      std::string callee = "numpy." + path + "()";
-      if (entry->kind == TfApiEntry::Kind::Function) {
-        return fmt::format("ag::np::api::{}({}, {})", entry->cpp_name, arg_list(args, callee),
-                           kwarg_list(keywords, callee));
-      }
-      return fmt::format("ag::np::api::{}()({}, {})", entry->cpp_name, arg_list(args, callee),
-                         kwarg_list(keywords, callee));
-    }
+    if (auto entry = find_np_api(path)) return table_call("np", *entry, "numpy." + path);
     return np_unknown(*func, alias, path);
   }
   if (py_module_path(func, path, alias)) {
-    if (auto entry = find_py_api(path)) {
-      std::string callee = path + "()";
-      if (entry->kind == TfApiEntry::Kind::Function) {
-        return fmt::format("ag::pymod::api::{}({}, {})", entry->cpp_name, arg_list(args, callee),
-                           kwarg_list(keywords, callee));
-      }
-      return fmt::format("ag::pymod::api::{}()({}, {})", entry->cpp_name, arg_list(args, callee),
-                         kwarg_list(keywords, callee));
-    }
+    if (auto entry = find_py_api(path)) return table_call("pymod", *entry, path);
     return py_unknown(*func, alias, path);
   }
   bool unpacks = false;
