@@ -141,6 +141,9 @@ class Emitter {
   std::string attribute_name(const std::string& attr) const;
   /// A Name load resolved through the scopes.
   std::string name_load(const ast::Name& n);
+  /// An attribute or a name imported from a module, resolved through the
+  /// tf.*, np.* and standard-module tables where it names one of them.
+  std::string module_member(const ast::Ref& e);
   /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add").
   bool tf_path(const ast::Ref& e, std::string& path) const;
   /// `np.random.seed` as "random.seed" when `np` is `import numpy as np`'s

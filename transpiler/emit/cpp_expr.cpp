@@ -95,15 +95,28 @@ bool Emitter::module_path(const Ref& e, std::string_view module, std::string& pa
   }
   const Ref& root = unwrap_ld(*cur);
   auto* n = root->dyn<Name>();
-  if (!n || parts.empty() || owner(n->id)) return false;
+  if (!n || owner(n->id)) return false;
   auto it = imports_.find(n->id);
-  if (it == imports_.end() || it->second != module) return false;
+  if (it == imports_.end()) return false;
+  // The root is the module (`import numpy as np`: np.zeros) or a name
+  // imported from inside it (`from tensorflow import keras`: keras.layers.Dense
+  // is tf's "keras.layers.Dense"; `from numpy import zeros`: zeros).
+  const std::string& imported = it->second;
   path.clear();
+  if (imported != module) {
+    if (imported.size() <= module.size() || imported.compare(0, module.size(), module) != 0 ||
+        imported[module.size()] != '.') {
+      return false;
+    }
+    path = imported.substr(module.size() + 1);
+  } else if (parts.empty()) {
+    return false;  // the module itself as a value
+  }
   for (auto p = parts.rbegin(); p != parts.rend(); ++p) {
     if (!path.empty()) path += '.';
     path += *p;
   }
-  if (alias) *alias = n->id;
+  if (alias) *alias = imported == module ? n->id : std::string(module);
   return true;
 }
 
@@ -119,9 +132,70 @@ bool Emitter::py_module_path(const Ref& e, std::string& path, std::string& alias
   auto* n = unwrap_ld(*cur)->dyn<Name>();
   if (!n) return false;
   auto it = imports_.find(n->id);
-  if (it == imports_.end() || !is_py_module(it->second) || !module_path(e, it->second, path, &alias)) return false;
-  path = it->second + "." + path;
+  if (it == imports_.end()) return false;
+  const std::string module = it->second.substr(0, it->second.find('.'));
+  if (!is_py_module(module) || !module_path(e, module, path, &alias)) return false;
+  path = module + "." + path;
   return true;
+}
+
+/// An attribute, or a name imported from a module: a tf.*, np.* or standard
+/// module member resolved through the runtime's tables, else a run-time
+/// attribute read.
+std::string Emitter::module_member(const Ref& e) {
+  const Attribute* attr = e->dyn<Attribute>();
+  std::string path;
+  if (tf_path(e, path)) {
+    if (auto entry = find_tf_api(path)) {
+      if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::tf::api::{}()", entry->cpp_name);
+      return fmt::format("ag::builtin_value(\"tf.{}\", ag::tf::api::{})", path, entry->cpp_name);
+    }
+    // tf.errors' classes are values like Python's exception classes.
+    if (find_exception_type(path, true)) {
+      return fmt::format("ag::exception_class({})", cpp_string(path.substr(path.find('.') + 1)));
+    }
+    // A member of a tf.* value or class (tf.UnconnectedGradients.ZERO,
+    // tf.errors.NotFoundError.__name__) is read at run time.
+    std::string base;
+    if (attr && tf_path(attr->value, base)) {
+      auto entry = find_tf_api(base);
+      if ((entry && entry->kind == TfApiEntry::Kind::Value) || find_exception_type(base, true)) {
+        return fmt::format("{}.getattr({})", operand(attr->value), cpp_string(attr->attr));
+      }
+    }
+    return tf_unknown(*e, path);
+  }
+  std::string alias;
+  if (np_path(e, path, alias)) {
+    if (auto entry = find_np_api(path)) {
+      if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::np::api::{}()", entry->cpp_name);
+      return fmt::format("ag::builtin_value(\"numpy.{}\", ag::np::api::{})", path, entry->cpp_name);
+    }
+    return np_unknown(*e, alias, path);
+  }
+  if (py_module_path(e, path, alias)) {
+    if (auto entry = find_py_api(path)) {
+      if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::pymod::api::{}()", entry->cpp_name);
+      return fmt::format("ag::builtin_value(\"{}\", ag::pymod::api::{})", path, entry->cpp_name);
+    }
+    return py_unknown(*e, alias, path);
+  }
+  if (!attr) return name_load(e->as<Name>());
+  const Attribute& a = *attr;
+  if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
+    auto it = imports_.find(root->id);
+    if (it != imports_.end()) {
+      if (it->second == "sys" && (a.attr == "stdout" || a.attr == "stderr")) {
+        return fmt::format("ag::Value(\"sys.{}\")", a.attr);
+      }
+      error(*e, fmt::format("'{}.{}' is not supported: agc compiles TensorFlow code, and module '{}' has no "
+                            "C++ equivalent",
+                            root->id, a.attr, it->second));
+      return "ag::Value()";
+    }
+  }
+  if (is_super_call(a.value)) return super_attr(*e, a.attr);
+  return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
 }
 
 std::string Emitter::name_load(const Name& n) {
@@ -319,60 +393,12 @@ std::string Emitter::expr(const Ref& e) {
       }
       AGC_UNREACHABLE("constant kind");
     }
-    case NodeKind::Name: return name_load(e->as<Name>());
-    case NodeKind::Attribute: {
-      const Attribute& a = e->as<Attribute>();
-      std::string path;
-      if (tf_path(e, path)) {
-        if (auto entry = find_tf_api(path)) {
-          if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::tf::api::{}()", entry->cpp_name);
-          return fmt::format("ag::builtin_value(\"tf.{}\", ag::tf::api::{})", path, entry->cpp_name);
-        }
-        // tf.errors' classes are values like Python's exception classes.
-        if (find_exception_type(path, true)) {
-          return fmt::format("ag::exception_class({})", cpp_string(path.substr(path.find('.') + 1)));
-        }
-        // A member of a tf.* value or class (tf.UnconnectedGradients.ZERO,
-        // tf.errors.NotFoundError.__name__) is read at run time.
-        std::string base;
-        if (tf_path(a.value, base)) {
-          auto entry = find_tf_api(base);
-          if ((entry && entry->kind == TfApiEntry::Kind::Value) || find_exception_type(base, true)) {
-            return fmt::format("{}.getattr({})", operand(a.value), cpp_string(a.attr));
-          }
-        }
-        return tf_unknown(*e, path);
-      }
-      std::string alias;
-      if (np_path(e, path, alias)) {
-        if (auto entry = find_np_api(path)) {
-          if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::np::api::{}()", entry->cpp_name);
-          return fmt::format("ag::builtin_value(\"numpy.{}\", ag::np::api::{})", path, entry->cpp_name);
-        }
-        return np_unknown(*e, alias, path);
-      }
-      if (py_module_path(e, path, alias)) {
-        if (auto entry = find_py_api(path)) {
-          if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::pymod::api::{}()", entry->cpp_name);
-          return fmt::format("ag::builtin_value(\"{}\", ag::pymod::api::{})", path, entry->cpp_name);
-        }
-        return py_unknown(*e, alias, path);
-      }
-      if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
-        auto it = imports_.find(root->id);
-        if (it != imports_.end()) {
-          if (it->second == "sys" && (a.attr == "stdout" || a.attr == "stderr")) {
-            return fmt::format("ag::Value(\"sys.{}\")", a.attr);
-          }
-          error(*e, fmt::format("'{}.{}' is not supported: agc compiles TensorFlow code, and module '{}' has no "
-                                "C++ equivalent",
-                                root->id, a.attr, it->second));
-          return "ag::Value()";
-        }
-      }
-      if (is_super_call(a.value)) return super_attr(*e, a.attr);
-      return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
-    }
+    case NodeKind::Name:
+      // A name imported from a module (`from tensorflow.keras import layers`)
+      // resolves as the module's path does.
+      if (!owner(e->as<Name>().id) && imports_.count(e->as<Name>().id)) return module_member(e);
+      return name_load(e->as<Name>());
+    case NodeKind::Attribute: return module_member(e);
     case NodeKind::BinOp: {
       const BinOp& b = e->as<BinOp>();
       // ag::floordiv / ag::pow take Values; an infix operator needs one

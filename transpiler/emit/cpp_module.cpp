@@ -221,14 +221,26 @@ struct ModuleEmitter {
       const Refs* names = nullptr;
       if (auto* i = s->dyn<Import>()) names = &i->names;
       if (auto* i = s->dyn<ImportFrom>()) {
-        sink.error(s->span, fmt::format("'from {} import ...' is not supported; use '{}'", i->module,
-                                        i->module == "numpy" ? "import numpy as np" : "import tensorflow as tf"));
+        // `from tensorflow import keras`, `from tensorflow.keras.layers import
+        // Dense`, `from math import sqrt`: each name resolves as the module's
+        // path does (an unknown one at its use). Not from sys, not *.
+        const std::string top = i->module.substr(0, i->module.find('.'));
+        bool star = !i->names.empty() && i->names[0]->as<Alias>().name == "*";
+        if (i->level == 0 && !top.empty() && !known_module(top)) {
+          sink.error(s->span, fmt::format("module '{}' is not supported: agc compiles TensorFlow code and Python "
+                                          "builtins, and '{}' has no C++ equivalent in agc",
+                                          top, top));
+        } else if (i->level != 0 || top == "sys" || star) {
+          sink.error(s->span, fmt::format("'from {}{} import {}' is not supported; use 'import {}'",
+                                          std::string(static_cast<size_t>(i->level), '.'), i->module,
+                                          star ? "*" : "...", top.empty() ? "module" : top));
+        }
         continue;
       }
       if (!names) continue;
       for (const Ref& a : *names) {
         const Alias& al = a->as<Alias>();
-        if (!known_module(al.name)) {
+        if (!known_module(al.name.substr(0, al.name.find('.')))) {
           sink.error(a->span, fmt::format("module '{}' is not supported: agc compiles TensorFlow code and Python "
                                           "builtins, and '{}' has no C++ equivalent in agc",
                                           al.name, al.name));
