@@ -49,6 +49,17 @@ print(traced_cond(tf.constant(2), tf.constant(5)))
 print(traced_cond(tf.constant(6), tf.constant(5)))
 
 
+# A branch returning None (tf.print) runs for its effects; None stays in the result.
+@tf.function
+def effects(v):
+    tf.cond(v > 0, lambda: tf.print("positive"), lambda: tf.print("not positive"))
+    return tf.cond(v > 0, lambda: (None, v), lambda: (None, -v))
+
+
+print(effects(tf.constant(2)))
+print(effects(tf.constant(-3)))
+
+
 @tf.function
 def structure_mismatch(a):
     return tf.cond(a > 0, lambda: (a, a), lambda: a)

@@ -83,7 +83,10 @@ TEST_CASE("every tf.* function rejects arguments of the wrong type") {
     if (e.name.rfind("tf.", 0) != 0 || e.name == "tf.print" || e.name == "tf.group") continue;
     std::string t = error_type([&] { e.fn({junk, junk}, {}); });
     INFO(e.name << " raised " << t);
-    CHECK(python_error(t));
+    // TF's map_fn, scan and folds name a non-callable fn by fn.__name__ in
+    // their TypeError, so an object without one is Python's AttributeError.
+    bool names_fn = e.name == "tf.map_fn" || e.name == "tf.scan" || e.name == "tf.foldl" || e.name == "tf.foldr";
+    CHECK((python_error(t) || (names_fn && t == "AttributeError")));
   }
 }
 

@@ -13,7 +13,7 @@
 
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_call.h"
-#include "runtime/api/tf_control_flow.h"
+#include "runtime/autograph/tf_control_flow.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
@@ -124,7 +124,7 @@ DType signature_dtype(const Value& v) {
 /// of the signature's dtype.
 Value map_fn(const Value& fn, const Value& elems, const Value& signature, bool infer_shape, bool back_prop) {
   if (!control_flow::is_callable(fn)) {
-    throw TypeError("The provided function " + function_name(fn) + " is not callable. fn must be callable.");
+    throw TypeError("The provided function " + function_name(fn) + " is not callable.fn must be callable.");
   }
   std::vector<Value> flat = nest::flatten(elems);
   if (flat.empty()) {

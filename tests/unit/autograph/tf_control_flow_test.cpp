@@ -240,3 +240,27 @@ TEST_CASE("gradients flow through tf.cond, tf.while_loop, tf.map_fn and tf.scan"
             },
             f32(3)) == std::vector<float>{27});
 }
+
+TEST_CASE("a traced tf.cond keeps None in its result: no If output, the structure as returned") {
+  Function f = fn1([](const std::vector<Value>& a) {
+    Value x = a[0];
+    Value none = tf_api::cond({x > Value(0), fn([](auto&) { return Value(); }), fn([](auto&) { return Value(); })}, {});
+    CHECK(none.is_none());
+    return tf_api::cond({x > Value(0), fn([x](auto&) { return Value::tuple({Value(), x}); }),
+                         fn([x](auto&) { return Value::tuple({Value(), -x}); })},
+                        {});
+  });
+  Value r = f({f32(-2)});
+  REQUIRE(r.is_tuple());
+  CHECK(r.items()[0].is_none());
+  CHECK(as_f32(r.items()[1]) == 2);
+}
+
+TEST_CASE("tf.map_fn and tf.scan name a non-callable fn as TF does") {
+  Value named = Value::object("Named");
+  named.setattr("__name__", Value("thing"));
+  CHECK_THROWS_WITH_AS(tf_api::map_fn({named, fvec({1})}, {}),
+                       "The provided function thing is not callable.fn must be callable.", TypeError);
+  CHECK_THROWS_WITH_AS(tf_api::scan({named, fvec({1})}, {}), "thing is not callable. Please provide a callable function.",
+                       TypeError);
+}

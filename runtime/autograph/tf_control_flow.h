@@ -1,7 +1,8 @@
 // TensorFlow's functional control flow as C++ over Python values (cond.py,
 // while_loop.py / while_v2.py): what the tf.cond / tf.while_loop rows bind,
 // and what tf.map_fn, tf.scan and the folds (tf_functional_ops.cpp) loop
-// with, as TF writes them over while_loop. Internal to runtime/api.
+// with, as TF writes them over while_loop. In the autograph layer: traced,
+// they stage through AutoGraph's staging (staging.h).
 #pragma once
 
 #include "runtime/value/value.h"

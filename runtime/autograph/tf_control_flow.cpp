@@ -4,7 +4,7 @@
 // picks, a Python loop); while a tf.function is traced they stage If and
 // While nodes through AutoGraph's staging (autograph/staging.h), the one
 // place agc builds them, with TF's own checks and texts.
-#include "runtime/api/tf_control_flow.h"
+#include "runtime/autograph/tf_control_flow.h"
 
 #include <algorithm>
 #include <optional>
@@ -94,9 +94,26 @@ class BranchOutputs {
   std::optional<Value> first_;
 };
 
-/// cond_v2 over an already checked scalar bool predicate.
+/// cond_v2 over an already checked scalar bool predicate. A None in a
+/// branch's result is no output of the If (func_graph keeps it in the
+/// structure only): a branch returning None (tf.print, say) runs for its
+/// effects, and the result is the true branch's structure with None kept.
 Value staged_cond(const Value& pred, const std::function<Value()>& true_fn, const std::function<Value()>& false_fn) {
-  return autograph::detail::tf_cond1(pred, true_fn, false_fn);
+  std::optional<Value> structure;
+  auto outputs = [&](const Value& v) {
+    if (!structure) structure = v;
+    std::vector<Value> leaves;
+    for (Value& leaf : nest::flatten(v)) {
+      if (!leaf.is_none()) leaves.push_back(std::move(leaf));
+    }
+    // An If without outputs would be pruned with its effects: a dummy one, as AutoGraph's if_stmt adds.
+    if (leaves.empty()) leaves.emplace_back(0);
+    return Value::list(std::move(leaves));
+  };
+  Value out = autograph::detail::tf_cond1(pred, [&] { return outputs(true_fn()); }, [&] { return outputs(false_fn()); });
+  size_t pos = 0;
+  const std::vector<Value>& items = out.items();
+  return nest::map_structure(*structure, [&](const Value& leaf) { return leaf.is_none() ? Value() : items.at(pos++); });
 }
 
 // ---- tf.while_loop
@@ -119,7 +136,7 @@ std::optional<int64_t> static_iterations(const Value& max) {
     throw ValueError("'maximum_iterations' must be a scalar. Received shape: " + s.str());
   }
   if (t.as_tensor().symbolic()) return std::nullopt;
-  return api::int_arg(t, "maximum_iterations");
+  return ag::api::int_arg(t, "maximum_iterations");
 }
 
 Value eager_while_loop(const Value& cond, const Value& body, const Value& loop_vars, const Value& max) {
@@ -370,7 +387,7 @@ Value while_loop(const TfCall& c) {
   const Value& pi = c["parallel_iterations"];
   return control_flow::while_loop(c["cond"], c["body"], c["loop_vars"], c["shape_invariants"],
                                   c["maximum_iterations"], truthy(c["back_prop"]),
-                                  pi.is_none() ? 10 : api::int_arg(pi, "parallel_iterations"));
+                                  pi.is_none() ? 10 : ag::api::int_arg(pi, "parallel_iterations"));
 }
 
 Value switch_case(const TfCall& c) {
@@ -385,7 +402,7 @@ Value switch_case(const TfCall& c) {
   }
   const auto n = static_cast<int64_t>(actions.size());
   if (current_graph() == nullptr) {
-    int64_t k = api::int_arg(index, "branch_index");
+    int64_t k = ag::api::int_arg(index, "branch_index");
     return actions[static_cast<size_t>(k < 0 || k >= n ? n - 1 : k)]();
   }
   control_flow::BranchOutputs outs(false);
