@@ -217,6 +217,24 @@ print(tf.vectorized_map(lambda t: t * t + 1.0, tf.constant([1.0, 2.0, 3.0])))
 print(tf.function(lambda e: tf.vectorized_map(lambda t: tf.cast(t, tf.float32) / 2.0, e))(tf.constant([1, 2, 3])))
 
 
+# tf.nest, which these functions structure their values with: a dict's values
+# in sorted key order, rebuilt in the dict's own order (nest_util.py).
+s = {"b": [1, 2], "a": (3, 4)}
+print(tf.nest.flatten(s))
+print(tf.nest.map_structure(lambda v: v * 10, s))
+print(tf.nest.pack_sequence_as(s, [5, 6, 7, 8]))
+print(tf.nest.is_nested(s), tf.nest.is_nested(1))
+print(tf.nest.map_structure(lambda a, b: a + b, (1, [2]), (10, [20])))
+try:
+    tf.nest.assert_same_structure([1, 2], [1, 2, 3])
+except ValueError as e:
+    print(error_line(e))
+try:
+    tf.nest.pack_sequence_as([1, 2], [1])
+except ValueError as e:
+    print(error_line(e))
+
+
 # Gradients: d/dx x*x at 3; d/dx x**3 at 3; d/dx sum(x*x); d/dx sum(cumsum(x)).
 def cond_grad(v):
     with tf.GradientTape() as tape:
