@@ -36,6 +36,10 @@ struct LoopOptions {
   /// the emitter): a Python list there becomes a TensorArray when the loop
   /// is staged.
   std::vector<std::string> list_symbols;
+  /// tf.while_loop's checks (while_v2.py) instead of AutoGraph's: symbol
+  /// names are the loop variables' tensor names, and a body whose output
+  /// changes a shape or dtype gets while_v2's texts.
+  bool while_loop_checks = false;
   /// Accepted and ignored, as on CPU (TF's while_loop options).
   int64_t parallel_iterations = -1;
   bool swap_memory = false;

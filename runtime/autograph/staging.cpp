@@ -213,6 +213,25 @@ void verify_single_loop_var(const std::string& name, const TensorSpec& init, con
   }
 }
 
+/// while_v2's checks of one loop variable after the body: its shape against
+/// the invariant (the entry shape when none was given), then (for all
+/// variables, after every shape) its dtype, kept in `dtype_error`.
+void verify_while_loop_var(const std::string& name, const TensorSpec& entry, const TensorSpec& exit,
+                           const std::optional<Shape>& invariant, std::string& dtype_error) {
+  const Shape& allowed = invariant ? *invariant : entry.shape;
+  if (!is_subshape(exit.shape, allowed)) {
+    throw ValueError("Input tensor `" + name + "` enters the loop with shape " + allowed.str() +
+                     ", but has shape " + exit.shape.str() +
+                     " after one iteration. To allow the shape to vary across iterations, use the "
+                     "`shape_invariants` argument of tf.while_loop to specify a less-specific shape.");
+  }
+  if (entry.dtype != exit.dtype && dtype_error.empty()) {
+    dtype_error = "Loop var " + name + " enters the loop with type <dtype: '" + dtype_name(entry.dtype) +
+                  "'> but has type <dtype: '" + dtype_name(exit.dtype) + "'> after 1 iteration. " + name +
+                  " type should remain constant.";
+  }
+}
+
 /// A TensorArray after a loop has what the body's writes taught it: the
 /// element dtype (a converted empty list learns it on its first append) and the
 /// element shape, when that is compatible with the one before the loop.
@@ -476,6 +495,7 @@ void tf_while_stmt(const std::function<Value()>& test, const std::function<void(
     exit = get_state();
     if (exit.size() != n) throw InternalError("while_stmt: get_state changed its number of values");
     std::vector<Output> outs;
+    std::string dtype_error;  // while_loop_checks: raised after every shape was checked
     if (require_one_iteration) outs.push_back(body_g->constant(Tensor::scalar<bool>(true)));
     size_t leaf = first_var;
     for (size_t i = 0; i < n; ++i) {
@@ -490,11 +510,16 @@ void tf_while_stmt(const std::function<Value()>& test, const std::function<void(
       for (size_t k = 0; k < exit_leaves.size(); ++k, ++leaf) {
         if (exit_leaves[k].is_none()) throw ValueError("'" + names[i] + "' is None at the end of the iteration.");
         Output out = to_output(*body_g, exit_leaves[k]);
-        verify_single_loop_var(names[i], init_outs[leaf].spec(), entry_leaves[k].as_tensor().output().spec(),
-                               out.spec(), flat_invariants[leaf]);
+        const TensorSpec entry_spec = entry_leaves[k].as_tensor().output().spec();
+        if (opts.while_loop_checks) {
+          verify_while_loop_var(names[i], entry_spec, out.spec(), flat_invariants[leaf], dtype_error);
+        } else {
+          verify_single_loop_var(names[i], init_outs[leaf].spec(), entry_spec, out.spec(), flat_invariants[leaf]);
+        }
         outs.push_back(out);
       }
     }
+    if (!dtype_error.empty()) throw TypeError(dtype_error);
     body_g->outputs() = std::move(outs);
   }
 

@@ -59,7 +59,7 @@ std::string dots(const Value& v) {
 }
 
 /// util.cc's AssertSameStructureHelper: the first difference, or "".
-std::string difference(const Value& a, const Value& b, bool& type_error) {
+std::string difference(const Value& a, const Value& b, bool check_types, bool& type_error) {
   bool na = is_nested(a), nb = is_nested(b);
   if (na != nb) {
     type_error = false;
@@ -67,7 +67,8 @@ std::string difference(const Value& a, const Value& b, bool& type_error) {
            describe(na ? b : a) + "\" is not";
   }
   if (!na) return "";
-  if (a.kind() != b.kind()) {
+  bool sequences = !a.is_dict() && !b.is_dict();
+  if (a.kind() != b.kind() && (check_types || !sequences)) {
     type_error = true;
     return "The two namedtuples don't have the same sequence type. First structure " + describe(a) + " has type " +
            a.type_name() + ", while second structure " + describe(b) + " has type " + b.type_name();
@@ -90,7 +91,7 @@ std::string difference(const Value& a, const Value& b, bool& type_error) {
   }
   std::vector<Value> ca = children(a), cb = children(b);
   for (size_t i = 0; i < ca.size() && i < cb.size(); ++i) {
-    std::string d = difference(ca[i], cb[i], type_error);
+    std::string d = difference(ca[i], cb[i], check_types, type_error);
     if (!d.empty()) return d;
   }
   if (ca.size() != cb.size()) {
@@ -124,9 +125,9 @@ Value map_structure(const Value& structure, const std::function<Value(const Valu
   return structure.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
 }
 
-std::optional<Mismatch> structure_mismatch(const Value& a, const Value& b) {
+std::optional<Mismatch> structure_mismatch(const Value& a, const Value& b, bool check_types) {
   bool type_error = false;
-  std::string d = difference(a, b, type_error);
+  std::string d = difference(a, b, check_types, type_error);
   if (d.empty()) return std::nullopt;
   return Mismatch{type_error, "The two structures don't have the same nested structure.\n\nFirst structure: " +
                                   describe(a) + "\n\nSecond structure: " + describe(b) +

@@ -29,10 +29,12 @@ Value map_structure(const Value& structure, const std::function<Value(const Valu
 /// TypeError for sequences of different types, else a ValueError), in TF's
 /// words: "The two structures don't have the same nested structure. ...
 /// More specifically: ...", then both structures drawn with a '.' per leaf.
+/// `check_types` false: a list and a tuple count as the same sequence type
+/// (assert_same_structure(check_types=False), as tf.while_loop compares).
 struct Mismatch {
   bool type_error = false;
   std::string message;
 };
-std::optional<Mismatch> structure_mismatch(const Value& a, const Value& b);
+std::optional<Mismatch> structure_mismatch(const Value& a, const Value& b, bool check_types = true);
 
 }  // namespace ag::nest

@@ -80,10 +80,16 @@ TEST_CASE("every tf.* function rejects arguments of the wrong type") {
     // one by one in builtins_test.cpp.
     // tf.group is None eagerly whatever its arguments, as in TF (its trace
     // checks are in tf_bindings_test.cpp).
+    // tf.nest.flatten and assert_same_structure take any value, as TF's do
+    // (what is not a list, tuple or dict is a leaf).
     if (e.name.rfind("tf.", 0) != 0 || e.name == "tf.print" || e.name == "tf.group") continue;
+    if (e.name == "tf.nest.flatten" || e.name == "tf.nest.assert_same_structure") continue;
     std::string t = error_type([&] { e.fn({junk, junk}, {}); });
     INFO(e.name << " raised " << t);
-    CHECK(python_error(t));
+    // TF's map_fn, scan and folds name a non-callable fn by fn.__name__ in
+    // their TypeError, so an object without one is Python's AttributeError.
+    bool names_fn = e.name == "tf.map_fn" || e.name == "tf.scan" || e.name == "tf.foldl" || e.name == "tf.foldr";
+    CHECK((python_error(t) || (names_fn && t == "AttributeError")));
   }
 }
 
