@@ -258,20 +258,19 @@ struct Rnn {
   RnnDims d;
   Params<T> params;
   size_t wx, wh, bh;
-  std::vector<T> xw, hs, dz, carry;  // x wx for all steps, every h_t, every dloss/dz_t, dz_{t+1} wh^T
+  std::vector<T> hs, dz, carry;  // every h_t, every dloss/dz_t, dz_{t+1} wh^T
 
   Rnn(RnnDims dims, std::mt19937& gen, double weight_scale = 0.05) : d(dims) {
     wx = params.add(d.units * d.units);
     wh = params.add(d.units * d.units);
     bh = params.add(d.units);
     for (size_t w : {wx, wh}) fill_normal(params.at(params.value, w), params.size(w), gen, weight_scale);
-    xw.resize(static_cast<size_t>(d.steps * d.batch * d.units));
-    hs.resize(xw.size());
-    dz.resize(xw.size());
+    hs.resize(static_cast<size_t>(d.steps * d.batch * d.units));
+    dz.resize(hs.size());
     carry.resize(static_cast<size_t>(d.batch * d.units));
   }
 
-  /// h_t as a [batch, units] matrix inside `buf` (one of xw, hs, dz).
+  /// Step t of `buf` (hs or dz) as a [batch, units] matrix.
   Mat<T> at_step(std::vector<T>& buf, Index t) { return Mat<T>(buf.data() + t * d.batch * d.units, d.batch, d.units); }
 
   /// Forward through all steps, then backpropagation through time on
@@ -282,7 +281,9 @@ struct Rnn {
     ConstMat<T> X(xs, rows, d.units);
     ConstMat<T> Wx(params.at(params.value, wx), d.units, d.units), Wh(params.at(params.value, wh), d.units, d.units);
     Row<T> b(params.at(params.value, bh), d.units);
-    Mat<T>(xw.data(), rows, d.units).noalias() = X * Wx;  // every step's x_t wx at once
+    // Every step's x_t wx at once, where h_t goes: each is turned into h_t in
+    // place (h_{t-1} wh accumulated onto it, then bias and tanh).
+    Mat<T>(hs.data(), rows, d.units).noalias() = X * Wx;
     const T mean_scale = T(1) / static_cast<T>(d.batch * d.units);
     // The recurrences' products, 2e6 multiply-adds each, are too small for
     // Eigen's parallel GEMM (a fork, a join and shared packing each: the
@@ -290,7 +291,7 @@ struct Rnn {
     // one parallel region per loop: each thread owns a band of columns of h_t
     // (and of dz_t), computes it with a single-threaded product and its
     // epilogue while in cache, and the threads meet once a step, when the
-    // next step needs all of h_t (dz_t). The step then takes 14.0 ms.
+    // next step needs all of h_t (dz_t). The step then took 14.0 ms.
     T loss = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : loss)
     {
@@ -298,12 +299,8 @@ struct Rnn {
       auto bias = b.segment(c0, width);
       for (Index t = 0; t < d.steps; ++t) {
         auto h = at_step(hs, t).middleCols(c0, width);
-        if (t == 0) {  // h_{-1} = 0
-          h = (at_step(xw, 0).middleCols(c0, width).rowwise() + bias).array().tanh().matrix();
-        } else {
-          h.noalias() = at_step(hs, t - 1) * Wh.middleCols(c0, width);
-          h = ((h + at_step(xw, t).middleCols(c0, width)).rowwise() + bias).array().tanh().matrix();
-        }
+        if (t > 0) h.noalias() += at_step(hs, t - 1) * Wh.middleCols(c0, width);  // h_{-1} = 0
+        h = (h.rowwise() + bias).array().tanh().matrix();
         loss += h.squaredNorm() * mean_scale;
 #pragma omp barrier
       }
