@@ -8,17 +8,22 @@
 //   - dynamic_rnn (T=100, B=32, 256 units): h = tanh(x[t] wx + h wh + bh),
 //     loss = sum over t of mean(h^2); backpropagation through time; Adam.
 // Everything is Eigen::Map over row-major buffers allocated once; matrix
-// products go through Eigen (its OpenMP-parallel GEMM when threads > 1); the
-// elementwise steps are fused into the products' epilogues; the parameters
-// of a model sit in one flat buffer, so Adam is one pass over it.
-// What agc cannot do in a traced step but a person can: the RNN's x wx for
-// all T steps is one product before the loop, and the backward pass keeps
-// only the sequential dz_t wh^T inside its loop: the weight gradients are two
-// products over all steps after it.
+// products go through Eigen; the elementwise steps are fused into the
+// products' epilogues; the parameters of a model sit in one flat buffer, so
+// Adam is one pass over it. The RNN is arranged as a person would, not as
+// the traced graph runs it: x wx for all T steps is one product before the
+// loop, and the backward loop keeps only the sequential dz_t wh^T: the weight
+// gradients are two products over all steps after it.
+// Threads (--threads 2, the default with OpenMP: twice as fast here when the
+// machine is idle; docs/performance.md): big products run on Eigen's
+// OpenMP-parallel GEMM (Eigen::setNbThreads), Adam's loop on OpenMP, and the
+// RNN's per-step recurrences in column bands, one per thread (Rnn's
+// forward_backward says why).
 //
 //   bench_handwritten_steps [--steps N] [--threads 1|2] [--only mlp|rnn] [--check]
 // prints the best and median wall time per step in bench_train_steps's format
 // (best of N MLP steps, of max(N/3, 5) RNN steps, after one untimed step).
+// --only times just that step (for `perf record`).
 // --check instead compares, in double precision on tiny sizes, the forward
 // loss with a naive loop, every gradient with central finite differences of
 // that naive loss, and the first Adam step with its closed form; it exits 1
@@ -53,8 +58,24 @@ using Row = Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>;
 template <class T>
 using Array = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 
+/// The threads of the enclosing OpenMP parallel region, and this one's index.
+int thread_count() {
+#ifdef _OPENMP
+  return omp_get_num_threads();
+#else
+  return 1;
+#endif
+}
+int thread_index() {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
 /// The default when --threads is not given: whichever measured faster here
-/// (docs/performance.md, issue 13). 2 needs OpenMP.
+/// on an idle machine (docs/performance.md, issue 13). 2 needs OpenMP.
 #ifdef _OPENMP
 constexpr int kDefaultThreads = 2;
 #else
@@ -237,56 +258,76 @@ struct Rnn {
   RnnDims d;
   Params<T> params;
   size_t wx, wh, bh;
-  std::vector<T> xw, hs, dz, carry;  // x wx for all steps, every h_t, every dloss/dz_t, dz_{t+1} wh^T
+  std::vector<T> hs, dz, carry;  // every h_t, every dloss/dz_t, dz_{t+1} wh^T
 
   Rnn(RnnDims dims, std::mt19937& gen, double weight_scale = 0.05) : d(dims) {
     wx = params.add(d.units * d.units);
     wh = params.add(d.units * d.units);
     bh = params.add(d.units);
     for (size_t w : {wx, wh}) fill_normal(params.at(params.value, w), params.size(w), gen, weight_scale);
-    xw.resize(static_cast<size_t>(d.steps * d.batch * d.units));
-    hs.resize(xw.size());
-    dz.resize(xw.size());
+    hs.resize(static_cast<size_t>(d.steps * d.batch * d.units));
+    dz.resize(hs.size());
     carry.resize(static_cast<size_t>(d.batch * d.units));
   }
 
-  /// h_t as a [batch, units] matrix inside `buf` (one of xw, hs, dz).
+  /// Step t of `buf` (hs or dz) as a [batch, units] matrix.
   Mat<T> at_step(std::vector<T>& buf, Index t) { return Mat<T>(buf.data() + t * d.batch * d.units, d.batch, d.units); }
 
-  /// Forward through all steps, then backpropagation through time: returns
-  /// the loss, leaves the gradients in params.grad. xs is [steps, batch, units].
-  T forward_backward(const T* xs) {
+  /// Forward through all steps, then backpropagation through time on
+  /// `threads` threads: returns the loss, leaves the gradients in
+  /// params.grad. xs is [steps, batch, units].
+  T forward_backward(const T* xs, int threads) {
     const Index rows = d.steps * d.batch;
     ConstMat<T> X(xs, rows, d.units);
     ConstMat<T> Wx(params.at(params.value, wx), d.units, d.units), Wh(params.at(params.value, wh), d.units, d.units);
     Row<T> b(params.at(params.value, bh), d.units);
-    Mat<T>(xw.data(), rows, d.units).noalias() = X * Wx;  // every step's x_t wx at once
+    // Every step's x_t wx at once, where h_t goes: each is turned into h_t in
+    // place (h_{t-1} wh accumulated onto it, then bias and tanh).
+    Mat<T>(hs.data(), rows, d.units).noalias() = X * Wx;
     const T mean_scale = T(1) / static_cast<T>(d.batch * d.units);
+    // The recurrences' products, 2e6 multiply-adds each, are too small for
+    // Eigen's parallel GEMM (a fork, a join and shared packing each: the
+    // whole step took 16.8 ms on 2 threads that way, 25 ms on one). Instead
+    // one parallel region per loop: each thread owns a band of columns of h_t
+    // (and of dz_t), computes it with a single-threaded product and its
+    // epilogue while in cache, and the threads meet once a step, when the
+    // next step needs all of h_t (dz_t). The step then took 14.0 ms.
     T loss = 0;
-    for (Index t = 0; t < d.steps; ++t) {
-      Mat<T> h = at_step(hs, t);
-      if (t == 0) {  // h_{-1} = 0
-        h = (at_step(xw, 0).rowwise() + b).array().tanh().matrix();
-      } else {
-        h.noalias() = at_step(hs, t - 1) * Wh;
-        h = ((h + at_step(xw, t)).rowwise() + b).array().tanh().matrix();
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : loss)
+    {
+      const auto [c0, width] = column_band();
+      auto bias = b.segment(c0, width);
+      for (Index t = 0; t < d.steps; ++t) {
+        auto h = at_step(hs, t).middleCols(c0, width);
+        if (t > 0) h.noalias() += at_step(hs, t - 1) * Wh.middleCols(c0, width);  // h_{-1} = 0
+        h = (h.rowwise() + bias).array().tanh().matrix();
+        loss += h.squaredNorm() * mean_scale;
+#pragma omp barrier
       }
-      loss += h.squaredNorm() * mean_scale;
     }
     // Backward: dloss/dh_t = 2 h_t / (batch units) + dz_{t+1} wh^T, and
-    // dz_t = dloss/dh_t (1 - h_t^2) (tanh's derivative from its output).
-    Mat<T> C(carry.data(), d.batch, d.units);
-    for (Index t = d.steps - 1; t >= 0; --t) {
-      Mat<T> h = at_step(hs, t), z = at_step(dz, t);
-      if (t == d.steps - 1) {
-        z = (T(2) * mean_scale * h.array() * (T(1) - h.array().square())).matrix();
-      } else {
-        z = ((C.array() + T(2) * mean_scale * h.array()) * (T(1) - h.array().square())).matrix();
+    // dz_t = dloss/dh_t (1 - h_t^2) (tanh's derivative from its output). A
+    // thread's band of dz_t needs only its band of the carry dz_{t+1} wh^T,
+    // which it computed itself; the carry needs all of dz_t.
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+      const auto [c0, width] = column_band();
+      auto C = Mat<T>(carry.data(), d.batch, d.units).middleCols(c0, width);
+      for (Index t = d.steps - 1; t >= 0; --t) {
+        auto h = at_step(hs, t).middleCols(c0, width).array();
+        auto z = at_step(dz, t).middleCols(c0, width);
+        if (t == d.steps - 1) {
+          z = (T(2) * mean_scale * h * (T(1) - h.square())).matrix();
+        } else {
+          z = ((C.array() + T(2) * mean_scale * h) * (T(1) - h.square())).matrix();
+        }
+#pragma omp barrier
+        if (t > 0) C.noalias() = at_step(dz, t) * Wh.middleRows(c0, width).transpose();
       }
-      if (t > 0) C.noalias() = z * Wh.transpose();
     }
-    // The weight gradients, each one product over all steps: dwx = X^T dz,
-    // dwh = h_{t-1}^T dz_t summed over t >= 1, dbh = the column sums of dz.
+    // The weight gradients, each one product over all steps (Eigen's parallel
+    // GEMM): dwx = X^T dz, dwh = h_{t-1}^T dz_t summed over t >= 1, dbh = the
+    // column sums of dz.
     ConstMat<T> DZ(dz.data(), rows, d.units);
     Mat<T>(params.at(params.grad, wx), d.units, d.units).noalias() = X.transpose() * DZ;
     Mat<T> dWh(params.at(params.grad, wh), d.units, d.units);
@@ -300,8 +341,18 @@ struct Rnn {
     return loss;
   }
 
+  /// This thread's columns [first, first + width) of a [batch, units] step:
+  /// the units split evenly over the threads of the enclosing parallel
+  /// region, at multiples of 8 (an AVX register of floats).
+  std::pair<Index, Index> column_band() const {
+    const Index n = thread_count(), i = thread_index();
+    const Index first = (d.units * i / n) & ~Index{7};
+    const Index last = i + 1 == n ? d.units : (d.units * (i + 1) / n) & ~Index{7};
+    return {first, last - first};
+  }
+
   T step(const T* xs, int threads) {
-    const T loss = forward_backward(xs);
+    const T loss = forward_backward(xs, threads);
     adam_update(params, threads);
     return loss;
   }
@@ -401,14 +452,17 @@ int check() {
     ok &= check_gradients("MLP 7-6-5-3, batch 5", mlp, loss, [&] { return mlp.naive_loss(x.data(), labels); });
     ok &= check_first_adam_step("MLP", mlp);
   }
-  {
-    Rnn<double> rnn({4, 3, 5}, gen, 0.5);
-    fill_normal(rnn.params.at(rnn.params.value, rnn.bh), rnn.params.size(rnn.bh), gen, 0.3);
-    std::vector<double> xs(4 * 3 * 5);
-    fill_normal(xs.data(), static_cast<Index>(xs.size()), gen);
-    const double loss = rnn.forward_backward(xs.data());
-    ok &= check_gradients("RNN T=4 B=3 H=5", rnn, loss, [&] { return rnn.naive_loss(xs.data()); });
-    ok &= check_first_adam_step("RNN", rnn);
+  // 16 units: with 2 threads, each owns a band of 8 columns.
+  for (int threads = 1; threads <= kDefaultThreads; ++threads) {
+    std::mt19937 rnn_gen(17);
+    Rnn<double> rnn({4, 3, 16}, rnn_gen, 0.3);
+    fill_normal(rnn.params.at(rnn.params.value, rnn.bh), rnn.params.size(rnn.bh), rnn_gen, 0.3);
+    std::vector<double> xs(4 * 3 * 16);
+    fill_normal(xs.data(), static_cast<Index>(xs.size()), rnn_gen);
+    const double loss = rnn.forward_backward(xs.data(), threads);
+    const std::string name = "RNN T=4 B=3 H=16, " + std::to_string(threads) + " thread(s)";
+    ok &= check_gradients(name.c_str(), rnn, loss, [&] { return rnn.naive_loss(xs.data()); });
+    ok &= check_first_adam_step(name.c_str(), rnn);
   }
   std::printf("%s\n", ok ? "all gradients and Adam steps agree" : "MISMATCH");
   return ok ? 0 : 1;
