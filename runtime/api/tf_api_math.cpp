@@ -220,6 +220,29 @@ Value clip_by_global_norm(const TfCall& c) {
   return Value::tuple({Value::list(clipped), use_norm});
 }
 
+Value gelu(const TfCall& c) {
+  // TF's nn_ops.gelu: 0.5 x (1 + erf(x / sqrt(2))), or with approximate the
+  // tanh form, under the "Gelu" scope.
+  NameScope scope(c.node_name());
+  Value x = tensor_arg(c["features"]);
+  const DType dt = x.as_tensor().dtype();
+  if (!is_floating(dt)) {
+    throw ValueError("`features.dtype` must be a floating point tensor.Received:features.dtype=" + str(dtype_value(dt)));
+  }
+  if (truthy(c["approximate"])) {
+    Value coeff = tf::cast(Value(0.044715), dt);
+    return Value(0.5) * x * (Value(1.0) + tf::tanh(Value(0.7978845608028654) * (x + coeff * tf::pow(x, Value(3)))));
+  }
+  return Value(0.5) * x * (Value(1.0) + tf::erf(x / tf::cast(Value(1.4142135623730951), dt)));
+}
+
+Value silu(const TfCall& c) {
+  // TF's nn.silu / nn.swish: x * sigmoid(beta x), beta cast to x's dtype.
+  Value x = tensor_arg(c["features"]);
+  Value beta = tf::cast(tensor_arg(c["beta"]), x.as_tensor().dtype());
+  return x * tf::sigmoid(beta * x);
+}
+
 Value l2_normalize(const TfCall& c) {
   const Value& axis = c["axis"].is_none() ? c["dim"] : c["axis"];
   NameScope scope(c.node_name());

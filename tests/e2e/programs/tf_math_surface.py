@@ -142,3 +142,12 @@ def names(v):
 
 
 names(tf.constant([0.5, 2.0]))
+
+# tf.nn.gelu (its docstring's example) and tf.nn.silu / swish.
+g = tf.constant([-3.0, -1.0, 0.0, 1.0, 3.0], dtype=tf.float32)
+print(tf.nn.gelu(g).numpy())
+print(tf.nn.silu(tf.constant([0.0, 1.0])), tf.nn.swish(tf.constant(0.0), beta=2.0))
+try:
+    tf.nn.gelu(tf.constant([1, 2]))
+except ValueError as e:
+    print("ValueError:", e)
