@@ -4,15 +4,13 @@
 // no nested plan runs. The function's stateful nodes keep their order and
 // take the call's place in the caller's chain of stateful nodes. A function
 // holding an If or While stays a call (its kernel runs the body's plan).
-#include <algorithm>
-#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
-#include "runtime/graph/optimize/rewrite.h"
+#include "runtime/graph/optimize/splice.h"
 
 namespace ag {
 namespace {
@@ -68,20 +66,14 @@ void inline_calls(Graph& g) {
   }
   if (calls.empty()) return;
 
-  // Each call's nodes are appended, then moved into its place.
-  const size_t old_count = g.nodes().size();
-  std::vector<std::vector<Node*>> inserted(old_count);
-  std::unordered_map<const Node*, std::vector<Output>> replacement;
-  // Per call, what a node that waited for it waits for instead: its
-  // function's last stateful node, or what the call itself waited for.
+  // Each call's nodes are appended, then moved into its place. A node that
+  // waited for a call waits for its function's last stateful node, or for
+  // what the call itself waited for.
+  opt::Splice splice(g);
   std::unordered_map<const Node*, std::vector<Node*>> waits_for;
   for (Node* call : calls) {
-    const size_t first_new = g.nodes().size();
     std::vector<Node*> stateful;
-    replacement[call] = inline_body(g, *call, stateful);
-    for (size_t i = first_new; i < g.nodes().size(); ++i) {
-      inserted[static_cast<size_t>(call->id)].push_back(g.node(static_cast<int>(i)));
-    }
+    std::vector<Output> outs = inline_body(g, *call, stateful);
     // The function's stateful nodes continue the chain where the call was.
     std::vector<Node*> previous = call->control_inputs;
     for (Node* s : stateful) {
@@ -89,37 +81,9 @@ void inline_calls(Graph& g) {
       previous = {s};
     }
     waits_for[call] = std::move(previous);
+    splice.replace(call, std::move(outs));
   }
-  std::vector<Node*> order;
-  order.reserve(g.nodes().size());
-  for (size_t i = 0; i < old_count; ++i) {
-    for (Node* m : inserted[i]) order.push_back(m);
-    order.push_back(g.node(static_cast<int>(i)));
-  }
-  g.reorder_nodes(order);
-
-  std::vector<std::vector<Output>> to(g.nodes().size());
-  std::vector<bool> keep(g.nodes().size(), true);
-  for (auto& [call, outs] : replacement) {
-    to[static_cast<size_t>(call->id)] = outs;
-    keep[static_cast<size_t>(call->id)] = false;
-  }
-  opt::redirect(g, to);
-  // A wait for an inlined call (possibly one that only waited for another).
-  std::function<void(Node*, std::vector<Node*>&)> wait = [&](Node* c, std::vector<Node*>& control) {
-    auto w = waits_for.find(c);
-    if (w == waits_for.end()) {
-      if (std::find(control.begin(), control.end(), c) == control.end()) control.push_back(c);
-      return;
-    }
-    for (Node* p : w->second) wait(p, control);
-  };
-  for (const auto& m : g.nodes()) {
-    std::vector<Node*> control;
-    for (Node* c : m->control_inputs) wait(c, control);
-    m->control_inputs = std::move(control);
-  }
-  g.remove_nodes(keep);
+  splice.finish([&](const Node* call) -> const std::vector<Node*>& { return waits_for.at(call); });
 }
 
 }  // namespace ag

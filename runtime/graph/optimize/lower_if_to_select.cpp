@@ -11,8 +11,6 @@
 // logical ops, Cast, Select, Identity, Const). An op that fails on some
 // values of some dtypes (integer division by zero) qualifies when the input
 // deciding it is a Const its own check accepts.
-#include <algorithm>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,7 +19,7 @@
 #include "runtime/core/tensor.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/optimize/optimize.h"
-#include "runtime/graph/optimize/rewrite.h"
+#include "runtime/graph/optimize/splice.h"
 #include "runtime/graph/builders.h"
 #include "runtime/ops/elementwise_def.h"
 
@@ -167,10 +165,10 @@ void lower_if_to_select(Graph& g) {
   }
   if (ifs.empty()) return;
 
-  // Each If's replacement nodes are appended, then moved into its place.
-  const size_t old_count = g.nodes().size();
-  std::vector<std::vector<Node*>> inserted(old_count);
-  std::unordered_map<const Node*, std::vector<Output>> replacement;
+  // Each If's replacement nodes are appended, then moved into its place; an
+  // ordering edge on an If (a stateful "If" whose branches turned out
+  // stateless) moves to the If's own predecessors.
+  opt::Splice splice(g);
   for (Node* n : ifs) {
     const Graph& then_g = *n->subgraphs[0];
     const Graph& else_g = *n->subgraphs[1];
@@ -182,7 +180,6 @@ void lower_if_to_select(Graph& g) {
     for (size_t k = 0; k < then_g.inputs().size(); ++k) then_feeds.push_back(n->inputs[1 + k]);
     for (size_t k = 0; k < else_g.inputs().size(); ++k) else_feeds.push_back(n->inputs[1 + k + (k < args ? 0 : tc)]);
 
-    const size_t first_new = g.nodes().size();
     std::vector<Output> then_out = inline_branch(g, then_g, then_feeds, n->name + "/then/");
     std::vector<Output> else_out = inline_branch(g, else_g, else_feeds, n->name + "/else/");
     std::vector<Output> result;
@@ -193,45 +190,9 @@ void lower_if_to_select(Graph& g) {
         result.push_back(build::select(g, n->inputs[0], then_out[k], else_out[k], n->name + "/Select"));
       }
     }
-    for (size_t i = first_new; i < g.nodes().size(); ++i) {
-      inserted[static_cast<size_t>(n->id)].push_back(g.node(static_cast<int>(i)));
-    }
-    replacement[n] = std::move(result);
+    splice.replace(n, std::move(result));
   }
-
-  // Each If's nodes go where the If stood: its inputs are all earlier and its
-  // consumers all later.
-  std::vector<Node*> order;
-  order.reserve(g.nodes().size());
-  for (size_t i = 0; i < old_count; ++i) {
-    for (Node* m : inserted[i]) order.push_back(m);
-    order.push_back(g.node(static_cast<int>(i)));
-  }
-  g.reorder_nodes(order);
-
-  // Point the Ifs' consumers at the replacements; an ordering edge on an If
-  // (a stateful "If" whose branches turned out stateless) moves to the If's
-  // own predecessors.
-  std::vector<std::vector<Output>> to(g.nodes().size());
-  std::vector<bool> keep(g.nodes().size(), true);
-  for (auto& [n, outs] : replacement) {
-    to[static_cast<size_t>(n->id)] = outs;
-    keep[static_cast<size_t>(n->id)] = false;
-  }
-  opt::redirect(g, to);
-  std::function<void(Node*, std::vector<Node*>&)> add_control = [&](Node* c, std::vector<Node*>& control) {
-    if (!replacement.count(c)) {
-      if (std::find(control.begin(), control.end(), c) == control.end()) control.push_back(c);
-      return;
-    }
-    for (Node* p : c->control_inputs) add_control(p, control);
-  };
-  for (const auto& m : g.nodes()) {
-    std::vector<Node*> control;
-    for (Node* c : m->control_inputs) add_control(c, control);
-    m->control_inputs = std::move(control);
-  }
-  g.remove_nodes(keep);
+  splice.finish([](const Node* n) -> const std::vector<Node*>& { return n->control_inputs; });
 }
 
 }  // namespace ag
