@@ -39,18 +39,27 @@ Tensor Tensor::reshaped(const Shape& shape) const {
 Tensor Tensor::clone() const {
   if (!defined_) return {};
   Tensor t(dtype_, shape_);
-  if (dtype_ == DType::String) {
-    const auto* s = data<std::string>();
-    auto* d = t.data<std::string>();
-    for (int64_t i = 0; i < count_; ++i) d[i] = s[i];
-  } else if (dtype_ == DType::Variant) {
-    const auto* s = data<TensorListPtr>();
-    auto* d = t.data<TensorListPtr>();
-    for (int64_t i = 0; i < count_; ++i) d[i] = s[i];
-  } else {
-    std::memcpy(t.raw_data(), raw_data(), byte_size());
-  }
+  copy_elements(t, 0, *this, 0, count_);
   return t;
+}
+
+void copy_elements(Tensor& dst, int64_t dst_at, const Tensor& src, int64_t src_at, int64_t count) {
+  if (count == 0) return;
+  auto objects = [&]<class T>() {
+    const T* s = src.data<T>() + src_at;
+    T* d = dst.data<T>() + dst_at;
+    for (int64_t i = 0; i < count; ++i) d[i] = s[i];
+  };
+  if (src.dtype() == DType::String) {
+    objects.template operator()<std::string>();
+  } else if (src.dtype() == DType::Variant) {
+    objects.template operator()<TensorListPtr>();
+  } else {
+    const size_t size = dtype_size(src.dtype());
+    std::memcpy(static_cast<char*>(dst.raw_data()) + static_cast<size_t>(dst_at) * size,
+                static_cast<const char*>(src.raw_data()) + static_cast<size_t>(src_at) * size,
+                static_cast<size_t>(count) * size);
+  }
 }
 
 }  // namespace ag

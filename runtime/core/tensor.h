@@ -148,4 +148,9 @@ class Tensor {
   alignas(8) unsigned char inline_[8]{};
 };
 
+/// Copies `count` elements of `src` from element `src_at` into `dst` at
+/// element `dst_at` (same dtype): strings and variants as objects, numbers
+/// with memcpy.
+void copy_elements(Tensor& dst, int64_t dst_at, const Tensor& src, int64_t src_at, int64_t count);
+
 }  // namespace ag

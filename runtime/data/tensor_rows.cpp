@@ -1,24 +1,6 @@
 #include "runtime/data/tensor_rows.h"
 
-#include <cstring>
-#include <string>
-
 namespace ag::data {
-
-void copy_elements(Tensor& dst, int64_t dst_at, const Tensor& src, int64_t src_at, int64_t count) {
-  if (count == 0) return;
-  if (src.dtype() == DType::String) {
-    const std::string* s = src.data<std::string>() + src_at;
-    std::string* d = dst.data<std::string>() + dst_at;
-    for (int64_t i = 0; i < count; ++i) d[i] = s[i];
-    return;
-  }
-  if (has_object_elements(src.dtype())) throw UnimplementedError("datasets of variant tensors are not supported");
-  const size_t size = dtype_size(src.dtype());
-  std::memcpy(static_cast<char*>(dst.raw_data()) + static_cast<size_t>(dst_at) * size,
-              static_cast<const char*>(src.raw_data()) + static_cast<size_t>(src_at) * size,
-              static_cast<size_t>(count) * size);
-}
 
 Tensor row(const Tensor& t, int64_t i) {
   Shape shape(t.shape().dims().subspan(1));

@@ -7,7 +7,6 @@
 //
 // Lists are never constant-folded (constant_folding.cpp skips variants): a
 // folded list would be one storage shared by every call of the function.
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -67,21 +66,6 @@ Shape zeros_shape(const TensorList& l, const Shape& declared, const char* messag
   return s;
 }
 
-/// Copies `count` elements of `src` from `src_at` into `dst` at `dst_at` (same dtype).
-void copy_elements(const Tensor& src, int64_t src_at, Tensor& dst, int64_t dst_at, int64_t count) {
-  if (count == 0) return;
-  if (src.dtype() == DType::String) {
-    const std::string* s = src.data<std::string>() + src_at;
-    std::string* d = dst.data<std::string>() + dst_at;
-    for (int64_t i = 0; i < count; ++i) d[i] = s[i];
-    return;
-  }
-  size_t width = dtype_size(src.dtype());
-  std::memcpy(static_cast<char*>(dst.raw_data()) + static_cast<size_t>(dst_at) * width,
-              static_cast<const char*>(src.raw_data()) + static_cast<size_t>(src_at) * width,
-              static_cast<size_t>(count) * width);
-}
-
 /// [n] + elem, or an unknown rank when elem's is unknown.
 Shape with_leading_dim(int64_t n, const Shape& elem) {
   if (!elem.rank_known()) return Shape::unknown_rank();
@@ -120,7 +104,7 @@ void stack_into(const TensorList& l, const std::vector<int64_t>& indices, const 
       throw InvalidArgumentError("Incompatible shapes during merge: " + elem.debug_string() + " vs. " +
                                  t.shape().debug_string());
     }
-    copy_elements(t, 0, out, static_cast<int64_t>(j) * per, per);
+    copy_elements(out, static_cast<int64_t>(j) * per, t, 0, per);
   }
 }
 
@@ -280,7 +264,7 @@ void register_list_ops(OpRegistry& reg) {
           items.reserve(static_cast<size_t>(n));
           for (int64_t i = 0; i < n; ++i) {
             Tensor item(t.dtype(), elem);
-            copy_elements(t, i * per, item, 0, per);
+            copy_elements(item, 0, t, i * per, per);
             items.push_back(std::move(item));
           }
           k.set_output(0, list_tensor(TensorList::from_items(t.dtype(), merged, std::move(items))));

@@ -59,6 +59,21 @@ void default_print_sink(std::string_view stream, std::string_view text) {
   std::fflush(out);
 }
 
+namespace {
+
+/// Text a print op produced, to the installed sink (or the default one), one
+/// print at a time.
+void emit(std::string_view stream, std::string_view text) {
+  std::lock_guard<std::mutex> lock(sink_mutex());
+  if (current_sink()) {
+    current_sink()(stream, text);
+  } else {
+    default_print_sink(stream, text);
+  }
+}
+
+}  // namespace
+
 
 void register_logging_ops(OpRegistry& reg) {
   // PrintV2(input: string scalar); attrs output_stream ("stderr"), end ("\n").
@@ -88,12 +103,7 @@ void register_logging_ops(OpRegistry& reg) {
             throw InvalidArgumentError("Input is expected to be scalar, but got " + in.shape().debug_string());
           }
           std::string text = in.scalar_value<std::string>() + end;
-          std::lock_guard<std::mutex> lock(sink_mutex());
-          if (current_sink()) {
-            current_sink()(stream, text);
-          } else {
-            default_print_sink(stream, text);
-          }
+          emit(stream, text);
         });
       })
       .cost(CostKind::Host)
@@ -135,12 +145,7 @@ void register_logging_ops(OpRegistry& reg) {
             text += text_scalar ? t.scalar_value<std::string>() : numpy_str(t);
             text += pieces[i + 1];
           }
-          std::lock_guard<std::mutex> lock(sink_mutex());
-          if (current_sink()) {
-            current_sink()(stream, text);
-          } else {
-            default_print_sink(stream, text);
-          }
+          emit(stream, text);
         });
       })
       .cost(CostKind::Host)

@@ -115,7 +115,11 @@ std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<
   return out;
 }
 
-std::vector<Value> unpack_args(const std::string& callee, const std::vector<ArgPart>& parts) {
+namespace {
+
+/// The items of `parts`, each starred one iterated; `what` names the place
+/// in Python's TypeError ("f() argument after * ...", "Value after * ...").
+std::vector<Value> splat(const std::string& what, const std::vector<ArgPart>& parts) {
   std::vector<Value> out;
   for (const ArgPart& p : parts) {
     if (!p.star) {
@@ -126,11 +130,17 @@ std::vector<Value> unpack_args(const std::string& callee, const std::vector<ArgP
     try {
       it.emplace(p.value);
     } catch (const TypeError&) {
-      throw TypeError(callee + " argument after * must be an iterable, not " + p.value.type_name());
+      throw TypeError(what + " after * must be an iterable, not " + p.value.type_name());
     }
     for (const Value& x : *it) out.push_back(x);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Value> unpack_args(const std::string& callee, const std::vector<ArgPart>& parts) {
+  return splat(callee + " argument", parts);
 }
 
 Kwargs unpack_kwargs(const std::string& callee, const std::vector<KwargPart>& parts) {
@@ -172,23 +182,7 @@ Value call_unpacked(UnpackedCall call) {
   return call.callee(std::move(args), std::move(kwargs));
 }
 
-std::vector<Value> display_items(const std::vector<ArgPart>& parts) {
-  std::vector<Value> out;
-  for (const ArgPart& p : parts) {
-    if (!p.star) {
-      out.push_back(p.value);
-      continue;
-    }
-    std::optional<Iteration> it;
-    try {
-      it.emplace(p.value);
-    } catch (const TypeError&) {
-      throw TypeError("Value after * must be an iterable, not " + p.value.type_name());
-    }
-    for (const Value& x : *it) out.push_back(x);
-  }
-  return out;
-}
+std::vector<Value> display_items(const std::vector<ArgPart>& parts) { return splat("Value", parts); }
 
 Value dict_display(const std::vector<DictPart>& parts) {
   std::vector<std::pair<Value, Value>> items;
