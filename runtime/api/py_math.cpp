@@ -33,14 +33,8 @@ double checked(double x, double r, bool can_overflow) {
 
 bool non_positive_integer(double x) { return x <= 0 && x == std::floor(x); }
 
-int64_t mul_checked(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) {
-    throw OverflowError("integer overflow: " + std::to_string(a) + " * " + std::to_string(b) +
-                        " does not fit in 64 bits (agc's Python ints are int64)");
-  }
-  return r;
-}
+/// a * b as Python's * on agc's ints computes it (OverflowError past int64).
+int64_t mul_checked(int64_t a, int64_t b) { return (Value(a) * Value(b)).as_int(); }
 
 }  // namespace
 
@@ -231,9 +225,7 @@ Value math_prod(const TfCall& c) {
 }
 
 Value math_factorial(const TfCall& c) {
-  const Value& v = c.arg(0);
-  if (v.is_float()) throw TypeError("'float' object cannot be interpreted as an integer");
-  const int64_t n = index_arg(v);
+  const int64_t n = index_arg(c.arg(0));
   if (n < 0) throw ValueError("factorial() not defined for negative values");
   int64_t r = 1;
   for (int64_t k = 2; k <= n; ++k) r = mul_checked(r, k);

@@ -9,6 +9,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/ndarray.h"
+#include "runtime/value/nest.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
@@ -64,26 +65,17 @@ Value placeholders_for(Graph& g, const Value& v, const TraceType& type, const st
 /// it become constants, a TensorShape its dims (a partially known one fails,
 /// as TF's conversion does); None, tensors and other values stay as they are.
 Value python_leaves_as_tensors(const Value& v) {
-  if (tensor_shape_of(v)) return Value(to_tensor(v));
-  switch (v.kind()) {
-    case Kind::Bool:
-    case Kind::Int:
-    case Kind::Float:
-    case Kind::Str:
-    case Kind::NDArray: return Value(to_tensor(v));
-    case Kind::List:
-    case Kind::Tuple: {
-      std::vector<Value> items;
-      for (const Value& x : v.items()) items.push_back(python_leaves_as_tensors(x));
-      return v.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+  return nest::map_structure(v, [](const Value& leaf) -> Value {
+    if (tensor_shape_of(leaf)) return Value(to_tensor(leaf));
+    switch (leaf.kind()) {
+      case Kind::Bool:
+      case Kind::Int:
+      case Kind::Float:
+      case Kind::Str:
+      case Kind::NDArray: return Value(to_tensor(leaf));
+      default: return leaf;
     }
-    case Kind::Dict: {
-      std::vector<std::pair<Value, Value>> entries;
-      for (const auto& [k, x] : v.as_dict().entries) entries.emplace_back(k, python_leaves_as_tensors(x));
-      return Value::dict(std::move(entries));
-    }
-    default: return v;
-  }
+  });
 }
 
 /// TF's _convert_numpy_inputs: NumPy arrays and scalars among a call's
@@ -91,23 +83,9 @@ Value python_leaves_as_tensors(const Value& v) {
 /// they trace as tensors of their dtype and shape. Structures without one
 /// are passed on as they are.
 std::vector<Value> numpy_inputs_as_tensors(std::vector<Value> args) {
-  std::function<Value(const Value&)> convert = [&](const Value& v) -> Value {
+  auto convert = [](const Value& v) -> Value {
     if (!ndarray::contains_ndarray(v)) return v;
-    switch (v.kind()) {
-      case Kind::NDArray: return Value(to_tensor(v));
-      case Kind::List:
-      case Kind::Tuple: {
-        std::vector<Value> items;
-        for (const Value& x : v.items()) items.push_back(convert(x));
-        return v.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
-      }
-      case Kind::Dict: {
-        std::vector<std::pair<Value, Value>> entries;
-        for (const auto& [k, x] : v.as_dict().entries) entries.emplace_back(k, convert(x));
-        return Value::dict(std::move(entries));
-      }
-      default: return v;
-    }
+    return nest::map_structure(v, [](const Value& leaf) { return leaf.is_ndarray() ? Value(to_tensor(leaf)) : leaf; });
   };
   for (Value& a : args) a = convert(a);
   return args;
