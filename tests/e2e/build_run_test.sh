@@ -232,7 +232,7 @@ class Scaled:
 
 
 def numbers():
-    yield 1
+    return (yield 1) + 1
 
 
 @tf.function
@@ -248,7 +248,7 @@ except NotImplementedError as e:
     print('NotImplementedError:', e)
 if True:
     def counted():
-        yield 2
+        return (yield 2)
     try:
         counted()
     except NotImplementedError:
@@ -256,10 +256,10 @@ if True:
 numbers()
 PY
 expect 1 "$AGC" run "$TMP/partial.py"
-same "$TMP/out" 'None 5\ntf.Tensor(12, shape=(), dtype=int32) 3\nNotImplementedError: generators are not supported: a converted function cannot yield; return a list or a tf.TensorArray instead\ncounted raises too\n' "functions agc cannot convert"
+same "$TMP/out" 'None 5\ntf.Tensor(12, shape=(), dtype=int32) 3\nNotImplementedError: a yield inside an expression is not supported; yield on a line of its own, or assign its value (x = yield v)\ncounted raises too\n' "functions agc cannot convert"
 for w in "8:5: warning: for/else is not supported by AutoGraph" "4:1: note: 'first_positive' runs as written" \
          "15:9: warning: mangled names are not supported" "14:5: note: 'Scaled.__init__' runs as written" \
-         "22:5: warning: generators are not supported" "21:1: note: calling 'numbers' raises NotImplementedError"; do
+         "22:13: warning: a yield inside an expression is not supported" "21:1: note: calling 'numbers' raises NotImplementedError"; do
   grep -q "^$TMP/partial.py:$w" "$TMP/err" || fail "partial.py: no '$w' on stderr: $(head -c 600 "$TMP/err")"
 done
 tail -n 4 "$TMP/err" | head -n 3 | grep -q "line 22, in numbers" || fail "partial.py: the generator's traceback: $(tail -c 300 "$TMP/err")"

@@ -1,6 +1,10 @@
 #include "transpiler/ast/ast.h"
 
+#include <algorithm>
+#include <functional>
+
 #include "transpiler/ast/mutator.h"
+#include "transpiler/ast/visitor.h"
 
 namespace agc::ast {
 
@@ -77,6 +81,20 @@ class DeepCopier : public AstMutator {
 Ref deep_copy(const Ref& n) {
   DeepCopier c;
   return c.copy(n);
+}
+
+bool is_generator(const FunctionDef& f) {
+  const KindMask yields = kinds({NodeKind::Yield, NodeKind::YieldFrom});
+  const KindMask scopes = kinds({NodeKind::FunctionDef, NodeKind::Lambda, NodeKind::ClassDef});
+  std::function<bool(const Ref&)> has_yield = [&](const Ref& n) {
+    if ((n->kinds_below() & yields) == 0) return false;
+    if (n->kind == NodeKind::Yield || n->kind == NodeKind::YieldFrom) return true;
+    if ((kind_bit(n->kind) & scopes) != 0) return false;
+    bool found = false;
+    for_each_child(*n, [&](const Ref& c) { found = found || has_yield(c); });
+    return found;
+  };
+  return std::any_of(f.body.begin(), f.body.end(), has_yield);
 }
 
 Ref with_context(const Ref& n, ExprContext ctx) {

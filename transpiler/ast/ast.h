@@ -11,7 +11,8 @@
 //         Expr(value) Pass Break Continue
 //   expr  BoolOp(op, values*) BinOp(left, op, right) UnaryOp(op, operand) Lambda(args, body)
 //         IfExp(test, body, orelse) Dict(keys?*, values*) Set(elts*) ListComp(elt, generators*)
-//         SetComp DictComp(key, value, generators*) GeneratorExp Compare(left, ops, comparators*)
+//         SetComp DictComp(key, value, generators*) GeneratorExp Yield(value?) YieldFrom(value)
+//         Compare(left, ops, comparators*)
 //         Call(func, args*, keywords*) JoinedStr(values*) FormattedValue(value, conversion, spec?)
 //         Constant(value) Attribute(value, attr, ctx) Subscript(value, slice, ctx)
 //         Starred(value, ctx) Name(id, ctx) List(elts*, ctx) Tuple(elts*, ctx)
@@ -186,6 +187,10 @@ Ref deep_copy(const Ref& n);
 
 /// `n` with its store/load context set to `ctx` (through tuples, lists and starred).
 Ref with_context(const Ref& n, ExprContext ctx);
+
+/// Whether a def is a generator function: a yield in its own body (not in a
+/// def, lambda or class nested in it).
+bool is_generator(const FunctionDef& f);
 
 // ---- small builders used by passes and the frontend
 Ref name(std::string id, ExprContext ctx, SourceSpan span, bool from_source = false);

@@ -64,6 +64,18 @@ void PythonUnparser::expression(const Ref& n, bool noparen) {
       write(")");
       return;
     }
+    case NodeKind::Yield:
+    case NodeKind::YieldFrom: {
+      // astunparse parenthesizes every yield.
+      const Ref& v = n->is<Yield>() ? n->as<Yield>().value : n->as<YieldFrom>().value;
+      write(n->is<Yield>() ? "(yield" : "(yield from");
+      if (v) {
+        write(" ");
+        dispatch(v);
+      }
+      write(")");
+      return;
+    }
     case NodeKind::SetComp: {
       const auto& t = n->as<SetComp>();
       write("{");

@@ -51,6 +51,9 @@ struct Scope {
   /// For a method: its class and its first parameter (for super()).
   std::string class_name;
   std::string self_name;
+  /// A generator def's body: a coroutine (co_yield, co_return) whose frame
+  /// is its GeneratorFrame parameter (runtime/api/generator.h).
+  bool generator = false;
 };
 
 class Emitter {
@@ -229,6 +232,13 @@ class Emitter {
   std::vector<std::string> loop_break_flags_;
   /// Per enclosing except clause: the variable holding its traceback ("" for a catch-all rethrow).
   std::vector<std::string> handler_tracebacks_;
+  /// Inside a finally clause (a C++ lambda).
+  int in_finally_ = 0;
+  /// The expression being emitted is a whole expression statement or
+  /// assignment value, where a yield can be a co_yield.
+  const ast::Node* yield_position_ = nullptr;
+  /// Whether the yield `e` can be a co_yield where it is; reports why not.
+  bool yield_allowed(const ast::Node& e);
 };
 
 }  // namespace agc::emit::cpp

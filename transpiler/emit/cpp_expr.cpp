@@ -505,6 +505,14 @@ std::string Emitter::expr(const Ref& e) {
       const ListComp& l = e->as<ListComp>();
       return comprehension(l, l.elt, nullptr, l.generators, "list");
     }
+    case NodeKind::Yield: {
+      if (!yield_allowed(*e)) return "ag::Value()";
+      const Ref& v = e->as<Yield>().value;
+      return fmt::format("(co_yield {})", v ? value(v) : "ag::Value()");
+    }
+    case NodeKind::YieldFrom:
+      if (yield_allowed(*e)) error(*e, "'yield from' is only supported as a statement of its own");
+      return "ag::Value()";
     case NodeKind::GeneratorExp: {
       const GeneratorExp& g = e->as<GeneratorExp>();
       return comprehension(g, g.elt, nullptr, g.generators, "list");
@@ -538,6 +546,25 @@ std::string Emitter::expr(const Ref& e) {
       AGC_UNREACHABLE("an expression holds only expressions");
   }
   AGC_UNREACHABLE("node kind");
+}
+
+bool Emitter::yield_allowed(const Node& e) {
+  // A coroutine can suspend in its own statements only: not in the C++
+  // lambdas the emitter makes of finally clauses and of subexpressions, and
+  // not in a catch handler (C++ forbids co_yield there).
+  const char* problem = nullptr;
+  if (scopes.empty() || !scopes.back().generator) {
+    problem = "a yield is only supported in a generator defined at module level or in a class";
+  } else if (in_finally_ > 0) {
+    problem = "a yield in a finally clause is not supported; yield after the try statement";
+  } else if (!handler_tracebacks_.empty()) {
+    problem = "a yield in an except clause is not supported; set a flag there and yield after the try statement";
+  } else if (yield_position_ != &e) {
+    problem = "a yield inside an expression is not supported; yield on a line of its own, or assign its value "
+              "(x = yield v)";
+  }
+  if (problem) error(e, problem);
+  return problem == nullptr;
 }
 
 }  // namespace agc::emit::cpp

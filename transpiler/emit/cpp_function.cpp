@@ -158,7 +158,9 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
     scope.class_name = pending_class_;
     scope.self_name = pending_class_.empty() || params.empty() ? "" : params[0];
   }
-  bool own_frame = !python_name.empty();
+  // A generator's frame is its coroutine's parameter (see definition() in cpp_module.cpp).
+  scope.generator = !current() && is_generator(f);
+  bool own_frame = !python_name.empty() && !scope.generator;
   int saved_line = last_line_;
   std::string text = nested_text([&] {
     scopes.push_back(scope);
@@ -168,7 +170,7 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
     }
     declare_locals(c, params, scope.fscope);
     block(f.body);
-    if (!ends_in_return(f, scope.fscope)) line("return ag::Value();");
+    if (!ends_in_return(f, scope.fscope)) line(scope.generator ? "co_return ag::Value();" : "return ag::Value();");
     scopes.pop_back();
   });
   // The enclosing frame's line is where it was before the def's body.
@@ -177,6 +179,12 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
 }
 
 void Emitter::nested_def(const FunctionDef& f) {
+  if (is_generator(f)) {
+    error(f, fmt::format("generator '{}' is defined inside a function; agc compiles generators defined at module "
+                         "level or in a class",
+                         f.name));
+    return;
+  }
   const Closure& c = closure_of(f);
   if (!c.escapes) {
     // A def the user wrote (AutoGraph marks it) is a frame of its own in

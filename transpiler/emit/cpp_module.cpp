@@ -108,9 +108,17 @@ struct ModuleEmitter {
     std::string name = python_name(original, cls);
     std::string body = em.function_body(f, name);
     em.pending_class_.clear();
-    return fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n{}}}\n\n", m.file->path(),
-                       m.file->line_col(original.span.begin).line, name, f.name == original.name ? " (as written)" : "",
-                       cpp_name, sig, body);
+    std::string head = fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n", m.file->path(),
+                                   m.file->line_col(original.span.begin).line, name,
+                                   f.name == original.name ? " (as written)" : "", cpp_name, sig);
+    if (!is_generator(f)) return head + body + "}\n\n";
+    // A generator: calling it makes a generator object over its body, a
+    // coroutine taking the parameters by value (runtime/api/generator.h).
+    std::string args;
+    for (const std::string& p : cpp::param_names(f.args->as<Arguments>())) args += ", std::move(" + cpp_ident(p) + ")";
+    return fmt::format("{}  return ag::make_generator(kFile, {}, [](ag::GeneratorFrame& ag_frame{}) -> ag::Generator {{\n"
+                       "{}}}{});\n}}\n\n",
+                       head, cpp_string(name), sig.empty() ? "" : ", " + sig, body, args);
   }
 
   /// What a module-level def or method compiled to.
@@ -133,7 +141,10 @@ struct ModuleEmitter {
     AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: "
                                            << original.name;
     const std::string& base = cpp_base(original, cls);
-    std::vector<Diagnostic> problems = entity->problems;
+    // AutoGraph never converts a generator: only what keeps its plain form
+    // from compiling is a problem.
+    std::vector<Diagnostic> problems;
+    if (!entity->plain || !is_generator(original)) problems = entity->problems;
     Compiled& out = compiled_[&original];
     std::string text;
     // A form compiles when emitting it (and the function's parameter list)
@@ -156,6 +167,10 @@ struct ModuleEmitter {
       out.raises = failed->raises;
       text = failed_definition(original, base, cls, *failed);
       outcome = fmt::format("calling '{}' raises {}", name, out.raises);
+    } else if (!entity->converted && is_generator(original)) {
+      // AutoGraph never converts a generator: running it as written is what
+      // TF does with every generator, nothing to warn about.
+      return text;
     } else if (!entity->converted) {
       outcome = fmt::format("'{}' runs as written, as TensorFlow runs a function AutoGraph cannot convert", name);
     } else {

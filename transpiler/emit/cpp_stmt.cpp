@@ -136,12 +136,22 @@ void Emitter::stmt(const Ref& s) {
       if (is_docstring(s)) return;
       const Ref& v = s->as<Expr>().value;
       at(*s);
+      yield_position_ = v.get();
+      if (const auto* y = v->dyn<YieldFrom>()) {
+        // `yield from it` as a statement: each item of it, yielded in turn.
+        if (yield_allowed(*v)) {
+          std::string item = fresh("item");
+          line(fmt::format("for (const ag::Value& {} : ag::iteration({})) co_yield {};", item, value(y->value), item));
+        }
+        return;
+      }
       line(expr(v) + ";");
       return;
     }
     case NodeKind::Assign: {
       at(*s);
       const Assign& a = s->as<Assign>();
+      yield_position_ = a.value.get();
       if (a.targets.size() == 1) {
         line(assign_code(a.targets[0], expr(a.value)));
         return;
@@ -194,7 +204,8 @@ void Emitter::stmt(const Ref& s) {
     case NodeKind::Return: {
       at(*s);
       const Ref& v = s->as<Return>().value;
-      line(v ? "return " + value(v) + ";" : "return ag::Value();");
+      const char* ret = !scopes.empty() && scopes.back().generator ? "co_return" : "return";
+      line(v ? fmt::format("{} {};", ret, value(v)) : fmt::format("{} ag::Value();", ret));
       return;
     }
     case NodeKind::If: {
@@ -383,10 +394,14 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     // finally: runs on leaving the block, normally or by an exception.
     line("{");
     ++indent;
+    ++in_finally_;
     std::string fin = nested_text([&] { block(t.finalbody); });
+    --in_finally_;
     line("ag::Finally ag_finally([&] {");
     out_ += fin;
     line("});");
+    line("try {");
+    ++indent;
   }
   // else: runs when the body completed (no exception, return, break or
   // continue left it), outside the handlers' reach.
@@ -459,6 +474,16 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     line("}");
   }
   if (has_finally) {
+    // An exception: the clause runs in the handler (runtime/core/finally.h),
+    // its own exceptions handled or not, and the first goes on unchanged.
+    --indent;
+    std::string tb = fresh("traceback");
+    line("} catch (...) {");
+    line(fmt::format("  std::vector<ag::TracebackEntry> {} = ag::take_traceback();", tb));
+    line("  ag_finally.run_now();");
+    line(fmt::format("  ag::restore_traceback(std::move({}));", tb));
+    line("  throw;");
+    line("}");
     --indent;
     line("}");
   }

@@ -212,11 +212,22 @@ Lowerer::Ref Lowerer::expr_impl(TSNode n, Ctx ctx) {
     case Sym::Await:
       unsupported_if_valid(async_defs_ > 0, n, "await is not supported; agc converts synchronous code only");
       return placeholder(n);
-    case Sym::Yield:
-      unsupported_if_valid(in_function(), n,
-                           "generators are not supported: a converted function cannot yield; return a list or a "
-                           "tf.TensorArray instead");
-      return placeholder(n);
+    case Sym::Yield: {
+      if (!in_function()) {
+        error(n, "'yield' outside function");
+        return placeholder(n);
+      }
+      auto kids = code_children(n);
+      Ref v = kids.empty() ? nullptr : value(kids[0]);
+      if (has_token(n, "from")) {
+        auto y = make<YieldFrom>(sp);
+        y->value = v ? v : placeholder(n);
+        return y;
+      }
+      auto y = make<Yield>(sp);
+      y->value = v;
+      return y;
+    }
     case Sym::NamedExpression:
       unsupported(n, "assignment expressions (:=) are not supported; assign on a separate line");
       return placeholder(n);

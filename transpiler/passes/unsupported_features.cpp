@@ -49,6 +49,14 @@ class Checker : public AstVisitor {
     }
     visit_children(*n);
   }
+  // AutoGraph never converts a generator (TF runs it as written); to-code
+  // reports this, and run/build compile it as Python (cpp_module.cpp).
+  void visit_Yield(const Ptr<Yield>& n) override { generator(*n); }
+  void visit_YieldFrom(const Ptr<YieldFrom>& n) override { generator(*n); }
+  void generator(const Node& n) {
+    sink_.error(n.span, "generators are not supported by AutoGraph: TensorFlow and agc run a generator as written, "
+                        "unconverted");
+  }
   void visit_ClassDef(const Ptr<ClassDef>& n) override {
     sink_.error(n->span, fmt::format("class '{}' is defined inside a function; define it at module level", n->name));
   }

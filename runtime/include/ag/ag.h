@@ -4,6 +4,7 @@
 // includes Eigen, so a model compiles quickly.
 #pragma once
 
+#include "runtime/api/generator.h"
 #include "runtime/api/program.h"
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
