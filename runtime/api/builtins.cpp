@@ -546,7 +546,14 @@ Value type(std::vector<Value> args, Kwargs kwargs) {
     case Kind::Str: return builtin_value("str", str);
     case Kind::List: return builtin_value("list", list);
     case Kind::Tuple: return builtin_value("tuple", tuple);
-    case Kind::Dict: return builtin_value("dict", dict);
+    case Kind::Dict:
+      switch (v.as_dict().flavor) {
+        case DictObj::Flavor::Dict: return builtin_value("dict", dict);
+        case DictObj::Flavor::DefaultDict: return builtin_value("defaultdict", pymod::api::collections_defaultdict);
+        case DictObj::Flavor::OrderedDict: return builtin_value("OrderedDict", pymod::api::collections_ordered_dict);
+        case DictObj::Flavor::Counter: return builtin_value("Counter", pymod::api::collections_counter);
+      }
+      return builtin_value("dict", dict);
     case Kind::Set: return v.as_set().frozen ? builtin_value("frozenset", frozenset) : builtin_value("set", set_);
     case Kind::Tensor: return tf::api::Tensor();
     case Kind::Variable: return tf::api::Variable();

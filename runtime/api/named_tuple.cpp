@@ -1,6 +1,8 @@
 #include "runtime/api/named_tuple.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -16,12 +18,85 @@ struct NamedTupleState : NativeState {
 
 const std::vector<Value>& items_of(const Value& self) { return native_state<NamedTupleState>(self)->items; }
 
-/// The class of one namedtuple type, made once per type name (its fields
-/// are the same every time TF makes it).
-Value make_named_tuple_class(const std::string& type_name, const std::vector<std::string>& fields) {
+Value instance(const Value& cls, std::vector<Value> items) {
+  auto state = std::make_shared<NamedTupleState>();
+  state->items = std::move(items);
+  return native_object(cls, std::move(state));
+}
+
+/// The items of `Name(*args, **kwargs)`, bound to the fields as Python's
+/// generated __new__ binds them, with its TypeError texts.
+std::vector<Value> bind_fields(const std::string& type_name, const std::vector<std::string>& fields,
+                               const std::vector<Value>& defaults, std::vector<Value> args, const Kwargs& kwargs) {
+  const std::string fn = type_name + ".__new__()";
+  if (args.size() > fields.size()) {
+    throw TypeError(fn + " takes " + std::to_string(fields.size() + 1) + " positional arguments but " +
+                    std::to_string(args.size() + 1) + " were given");
+  }
+  std::vector<std::optional<Value>> bound(fields.size());
+  for (size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
+  for (const auto& [k, v] : kwargs) {
+    auto it = std::find(fields.begin(), fields.end(), k);
+    if (it == fields.end()) throw TypeError(fn + " got an unexpected keyword argument '" + k + "'");
+    size_t i = static_cast<size_t>(it - fields.begin());
+    if (bound[i]) throw TypeError(fn + " got multiple values for argument '" + k + "'");
+    bound[i] = v;
+  }
+  const size_t first_default = fields.size() - defaults.size();
+  std::vector<std::string> missing;
+  std::vector<Value> items;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!bound[i] && i >= first_default) bound[i] = defaults[i - first_default];
+    if (!bound[i]) missing.push_back("'" + fields[i] + "'");
+    items.push_back(bound[i].value_or(Value()));
+  }
+  if (!missing.empty()) {
+    std::string names;
+    for (size_t i = 0; i < missing.size(); ++i) {
+      names += (i == 0 ? "" : i + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ") + missing[i];
+    }
+    throw TypeError(fn + " missing " + std::to_string(missing.size()) + " required positional argument" +
+                    (missing.size() == 1 ? "" : "s") + ": " + names);
+  }
+  return items;
+}
+
+/// The class of one namedtuple type. `defaults`: collections.namedtuple's
+/// (the class is then callable); null for TF's results, made by the runtime.
+Value make_named_tuple_class(const std::string& type_name, const std::vector<std::string>& fields,
+                             const std::vector<Value>* defaults) {
   std::vector<std::pair<std::string, Value>> attrs;
   Param self{"self", std::nullopt};
   const std::string q = type_name + ".";
+  if (defaults) {
+    attrs.push_back({"__init__", Value::callable(q + "__init__", [type_name, fields, d = *defaults](
+                                                                     std::vector<Value> args, Kwargs kwargs) {
+                       Value self = args.at(0);
+                       args.erase(args.begin());
+                       auto state = std::make_shared<NamedTupleState>();
+                       state->items = bind_fields(type_name, fields, d, std::move(args), kwargs);
+                       self.as_object().native = std::move(state);
+                       return Value();
+                     })});
+    std::vector<Value> names;
+    for (const std::string& f : fields) names.emplace_back(f);
+    attrs.push_back({"_fields", Value::tuple(names)});
+    attrs.push_back(native_method(q + "_asdict", "_asdict", {self}, [fields](const std::vector<Value>& a) {
+      Value d = Value::dict();
+      for (size_t i = 0; i < fields.size(); ++i) d.as_dict().set(Value(fields[i]), items_of(a[0]).at(i));
+      return d;
+    }));
+    attrs.push_back({"_replace", Value::callable(q + "_replace", [fields, type_name](std::vector<Value> args, Kwargs kwargs) {
+                       if (args.size() != 1) throw TypeError(type_name + "._replace() takes 1 positional argument");
+                       std::vector<Value> items = items_of(args[0]);
+                       for (const auto& [k, v] : kwargs) {
+                         auto it = std::find(fields.begin(), fields.end(), k);
+                         if (it == fields.end()) throw ValueError("Got unexpected field names: ['" + k + "']");
+                         items[static_cast<size_t>(it - fields.begin())] = v;
+                       }
+                       return instance(args[0].as_object().cls, std::move(items));
+                     })});
+  }
   attrs.push_back(native_method(q + "__len__", "__len__", {self}, [](const std::vector<Value>& a) {
     return Value(static_cast<int64_t>(items_of(a[0]).size()));
   }));
@@ -47,10 +122,28 @@ Value make_named_tuple_class(const std::string& type_name, const std::vector<std
                        return items_of(args.at(0)).at(i);
                      }))});
   }
-  return make_class(type_name, {}, std::move(attrs));
+  Value cls = make_class(type_name, {}, std::move(attrs));
+  if (defaults) {
+    // A classmethod: Point._make(iterable).
+    cls.setattr("_make", Value::callable(q + "_make", [cls = WeakValue(cls), fields, type_name](std::vector<Value> args, Kwargs) {
+                  if (args.size() != 1) throw TypeError(type_name + "._make() takes 1 positional argument");
+                  std::vector<Value> items = iterate(args[0]);
+                  if (items.size() != fields.size()) {
+                    throw TypeError("Expected " + std::to_string(fields.size()) + " arguments, got " +
+                                    std::to_string(items.size()));
+                  }
+                  return instance(cls.lock(), std::move(items));
+                }));
+  }
+  return cls;
 }
 
 }  // namespace
+
+Value named_tuple_class(const std::string& type_name, const std::vector<std::string>& fields,
+                        std::vector<Value> defaults) {
+  return make_named_tuple_class(type_name, fields, &defaults);
+}
 
 Value named_tuple(const std::string& type_name, const std::vector<std::string>& fields, std::vector<Value> items) {
   static std::mutex mu;
@@ -59,12 +152,10 @@ Value named_tuple(const std::string& type_name, const std::vector<std::string>& 
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = classes.find(type_name);
-    if (it == classes.end()) it = classes.emplace(type_name, make_named_tuple_class(type_name, fields)).first;
+    if (it == classes.end()) it = classes.emplace(type_name, make_named_tuple_class(type_name, fields, nullptr)).first;
     cls = it->second;
   }
-  auto state = std::make_shared<NamedTupleState>();
-  state->items = std::move(items);
-  return native_object(cls, std::move(state));
+  return instance(cls, std::move(items));
 }
 
 }  // namespace ag::tf

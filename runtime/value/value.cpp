@@ -219,7 +219,10 @@ std::string Value::type_name() const {
     case Kind::Tensor: return as_tensor().symbolic() ? "SymbolicTensor" : "EagerTensor";
     case Kind::List: return "list";
     case Kind::Tuple: return "tuple";
-    case Kind::Dict: return "dict";
+    case Kind::Dict: {
+      static const char* const kNames[] = {"dict", "defaultdict", "OrderedDict", "Counter"};
+      return kNames[static_cast<int>(as_dict().flavor)];
+    }
     case Kind::Callable: return "function";
     case Kind::Object: return as_object().class_name;
     case Kind::TensorArray: return "TensorArray";

@@ -208,11 +208,20 @@ struct TupleObj {
 /// through set() and erase(): they keep the hash index.
 struct DictObj {
   std::vector<std::pair<Value, Value>> entries;
+  /// A dict of one of the collections module's dict subclasses: what a
+  /// missing key does, its methods and how it prints (value_dict.cpp).
+  enum class Flavor : uint8_t { Dict, DefaultDict, OrderedDict, Counter };
+  Flavor flavor = Flavor::Dict;
+  /// defaultdict's default_factory (None: a missing key is a KeyError).
+  Value default_factory;
 
   /// The entry index of `key`, or -1.
   int64_t find(const Value& key) const;
   /// d[key]; KeyError (Python's text: the key's repr) when absent.
   const Value& at(const Value& key) const;
+  /// d[key] as a subscript evaluates it: a defaultdict adds a missing key's
+  /// default_factory(), a Counter gives 0 for it, others raise KeyError.
+  Value subscript(const Value& key);
   void set(const Value& key, Value v);
   /// del d[key]; KeyError when absent.
   void erase(const Value& key);
@@ -222,6 +231,10 @@ struct DictObj {
   void reindex();
   std::unordered_multimap<size_t, size_t> index_;  // hash -> entry
 };
+
+/// A Counter's entries most common first, ties in insertion order
+/// (Counter.most_common()).
+std::vector<std::pair<Value, Value>> counter_most_common(const Value& counter);
 
 struct CallableObj {
   /// How Python prints it: a def's `<function f at 0x...>`, a builtin

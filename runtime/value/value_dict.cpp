@@ -1,5 +1,6 @@
 // Dicts and hashing: insertion-ordered entries with a hash index; keys are
 // compared as Python does, so 1, 1.0 and True are one key.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -61,6 +62,24 @@ const Value& DictObj::at(const Value& key) const {
   int64_t i = find(key);
   if (i < 0) raise_key_error(key);
   return entries[static_cast<size_t>(i)].second;
+}
+
+Value DictObj::subscript(const Value& key) {
+  int64_t i = find(key);
+  if (i >= 0) return entries[static_cast<size_t>(i)].second;
+  if (flavor == Flavor::Counter) return Value(0);
+  if (flavor == Flavor::DefaultDict && !default_factory.is_none()) {
+    Value v = default_factory({}, {});
+    set(key, v);
+    return v;
+  }
+  raise_key_error(key);
+}
+
+std::vector<std::pair<Value, Value>> counter_most_common(const Value& counter) {
+  std::vector<std::pair<Value, Value>> out = counter.as_dict().entries;
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return truthy(b.second < a.second); });
+  return out;
 }
 
 void DictObj::set(const Value& key, Value v) {

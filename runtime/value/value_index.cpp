@@ -239,7 +239,7 @@ Value getitem(const Value& v, const Value& key) {
       size_t e = static_cast<size_t>(i + 1) < cp.size() ? cp[static_cast<size_t>(i + 1)] : s.size();
       return Value(s.substr(b, e - b));
     }
-    case Kind::Dict: return v.as_dict().at(key);
+    case Kind::Dict: return v.as_dict().subscript(key);
     case Kind::NDArray:
     case Kind::Tensor: {
       std::vector<IndexPart> parts;

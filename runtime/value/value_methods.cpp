@@ -126,8 +126,93 @@ std::optional<Value> list_method(const Value& self, std::string_view name) {
   return std::nullopt;
 }
 
+/// Counter.update / subtract: counts from a mapping or an iterable of keys, added with `sign`.
+void count_into(DictObj& d, const Value& source, int sign) {
+  auto add = [&](const Value& k, const Value& n) {
+    Value current = d.find(k) >= 0 ? d.at(k) : Value(0);
+    d.set(k, sign > 0 ? current + n : current - n);
+  };
+  if (source.is_dict()) {
+    for (const auto& [k, n] : source.as_dict().entries) add(k, n);
+    return;
+  }
+  for (const Value& k : iterate(source)) add(k, Value(1));
+}
+
+/// The methods only the collections module's dict subclasses have.
+std::optional<Value> dict_flavor_method(const Value& self, const std::string& n) {
+  using Flavor = DictObj::Flavor;
+  Flavor flavor = self.as_dict().flavor;
+  if (flavor == Flavor::OrderedDict && n == "move_to_end") {
+    return Value::callable(n, [self](std::vector<Value> a, Kwargs kw) {
+      bool last = true;
+      for (auto& [k, v] : kw) {
+        if (k != "last") throw TypeError("move_to_end() got an unexpected keyword argument '" + k + "'");
+        a.push_back(v);
+      }
+      arity("move_to_end", a, 1, 2);
+      if (a.size() > 1) last = truthy(a[1]);
+      DictObj& d = self.as_dict();
+      Value v = d.at(a[0]);
+      std::vector<std::pair<Value, Value>> rest;
+      for (auto& e : d.entries) {
+        if (!py_equal(e.first, a[0])) rest.push_back(e);
+      }
+      if (last) {
+        rest.emplace_back(a[0], v);
+      } else {
+        rest.insert(rest.begin(), {a[0], v});
+      }
+      while (d.size() > 0) d.erase(d.entries.back().first);
+      for (auto& [k, x] : rest) d.set(k, x);
+      return Value();
+    });
+  }
+  if (flavor != Flavor::Counter) return std::nullopt;
+  if (n == "most_common") {
+    return bound(self, n, [](const Value& s, std::vector<Value>& a) {
+      arity("most_common", a, 0, 1);
+      std::vector<std::pair<Value, Value>> common = counter_most_common(s);
+      size_t k = common.size();
+      if (!a.empty() && !a[0].is_none()) k = static_cast<size_t>(std::clamp<int64_t>(a[0].as_int(), 0, static_cast<int64_t>(k)));
+      std::vector<Value> out;
+      for (size_t i = 0; i < k; ++i) out.push_back(Value::tuple({common[i].first, common[i].second}));
+      return Value::list(std::move(out));
+    });
+  }
+  if (n == "elements") {
+    return bound(self, n, [](const Value& s, std::vector<Value>& a) {
+      arity("Counter.elements", a, 0, 0);
+      std::vector<Value> out;
+      for (const auto& [k, c] : s.as_dict().entries) {
+        for (int64_t i = 0; i < c.as_int(); ++i) out.push_back(k);
+      }
+      return Value::list(std::move(out));
+    });
+  }
+  if (n == "update" || n == "subtract") {
+    int sign = n == "update" ? 1 : -1;
+    return Value::callable(n, [self, sign, n](std::vector<Value> a, Kwargs kw) {
+      arity(n, a, 0, 1);
+      if (!a.empty()) count_into(self.as_dict(), a[0], sign);
+      for (auto& [k, v] : kw) count_into(self.as_dict(), Value::dict({{Value(k), v}}), sign);
+      return Value();
+    });
+  }
+  if (n == "total") {
+    return bound(self, n, [](const Value& s, std::vector<Value>& a) {
+      arity("Counter.total", a, 0, 0);
+      Value sum(0);
+      for (const auto& [k, c] : s.as_dict().entries) sum = sum + c;
+      return sum;
+    });
+  }
+  return std::nullopt;
+}
+
 std::optional<Value> dict_method(const Value& self, std::string_view name) {
   std::string n(name);
+  if (std::optional<Value> m = dict_flavor_method(self, n)) return m;
   auto listing = [&](int which) {
     return bound(self, n, [which, n](const Value& s, std::vector<Value>& a) {
       arity("dict." + n, a, 0, 0);
@@ -194,7 +279,26 @@ std::optional<Value> dict_method(const Value& self, std::string_view name) {
   if (name == "copy") {
     return bound(self, n, [](const Value& s, std::vector<Value>& a) {
       arity("dict.copy", a, 0, 0);
-      return Value::dict(s.as_dict().entries);
+      Value out = Value::dict(s.as_dict().entries);
+      out.as_dict().flavor = s.as_dict().flavor;
+      out.as_dict().default_factory = s.as_dict().default_factory;
+      return out;
+    });
+  }
+  if (name == "popitem") {
+    return Value::callable(n, [self](std::vector<Value> a, Kwargs kw) {
+      DictObj& d = self.as_dict();
+      bool ordered = d.flavor == DictObj::Flavor::OrderedDict;
+      for (auto& [k, v] : kw) {
+        if (!ordered || k != "last") throw TypeError("popitem() takes no keyword arguments");
+        a.push_back(v);
+      }
+      arity("popitem", a, 0, ordered ? 1 : 0);
+      if (d.size() == 0) raise_key_error(Value(ordered ? "dictionary is empty" : "popitem(): dictionary is empty"));
+      bool last = a.empty() || truthy(a[0]);
+      std::pair<Value, Value> e = last ? d.entries.back() : d.entries.front();
+      d.erase(e.first);
+      return Value::tuple({e.first, e.second});
     });
   }
   if (name == "clear") {

@@ -131,16 +131,31 @@ std::string repr(const Value& v) {
     case Kind::List: return sequence(v, "[", "]");
     case Kind::Tuple: return sequence(v, "(", ")");
     case Kind::Dict: {
-      Guard g(&v.as_dict());
+      const DictObj& d = v.as_dict();
+      Guard g(&d);
       if (g.recursive) return "{...}";
-      std::string out = "{";
-      bool first = true;
-      for (const auto& [k, x] : v.as_dict().entries) {
-        if (!first) out += ", ";
-        first = false;
-        out += repr(k) + ": " + repr(x);
+      auto braces = [](const std::vector<std::pair<Value, Value>>& entries) {
+        std::string out = "{";
+        for (size_t i = 0; i < entries.size(); ++i) out += (i ? ", " : "") + repr(entries[i].first) + ": " + repr(entries[i].second);
+        return out + "}";
+      };
+      switch (d.flavor) {
+        case DictObj::Flavor::Dict: return braces(d.entries);
+        case DictObj::Flavor::DefaultDict: return "defaultdict(" + repr(d.default_factory) + ", " + braces(d.entries) + ")";
+        case DictObj::Flavor::OrderedDict: {
+          // Python 3.11's form (3.12 prints OrderedDict({...})).
+          if (d.entries.empty()) return "OrderedDict()";
+          std::string out = "OrderedDict([";
+          for (size_t i = 0; i < d.entries.size(); ++i) {
+            out += (i ? ", (" : "(") + repr(d.entries[i].first) + ", " + repr(d.entries[i].second) + ")";
+          }
+          return out + "])";
+        }
+        case DictObj::Flavor::Counter:
+          // Most common first, ties in insertion order (Counter.__repr__ is most_common()).
+          return d.entries.empty() ? "Counter()" : "Counter(" + braces(counter_most_common(v)) + ")";
       }
-      return out + "}";
+      return braces(d.entries);
     }
     case Kind::Object: return object_text(v, true);
     case Kind::NDArray: return ndarray::repr(v);
