@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "runtime/api/binding.h"
+#include "runtime/api/py_sys.h"
 #include "runtime/api/python_api.h"
 #include "runtime/graph/control_flow.h"
 #include "runtime/graph/tracing.h"
@@ -201,11 +202,6 @@ bool is_subclass_of(const Value& sub, const Value& cls) {
   throw TypeError("issubclass() arg 2 must be a class, a tuple of classes, or a union");
 }
 
-const char* stream_name(const Value& file) {
-  if (file.is_none() || (file.is_str() && file.as_str() == "sys.stdout")) return "stdout";
-  if (file.is_str() && file.as_str() == "sys.stderr") return "stderr";
-  throw AttributeError("'" + file.type_name() + "' object has no attribute 'write'");
-}
 
 std::vector<std::pair<Value, Value>> pairs_of(const Value& v) {
   if (v.is_dict()) return v.as_dict().entries;
@@ -243,20 +239,21 @@ Value print(std::vector<Value> args, Kwargs kwargs) {
   };
   std::string s = text(sep, "sep", " ");
   std::string e = text(end, "end", "\n");
-  const char* stream = stream_name(file ? *file : Value());
   std::string line;
   for (size_t i = 0; i < args.size(); ++i) {
     if (i > 0) line += s;
     line += ag::str(args[i]);
   }
   line += e;
-  // C stdio as tf.print's PrintV2 kernel writes, flushing the other stream
-  // first, so `2>&1` shows both in program order.
-  FILE* out = stream[3] == 'o' ? stdout : stderr;
-  std::cout << std::flush;
-  std::fflush(out == stdout ? stderr : stdout);
-  std::fwrite(line.data(), 1, line.size(), out);
-  std::fflush(out);
+  // C stdio as tf.print's PrintV2 kernel writes (pymod::write_standard_stream);
+  // any other file is an object with a write method.
+  if (!file || file->is_none()) {
+    pymod::write_standard_stream("stdout", line);
+  } else if (const char* stream = pymod::standard_stream(*file)) {
+    pymod::write_standard_stream(stream, line);
+  } else {
+    file->getattr("write")({Value(line)}, {});
+  }
   return Value();
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "runtime/api/json.h"
+#include "runtime/api/py_sys.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/traceback.h"
 #include "runtime/core/tensor.h"
@@ -179,6 +180,8 @@ struct Outcome {
   Value result;
   std::string type_name;
   std::string message;
+  /// A SystemExit (sys.exit): the status the program exits with.
+  std::optional<int> exit_status;
 };
 
 // Runs `f`, turning what it raises into an outcome (type and message).
@@ -188,6 +191,10 @@ Outcome capture(F&& f) {
   try {
     out.result = f();
     out.ok = true;
+  } catch (const SystemExit& e) {
+    out.type_name = e.type_name();
+    const std::vector<Value>& args = exception_value(e).getattr("args").items();
+    out.exit_status = pymod::exit_status(args.empty() ? Value() : args[0]);
   } catch (const Error& e) {
     out.type_name = e.type_name();
     out.message = e.what();
@@ -275,6 +282,7 @@ std::string error_line(const std::string& type_name, const std::string& message)
 int program_main(int argc, char** argv, const ModuleInfo& module) {
   g_module = &module;
   const std::string prog = program_name(argc, argv, module);
+  pymod::set_argv(module.file, {});
   auto fail = [&](int status, const std::string& message) {
     flush_all();
     std::fprintf(stderr, "%s: error: %s\n", prog.c_str(), message.c_str());
@@ -289,6 +297,11 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
   bool have_results = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--") {
+      // The rest is the Python program's own: sys.argv[1:].
+      pymod::set_argv(module.file, std::vector<std::string>(argv + i + 1, argv + argc));
+      break;
+    }
     if (a == "-h" || a == "--help") {
       print_usage(stdout, prog, module);
       return 0;
@@ -352,6 +365,12 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
     return Value();
   });
   flush_all();
+  if (ran.exit_status) {
+    // sys.exit: no traceback, the status it asked for (no function is called).
+    take_traceback();
+    if (results != nullptr) std::fclose(results);
+    return *ran.exit_status;
+  }
   if (!ran.ok) {
     std::vector<TracebackEntry> tb = take_traceback();
     std::string text = format_traceback(tb, traceback_type_name(ran.type_name), ran.message, source_of);

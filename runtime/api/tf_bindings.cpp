@@ -2,6 +2,7 @@
 // tf.print, tf.function and tf.config.run_functions_eagerly (their rows and signatures:
 // tf_functions.def).
 #include "runtime/api/binding.h"
+#include "runtime/api/py_sys.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/function/function.h"
@@ -21,8 +22,9 @@ Value with_shape(const Value& t, const Value& shape) {
   return tf::reshape(t, shape);
 }
 
-// output_stream=: the emitter passes sys.stdout / sys.stderr as those strings.
+// output_stream=: sys.stdout / sys.stderr, or a logging level.
 std::string stream_of(const Value& v) {
+  if (const char* stream = pymod::standard_stream(v)) return stream;
   if (v.is_str()) {
     const std::string& s = v.as_str();
     if (s == "sys.stderr" || s == "stderr") return "stderr";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "runtime/api/py_sys.h"
 #include "runtime/api/python_api.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/value/convert.h"
@@ -35,10 +36,9 @@ Value print_(const std::vector<Value>& objects, const Kwargs& kwargs) {
     if (key == "sep") sep = text_kwarg(value, "sep", " ");
     if (key == "end") end = text_kwarg(value, "end", "\n");
     if (key == "file" && !value.is_none()) {
-      if (!value.is_str() || (value.as_str() != "sys.stdout" && value.as_str() != "sys.stderr")) {
-        throw AttributeError("'" + value.type_name() + "' object has no attribute 'write'");
-      }
-      stream = value.as_str().substr(4);
+      const char* standard = pymod::standard_stream(value);
+      if (!standard) throw AttributeError("'" + value.type_name() + "' object has no attribute 'write'");
+      stream = standard;
     }
   }
   std::vector<std::string> pieces{""};

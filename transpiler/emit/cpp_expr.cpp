@@ -185,9 +185,6 @@ std::string Emitter::module_member(const Ref& e) {
   if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
     auto it = imports_.find(root->id);
     if (it != imports_.end()) {
-      if (it->second == "sys" && (a.attr == "stdout" || a.attr == "stderr")) {
-        return fmt::format("ag::Value(\"sys.{}\")", a.attr);
-      }
       error(*e, fmt::format("'{}.{}' is not supported: agc compiles TensorFlow code, and module '{}' has no "
                             "C++ equivalent",
                             root->id, a.attr, it->second));

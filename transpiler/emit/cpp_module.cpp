@@ -18,7 +18,7 @@ namespace {
 
 // Modules whose names the emitter resolves; any other import is a diagnostic.
 bool known_module(const std::string& path) {
-  return path == "tensorflow" || path == "numpy" || path == "sys" || is_py_module(path);
+  return path == "tensorflow" || path == "numpy" || is_py_module(path);
 }
 
 std::string raw_string(std::string_view text) {
@@ -238,14 +238,14 @@ struct ModuleEmitter {
       if (auto* i = s->dyn<ImportFrom>()) {
         // `from tensorflow import keras`, `from tensorflow.keras.layers import
         // Dense`, `from math import sqrt`: each name resolves as the module's
-        // path does (an unknown one at its use). Not from sys, not *.
+        // path does (an unknown one at its use). Not *.
         const std::string top = i->module.substr(0, i->module.find('.'));
         bool star = !i->names.empty() && i->names[0]->as<Alias>().name == "*";
         if (i->level == 0 && !top.empty() && !known_module(top)) {
           sink.error(s->span, fmt::format("module '{}' is not supported: agc compiles TensorFlow code and Python "
                                           "builtins, and '{}' has no C++ equivalent in agc",
                                           top, top));
-        } else if (i->level != 0 || top == "sys" || star) {
+        } else if (i->level != 0 || star) {
           sink.error(s->span, fmt::format("'from {}{} import {}' is not supported; use 'import {}'",
                                           std::string(static_cast<size_t>(i->level), '.'), i->module,
                                           star ? "*" : "...", top.empty() ? "module" : top));

@@ -510,7 +510,13 @@ std::string Emitter::handler_test(const ExceptHandler& h) {
     } else if (auto* n = ty->dyn<Name>(); n && builtin_name(n->id)) {
       cpp = find_exception_type(n->id, false);
     }
-    if (cpp && std::string_view(cpp) == "ag::Error") return "true";
+    if (cpp && std::string_view(cpp) == "ag::Error") {
+      // BaseException catches everything; Exception all but SystemExit and its siblings.
+      const std::string& name = path.empty() ? ty->as<Name>().id : path;
+      if (name == "BaseException") return "true";
+      out += (out.empty() ? "" : " || ") + std::string("ag_error.is_exception()");
+      continue;
+    }
     std::string test = cpp ? fmt::format("dynamic_cast<const {}*>(&ag_error)", cpp)
                            : fmt::format("ag::exception_matches(ag_error, {})", value(in));
     out += (out.empty() ? "" : " || ") + test;
