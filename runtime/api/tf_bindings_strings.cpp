@@ -205,6 +205,119 @@ Value string_ngrams(const TfCall& c) {
   return rt;
 }
 
+namespace {
+
+/// unicode_decode's code points (unicode_split's too): a scalar input gives a
+/// tensor, a vector a RaggedTensor, a matrix or a RaggedTensor one more ragged level.
+Value decode_code_points(const TfCall& c, bool replace_control) {
+  const std::string& encoding = str_arg(c["input_encoding"], "input_encoding");
+  Attrs attrs{{"input_encoding", encoding},
+              {"errors", str_arg(c["errors"], "errors")},
+              {"replacement_char", int_arg(c["replacement_char"], "replacement_char")},
+              {"replace_control_characters", replace_control},
+              {"Tsplits", DType::Int64}};
+  const Value& input = c["input"];
+  const RaggedParts* rp = ragged_parts(input);
+  TensorHandle dense = rp != nullptr ? rp->flat_values : text_tensor(input);
+  const Shape& shape = dense.shape();
+  if (!shape.rank_known()) throw ValueError("Rank of `input` must be statically known.");
+  if (rp != nullptr && shape.rank() != 1) throw UnimplementedError("agc decodes RaggedTensors of vectors only");
+  if (rp == nullptr && shape.rank() > 2) throw UnimplementedError("agc decodes tensors of rank 2 at most");
+  TensorHandle flat = shape.rank() == 1 ? dense : tf::reshape(Value(dense), Value::list({Value(-1)})).as_tensor();
+  TensorHandle in[1] = {flat};
+  std::vector<TensorHandle> out = apply_op(op::UnicodeDecode, in, attrs, "UnicodeDecode");
+  if (rp == nullptr && shape.rank() == 0) return Value(out[1]);
+  RaggedParts parts{out[1], {out[0]}};
+  if (rp != nullptr) {
+    parts.splits.insert(parts.splits.begin(), rp->splits.begin(), rp->splits.end());
+  } else if (shape.rank() == 2) {
+    if (!shape.fully_defined()) throw UnimplementedError("agc decodes matrices of known shape only");
+    std::vector<int64_t> uniform;
+    for (int64_t r = 0; r <= shape.dim(0); ++r) uniform.push_back(r * shape.dim(1));
+    parts.splits.insert(parts.splits.begin(),
+                        TensorHandle(Tensor::from_vector<int64_t>(Shape{static_cast<int64_t>(uniform.size())}, uniform)));
+  }
+  return make_ragged(std::move(parts));
+}
+
+/// UnicodeEncode of rows given by values and splits.
+TensorHandle encode_rows(const TensorHandle& values, const TensorHandle& splits, const TfCall& c, const char* enc_param) {
+  TensorHandle in[2] = {values, splits};
+  return apply_op1(op::UnicodeEncode, in,
+                   Attrs{{"output_encoding", str_arg(c[enc_param], enc_param)},
+                         {"errors", str_arg(c["errors"], "errors")},
+                         {"replacement_char", int_arg(c["replacement_char"], "replacement_char")},
+                         {"Tsplits", splits.dtype()}},
+                   "UnicodeEncode");
+}
+
+}  // namespace
+
+Value unicode_decode(const TfCall& c) {
+  common::NameScope scope(c["name"].is_none() ? "UnicodeDecode" : c["name"].as_str());
+  return decode_code_points(c, truthy(c["replace_control_characters"]));
+}
+
+Value unicode_split(const TfCall& c) {
+  // TF: decode, then encode each code point as a one-character row.
+  common::NameScope scope(c["name"].is_none() ? "UnicodeSplit" : c["name"].as_str());
+  Value cps = decode_code_points(c, false);
+  const RaggedParts* rp = ragged_parts(cps);
+  TensorHandle flat = rp != nullptr ? rp->flat_values : cps.as_tensor();
+  Value ones = tf::range(Value(0), tf::size(Value(flat), DType::Int64) + Value(1), Value(1), DType::Int64);
+  TensorHandle chars = encode_rows(flat, ones.as_tensor(), c, "input_encoding");
+  if (rp == nullptr) return Value(chars);
+  RaggedParts parts = *rp;
+  parts.flat_values = chars;
+  return make_ragged(std::move(parts));
+}
+
+Value unicode_encode(const TfCall& c) {
+  common::NameScope scope(c["name"].is_none() ? "UnicodeEncode" : c["name"].as_str());
+  const Value& input = c["input"];
+  if (const RaggedParts* rp = ragged_parts(input)) {
+    if (rp->flat_values.shape().rank_known() && rp->flat_values.shape().rank() != 1) {
+      throw UnimplementedError("agc encodes RaggedTensors of vectors only");
+    }
+    // The innermost rows become strings; outer levels keep their splits.
+    TensorHandle strings = encode_rows(to_tensor(Value(rp->flat_values), DType::Int32), rp->splits.back(), c,
+                                       "output_encoding");
+    if (rp->splits.size() == 1) return Value(strings);
+    return make_ragged(RaggedParts{strings, std::vector<TensorHandle>(rp->splits.begin(), rp->splits.end() - 1)});
+  }
+  TensorHandle t = to_tensor(input, DType::Int32);
+  const Shape& s = t.shape();
+  if (!s.rank_known()) throw ValueError("Rank of input_tensor must be statically known.");
+  if (s.rank() == 0) throw ValueError("input_tensor's rank must be at least 1.");
+  if (s.rank() > 2) throw UnimplementedError("agc encodes tensors of rank 2 at most");
+  if (s.rank() == 1) {
+    Value splits = tf::concat(Value::list({Value(TensorHandle(Tensor::from_vector<int64_t>(Shape{1}, {0}))),
+                                           tf::size(Value(t), DType::Int64)}),
+                              Value(0));
+    return tf::reshape(Value(encode_rows(t, splits.as_tensor(), c, "output_encoding")), Value::list({}));
+  }
+  if (!s.fully_defined()) throw UnimplementedError("agc encodes matrices of known shape only");
+  std::vector<int64_t> uniform;
+  for (int64_t r = 0; r <= s.dim(0); ++r) uniform.push_back(r * s.dim(1));
+  TensorHandle splits(Tensor::from_vector<int64_t>(Shape{static_cast<int64_t>(uniform.size())}, uniform));
+  return Value(encode_rows(tf::reshape(Value(t), Value::list({Value(-1)})).as_tensor(), splits, c, "output_encoding"));
+}
+
+Value bytes_split(const TfCall& c) {
+  common::NameScope scope(c["name"].is_none() ? "StringsByteSplit" : c["name"].as_str());
+  TensorHandle in = text_tensor(c["input"]);
+  if (!in.shape().rank_known()) throw ValueError("input must have a statically-known rank.");
+  int rank = in.shape().rank();
+  if (rank > 1) throw UnimplementedError("agc's tf.strings.bytes_split takes a scalar or a vector");
+  TensorHandle vec = rank == 0 ? tf::reshape(Value(in), Value::list({Value(1)})).as_tensor() : in;
+  TensorHandle args[2] = {vec, TensorHandle(Tensor::scalar<std::string>(""))};
+  std::vector<TensorHandle> out = apply_op(c.op(), args, Attrs{{"skip_empty", false}}, "StringSplit");
+  Value ids = getitem(Value(out[0]), std::vector<IndexPart>{IndexPart(SliceSpec{}), IndexPart(Value(0))});
+  Value rt = ragged_from_value_rowids(Value(out[1]), ids, getitem(Value(out[2]), Value(0)));
+  if (rank == 0) return getitem(rt, Value(0));
+  return rt;
+}
+
 Value ragged_constant(const TfCall& c) {
   if (!c["inner_shape"].is_none()) throw UnimplementedError("agc's tf.ragged.constant takes no inner_shape");
   return ag::ragged_constant(c["pylist"], c["dtype"], c["ragged_rank"]);

@@ -17,6 +17,7 @@ void register_string_ops(OpRegistry& reg);     // string_ops.cpp: StringJoin, As
 void register_text_ops(OpRegistry& reg);       // text_ops.cpp: StringLower/Upper/Strip, regexes, Substr, ReduceJoin
 void register_ragged_string_ops(OpRegistry& reg);  // ragged_string_ops.cpp: StringSplitV2, StringNGrams
 void register_ragged_conversion_ops(OpRegistry& reg);  // ragged_string_ops.cpp: RaggedTensorToTensor
+void register_unicode_ops(OpRegistry& reg);    // unicode_ops.cpp: UnicodeDecode, UnicodeEncode, StringSplit
 void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform, RandomStandardNormal
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)
