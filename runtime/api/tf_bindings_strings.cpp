@@ -183,7 +183,7 @@ Value string_ngrams(const TfCall& c) {
     if (s.rank() > 1) throw UnimplementedError("agc's tf.strings.ngrams takes a vector or a RaggedTensor");
     squeeze = true;
     splits = tf::concat(Value::list({Value(TensorHandle(Tensor::from_vector<int64_t>(Shape{1}, {0}))),
-                                     tf::size(Value(values), DType::Int64)}),
+                                     tf::reshape(tf::size(Value(values), DType::Int64), Value::list({Value(1)}))}),
                         Value(0))
                  .as_tensor();
   }
@@ -292,7 +292,7 @@ Value unicode_encode(const TfCall& c) {
   if (s.rank() > 2) throw UnimplementedError("agc encodes tensors of rank 2 at most");
   if (s.rank() == 1) {
     Value splits = tf::concat(Value::list({Value(TensorHandle(Tensor::from_vector<int64_t>(Shape{1}, {0}))),
-                                           tf::size(Value(t), DType::Int64)}),
+                                           tf::reshape(tf::size(Value(t), DType::Int64), Value::list({Value(1)}))}),
                               Value(0));
     return tf::reshape(Value(encode_rows(t, splits.as_tensor(), c, "output_encoding")), Value::list({}));
   }
@@ -316,6 +316,12 @@ Value bytes_split(const TfCall& c) {
   Value rt = ragged_from_value_rowids(Value(out[1]), ids, getitem(Value(out[2]), Value(0)));
   if (rank == 0) return getitem(rt, Value(0));
   return rt;
+}
+
+Value ragged_from_row_splits(const TfCall& c) { return ag::ragged_from_row_splits(c["values"], c["row_splits"]); }
+Value ragged_from_row_lengths(const TfCall& c) { return ag::ragged_from_row_lengths(c["values"], c["row_lengths"]); }
+Value ragged_from_value_rowids(const TfCall& c) {
+  return ag::ragged_from_value_rowids(c["values"], c["value_rowids"], c["nrows"]);
 }
 
 Value ragged_constant(const TfCall& c) {
