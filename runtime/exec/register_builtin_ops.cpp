@@ -15,6 +15,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_ops(reg);
   register_nn_ops(reg);
   register_string_ops(reg);
+  register_text_ops(reg);
+  register_ragged_string_ops(reg);
+  register_ragged_conversion_ops(reg);
+  register_unicode_ops(reg);
   register_random_ops(reg);
   register_logging_ops(reg);
   register_list_ops(reg);

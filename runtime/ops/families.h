@@ -14,6 +14,10 @@ void register_reduction_ops(OpRegistry& reg);  // reduction_ops.cpp: Sum, Mean, 
 void register_linalg_ops(OpRegistry& reg);     // linalg_ops.cpp: MatMul, BatchMatMulV2, matrix diagonals, factorizations
 void register_nn_ops(OpRegistry& reg);         // nn_ops.cpp: Relu, Softmax, Conv2D, BiasAdd, pools, losses
 void register_string_ops(OpRegistry& reg);     // string_ops.cpp: StringJoin, AsString, StringToNumber, ...
+void register_text_ops(OpRegistry& reg);       // text_ops.cpp: StringLower/Upper/Strip, regexes, Substr, ReduceJoin
+void register_ragged_string_ops(OpRegistry& reg);  // ragged_string_ops.cpp: StringSplitV2, StringNGrams
+void register_ragged_conversion_ops(OpRegistry& reg);  // ragged_string_ops.cpp: RaggedTensorToTensor
+void register_unicode_ops(OpRegistry& reg);    // unicode_ops.cpp: UnicodeDecode, UnicodeEncode, StringSplit
 void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform, RandomStandardNormal
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)

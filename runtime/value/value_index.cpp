@@ -334,6 +334,10 @@ Value getslice(const Value& v, const SliceSpec& s) {
     for (int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) out.push_back(items[static_cast<size_t>(i)]);
     return v.is_list() ? Value::list(std::move(out)) : Value::tuple(std::move(out));
   }
+  // A native class's slicing (a RaggedTensor's rt[1:]): Python passes a
+  // slice object to __getitem__; agc has none, so such classes define
+  // __getslice__(start, stop, step).
+  if (std::optional<Value> m = special_method(v, "__getslice__")) return (*m)({s.start, s.stop, s.step}, {});
   throw TypeError("'" + v.type_name() + "' object is not subscriptable");
 }
 

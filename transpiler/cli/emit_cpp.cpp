@@ -17,7 +17,7 @@ const char* kEmitCppHelp =
     "module's functions for a C++ app, DIR/<stem>.cpp holds the module and a main()\n"
     "that runs its module-level code (<stem> is FILE's name without .py). DIR is\n"
     "created if needed. Compile with: c++ -O2 -std=c++20 -I<agc>/runtime/include\n"
-    "-I<agc> DIR/<stem>.cpp libagrt.a -lprotobuf -lleveldb -pthread (or use 'agc build').\n"
+    "-I<agc> DIR/<stem>.cpp libagrt.a -lprotobuf -lleveldb -lre2 -pthread (or use 'agc build').\n"
     "\n"
     "options:\n"
     "  -o DIR                     the output directory (required)\n"

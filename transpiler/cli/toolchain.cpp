@@ -93,9 +93,10 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
 }
 
 std::vector<std::string> link_libraries(const RuntimeLocation& rt) {
-  // libagrt needs the C++ standard library, threads, and for checkpoints
-  // Debian's protobuf and leveldb (Eigen is header-only and stays inside).
-  return {rt.library, "-lprotobuf", "-lleveldb"};
+  // libagrt needs the C++ standard library, threads, for checkpoints
+  // Debian's protobuf and leveldb, and for the regex ops RE2 (Eigen is
+  // header-only and stays inside).
+  return {rt.library, "-lprotobuf", "-lleveldb", "-lre2"};
 }
 
 std::string shell_quote(const std::vector<std::string>& argv) {

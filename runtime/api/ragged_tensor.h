@@ -1,0 +1,39 @@
+// tf.RaggedTensor (api/, not value/: it is TF's Python class, composed of
+// tf.* ops under TF's name scopes): a class of the object model (runtime/value/object_model.h)
+// whose instances hold TF's composite: the flat values and one row_splits
+// vector per ragged dimension (outermost first). Eager or symbolic alike:
+// while tracing its components are graph tensors, as TF's composite tensors
+// are. Printing is TF's: eagerly `<tf.RaggedTensor [[b'a', b'b'], [b'c']]>`
+// (NumPy's array2string of .numpy() with TF's _formatter), while tracing
+// `tf.RaggedTensor(values=Tensor(...), row_splits=Tensor(...))`.
+#pragma once
+
+#include <vector>
+
+#include "runtime/value/value.h"
+
+namespace ag {
+
+/// The components of a RaggedTensor value.
+struct RaggedParts {
+  TensorHandle flat_values;
+  std::vector<TensorHandle> splits;  // outermost first; int64
+};
+
+/// A RaggedTensor of `parts` (at least one row_splits).
+Value make_ragged(RaggedParts parts);
+/// The parts of a RaggedTensor value, or nullptr for any other value.
+const RaggedParts* ragged_parts(const Value& v);
+/// The class itself (tf.RaggedTensor), with its from_* class methods.
+const Value& ragged_tensor_class();
+
+/// RaggedTensor.from_row_splits(values, row_splits): `values` a tensor or a RaggedTensor.
+Value ragged_from_row_splits(const Value& values, const Value& row_splits);
+/// RaggedTensor.from_row_lengths(values, row_lengths).
+Value ragged_from_row_lengths(const Value& values, const Value& row_lengths);
+/// RaggedTensor.from_value_rowids(values, value_rowids, nrows=None).
+Value ragged_from_value_rowids(const Value& values, const Value& value_rowids, const Value& nrows);
+/// tf.ragged.constant(pylist, dtype=None, ragged_rank=None).
+Value ragged_constant(const Value& pylist, const Value& dtype, const Value& ragged_rank);
+
+}  // namespace ag
