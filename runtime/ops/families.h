@@ -14,11 +14,14 @@ void register_reduction_ops(OpRegistry& reg);  // reduction_ops.cpp: Sum, Mean, 
 void register_linalg_ops(OpRegistry& reg);     // linalg_ops.cpp: MatMul, BatchMatMulV2, matrix diagonals, factorizations
 void register_nn_ops(OpRegistry& reg);         // nn_ops.cpp: Relu, Softmax, Conv2D, BiasAdd, pools, losses
 void register_string_ops(OpRegistry& reg);     // string_ops.cpp: StringJoin, AsString, StringToNumber, ...
-void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform, RandomStandardNormal
+void register_random_ops(OpRegistry& reg);     // random_ops.cpp: seeded and stateless random ops, RandomShuffle,
+                                               // Multinomial
+void register_stateful_random_ops(OpRegistry& reg);  // stateful_random_ops.cpp: tf.random.Generator's ops
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)
 void register_state_ops(OpRegistry& reg);      // state_ops.cpp: variable reads and assignments
 void register_iterator_ops(OpRegistry& reg);   // iterator_ops.cpp: dataset iterators in traced loops
+void register_sparse_ops(OpRegistry& reg);     // sparse_ops.cpp: tf.SparseTensor's ops
 void register_parse_example_ops(OpRegistry& reg);  // parse_example_ops.cpp: tf.train.Example records
 
 }  // namespace ag
