@@ -182,6 +182,31 @@ Value random_uniform(const Value& shape, const Value& minval = Value(0), const V
 /// tf.random.normal(shape, mean=0.0, stddev=1.0, dtype, seed).
 Value random_normal(const Value& shape, const Value& mean = Value(0.0), const Value& stddev = Value(1.0),
                     DType dtype = DType::Float32, const Value& seed = Value());
+/// tf.random.truncated_normal: normals within 2 stddevs (TruncatedNormal), scaled and shifted.
+Value truncated_normal(const Value& shape, const Value& mean = Value(0.0), const Value& stddev = Value(1.0),
+                       DType dtype = DType::Float32, const Value& seed = Value());
+/// tf.random.categorical(logits, num_samples, dtype=None (int64), seed): Multinomial.
+Value categorical(const Value& logits, const Value& num_samples, const Value& dtype = Value(), const Value& seed = Value());
+/// tf.random.shuffle(value, seed): the rows of the first axis in a random order.
+Value random_shuffle(const Value& value, const Value& seed = Value());
+/// tf.random.stateless_categorical(logits, num_samples, seed, dtype=int64).
+Value stateless_categorical(const Value& logits, const Value& num_samples, const Value& seed, const Value& dtype = Value());
+
+/// tf.nn.dropout(x, rate, noise_shape, seed): TF 2's nn_ops._dropout (tf_api_dropout.cpp).
+Value dropout(const Value& x, const Value& rate, const Value& noise_shape = Value(), const Value& seed = Value());
+
+// ---- Stateless random numbers (tf_api_stateless_random.cpp).
+/// tf.random.stateless_uniform: floats in [minval, maxval); ints in [minval,
+/// maxval), or every bit pattern when both are None.
+Value stateless_random_uniform(const Value& shape, const Value& seed, const Value& minval, const Value& maxval,
+                               DType dtype);
+/// tf.random.stateless_normal / stateless_truncated_normal.
+Value stateless_random_normal(const Value& shape, const Value& seed, const Value& mean, const Value& stddev,
+                              DType dtype, bool truncated);
+/// tf.random.experimental.stateless_split(seed, num): `num` new seeds, shape [num, 2].
+Value stateless_split(const Value& seed, const Value& num);
+/// tf.random.experimental.stateless_fold_in(seed, data): a new seed from seed and data.
+Value stateless_fold_in(const Value& seed, const Value& data);
 
 // ---- Linear algebra compositions (tf_api_linalg.cpp).
 /// tf.tensordot(a, b, axes): axes an int N (the last N axes of a with the

@@ -93,3 +93,57 @@ Value random_normal(const Value& shape, const Value& mean, const Value& stddev, 
 }
 
 }  // namespace ag::tf
+
+namespace ag::tf {
+namespace {
+
+/// num_samples as the op's int32 scalar.
+TensorHandle random_int32_arg(const Value& v) { return v.is_tensor() ? v.as_tensor() : to_tensor(v, DType::Int32); }
+
+/// tf.random.categorical's and stateless_categorical's dtype rule.
+DType categorical_dtype(const Value& dtype) {
+  DType t = dtype.is_none() ? DType::Int64 : require_dtype(dtype);
+  if (t != DType::Int32 && t != DType::Int64) {
+    throw ValueError("Argument `dtype` got invalid value <dtype: '" + dtype_repr(t) +
+                     "'>. Accepted dtypes are (tf.int32, tf.int64).");
+  }
+  return t;
+}
+
+}  // namespace
+
+Value truncated_normal(const Value& shape, const Value& mean, const Value& stddev, DType dtype, const Value& seed) {
+  if (!is_floating(dtype)) {
+    throw TypeError("Invalid dtype " + dtype_repr(dtype) + " for tf.random.truncated_normal; expected a floating point type");
+  }
+  auto [s1, s2] = get_seed(seed);
+  Attrs attrs{{"seed", s1}, {"seed2", s2}, {"dtype", dtype}};
+  std::vector<TensorHandle> in{shape_tensor(shape)};
+  Value rnd(apply_op1(op::TruncatedNormal, in, attrs, "TruncatedNormal"));
+  return add(multiply(rnd, Value(to_tensor(stddev, dtype))), Value(to_tensor(mean, dtype)));
+}
+
+Value categorical(const Value& logits, const Value& num_samples, const Value& dtype, const Value& seed) {
+  TensorHandle l = logits.is_tensor() ? logits.as_tensor() : to_tensor(logits);
+  DType out = categorical_dtype(dtype);
+  auto [s1, s2] = get_seed(seed);
+  Attrs attrs{{"seed", s1}, {"seed2", s2}, {"output_dtype", out}};
+  std::vector<TensorHandle> in{l, random_int32_arg(num_samples)};
+  return Value(apply_op1(op::Multinomial, in, attrs, "Multinomial"));
+}
+
+Value random_shuffle(const Value& value, const Value& seed) {
+  auto [s1, s2] = get_seed(seed);
+  Attrs attrs{{"seed", s1}, {"seed2", s2}};
+  std::vector<TensorHandle> in{value.is_tensor() ? value.as_tensor() : to_tensor(value)};
+  return Value(apply_op1(op::RandomShuffle, in, attrs, "RandomShuffle"));
+}
+
+Value stateless_categorical(const Value& logits, const Value& num_samples, const Value& seed, const Value& dtype) {
+  TensorHandle l = logits.is_tensor() ? logits.as_tensor() : to_tensor(logits);
+  DType out = categorical_dtype(dtype);
+  std::vector<TensorHandle> in{l, random_int32_arg(num_samples), seed.is_tensor() ? seed.as_tensor() : to_tensor(seed)};
+  return Value(apply_op1(op::StatelessMultinomial, in, Attrs{{"output_dtype", out}}, "StatelessMultinomial"));
+}
+
+}  // namespace ag::tf

@@ -23,4 +23,12 @@ Value random_normal(const TfCall& c) {
   return tf::random_normal(c["shape"], c["mean"], c["stddev"], float_or(c["dtype"]), c["seed"]);
 }
 
+Value truncated_normal(const TfCall& c) {
+  return tf::truncated_normal(c["shape"], c["mean"], c["stddev"], float_or(c["dtype"]), c["seed"]);
+}
+
+Value categorical(const TfCall& c) { return tf::categorical(c["logits"], c["num_samples"], c["dtype"], c["seed"]); }
+
+Value random_shuffle(const TfCall& c) { return tf::random_shuffle(c["value"], c["seed"]); }
+
 }  // namespace ag::tf::impl

@@ -20,6 +20,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_ragged_conversion_ops(reg);
   register_unicode_ops(reg);
   register_random_ops(reg);
+  register_stateful_random_ops(reg);
+  register_sparse_ops(reg);
   register_logging_ops(reg);
   register_list_ops(reg);
   register_state_ops(reg);

@@ -18,11 +18,14 @@ void register_text_ops(OpRegistry& reg);       // text_ops.cpp: StringLower/Uppe
 void register_ragged_string_ops(OpRegistry& reg);  // ragged_string_ops.cpp: StringSplitV2, StringNGrams
 void register_ragged_conversion_ops(OpRegistry& reg);  // ragged_string_ops.cpp: RaggedTensorToTensor
 void register_unicode_ops(OpRegistry& reg);    // unicode_ops.cpp: UnicodeDecode, UnicodeEncode, StringSplit
-void register_random_ops(OpRegistry& reg);     // random_ops.cpp: RandomUniform, RandomStandardNormal
+void register_random_ops(OpRegistry& reg);     // random_ops.cpp: seeded and stateless random ops, RandomShuffle,
+                                               // Multinomial
+void register_stateful_random_ops(OpRegistry& reg);  // stateful_random_ops.cpp: tf.random.Generator's ops
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)
 void register_state_ops(OpRegistry& reg);      // state_ops.cpp: variable reads and assignments
 void register_iterator_ops(OpRegistry& reg);   // iterator_ops.cpp: dataset iterators in traced loops
+void register_sparse_ops(OpRegistry& reg);     // sparse_ops.cpp: tf.SparseTensor's ops
 void register_parse_example_ops(OpRegistry& reg);  // parse_example_ops.cpp: tf.train.Example records
 
 }  // namespace ag

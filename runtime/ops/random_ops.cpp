@@ -1,9 +1,19 @@
-// Random ops (see families.h): RandomUniform, RandomStandardNormal and
-// RandomUniformInt, with TensorFlow's Philox4x32-10 stream (kernels/philox.h).
-// Each prepared kernel owns its generator, as TF's GuardedPhiloxRandom: a
-// call reserves 256 blocks per output element and later calls continue past
-// them, so repeated runs give new numbers while (seed, seed2) fixes the
-// sequence. seed == seed2 == 0 draws a nondeterministic seed.
+// Random ops (see families.h) with TensorFlow's Philox4x32-10 stream
+// (kernels/philox.h, kernels/random_distributions.h):
+//  - seeded (attrs seed, seed2): RandomUniform, RandomStandardNormal,
+//    RandomUniformInt, TruncatedNormal, RandomShuffle, Multinomial. Each
+//    prepared kernel owns its generator, as TF's GuardedPhiloxRandom: a call
+//    reserves blocks (256 per output element) and later calls continue past
+//    them, so repeated runs give new numbers while (seed, seed2) fixes the
+//    sequence. seed == seed2 == 0 draws a nondeterministic seed.
+//  - stateless (a shape-[2] seed input, TF's GenerateKey): StatelessRandom-
+//    Uniform/Normal/UniformInt/UniformFullInt, StatelessTruncatedNormal,
+//    StatelessMultinomial: the same distributions from a generator the seed
+//    alone fixes.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -13,6 +23,8 @@
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/kernels/philox.h"
+#include "runtime/ops/kernels/random_distributions.h"
+#include "runtime/ops/random_shape.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -35,10 +47,12 @@ class GuardedPhilox {
   }
   /// TF's ReserveRandomOutputs(count, 256): the generator as it is now; the
   /// shared one skips past what this call may use.
-  Philox4x32 reserve(int64_t outputs) {
+  Philox4x32 reserve(int64_t outputs) { return reserve_blocks(static_cast<uint64_t>(outputs) * 256u); }
+  /// TF's ReserveSamples128: the generator as it is now, the shared one `blocks` further.
+  Philox4x32 reserve_blocks(uint64_t blocks) {
     std::lock_guard<std::mutex> lock(mu_);
     Philox4x32 local = gen_;
-    gen_.skip(static_cast<uint64_t>(outputs) * 256u);
+    gen_.skip(blocks);
     return local;
   }
 
@@ -83,73 +97,27 @@ Shape shape_from_tensor(const Tensor& t) {
   return shape_from_input(c, 0);
 }
 
-/// Fills n outputs, `per` per generator block, from fn(block, out, count).
-template <class T, class Fn>
-void fill_blocks(Philox4x32 gen, T* out, int64_t n, int per, Fn fn) {
-  int64_t i = 0;
-  for (; i + per <= n; i += per) fn(gen.next(), out + i, per);
-  if (i < n) fn(gen.next(), out + i, static_cast<int>(n - i));
-}
-
-// UniformDistribution<PhiloxRandom, T> and NormalDistribution<PhiloxRandom, T>.
-template <class T>
-void uniform_fill(Philox4x32 gen, T* out, int64_t n) {
-  if constexpr (std::is_same_v<T, float>) {
-    fill_blocks(gen, out, n, 4, [](const Philox4x32::Block& b, T* o, int m) {
-      for (int j = 0; j < m; ++j) o[j] = kernels::uint32_to_float(b[static_cast<size_t>(j)]);
-    });
-  } else if constexpr (std::is_same_v<T, double>) {
-    fill_blocks(gen, out, n, 2, [](const Philox4x32::Block& b, T* o, int m) {
-      for (int j = 0; j < m; ++j) o[j] = kernels::uint64_to_double(b[2 * static_cast<size_t>(j)], b[2 * static_cast<size_t>(j) + 1]);
-    });
-  } else {
-    fill_blocks(gen, out, n, 4, [](const Philox4x32::Block& b, T* o, int m) {
-      for (int j = 0; j < m; ++j) o[j] = kernels::uint16_to_bfloat16(static_cast<uint16_t>(b[static_cast<size_t>(j)]));
-    });
-  }
-}
-
-template <class T>
-void normal_fill(Philox4x32 gen, T* out, int64_t n) {
-  if constexpr (std::is_same_v<T, double>) {
-    fill_blocks(gen, out, n, 2, [](const Philox4x32::Block& b, T* o, int m) {
-      double d[2];
-      kernels::box_muller_double(b[0], b[1], b[2], b[3], &d[0], &d[1]);
-      for (int j = 0; j < m; ++j) o[j] = d[j];
-    });
-  } else {
-    fill_blocks(gen, out, n, 4, [](const Philox4x32::Block& b, T* o, int m) {
-      float f[4];
-      kernels::box_muller_float(b[0], b[1], &f[0], &f[1]);
-      kernels::box_muller_float(b[2], b[3], &f[2], &f[3]);
-      for (int j = 0; j < m; ++j) o[j] = static_cast<T>(f[j]);
-    });
-  }
-}
-
-/// UniformDistribution<PhiloxRandom, int32/int64>(lo, hi): lo + bits % (hi - lo).
-template <class T>
-void uniform_int_fill(Philox4x32 gen, T* out, int64_t n, T lo, T hi) {
-  using U = std::make_unsigned_t<T>;
-  U range = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
-  if constexpr (std::is_same_v<T, int32_t>) {
-    fill_blocks(gen, out, n, 4, [lo, range](const Philox4x32::Block& b, T* o, int m) {
-      for (int j = 0; j < m; ++j) o[j] = static_cast<T>(static_cast<U>(lo) + b[static_cast<size_t>(j)] % range);
-    });
-  } else {
-    fill_blocks(gen, out, n, 2, [lo, range](const Philox4x32::Block& b, T* o, int m) {
-      for (int j = 0; j < m; ++j) {
-        uint64_t bits = b[2 * static_cast<size_t>(j)] | (uint64_t{b[2 * static_cast<size_t>(j) + 1]} << 32);
-        o[j] = static_cast<T>(static_cast<U>(lo) + bits % range);
-      }
-    });
-  }
-}
+using kernels::normal_fill;
+using kernels::truncated_normal_fill;
+using kernels::uniform_fill;
+using kernels::uniform_int_fill;
 
 constexpr kernels::TypeSet kRandomFloatSet{kFloatTypes, "half, bfloat16, float, double"};
 
-/// RandomUniform / RandomStandardNormal: shape input, attrs dtype, seed, seed2.
-template <bool kNormal>
+enum class FloatDist { Uniform, Normal, TruncatedNormal };
+
+/// Fills `out` (float, double or bfloat16) from `gen` with distribution `d`.
+template <class T>
+void fill_float(FloatDist d, Philox4x32 gen, T* out, int64_t n) {
+  switch (d) {
+    case FloatDist::Uniform: uniform_fill(gen, out, n); return;
+    case FloatDist::Normal: normal_fill(gen, out, n); return;
+    case FloatDist::TruncatedNormal: truncated_normal_fill(gen, out, n); return;
+  }
+}
+
+/// RandomUniform / RandomStandardNormal / TruncatedNormal: shape input, attrs dtype, seed, seed2.
+template <FloatDist kDist>
 OpBuilder register_float_random(OpRegistry& reg, const char* name) {
   return reg.op(name)
       .inputs(1)
@@ -166,23 +134,158 @@ OpBuilder register_float_random(OpRegistry& reg, const char* name) {
           Tensor& out = k.allocate_output(0, t, shape_from_tensor(k.input(0)));
           int64_t n = out.num_elements();
           Philox4x32 local = gen->reserve(n);
-          if (t == DType::Float32) {
-            kNormal ? normal_fill(local, out.data<float>(), n) : uniform_fill(local, out.data<float>(), n);
-          } else if (t == DType::Float64) {
-            kNormal ? normal_fill(local, out.data<double>(), n) : uniform_fill(local, out.data<double>(), n);
-          } else {
-            kNormal ? normal_fill(local, out.data<bfloat16>(), n) : uniform_fill(local, out.data<bfloat16>(), n);
-          }
+          if (t == DType::Float32) fill_float(kDist, local, out.data<float>(), n);
+          else if (t == DType::Float64) fill_float(kDist, local, out.data<double>(), n);
+          else fill_float(kDist, local, out.data<bfloat16>(), n);
         });
       });
 }
 
+
+/// TF's RandomShuffle: Fisher-Yates from the front, swapping i with
+/// i + word % (n - i), one single word per step (size - 1 words reserved).
+std::vector<int64_t> shuffled_rows(Philox4x32 gen, int64_t size) {
+  std::vector<int64_t> perm(static_cast<size_t>(size));
+  for (int64_t i = 0; i < size; ++i) perm[static_cast<size_t>(i)] = i;
+  kernels::SingleSample single(&gen);
+  for (int64_t i = 0; i + 1 < size; ++i) {
+    uint32_t span = static_cast<uint32_t>(size - i);
+    std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(i + single() % span)]);
+  }
+  return perm;
+}
+
+/// TF's CPU MultinomialFunctor (one shard): per row the unnormalized CDF of
+/// exp(logit - max finite logit) in double over the finite logits, and each
+/// sample the first class whose CDF exceeds a uniform double times the total.
+template <class T, class Out>
+void multinomial_fill(Philox4x32 gen, const T* logits, int64_t batch, int64_t classes, int64_t samples, Out* out) {
+  kernels::SingleSample single(&gen);
+  std::vector<double> cdf(static_cast<size_t>(classes));
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* row = logits + b * classes;
+    double max = std::numeric_limits<double>::lowest();
+    for (int64_t j = 0; j < classes; ++j) {
+      double v = static_cast<double>(static_cast<float>(row[j]));
+      if (std::isfinite(v)) max = std::max(max, v);
+    }
+    double total = 0;
+    for (int64_t j = 0; j < classes; ++j) {
+      double v = static_cast<double>(static_cast<float>(row[j]));
+      if (std::isfinite(v)) total += std::exp(v - max);
+      cdf[static_cast<size_t>(j)] = total;
+    }
+    for (int64_t j = 0; j < samples; ++j) {
+      double to_find = kernels::rand_double(single) * total;
+      out[b * samples + j] = static_cast<Out>(std::upper_bound(cdf.begin(), cdf.end(), to_find) - cdf.begin());
+    }
+  }
+}
+
+/// Multinomial's and StatelessMultinomial's shape rule: logits a matrix,
+/// num_samples a scalar; output [batch, num_samples] of output_dtype.
+std::vector<TensorSpec> multinomial_infer(const InferContext& c) {
+  kernels::check_allowed(c.op, c.inputs[0].dtype, kRandomFloatSet, "T");
+  DType out = c.attrs.get_or<DType>("output_dtype", DType::Int64);
+  kernels::check_allowed(c.op, out, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "output_dtype");
+  const Shape& ls = c.inputs[0].shape;
+  if (ls.rank_known() && ls.rank() != 2) throw InvalidArgumentError("logits should be a matrix, got shape " + ls.debug_string());
+  const Shape& ns = c.inputs[1].shape;
+  if (ns.rank_known() && ns.rank() != 0) throw InvalidArgumentError("num_samples should be a scalar, got shape " + ns.debug_string());
+  int64_t samples = -1;
+  if (const Tensor* v = c.constant(1)) samples = v->scalar_value<int32_t>();
+  int64_t batch = ls.rank_known() ? ls.dim(0) : -1;
+  std::vector<int64_t> dims{batch, samples};
+  return {{out, Shape{std::span<const int64_t>(dims)}}};
+}
+
+/// Multinomial's kernel body from a generator reserve(count) gives.
+void multinomial_run(KernelContext& k, DType out_t, const std::function<Philox4x32(int64_t)>& reserve) {
+  const Tensor& logits = k.input(0);
+  const Tensor& ns = k.input(1);
+  if (logits.rank() != 2) throw InvalidArgumentError("logits should be a matrix, got shape " + logits.shape().debug_string());
+  if (ns.rank() != 0) throw InvalidArgumentError("num_samples should be a scalar, got shape " + ns.shape().debug_string());
+  int64_t samples = ns.scalar_value<int32_t>();
+  if (samples < 0) throw InvalidArgumentError("num_samples should be non-negative, got " + std::to_string(samples));
+  int64_t batch = logits.shape().dim(0), classes = logits.shape().dim(1);
+  if (classes <= 0) throw InvalidArgumentError("num_classes should be positive, got " + std::to_string(classes));
+  Tensor& out = k.allocate_output(0, out_t, Shape{batch, samples});
+  if (out.num_elements() == 0) return;
+  Philox4x32 gen = reserve(batch * ((samples + 3) / 4 * 4 * 2));
+  dispatch_dtype(logits.dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bfloat16>) {  // the infer rule's types
+      if (out_t == DType::Int32) multinomial_fill(gen, logits.data<T>(), batch, classes, samples, out.data<int32_t>());
+      else multinomial_fill(gen, logits.data<T>(), batch, classes, samples, out.data<int64_t>());
+    }
+  });
+}
+
+/// TF's GenerateKey (stateless_random_ops.cc): the seed pair (int32 values
+/// sign-extended) as a counter under a fixed key, one Philox block mixed, gives
+/// the key (words 0-1) and the counter's high words (2-3).
+Philox4x32 stateless_generator(const Tensor& seed) {
+  if (seed.rank() != 1 || seed.shape().dim(0) != 2) {
+    throw InvalidArgumentError("seed must have shape [2], not " + seed.shape().debug_string());
+  }
+  uint64_t s0, s1;
+  if (seed.dtype() == DType::Int32) {
+    s0 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[0]));
+    s1 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[1]));
+  } else {
+    s0 = static_cast<uint64_t>(seed.data<int64_t>()[0]);
+    s1 = static_cast<uint64_t>(seed.data<int64_t>()[1]);
+  }
+  Philox4x32 mixer({static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32), static_cast<uint32_t>(s1),
+                    static_cast<uint32_t>(s1 >> 32)},
+                   {0x3ec8f720u, 0x02461e29u});
+  Philox4x32::Block mix = mixer.next();
+  return Philox4x32({0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
+}
+
+/// The seed input's rule: int32 or int64 (its shape [2] is the kernel's check).
+void check_seed_input(const InferContext& c, size_t i) {
+  kernels::check_allowed(c.op, c.inputs[i].dtype, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "Tseed");
+}
+
+/// StatelessRandomUniform / StatelessRandomNormal / StatelessTruncatedNormal(shape, seed).
+template <FloatDist kDist>
+OpBuilder register_stateless_float(OpRegistry& reg, const char* name) {
+  return reg.op(name)
+      .inputs(2)
+      .infer([](const InferContext& c) {
+        DType t = c.attrs.get_or<DType>("dtype", DType::Float32);
+        kernels::check_allowed(c.op, t, kRandomFloatSet, "dtype");
+        check_seed_input(c, 1);
+        return std::vector<TensorSpec>{{t, shape_from_input(c, 0)}};
+      })
+      .cpu([](const KernelSpec& s) {
+        DType t = s.outputs[0].dtype;
+        return Kernel([t](KernelContext& k) {
+          Philox4x32 gen = stateless_generator(k.input(1));
+          Tensor& out = k.allocate_output(0, t, shape_from_tensor(k.input(0)));
+          int64_t n = out.num_elements();
+          if (t == DType::Float32) fill_float(kDist, gen, out.data<float>(), n);
+          else if (t == DType::Float64) fill_float(kDist, gen, out.data<double>(), n);
+          else fill_float(kDist, gen, out.data<bfloat16>(), n);
+        });
+      })
+      .cost(CostKind::Elementwise)
+      .tpu()
+      .not_differentiable();
+}
+
 }  // namespace
+
+Shape random_output_shape(const InferContext& c, size_t i) { return shape_from_input(c, i); }
+Shape random_output_shape(const Tensor& t) { return shape_from_tensor(t); }
 
 void register_random_ops(OpRegistry& reg) {
   // TF's random ops have no gradient (NotDifferentiable in random_grad.py).
-  register_float_random<false>(reg, "RandomUniform").cost(CostKind::Elementwise).tpu().not_differentiable();
-  register_float_random<true>(reg, "RandomStandardNormal").cost(CostKind::Elementwise).tpu().not_differentiable();
+  register_float_random<FloatDist::Uniform>(reg, "RandomUniform").cost(CostKind::Elementwise).tpu().not_differentiable();
+  register_float_random<FloatDist::Normal>(reg, "RandomStandardNormal")
+      .cost(CostKind::Elementwise).tpu().not_differentiable();
+  register_float_random<FloatDist::TruncatedNormal>(reg, "TruncatedNormal")
+      .cost(CostKind::Elementwise).tpu().not_differentiable();
 
   // RandomUniformInt(shape, minval: Tout, maxval: Tout) -> Tout; attrs seed, seed2.
   reg.op("RandomUniformInt")
@@ -225,6 +328,122 @@ void register_random_ops(OpRegistry& reg) {
         });
       })
       .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
+
+  register_stateless_float<FloatDist::Uniform>(reg, "StatelessRandomUniform");
+  register_stateless_float<FloatDist::Normal>(reg, "StatelessRandomNormal");
+  register_stateless_float<FloatDist::TruncatedNormal>(reg, "StatelessTruncatedNormal");
+
+  // StatelessRandomUniformInt(shape, seed, minval: dtype, maxval: dtype) -> dtype.
+  reg.op("StatelessRandomUniformInt")
+      .inputs(4)
+      .infer([](const InferContext& c) {
+        DType t = c.inputs[2].dtype;
+        kernels::check_allowed(c.op, t, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "dtype");
+        kernels::check_dtype(c, 3, t);
+        check_seed_input(c, 1);
+        return std::vector<TensorSpec>{{t, shape_from_input(c, 0)}};
+      })
+      .cpu([](const KernelSpec& s) {
+        DType t = s.outputs[0].dtype;
+        return Kernel([t](KernelContext& k) {
+          const Tensor& lo_t = k.input(2);
+          const Tensor& hi_t = k.input(3);
+          if (lo_t.rank() != 0) throw InvalidArgumentError("minval must be 0-D, got shape " + lo_t.shape().debug_string());
+          if (hi_t.rank() != 0) throw InvalidArgumentError("maxval must be 0-D, got shape " + hi_t.shape().debug_string());
+          Philox4x32 gen = stateless_generator(k.input(1));
+          Tensor& out = k.allocate_output(0, t, shape_from_tensor(k.input(0)));
+          int64_t n = out.num_elements();
+          if (n == 0) return;
+          dispatch_dtype(t, [&]<class T>() {
+            if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+              T lo = lo_t.scalar_value<T>(), hi = hi_t.scalar_value<T>();
+              if (!(lo < hi)) {
+                throw InvalidArgumentError("Need minval < maxval, got " + std::to_string(lo) + " >= " + std::to_string(hi));
+              }
+              uniform_int_fill(gen, out.data<T>(), n, lo, hi);
+            }
+          });
+        });
+      })
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
+
+  // StatelessRandomUniformFullInt(shape, seed) -> dtype: every bit pattern.
+  reg.op("StatelessRandomUniformFullInt")
+      .inputs(2)
+      .infer([](const InferContext& c) {
+        DType t = c.attrs.get_or<DType>("dtype", DType::Int64);
+        kernels::check_allowed(c.op, t, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "dtype");
+        check_seed_input(c, 1);
+        return std::vector<TensorSpec>{{t, shape_from_input(c, 0)}};
+      })
+      .cpu([](const KernelSpec& s) {
+        DType t = s.outputs[0].dtype;
+        return Kernel([t](KernelContext& k) {
+          Philox4x32 gen = stateless_generator(k.input(1));
+          Tensor& out = k.allocate_output(0, t, shape_from_tensor(k.input(0)));
+          if (t == DType::Int32) kernels::full_int_fill(gen, out.data<int32_t>(), out.num_elements());
+          else kernels::full_int_fill(gen, out.data<int64_t>(), out.num_elements());
+        });
+      })
+      .cost(CostKind::Elementwise).tpu()
+      .not_differentiable();
+
+  // StatelessMultinomial(logits, num_samples, seed) -> output_dtype.
+  reg.op("StatelessMultinomial")
+      .inputs(3)
+      .infer([](const InferContext& c) {
+        check_seed_input(c, 2);
+        return multinomial_infer(c);
+      })
+      .cpu([](const KernelSpec& s) {
+        DType out_t = s.outputs[0].dtype;
+        return Kernel([out_t](KernelContext& k) {
+          Philox4x32 gen = stateless_generator(k.input(2));
+          multinomial_run(k, out_t, [&](int64_t) { return gen; });
+        });
+      })
+      .cost(CostKind::Elementwise).tpu_unsupported("StatelessMultinomial has no TPU kernel here")
+      .not_differentiable();
+
+  // RandomShuffle(value: T) -> T; attrs seed, seed2. Rows of the first axis.
+  reg.op("RandomShuffle")
+      .inputs(1)
+      .stateful()
+      .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
+      .cpu([](const KernelSpec& s) {
+        auto gen = std::make_shared<GuardedPhilox>(s.attrs);
+        return Kernel([gen](KernelContext& k) {
+          const Tensor& in = k.input(0);
+          if (in.num_elements() <= 1 || in.rank() == 0 || in.shape().dim(0) <= 1) {
+            k.set_output(0, in);
+            return;
+          }
+          int64_t size = in.shape().dim(0);
+          // ReserveSamples32(size - 1): whole blocks of 4 words.
+          std::vector<int64_t> perm = shuffled_rows(gen->reserve_blocks(static_cast<uint64_t>(size - 1 + 3) / 4), size);
+          Tensor& out = k.allocate_output(0, in.dtype(), in.shape());
+          int64_t row = in.num_elements() / size;
+          for (int64_t i = 0; i < size; ++i) copy_elements(out, i * row, in, perm[static_cast<size_t>(i)] * row, row);
+        });
+      })
+      .cost(CostKind::Elementwise).tpu_unsupported("RandomShuffle runs on the host")
+      .not_differentiable();
+
+  // Multinomial(logits: T, num_samples: int32) -> output_dtype; attrs seed, seed2.
+  reg.op("Multinomial")
+      .inputs(2)
+      .stateful()
+      .infer(multinomial_infer)
+      .cpu([](const KernelSpec& s) {
+        auto gen = std::make_shared<GuardedPhilox>(s.attrs);
+        DType out_t = s.outputs[0].dtype;
+        return Kernel([gen, out_t](KernelContext& k) {
+          multinomial_run(k, out_t, [&](int64_t n) { return gen->reserve(n); });
+        });
+      })
+      .cost(CostKind::Elementwise).tpu_unsupported("Multinomial has no TPU kernel in TensorFlow")
       .not_differentiable();
 }
 

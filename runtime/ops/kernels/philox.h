@@ -25,6 +25,9 @@ class Philox4x32 {
   }
   Philox4x32(Block counter, std::array<uint32_t, 2> key) : counter_(counter), key_(key) {}
 
+  const Block& counter() const { return counter_; }
+  const std::array<uint32_t, 2>& key() const { return key_; }
+
   /// Advances the 128-bit counter by `count` blocks.
   void skip(uint64_t count) {
     uint32_t lo = static_cast<uint32_t>(count);

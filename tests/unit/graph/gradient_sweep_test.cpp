@@ -381,6 +381,11 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
        [] { return std::vector<Case>{{{Tensor::from_vector<double>(Shape{3}, {0, 1, 2}), uniform({2, 3}, 1.0, 2.0)}, {}, {1}}}; }},
       {"ScatterNd",
        [] { return std::vector<Case>{{{int32s({1, 3, 1}, Shape{3, 1}), uniform({3, 2}, -1, 1), int32s({4, 2})}, {}, {1}}}; }},
+      {"SparseToDense",
+       [] {
+         return std::vector<Case>{
+             {{int32s({0, 1, 1, 2}, Shape{2, 2}), int32s({2, 3}), uniform({2}, -1, 1), Tensor::scalar(0.7)}, {}, {2, 3}}};
+       }},
       {"Fill", [] { return std::vector<Case>{{{int32s({2, 3}), Tensor::scalar(0.7)}, {}, {1}}}; }},
       {"Prod",
        [] {
