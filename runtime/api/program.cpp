@@ -163,10 +163,6 @@ json::Json to_json(const Value& v, int depth) {
 
 const ModuleInfo* g_module = nullptr;
 
-const char* source_of(const char* file) {
-  if (g_module != nullptr && g_module->file != nullptr && std::strcmp(file, g_module->file) == 0) return g_module->source;
-  return nullptr;
-}
 
 void flush_all() {
   std::cout.flush();
@@ -229,6 +225,11 @@ void print_usage(std::FILE* to, const std::string& prog, const ModuleInfo& modul
 }
 
 }  // namespace
+
+const char* source_of(const char* file) {
+  if (g_module != nullptr && g_module->file != nullptr && std::strcmp(file, g_module->file) == 0) return g_module->source;
+  return nullptr;
+}
 
 CallArguments parse_call_arguments(std::string_view args_json) {
   json::Json j;

@@ -47,6 +47,10 @@ struct ModuleInfo {
 /// an error as `ValueError: message` (the last line of Python's traceback).
 int program_main(int argc, char** argv, const ModuleInfo& module);
 
+/// The Python source of `file` when it is the running program's module
+/// (for a traceback's source lines), else nullptr.
+const char* source_of(const char* file);
+
 /// One call's arguments, from an ARGS_JSON.
 struct CallArguments {
   std::vector<Value> args;

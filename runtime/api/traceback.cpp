@@ -21,16 +21,20 @@ struct Recorded {
 };
 thread_local std::vector<Recorded> t_recorded;
 thread_local int t_depth = 0;
+thread_local const Frame* t_frame = nullptr;
+thread_local const HandledException* t_handled = nullptr;
 
 }  // namespace
 
 Frame::Frame(const char* file, const char* function)
-    : file_(file), function_(function), uncaught_at_entry_(std::uncaught_exceptions()) {
+    : file_(file), function_(function), uncaught_at_entry_(std::uncaught_exceptions()), outer_(t_frame) {
   ++t_depth;
+  t_frame = this;
 }
 
 Frame::~Frame() {
   int depth = t_depth--;
+  t_frame = outer_;
   // Unwinding past this frame (an exception thrown while it was live), not a
   // normal return, and not a destructor's own exception thrown and caught
   // during some other unwinding that started before the frame was entered.
@@ -42,6 +46,18 @@ Frame::~Frame() {
     // Out of memory while unwinding: the traceback loses a line, the program goes on.
   }
 }
+
+const Frame* Frame::current() { return t_frame; }
+
+HandledException::HandledException(const Error& error, const std::vector<TracebackEntry>& unwound, int line)
+    : error_(error), entries_(unwound), outer_(t_handled) {
+  if (t_frame != nullptr) entries_.push_back({t_frame->file(), t_frame->function(), line});
+  t_handled = this;
+}
+
+HandledException::~HandledException() { t_handled = outer_; }
+
+const HandledException* HandledException::current() { return t_handled; }
 
 std::vector<TracebackEntry> take_traceback() {
   std::vector<TracebackEntry> out;

@@ -13,6 +13,8 @@
 
 namespace ag {
 
+class Error;
+
 struct TracebackEntry {
   const char* file;
   const char* function;  // "<module>" for module-level code
@@ -28,12 +30,42 @@ class Frame {
 
   void at(int line) { line_ = line; }
   int line() const { return line_; }
+  const char* file() const { return file_; }
+  const char* function() const { return function_; }
+  /// The innermost live Frame of this thread (nullptr outside generated code).
+  static const Frame* current();
 
  private:
   const char* file_;
   const char* function_;
   int line_ = 0;
   int uncaught_at_entry_;
+  const Frame* outer_;
+};
+
+/// The exception an `except` clause is handling, for the clause's duration
+/// (Python's sys.exc_info(): traceback.print_exc and format_exc read it).
+/// Generated code makes one at the start of each handler, from the caught
+/// error, the frames it unwound through (take_traceback) and the line of the
+/// handling frame the exception came from (its Frame's line, read before the
+/// handler's statements move it on); nested handlers stack.
+class HandledException {
+ public:
+  HandledException(const Error& error, const std::vector<TracebackEntry>& unwound, int line);
+  ~HandledException();
+  HandledException(const HandledException&) = delete;
+  HandledException& operator=(const HandledException&) = delete;
+
+  /// The innermost exception being handled, or nullptr.
+  static const HandledException* current();
+  const Error& error() const { return error_; }
+  /// Innermost first, the handling frame last (format_traceback's order).
+  const std::vector<TracebackEntry>& entries() const { return entries_; }
+
+ private:
+  const Error& error_;
+  std::vector<TracebackEntry> entries_;
+  const HandledException* outer_;
 };
 
 /// The frames the in-flight (or last uncaught) exception unwound through,

@@ -285,6 +285,23 @@ std::pair<std::string, Value> native_method(const std::string& qualname, const c
           })};
 }
 
+const Value& not_implemented() {
+  static const Value* v = new Value(Value::object("NotImplementedType"));  // never destroyed
+  return *v;
+}
+
+std::optional<Value> object_binary(const Value& a, const Value& b, std::string_view method, std::string_view reflected) {
+  if (std::optional<Value> m = special_method(a, method)) {
+    Value r = (*m)({b}, {});
+    if (!r.is(not_implemented())) return r;
+  }
+  if (std::optional<Value> m = special_method(b, reflected)) {
+    Value r = (*m)({a}, {});
+    if (!r.is(not_implemented())) return r;
+  }
+  return std::nullopt;
+}
+
 Value native_object(const Value& cls, std::shared_ptr<NativeState> state) {
   Value v = Value::object(class_name(cls));
   v.as_object().cls = cls;

@@ -115,6 +115,13 @@ Value object_call(const Value& obj, std::vector<Value> args, Kwargs kwargs);
 /// special methods up on the type, never on the instance. nullopt when `v` is
 /// not an instance of a class or its class does not define it.
 std::optional<Value> special_method(const Value& v, std::string_view name);
+/// Python's NotImplemented: what a binary special method returns to let the
+/// other operand's reflected method try (one object per process).
+const Value& not_implemented();
+/// `a op b` by the operands' special methods, as Python tries them: a's
+/// `method` (__add__), then b's `reflected` (__radd__) unless it returned
+/// NotImplemented; nullopt when neither is defined or both decline.
+std::optional<Value> object_binary(const Value& a, const Value& b, std::string_view method, std::string_view reflected);
 /// str()/repr() of an object: __str__/__repr__ when its class defines them,
 /// else Python's defaults ("<__main__.Count object at 0x...>", "<class '__main__.Count'>").
 std::string object_text(const Value& obj, bool as_repr);

@@ -46,6 +46,37 @@ const char* op_symbol(BinOp op) {
                   b.type_name() + "'");
 }
 
+/// The special methods of a binary operator and of its reflection ("__add__",
+/// "__radd__"; for < the reflection is >'s "__gt__").
+std::pair<const char*, const char*> special_names(BinOp op) {
+  switch (op) {
+    case BinOp::Add: return {"__add__", "__radd__"};
+    case BinOp::Sub: return {"__sub__", "__rsub__"};
+    case BinOp::Mul: return {"__mul__", "__rmul__"};
+    case BinOp::TrueDiv: return {"__truediv__", "__rtruediv__"};
+    case BinOp::FloorDiv: return {"__floordiv__", "__rfloordiv__"};
+    case BinOp::Mod: return {"__mod__", "__rmod__"};
+    case BinOp::Pow: return {"__pow__", "__rpow__"};
+    case BinOp::Less: return {"__lt__", "__gt__"};
+    case BinOp::LessEqual: return {"__le__", "__ge__"};
+    case BinOp::Greater: return {"__gt__", "__lt__"};
+    case BinOp::GreaterEqual: return {"__ge__", "__le__"};
+    case BinOp::Equal: return {"__eq__", "__eq__"};
+    case BinOp::NotEqual: return {"__ne__", "__ne__"};
+    case BinOp::And: return {"__and__", "__rand__"};
+    case BinOp::Or: return {"__or__", "__ror__"};
+    case BinOp::Xor: return {"__xor__", "__rxor__"};
+  }
+  return {"", ""};
+}
+
+/// `a op b` by an instance operand's special methods (object_binary).
+std::optional<Value> by_special_method(BinOp op, const Value& a, const Value& b) {
+  if (!a.is_object() && !b.is_object()) return std::nullopt;
+  auto [method, reflected] = special_names(op);
+  return object_binary(a, b, method, reflected);
+}
+
 [[noreturn]] void overflow(const char* what, int64_t a, int64_t b) {
   throw OverflowError("integer overflow: " + std::to_string(a) + " " + what + " " + std::to_string(b) +
                       " does not fit in 64 bits (agc's Python ints are int64)");
@@ -281,6 +312,7 @@ Value arith(BinOp op, const Value& a, const Value& b) {
     for (auto& [k, v] : b.as_dict().entries) r.as_dict().set(k, v);
     return r;
   }
+  if (std::optional<Value> r = by_special_method(op, a, b)) return *r;
   unsupported(op, a, b);
 }
 
@@ -321,6 +353,7 @@ Value ordering(BinOp op, const Value& a, const Value& b) {
     const char* sym = op == BinOp::Less ? "<" : op == BinOp::LessEqual ? "<=" : op == BinOp::Greater ? ">" : ">=";
     return Value(set_value::compare(sym, a, b));
   }
+  if (std::optional<Value> r = by_special_method(op, a, b)) return *r;
   int c = compare(op, a, b);
   if (c == 2) return Value(false);
   switch (op) {
@@ -382,6 +415,7 @@ Value operator-(const Value& a) {
     return Value(-x);
   }
   if (a.is_float()) return Value(-a.as_float());
+  if (std::optional<Value> m = special_method(a, "__neg__")) return (*m)({}, {});
   throw TypeError("bad operand type for unary -: '" + a.type_name() + "'");
 }
 
@@ -391,6 +425,7 @@ Value operator+(const Value& a) {
   if (a.is_variable()) return Value(variable_value::read(a));
   if (is_intlike(a)) return Value(a.as_int());
   if (a.is_float()) return a;
+  if (std::optional<Value> m = special_method(a, "__pos__")) return (*m)({}, {});
   throw TypeError("bad operand type for unary +: '" + a.type_name() + "'");
 }
 
@@ -413,6 +448,7 @@ Value abs(const Value& a) {
     return Value(x < 0 ? -x : x);
   }
   if (a.is_float()) return Value(std::fabs(a.as_float()));
+  if (std::optional<Value> m = special_method(a, "__abs__")) return (*m)({}, {});
   throw TypeError("bad operand type for abs(): '" + a.type_name() + "'");
 }
 

@@ -93,7 +93,8 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   }
   if (py_module_path(func, path, alias)) {
     if (auto entry = find_py_api(path)) return table_call("pymod", *entry, path);
-    return py_unknown(*func, alias, path);
+    if (!py_value_member(func)) return py_unknown(*func, alias, path);
+    // A method of a module's value (os.environ.get(k)): called at run time below.
   }
   bool unpacks = false;
   for (const Ref& a : args) unpacks = unpacks || a->is<Starred>();

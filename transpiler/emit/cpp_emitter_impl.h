@@ -155,6 +155,8 @@ class Emitter {
   /// `math.sqrt` as "math.sqrt" (the module's own name, whatever the alias)
   /// when the root is the alias of a standard module of py_modules.def.
   bool py_module_path(const ast::Ref& e, std::string& path, std::string& alias) const;
+  /// `e` is `X.attr` where X is a value row of py_modules.def (os.environ.get).
+  bool py_value_member(const ast::Ref& e) const;
   /// The dotted attribute path under an imported module's alias, and that module.
   bool module_path(const ast::Ref& e, std::string_view module, std::string& path, std::string* alias) const;
   std::string subscript(const ast::Subscript& s);

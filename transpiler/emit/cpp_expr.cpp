@@ -126,6 +126,14 @@ bool Emitter::np_path(const Ref& e, std::string& path, std::string& alias) const
   return module_path(e, "numpy", path, &alias);
 }
 
+bool Emitter::py_value_member(const Ref& e) const {
+  const Attribute* attr = e->dyn<Attribute>();
+  std::string base, alias;
+  if (!attr || !py_module_path(attr->value, base, alias)) return false;
+  auto entry = find_py_api(base);
+  return entry && entry->kind == TfApiEntry::Kind::Value;
+}
+
 bool Emitter::py_module_path(const Ref& e, std::string& path, std::string& alias) const {
   const Ref* cur = &e;
   while (auto* a = (*cur)->dyn<Attribute>()) cur = &a->value;
@@ -178,6 +186,9 @@ std::string Emitter::module_member(const Ref& e) {
       if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::pymod::api::{}()", entry->cpp_name);
       return fmt::format("ag::builtin_value(\"{}\", ag::pymod::api::{})", path, entry->cpp_name);
     }
+    // A member of a module's value (os.environ.get, datetime.date.today's
+    // siblings) is read at run time.
+    if (py_value_member(e)) return fmt::format("{}.getattr({})", operand(attr->value), cpp_string(attr->attr));
     return py_unknown(*e, alias, path);
   }
   if (!attr) return name_load(e->as<Name>());

@@ -449,6 +449,9 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
         }
         first = false;
         ++indent;
+        // The exception being handled, for traceback.print_exc(): the frame's
+        // line is still the try body's line that raised.
+        line(fmt::format("ag::HandledException {}(ag_error, {}, ag_frame.line());", fresh("handled"), tb));
         if (!h.name.empty()) line(assign_code(name(h.name, ExprContext::Store, hr->span), "ag::exception_value(ag_error)"));
         handler_tracebacks_.push_back(tb);
         block(h.body);

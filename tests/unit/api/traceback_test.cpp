@@ -154,3 +154,32 @@ TEST_CASE("frames left by an exception that runtime code swallowed do not leak i
   CHECK_THROWS_AS(f(), ValueError);
   CHECK(describe(take_traceback()) == "inner:4 outer:7 f:31 ");
 }
+
+TEST_CASE("a handler's HandledException is the exception being handled, its frame last, until the handler ends") {
+  take_traceback();
+  CHECK(HandledException::current() == nullptr);
+  Frame f("m.py", "<module>");
+  f.at(9);
+  try {
+    outer();
+  } catch (const Error& e) {
+    std::vector<TracebackEntry> tb = take_traceback();
+    {
+      HandledException handled(e, tb, f.line());
+      f.at(12);  // the handler's own statements move the frame on
+      REQUIRE(HandledException::current() == &handled);
+      CHECK(describe(handled.entries()) == "inner:4 outer:7 <module>:9 ");
+      CHECK(std::string(handled.error().what()) == "bad x");
+      try {
+        throw ValueError("second");
+      } catch (const Error& e2) {
+        HandledException nested(e2, take_traceback(), f.line());
+        CHECK(HandledException::current() == &nested);
+        CHECK(describe(nested.entries()) == "<module>:12 ");
+      }
+      CHECK(HandledException::current() == &handled);
+    }
+    CHECK(HandledException::current() == nullptr);
+  }
+  CHECK(Frame::current() == &f);
+}

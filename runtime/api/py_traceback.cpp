@@ -1,0 +1,59 @@
+// Python's traceback module (py_modules.def's traceback rows): format_exc and
+// print_exc of the exception the enclosing `except` clause is handling
+// (HandledException, traceback.h), in CPython 3.11's text: the frames from
+// the handling one down to where it was raised, limited as `limit` says, then
+// "Type: message". Outside a handler there is none: "NoneType: None".
+// CPython 3.11 also prints ^~~ marks under the failing part of a line when
+// that part is not the whole line; agc prints no marks.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "runtime/api/program.h"
+#include "runtime/api/tf_call.h"
+#include "runtime/api/traceback.h"
+#include "runtime/core/error.h"
+#include "runtime/value/exception_value.h"
+
+namespace ag::pymod::impl {
+namespace {
+
+std::string format_exc(const Value& limit) {
+  const HandledException* h = HandledException::current();
+  if (h == nullptr) return "NoneType: None\n";
+  std::vector<TracebackEntry> entries = h->entries();  // innermost first
+  if (!limit.is_none()) {
+    if (!limit.is_index()) throw TypeError("'" + limit.type_name() + "' object cannot be interpreted as an integer");
+    // limit >= 0: the outermost `limit` frames; limit < 0: the innermost -limit.
+    const int64_t n = limit.as_int();
+    const size_t keep = static_cast<size_t>(n >= 0 ? n : -n);
+    if (keep < entries.size()) {
+      if (n >= 0) {
+        entries.erase(entries.begin(), entries.end() - static_cast<std::ptrdiff_t>(keep));
+      } else {
+        entries.resize(keep);
+      }
+    }
+  }
+  return format_traceback(entries, traceback_type_name(h->error().type_name()), h->error().what(), source_of);
+}
+
+}  // namespace
+
+Value traceback_format_exc(const TfCall& c) { return Value(format_exc(c["limit"])); }
+
+Value traceback_print_exc(const TfCall& c) {
+  const Value& file = c["file"];
+  bool to_stdout = file.is_str() && file.as_str() == "sys.stdout";
+  if (!file.is_none() && !to_stdout && !(file.is_str() && file.as_str() == "sys.stderr")) {
+    throw AttributeError("'" + file.type_name() + "' object has no attribute 'write'");
+  }
+  std::string text = format_exc(c["limit"]);
+  // The program's output so far first, as print() flushes it.
+  std::cout.flush();
+  std::ostream& out = to_stdout ? std::cout : std::cerr;
+  out << text << std::flush;
+  return Value();
+}
+
+}  // namespace ag::pymod::impl
