@@ -84,7 +84,12 @@ int exit_status(const Value& code) {
 
 namespace impl {
 
-Value sys_exit(const tf::TfCall& c) { raise_value(make_exception("SystemExit", {c["status"]})); }
+Value sys_exit(const tf::TfCall& c) {
+  // exit() and exit(None) differ in the SystemExit's args, as in CPython.
+  const std::vector<Value>& status = c["status"].items();
+  if (status.size() > 1) throw TypeError("exit expected at most 1 argument, got " + std::to_string(status.size()));
+  raise_value(make_exception("SystemExit", status));
+}
 
 }  // namespace impl
 
