@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/api/py_sys.h"
 #include "runtime/api/program.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/api/traceback.h"
@@ -43,16 +44,16 @@ std::string format_exc(const Value& limit) {
 Value traceback_format_exc(const TfCall& c) { return Value(format_exc(c["limit"])); }
 
 Value traceback_print_exc(const TfCall& c) {
+  // As print(..., file=file): sys.stderr by default, any object with write().
   const Value& file = c["file"];
-  bool to_stdout = file.is_str() && file.as_str() == "sys.stdout";
-  if (!file.is_none() && !to_stdout && !(file.is_str() && file.as_str() == "sys.stderr")) {
-    throw AttributeError("'" + file.type_name() + "' object has no attribute 'write'");
-  }
   std::string text = format_exc(c["limit"]);
-  // The program's output so far first, as print() flushes it.
-  std::cout.flush();
-  std::ostream& out = to_stdout ? std::cout : std::cerr;
-  out << text << std::flush;
+  if (file.is_none()) {
+    write_standard_stream("stderr", text);
+  } else if (const char* stream = standard_stream(file)) {
+    write_standard_stream(stream, text);
+  } else {
+    file.getattr("write")({Value(text)}, {});
+  }
   return Value();
 }
 

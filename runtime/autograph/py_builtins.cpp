@@ -5,7 +5,10 @@
 
 #include "runtime/api/py_sys.h"
 #include "runtime/api/python_api.h"
+#include "runtime/core/tensor_format.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/ops/logging_ops.h"
+#include "runtime/ops/py_func.h"
 #include "runtime/value/convert.h"
 
 namespace ag::autograph {
@@ -53,8 +56,26 @@ Value print_(const std::vector<Value>& objects, const Kwargs& kwargs) {
     }
   }
   pieces.back() += end;
+  // TF's _tf_py_func_print: each tensor printed as NumPy prints its value (a
+  // string scalar as its text), between the pieces.
+  auto print_values = [pieces, stream](const std::vector<Tensor>& values) {
+    std::string text = pieces[0];
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Tensor& t = values[i];
+      text += t.dtype() == DType::String && t.rank() == 0 ? t.scalar_value<std::string>() : numpy_str(t);
+      text += pieces[i + 1];
+    }
+    emit_print(stream, text);
+    return std::vector<Tensor>{};
+  };
+  if (current_graph() == nullptr) {
+    std::vector<Tensor> values;
+    for (const TensorHandle& t : tensors) values.push_back(t.value());
+    print_values(values);
+    return Value();
+  }
   apply_op(op::EagerPyFunc, tensors,
-           Attrs{{"token", std::string("print")}, {"pieces", pieces}, {"output_stream", stream}}, "EagerPyFunc");
+           Attrs{{"token", register_host_function(print_values)}, {"Tout", std::vector<int64_t>{}}}, "EagerPyFunc");
   return Value();
 }
 

@@ -23,6 +23,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_stateful_random_ops(reg);
   register_sparse_ops(reg);
   register_logging_ops(reg);
+  register_py_func_ops(reg);
   register_list_ops(reg);
   register_state_ops(reg);
   register_iterator_ops(reg);

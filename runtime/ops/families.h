@@ -21,6 +21,7 @@ void register_unicode_ops(OpRegistry& reg);    // unicode_ops.cpp: UnicodeDecode
 void register_random_ops(OpRegistry& reg);     // random_ops.cpp: seeded and stateless random ops, RandomShuffle,
                                                // Multinomial
 void register_stateful_random_ops(OpRegistry& reg);  // stateful_random_ops.cpp: tf.random.Generator's ops
+void register_py_func_ops(OpRegistry& reg);     // py_func_ops.cpp: EagerPyFunc (tf.py_function)
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)
 void register_list_ops(OpRegistry& reg);       // list_ops.cpp: TensorList* (TensorArray)
 void register_state_ops(OpRegistry& reg);      // state_ops.cpp: variable reads and assignments

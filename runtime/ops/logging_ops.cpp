@@ -1,6 +1,5 @@
-// Logging ops (see families.h): PrintV2, the stateful op behind tf.print, and
-// EagerPyFunc as AutoGraph's print overload uses it. Both write through a
-// replaceable sink (logging_ops.h).
+// Logging ops (see families.h): PrintV2, the stateful op behind tf.print,
+// which writes through a replaceable sink (logging_ops.h), and Assert.
 #include "runtime/ops/logging_ops.h"
 
 #include <algorithm>
@@ -59,11 +58,7 @@ void default_print_sink(std::string_view stream, std::string_view text) {
   std::fflush(out);
 }
 
-namespace {
-
-/// Text a print op produced, to the installed sink (or the default one), one
-/// print at a time.
-void emit(std::string_view stream, std::string_view text) {
+void emit_print(std::string_view stream, std::string_view text) {
   std::lock_guard<std::mutex> lock(sink_mutex());
   if (current_sink()) {
     current_sink()(stream, text);
@@ -71,8 +66,6 @@ void emit(std::string_view stream, std::string_view text) {
     default_print_sink(stream, text);
   }
 }
-
-}  // namespace
 
 
 void register_logging_ops(OpRegistry& reg) {
@@ -103,49 +96,7 @@ void register_logging_ops(OpRegistry& reg) {
             throw InvalidArgumentError("Input is expected to be scalar, but got " + in.shape().debug_string());
           }
           std::string text = in.scalar_value<std::string>() + end;
-          emit(stream, text);
-        });
-      })
-      .cost(CostKind::Host)
-      .tpu_unsupported("printing runs on the host")
-      .not_differentiable();
-
-  // EagerPyFunc(inputs...): TF's py_func, running the Python function
-  // `token` on the inputs' values when the graph runs. agc runs the one
-  // AutoGraph's print overload makes (py_builtins._tf_py_func_print, token
-  // "print"): `pieces` (the other arguments, separators and end, as text)
-  // with each input between them, printed as NumPy prints its value (a
-  // string scalar decoded to its text), to `output_stream`.
-  reg.op("EagerPyFunc")
-      .inputs(0, -1)
-      .outputs(0)
-      .stateful()
-      .infer([](const InferContext& c) {
-        std::string token = c.attrs.get_or<std::string>("token", "");
-        if (token != "print") {
-          throw UnimplementedError("EagerPyFunc: agc runs only AutoGraph's print, not '" + token + "'");
-        }
-        auto pieces = c.attrs.get_or<std::vector<std::string>>("pieces", {});
-        if (pieces.size() != c.inputs.size() + 1) {
-          throw InvalidArgumentError("EagerPyFunc: " + std::to_string(pieces.size()) + " pieces around " +
-                                     std::to_string(c.inputs.size()) + " inputs");
-        }
-        std::string stream = c.attrs.get_or<std::string>("output_stream", "stdout");
-        if (!valid_stream(stream)) throw InvalidArgumentError("Unknown output stream: " + stream);
-        return std::vector<TensorSpec>{};
-      })
-      .cpu([](const KernelSpec& s) {
-        auto pieces = s.attrs.get_or<std::vector<std::string>>("pieces", {});
-        std::string stream = s.attrs.get_or<std::string>("output_stream", "stdout");
-        return Kernel([pieces, stream](KernelContext& k) {
-          std::string text = pieces[0];
-          for (size_t i = 0; i < k.inputs.size(); ++i) {
-            const Tensor& t = k.input(i);
-            bool text_scalar = t.dtype() == DType::String && t.rank() == 0;
-            text += text_scalar ? t.scalar_value<std::string>() : numpy_str(t);
-            text += pieces[i + 1];
-          }
-          emit(stream, text);
+          emit_print(stream, text);
         });
       })
       .cost(CostKind::Host)

@@ -17,6 +17,10 @@ using PrintSink = std::function<void(std::string_view stream, std::string_view t
 /// previous one. Calls into the sink are serialized.
 PrintSink set_print_sink(PrintSink sink);
 
+/// Writes one print's text to the installed sink (or the default one); calls
+/// are serialized. PrintV2 and AutoGraph's print of tensors write through it.
+void emit_print(std::string_view stream, std::string_view text);
+
 /// The default sink: stdout or stderr (log(...) streams go to stderr, as TF's
 /// logging does), appending to the file for "file://"; flushes after each write.
 void default_print_sink(std::string_view stream, std::string_view text);

@@ -107,25 +107,3 @@ TEST_CASE("Assert passes on true and raises TF's message on false") {
   std::vector<Tensor> not_scalar{Tensor::from_vector<bool>({2}, {true, true})};
   CHECK_THROWS_AS(run_op(op::Assert, not_scalar), InvalidArgumentError);
 }
-
-TEST_CASE("EagerPyFunc prints AutoGraph's print: its pieces around the inputs as NumPy prints them") {
-  Capture cap;
-  for (int trial = 0; trial < 10; ++trial) {
-    Tensor x = sweep::random_tensor(static_cast<DType>(trial % kNumDTypes), sweep::random_shape(3, 4));
-    std::vector<std::string> pieces{"x = ", " and ", "\n"};
-    CHECK(runv("EagerPyFunc", {x, Tensor::scalar(std::string("text"))},
-               Attrs{{"token", std::string("print")}, {"pieces", pieces}, {"output_stream", std::string("stderr")}})
-              .empty());
-    REQUIRE(cap.lines.size() == static_cast<size_t>(trial + 1));
-    CHECK(cap.lines.back().first == "stderr");
-    // A string scalar prints as its text, as print_wrapper decodes it.
-    bool text = x.dtype() == DType::String && x.rank() == 0;
-    CHECK(cap.lines.back().second == "x = " + (text ? x.scalar_value<std::string>() : numpy_str(x)) + " and text\n");
-  }
-  CHECK_THROWS_AS(runv("EagerPyFunc", {}, Attrs{{"token", std::string("pyfunc_0")},
-                                                {"pieces", std::vector<std::string>{""}}}),
-                  UnimplementedError);
-  CHECK_THROWS_AS(runv("EagerPyFunc", {Tensor::scalar(1)}, Attrs{{"token", std::string("print")},
-                                                               {"pieces", std::vector<std::string>{""}}}),
-                  InvalidArgumentError);
-}
