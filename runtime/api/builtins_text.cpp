@@ -4,6 +4,7 @@
 
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
+#include "runtime/core/utf8.h"
 
 namespace ag::py {
 namespace {
@@ -52,22 +53,7 @@ Value chr(std::vector<Value> args, Kwargs kwargs) {
   int64_t cp = index_of(args[0]);
   if (cp < 0 || cp > 0x10FFFF) throw ValueError("chr() arg not in range(0x110000)");
   std::string s;
-  auto c = static_cast<uint32_t>(cp);
-  if (c < 0x80) {
-    s += static_cast<char>(c);
-  } else if (c < 0x800) {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += static_cast<char>(0xE0 | (c >> 12));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (c >> 18));
-    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
+  append_utf8(s, static_cast<uint32_t>(cp));
   return Value(s);
 }
 

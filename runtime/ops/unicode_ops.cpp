@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/core/utf8.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
@@ -68,24 +69,6 @@ std::pair<int32_t, size_t> next_code_point(const std::string& s, size_t i) {
     cp = (cp << 6) | (c & 0x3F);
   }
   return {cp, k - i};
-}
-
-void append_utf8(std::string& out, int32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 bool valid_code_point(int64_t cp) { return cp >= 0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF); }
@@ -175,7 +158,7 @@ void register_unicode_ops(OpRegistry& reg) {
                 if (mode == OnError::Ignore) continue;
                 cp = replacement;
               }
-              append_utf8(text, cp);
+              append_utf8(text, static_cast<uint32_t>(cp));
             }
             out.data<std::string>()[r] = std::move(text);
           }

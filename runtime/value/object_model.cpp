@@ -142,6 +142,7 @@ Value bind_method(const Value& callable, const Value& self) {
     user = std::make_shared<UserFunction>();
     user->name = c.user->name;
     user->qualname = c.user->qualname;
+    user->converted_code = c.user->converted_code;
     user->params.assign(c.user->params.begin() + 1, c.user->params.end());
     auto bind = [&self](const Body& body) -> Body {
       if (!body) return nullptr;

@@ -220,6 +220,11 @@ Value make_function(std::string name, std::vector<Param> params, Body body, Body
   return Value::callable(std::move(callable_name), std::move(call), std::move(u));
 }
 
+Value with_converted_code(Value f, const char* code) {
+  f.as_callable().user->converted_code = code;
+  return f;
+}
+
 const std::vector<Param>* function_params(const Value& callable) {
   if (!callable.is_callable() || !callable.as_callable().user) return nullptr;
   return &callable.as_callable().user->params;

@@ -59,6 +59,9 @@ struct UserFunction {
   /// the function around it, or a function AutoGraph cannot convert, which TF
   /// then runs as written).
   Body converted;
+  /// The text of its conversion as tf.autograph.to_code returns it, when the
+  /// program carries it (the emitter adds it where the program calls to_code).
+  const char* converted_code = nullptr;
 
   /// The body a call runs now.
   const Body& current() const { return autograph_enabled() && converted ? converted : body; }
@@ -69,6 +72,10 @@ struct UserFunction {
 /// parameter after Python's binding, `converted` its AutoGraph conversion if
 /// it has one. tf.function() reads the parameters back.
 Value make_function(std::string name, std::vector<Param> params, Body body, Body converted = nullptr);
+
+/// `f` (made by make_function) with the text of its conversion, for
+/// tf.autograph.to_code; `code` is a literal of the generated program.
+Value with_converted_code(Value f, const char* code);
 
 /// The parameters of a callable made by make_function (empty for others).
 const std::vector<Param>* function_params(const Value& callable);

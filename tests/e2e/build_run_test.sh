@@ -117,6 +117,12 @@ chmod +x "$TMP/fakecxx"
   printf '\n# changed\n' >>"$TMP/boom.py"
   expect 0 "$AGC" run "$TMP/boom.py"
   [ "$(wc -l <"$TMP/fakecxx.log")" -eq 2 ] || fail "stand-in: a changed file did not recompile"
+  # Over AGC_CACHE_MAX_MB the least recently used entries go, never the one just built.
+  [ "$(find "$TMP/fakecache" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 2 ] || fail "stand-in: two sources, not two entries"
+  printf '\n# changed again\n' >>"$TMP/boom.py"
+  AGC_CACHE_MAX_MB=0 expect 0 "$AGC" run "$TMP/boom.py"
+  entries=("$TMP"/fakecache/*/boom)
+  [ "${#entries[@]}" -eq 1 ] && [ -x "${entries[0]}" ] || fail "stand-in: over the cache limit, not just the new entry left: ${entries[*]}"
   exit $failures
 ) || failures=$((failures + $?))
 

@@ -39,7 +39,8 @@ const char* kRunHelp =
     "Cache: $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else ~/.cache/agc; one\n"
     "directory per hash of the generated C++, the compiler command and libagrt.a's\n"
     "identity (path, size, mtime), and pch/ for the precompiled ag/ag.h (~90 MB\n"
-    "per runtime version). Delete it at will.\n"
+    "per runtime version). Kept under $AGC_CACHE_MAX_MB (default 4096) by removing\n"
+    "the least recently used entries. Delete it at will.\n"
     "\n"
     "options (before FILE.py):\n"
     "  --verbose                  show the compiler's command and output, and\n"
@@ -99,6 +100,7 @@ int run_run(const std::vector<std::string>& args) {
   std::string program = entry + "/" + stem;
   if (file_exists(program)) {
     if (verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
+    touch(entry);
   } else {
     if (!make_dirs(entry)) {
       std::fprintf(stderr, "agc: error: cannot create the cache directory '%s': %s\n", entry.c_str(),
@@ -119,6 +121,7 @@ int run_run(const std::vector<std::string>& args) {
       std::remove(partial.c_str());
       return 1;
     }
+    trim_cache({entry});
   }
 
   std::vector<char*> argv;

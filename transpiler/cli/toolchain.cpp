@@ -282,6 +282,7 @@ std::string precompiled_header(const std::vector<std::string>& cmd, const Runtim
       return {};
     }
   }
+  touch(dir);
   return header;
 }
 
@@ -352,6 +353,52 @@ std::string cache_dir() {
   d = env("HOME");
   if (!d.empty()) return d + "/.cache/agc";
   return "/tmp/agc-cache-" + std::to_string(getuid());
+}
+
+void touch(const std::string& path) { utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
+
+void trim_cache(const std::vector<std::string>& in_use) {
+  namespace fs = std::filesystem;
+  uint64_t limit_mb = 4096;
+  if (std::string e = env("AGC_CACHE_MAX_MB"); !e.empty()) limit_mb = std::strtoull(e.c_str(), nullptr, 10);
+  const uint64_t limit = limit_mb << 20;
+  struct Entry {
+    fs::path path;
+    fs::file_time_type used;
+    uint64_t bytes = 0;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  auto add = [&](const fs::path& dir) {
+    Entry e{dir, fs::last_write_time(dir, ec), 0};
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (it->is_regular_file(ec)) e.bytes += it->file_size(ec);
+    }
+    total += e.bytes;
+    entries.push_back(std::move(e));
+  };
+  const fs::path root = cache_dir();
+  for (const auto& d : fs::directory_iterator(root, ec)) {
+    if (!d.is_directory(ec)) continue;
+    if (d.path().filename() == "pch") {
+      for (const auto& p : fs::directory_iterator(d.path(), ec)) add(p.path());
+    } else {
+      add(d.path());
+    }
+  }
+  if (total <= limit) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= limit) break;
+    bool used = std::any_of(in_use.begin(), in_use.end(), [&](const std::string& u) {
+      return fs::path(u).lexically_normal().string().rfind(e.path.lexically_normal().string(), 0) == 0;
+    });
+    if (used) continue;
+    fs::remove_all(e.path, ec);
+    total -= e.bytes;
+  }
 }
 
 std::string file_identity(const std::string& path) {

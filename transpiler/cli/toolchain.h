@@ -68,6 +68,15 @@ class ContentHash {
 /// $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else $HOME/.cache/agc.
 std::string cache_dir();
 
+/// Keeps the cache under its size limit ($AGC_CACHE_MAX_MB, default 4096):
+/// removes the least recently used entries (program directories and
+/// precompiled headers, by mtime) until it fits, never `in_use`. Each runtime
+/// rebuild makes every program a new entry, so without this a developer's
+/// cache grows by gigabytes a day. Errors are ignored: the cache is a cache.
+void trim_cache(const std::vector<std::string>& in_use);
+/// Marks a cache entry as just used (its mtime), for trim_cache's order.
+void touch(const std::string& path);
+
 /// True when `path` names an existing file or directory.
 bool file_exists(const std::string& path);
 /// The identity of a file for a cache key: its path, size and mtime (ns);

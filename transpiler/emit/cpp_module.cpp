@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "transpiler/ast/python_printer.h"
+#include "transpiler/ast/visitor.h"
 #include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
@@ -63,8 +65,22 @@ struct ModuleEmitter {
   cpp::Emitter em;
   std::set<std::string> value_globals;
 
+  /// The program may call tf.autograph.to_code: it carries its functions'
+  /// converted text (as `agc to-code` prints it), which only that reads.
+  bool carries_converted_code = false;
+
   ModuleEmitter(const passes::ConvertedModule& c, const std::string& s, DiagnosticSink& sk)
-      : cm(c), m(c.module), stem(s), ns(cpp_namespace(s)), sink(sk), em(*c.module.file, sk) {}
+      : cm(c), m(c.module), stem(s), ns(cpp_namespace(s)), sink(sk), em(*c.module.file, sk) {
+    struct ToCode : AstVisitor {
+      bool found = false;
+      void visit_Attribute(const Ptr<Attribute>& n) override {
+        found = found || n->attr == "to_code";
+        visit_children(*n);
+      }
+    } to_code;
+    to_code.visit_all(m.body);
+    carries_converted_code = to_code.found;
+  }
 
   /// The C++ functions of a module-level def or method are named from one
   /// base, f or Class_f: plain__f (the def as written) and tf__f (its
@@ -176,6 +192,11 @@ struct ModuleEmitter {
     } else {
       out.converted = !emit(entity->converted, "tf__" + base);
       outcome = fmt::format("'{}' runs as written: agc cannot compile its conversion", name);
+      if (out.converted && carries_converted_code) {
+        // What tf.autograph.to_code(f) returns: the function and a newline.
+        text += fmt::format("constexpr const char* code__{} = {};\n\n", base,
+                            raw_string(ast::to_source(entity->converted) + "\n"));
+      }
     }
     for (Diagnostic& d : problems) {
       d.severity = Severity::Warning;
@@ -227,8 +248,10 @@ struct ModuleEmitter {
     };
     std::string converted = c.converted ? body("tf__" + base) : "nullptr";
     auto [open, close] = em.decorators(f.decorator_list);
-    return fmt::format("{}ag::make_function({}, {}, {}, {}){}", open, cpp_string(f.name),
-                       em.params_list(f.args->as<Arguments>()), body("plain__" + base), converted, close);
+    std::string fn = fmt::format("ag::make_function({}, {}, {}, {})", cpp_string(f.name),
+                                 em.params_list(f.args->as<Arguments>()), body("plain__" + base), converted);
+    if (c.converted && carries_converted_code) fn = fmt::format("ag::with_converted_code({}, code__{})", fn, base);
+    return open + fn + close;
   }
 
   void check_imports() {

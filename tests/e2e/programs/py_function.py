@@ -2,24 +2,7 @@
 # graph), one dtype or a list of them, outputs of unknown shape, a result
 # count that does not match Tout. Expected: TF 2.x's output.
 import tensorflow as tf
-external_list = []
-
-def side_effect(x):
-  print('Python side effect')
-  external_list.append(x)
-
-@tf.function
-def f(x):
-  tf.py_function(side_effect, inp=[x], Tout=[])
-
-f(1)
-f(1)
-f(1)
-# The list append happens all three times!
-assert len(external_list) == 3
-# The list contains tf.constant(1), not 1, because py_function casts everything to tensors.
-assert external_list[0].numpy() == 1
-print(external_list[0])
+# (The guide's side-effect example is seed sample 000_19.)
 
 def np_double(x):
   return x.numpy() * 2
