@@ -9,6 +9,7 @@
 
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
+#include "runtime/value/iteration.h"
 #include "runtime/value/ndarray.h"
 
 namespace ag::py {
@@ -85,29 +86,36 @@ double round_digits(double d, int64_t n) {
 Value zip(std::vector<Value> args, Kwargs kwargs) {
   std::optional<Value> strict = take_kwarg(kwargs, "strict");
   if (!kwargs.empty()) throw TypeError("zip() got an unexpected keyword argument '" + kwargs.front().first + "'");
-  std::vector<std::vector<Value>> seqs;
-  size_t n = SIZE_MAX;
-  for (const Value& a : args) {
-    seqs.push_back(iterate(a));
-    n = std::min(n, seqs.back().size());
-  }
-  if (seqs.empty()) return Value::list();
-  if (strict && truthy(*strict)) {
-    for (size_t i = 1; i < seqs.size(); ++i) {
-      if (seqs[i].size() != seqs[0].size()) {
-        throw ValueError("zip() argument " + std::to_string(i + 1) + " is " +
-                         (seqs[i].size() < seqs[0].size() ? "shorter" : "longer") + " than argument 1");
-      }
-    }
-  }
+  if (args.empty()) return Value::list();
+  const bool check = strict && truthy(*strict);
+  // In lockstep, one item of each at a time, as CPython's zip pulls them: an
+  // endless iterator (itertools.count()) beside a list stops with the list.
+  std::vector<Iteration> its;
+  for (const Value& a : args) its.emplace_back(a);
+  auto than = [](size_t i) { return std::string(i == 1 ? " 1" : "s 1-" + std::to_string(i)); };
   std::vector<Value> out;
-  out.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
+  while (true) {
     std::vector<Value> row;
-    for (auto& s : seqs) row.push_back(s[i]);
+    for (size_t i = 0; i < its.size(); ++i) {
+      std::optional<Value> v = its[i].next();
+      if (v) {
+        row.push_back(std::move(*v));
+        continue;
+      }
+      if (check && i > 0) {
+        throw ValueError("zip() argument " + std::to_string(i + 1) + " is shorter than argument" + than(i));
+      }
+      if (check) {
+        for (size_t j = 1; j < its.size(); ++j) {
+          if (its[j].next()) {
+            throw ValueError("zip() argument " + std::to_string(j + 1) + " is longer than argument" + than(j));
+          }
+        }
+      }
+      return Value::list(std::move(out));
+    }
     out.push_back(Value::tuple(std::move(row)));
   }
-  return Value::list(std::move(out));
 }
 
 Value enumerate(std::vector<Value> args, Kwargs kwargs) {

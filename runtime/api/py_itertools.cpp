@@ -1,11 +1,19 @@
 // Python's itertools (py_modules.def's itertools rows): CPython's items in
-// CPython's order, returned as lists (agc's map/zip/filter do the same).
+// CPython's order, returned as lists (agc's map/zip/filter do the same),
+// but for the endless count, cycle and repeat, which are iterator objects.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/api/py_args.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
+#include "runtime/value/iteration.h"
+#include "runtime/value/object_model.h"
 
 namespace ag::pymod::impl {
 namespace {
@@ -20,6 +28,42 @@ int64_t non_negative(const Value& v, const char* what) {
   const int64_t n = index_arg(v);
   if (n < 0) throw ValueError(std::string(what) + " must be non-negative");
   return n;
+}
+
+struct EndlessState : NativeState {
+  std::function<Value()> next;
+  std::function<std::string()> text;  // repr; null: Python's default <itertools.name object at ...>
+};
+
+/// An iterator object of class itertools.`name` whose __next__ is `next`:
+/// count, cycle and repeat never end, so they cannot be lists as the others are.
+Value endless(const char* name, std::function<Value()> next, std::function<std::string()> text) {
+  static std::map<std::string, Value> classes;
+  static std::mutex mu;
+  Value cls;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = classes.find(name);
+    if (it == classes.end()) {
+      std::vector<std::pair<std::string, Value>> attrs;
+      Param self{"self", std::nullopt};
+      const std::string q = std::string(name) + ".";
+      attrs.push_back(native_method(q + "__next__", "__next__", {self}, [](const std::vector<Value>& a) {
+        return native_state<EndlessState>(a[0])->next();
+      }));
+      attrs.push_back(native_method(q + "__iter__", "__iter__", {self}, [](const std::vector<Value>& a) { return a[0]; }));
+      attrs.push_back(native_method(q + "__repr__", "__repr__", {self}, [name](const std::vector<Value>& a) {
+        const EndlessState* s = native_state<EndlessState>(a[0]);
+        return Value(s->text ? s->text() : "<itertools." + std::string(name) + " object at " + address_text(s) + ">");
+      }));
+      it = classes.emplace(name, make_class(name, {}, std::move(attrs))).first;
+    }
+    cls = it->second;
+  }
+  auto s = std::make_shared<EndlessState>();
+  s->next = std::move(next);
+  s->text = std::move(text);
+  return native_object(cls, std::move(s));
 }
 
 }  // namespace
@@ -130,10 +174,39 @@ Value itertools_zip_longest(const TfCall& c) {
   return Value::list(std::move(out));
 }
 
+Value itertools_count(const TfCall& c) {
+  Value start = c["start"], step = c["step"];
+  if (!start.is_number() || !step.is_number()) throw TypeError("a number is required");
+  auto next = std::make_shared<Value>(start);
+  return endless(
+      "count", [next, step] { return std::exchange(*next, *next + step); },
+      [next, step] { return "count(" + repr(*next) + (step.is_int() && step.as_int() == 1 ? "" : ", " + repr(step)) + ")"; });
+}
+
+Value itertools_cycle(const TfCall& c) {
+  // The first pass goes through the iterable as it comes (it may be endless
+  // itself), keeping its items; later passes repeat them.
+  auto source = std::make_shared<Iteration>(c["iterable"]);
+  auto saved = std::make_shared<std::vector<Value>>();
+  auto at = std::make_shared<size_t>(0);
+  return endless(
+      "cycle",
+      [source, saved, at]() -> Value {
+        if (std::optional<Value> v = source->next()) {
+          saved->push_back(*v);
+          return *v;
+        }
+        if (saved->empty()) throw StopIteration("");
+        return (*saved)[(*at)++ % saved->size()];
+      },
+      nullptr);
+}
+
 Value itertools_repeat(const TfCall& c) {
   if (c["times"].is_none()) {
-    throw NotImplementedError("agc: itertools.repeat without times is an endless iterator; agc's itertools return "
-                              "lists, so give times");
+    Value object = c["object"];
+    std::string text = "repeat(" + repr(object) + ")";
+    return endless("repeat", [object] { return object; }, [text] { return text; });
   }
   const int64_t times = index_arg(c["times"]);
   return Value::list(std::vector<Value>(static_cast<size_t>(std::max<int64_t>(times, 0)), c["object"]));
@@ -172,10 +245,13 @@ Value itertools_islice(const TfCall& c) {
   }
   if (start < 0) throw ValueError("Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.");
   if (step <= 0) throw ValueError("Step for islice() must be a positive integer or None.");
-  const std::vector<Value> items = iterate(c["iterable"]);
+  // One item at a time, so an endless iterator (count()) stops at `stop`.
+  Iteration items(c["iterable"]);
   std::vector<Value> out;
-  for (int64_t i = start; i < stop && i < static_cast<int64_t>(items.size()); i += step) {
-    out.push_back(items[static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < stop; ++i) {
+    std::optional<Value> v = items.next();
+    if (!v) break;
+    if (i >= start && (i - start) % step == 0) out.push_back(std::move(*v));
   }
   return Value::list(std::move(out));
 }
