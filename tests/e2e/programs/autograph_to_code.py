@@ -1,4 +1,4 @@
-# tf.autograph.to_code at run time: the program carries the converted text
+# tf.autograph.to_code and to_graph at run time: the program carries the converted text
 # of its functions and methods, as `agc to-code` prints it (TF's text); a
 # tf.function gives its python_function's. A generator (never converted) and
 # a nested def (converted with its enclosing function) say why they have none.
@@ -45,3 +45,23 @@ for f in [numbers, outer()]:
     tf.autograph.to_code(f)
   except NotImplementedError as e:
     print("NotImplementedError:", e)
+
+
+# tf.autograph.to_graph: the conversion as a function, eager or traced.
+def collatz(n):
+  steps = 0
+  while n > 1:
+    if n % 2 == 0:
+      n = n // 2
+    else:
+      n = 3 * n + 1
+    steps += 1
+  return steps
+
+
+g = tf.autograph.to_graph(collatz)
+print(g(6), tf.function(g)(tf.constant(27)))
+try:
+  tf.autograph.to_graph(numbers)
+except NotImplementedError as e:
+  print("NotImplementedError:", e)
