@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "runtime/value/object_model.h"
+#include "runtime/value/user_function.h"
 
 namespace ag::tf {
 namespace {
@@ -24,43 +25,6 @@ Value instance(const Value& cls, std::vector<Value> items) {
   return native_object(cls, std::move(state));
 }
 
-/// The items of `Name(*args, **kwargs)`, bound to the fields as Python's
-/// generated __new__ binds them, with its TypeError texts.
-std::vector<Value> bind_fields(const std::string& type_name, const std::vector<std::string>& fields,
-                               const std::vector<Value>& defaults, std::vector<Value> args, const Kwargs& kwargs) {
-  const std::string fn = type_name + ".__new__()";
-  if (args.size() > fields.size()) {
-    throw TypeError(fn + " takes " + std::to_string(fields.size() + 1) + " positional arguments but " +
-                    std::to_string(args.size() + 1) + " were given");
-  }
-  std::vector<std::optional<Value>> bound(fields.size());
-  for (size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
-  for (const auto& [k, v] : kwargs) {
-    auto it = std::find(fields.begin(), fields.end(), k);
-    if (it == fields.end()) throw TypeError(fn + " got an unexpected keyword argument '" + k + "'");
-    size_t i = static_cast<size_t>(it - fields.begin());
-    if (bound[i]) throw TypeError(fn + " got multiple values for argument '" + k + "'");
-    bound[i] = v;
-  }
-  const size_t first_default = fields.size() - defaults.size();
-  std::vector<std::string> missing;
-  std::vector<Value> items;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (!bound[i] && i >= first_default) bound[i] = defaults[i - first_default];
-    if (!bound[i]) missing.push_back("'" + fields[i] + "'");
-    items.push_back(bound[i].value_or(Value()));
-  }
-  if (!missing.empty()) {
-    std::string names;
-    for (size_t i = 0; i < missing.size(); ++i) {
-      names += (i == 0 ? "" : i + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ") + missing[i];
-    }
-    throw TypeError(fn + " missing " + std::to_string(missing.size()) + " required positional argument" +
-                    (missing.size() == 1 ? "" : "s") + ": " + names);
-  }
-  return items;
-}
-
 /// The class of one namedtuple type. `defaults`: collections.namedtuple's
 /// (the class is then callable); null for TF's results, made by the runtime.
 Value make_named_tuple_class(const std::string& type_name, const std::vector<std::string>& fields,
@@ -69,12 +33,21 @@ Value make_named_tuple_class(const std::string& type_name, const std::vector<std
   Param self{"self", std::nullopt};
   const std::string q = type_name + ".";
   if (defaults) {
-    attrs.push_back({"__init__", Value::callable(q + "__init__", [type_name, fields, d = *defaults](
+    // Python's generated `__new__(_cls, f1, f2=d2, ...)`: its binding and
+    // TypeError texts ("Point.__new__() missing 1 required positional
+    // argument: 'y'"), the instance standing for _cls.
+    std::vector<Param> params{{"_cls", std::nullopt}};
+    const size_t first_default = fields.size() - defaults->size();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      params.push_back({fields[i], i >= first_default ? std::optional<Value>((*defaults)[i - first_default])
+                                                      : std::nullopt});
+    }
+    attrs.push_back({"__init__", Value::callable(q + "__init__", [new_name = q + "__new__", params](
                                                                      std::vector<Value> args, Kwargs kwargs) {
                        Value self = args.at(0);
-                       args.erase(args.begin());
                        auto state = std::make_shared<NamedTupleState>();
-                       state->items = bind_fields(type_name, fields, d, std::move(args), kwargs);
+                       state->items = bind_arguments(new_name, params, std::move(args), std::move(kwargs));
+                       state->items.erase(state->items.begin());
                        self.as_object().native = std::move(state);
                        return Value();
                      })});

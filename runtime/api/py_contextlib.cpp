@@ -28,10 +28,6 @@ struct ManagerState : NativeState {
 
 ManagerState& state(const Value& self) { return *native_state<ManagerState>(self); }
 
-bool same_object(const Value& a, const Value& b) {
-  return a.is_object() && b.is_object() && &a.as_object() == &b.as_object();
-}
-
 /// A class of contextlib with `enter` and `exit` (exit gets type, value, traceback).
 Value manager_class(const char* name, std::function<Value(const Value&)> enter,
                     std::function<Value(const Value&, const Value&, const Value&)> exit) {
@@ -74,7 +70,7 @@ const Value& generator_manager_class() {
         } catch (const Error& e) {
           // The same exception coming back out is not suppressed (the with
           // statement re-raises it with its own traceback); any other replaces it.
-          if (same_object(exception_value(e), value)) return false;
+          if (exception_value(e).is(value)) return false;
           throw;
         }
         throw RuntimeError("generator didn't stop after throw()");

@@ -9,6 +9,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
+#include "runtime/ops/logging_ops.h"
 #include "runtime/value/exception_value.h"
 #include "runtime/value/object_model.h"
 
@@ -59,11 +60,8 @@ const char* standard_stream(const Value& v) {
 }
 
 void write_standard_stream(const char* stream, const std::string& text) {
-  FILE* out = stream[3] == 'o' ? stdout : stderr;
-  std::cout << std::flush;
-  std::fflush(out == stdout ? stderr : stdout);
-  std::fwrite(text.data(), 1, text.size(), out);
-  std::fflush(out);
+  std::cout << std::flush;  // what went through iostreams (ag::print) comes first
+  default_print_sink(stream, text);
 }
 
 void set_argv(const std::string& file, const std::vector<std::string>& args) {

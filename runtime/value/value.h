@@ -225,6 +225,10 @@ struct DictObj {
   void set(const Value& key, Value v);
   /// del d[key]; KeyError when absent.
   void erase(const Value& key);
+  void clear() {
+    entries.clear();
+    index_.clear();
+  }
   size_t size() const { return entries.size(); }
 
  private:

@@ -154,16 +154,14 @@ std::optional<Value> dict_flavor_method(const Value& self, const std::string& n)
       if (a.size() > 1) last = truthy(a[1]);
       DictObj& d = self.as_dict();
       Value v = d.at(a[0]);
-      std::vector<std::pair<Value, Value>> rest;
-      for (auto& e : d.entries) {
-        if (!py_equal(e.first, a[0])) rest.push_back(e);
-      }
+      d.erase(a[0]);
       if (last) {
-        rest.emplace_back(a[0], v);
-      } else {
-        rest.insert(rest.begin(), {a[0], v});
+        d.set(a[0], v);  // a new key goes last
+        return Value();
       }
-      while (d.size() > 0) d.erase(d.entries.back().first);
+      std::vector<std::pair<Value, Value>> rest = std::move(d.entries);
+      d.clear();
+      d.set(a[0], v);
       for (auto& [k, x] : rest) d.set(k, x);
       return Value();
     });
@@ -304,7 +302,7 @@ std::optional<Value> dict_method(const Value& self, std::string_view name) {
   if (name == "clear") {
     return bound(self, n, [](const Value& s, std::vector<Value>& a) {
       arity("dict.clear", a, 0, 0);
-      while (s.as_dict().size() > 0) s.as_dict().erase(s.as_dict().entries.back().first);
+      s.as_dict().clear();
       return Value();
     });
   }
