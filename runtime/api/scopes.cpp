@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "runtime/api/context_manager.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
 #include "runtime/graph/graph.h"
@@ -16,7 +17,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/value/object_model.h"
 
-namespace ag::tf::impl {
+namespace ag::tf {
 namespace {
 
 /// A context manager whose __enter__ and __exit__ call these.
@@ -39,12 +40,19 @@ const Value& context_manager_class() {
   return cls;
 }
 
+}  // namespace
+
 Value context_manager(std::function<Value()> enter, std::function<void()> exit) {
   auto st = std::make_shared<ContextState>();
   st->enter = std::move(enter);
   st->exit = std::move(exit);
   return native_object(context_manager_class(), st);
 }
+
+}  // namespace ag::tf
+
+namespace ag::tf::impl {
+namespace {
 
 /// TF's _VALID_OP_NAME_REGEX (`first`) and _VALID_SCOPE_NAME_REGEX.
 bool valid_scope_name(const std::string& name, bool at_root) {

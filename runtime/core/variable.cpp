@@ -43,6 +43,18 @@ std::shared_ptr<Variable> Variable::create(const Tensor& initial, std::string na
   return v;
 }
 
+std::shared_ptr<Variable> Variable::create_uninitialized(DType dtype, const Shape& shape, std::string name) {
+  std::shared_ptr<Variable> v(new Variable());
+  v->id_ = g_next_id.fetch_add(1);
+  v->name_ = std::move(name);
+  v->dtype_ = dtype;
+  v->shape_ = shape;
+  v->in_graph_ = true;
+  std::lock_guard<std::mutex> lock(live().mu);
+  live().by_id[v->id_] = v;
+  return v;
+}
+
 std::shared_ptr<Variable> Variable::lookup(int64_t id) {
   std::lock_guard<std::mutex> lock(live().mu);
   auto it = live().by_id.find(id);
@@ -56,8 +68,22 @@ Variable::~Variable() {
   live().by_id.erase(id_);
 }
 
+namespace {
+[[noreturn]] void throw_uninitialized(const std::string& name) {
+  throw FailedPreconditionError("Error while reading resource variable " + name +
+                                " from Container: localhost. This could mean that the variable was uninitialized. "
+                                "Not found: Resource localhost/" + name + "/N10tensorflow3VarE does not exist.");
+}
+}  // namespace
+
+bool Variable::initialized() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return value_.defined();
+}
+
 Tensor Variable::read() const {
   std::lock_guard<std::mutex> lock(mu_);
+  if (!value_.defined()) throw_uninitialized(name_);
   return value_;
 }
 
@@ -76,6 +102,7 @@ void Variable::assign(const Tensor& value) {
 
 void Variable::update(const std::function<void(Tensor& value)>& f) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (!value_.defined()) throw_uninitialized(name_);
   f(value_);
 }
 

@@ -20,6 +20,9 @@ class Variable {
   /// (`shape` may relax the shape: unknown dims accept any size on assign).
   static std::shared_ptr<Variable> create(const Tensor& initial, std::string name = "Variable");
   static std::shared_ptr<Variable> create(const Tensor& initial, std::string name, const Shape& shape);
+  /// A TF1 graph's variable: no value until its initializer runs (reads
+  /// fail with TF's FailedPreconditionError until then).
+  static std::shared_ptr<Variable> create_uninitialized(DType dtype, const Shape& shape, std::string name);
   /// The live variable with `id`; NotFoundError once it is gone.
   static std::shared_ptr<Variable> lookup(int64_t id);
 
@@ -35,7 +38,13 @@ class Variable {
   bool trainable() const { return trainable_; }
   void set_trainable(bool t) { trainable_ = t; }
 
+  /// Whether it holds a value (only a TF1 graph's variable may not).
+  bool initialized() const;
+  /// Made by create_uninitialized: a TF1 graph's variable, read by running
+  /// the graph (it prints no value, has no numpy()).
+  bool in_graph() const { return in_graph_; }
   /// The current value (shares storage; later assignments do not change it).
+  /// FailedPreconditionError when uninitialized.
   Tensor read() const;
   /// Replaces the value; InvalidArgumentError (TF's words) on a dtype or shape mismatch.
   void assign(const Tensor& value);
@@ -54,6 +63,7 @@ class Variable {
   DType dtype_ = DType::Float32;
   Shape shape_;
   bool trainable_ = true;
+  bool in_graph_ = false;
   mutable std::mutex mu_;
   Tensor value_;
 };

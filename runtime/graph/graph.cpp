@@ -91,7 +91,7 @@ Node* Graph::add_copy(const Node& n, std::vector<Output> inputs, std::string_vie
 Node* Graph::append(std::unique_ptr<Node> node) {
   node->id = static_cast<int>(nodes_.size());
   node->graph = this;
-  if (node->stateful()) {
+  if (node->stateful() && !v1_) {
     if (last_stateful_) node->control_inputs.push_back(last_stateful_);
     last_stateful_ = node.get();
   }

@@ -18,6 +18,7 @@
 namespace ag {
 
 class Graph;
+class Variable;
 struct Node;
 
 /// Output `index` of `node`: what a symbolic tensor refers to.
@@ -153,6 +154,20 @@ class Graph {
   /// The last stateful node added (the next one is ordered after it).
   Node* last_stateful() const { return last_stateful_; }
 
+  /// A TF1 graph (tf.compat.v1.Graph), built by module-level code and run
+  /// by a Session: its stateful nodes are not chained (TF1 orders only what
+  /// tf.control_dependencies says, and a Session runs just the nodes a
+  /// fetch needs), and it keeps the variables made in it.
+  bool v1() const { return v1_; }
+  void set_v1() { v1_ = true; }
+  /// A TF1 graph's variable and the node that initializes it.
+  struct V1Variable {
+    std::shared_ptr<Variable> var;
+    Node* initializer = nullptr;
+  };
+  /// TF's GLOBAL_VARIABLES collection, in creation order.
+  std::vector<V1Variable>& v1_variables() { return v1_variables_; }
+
   /// Removes the nodes `keep` marks false and renumbers ids (optimizer use).
   /// Inputs, outputs and control edges must not refer to removed nodes.
   void remove_nodes(const std::vector<bool>& keep);
@@ -182,6 +197,8 @@ class Graph {
   std::unordered_map<std::string, int> name_counts_;
   std::unordered_map<std::string, Node*> by_name_;
   Node* last_stateful_ = nullptr;
+  bool v1_ = false;
+  std::vector<V1Variable> v1_variables_;
 };
 
 template <class F>

@@ -1,6 +1,7 @@
 // Ops that exist only in graphs: Placeholder (a function argument; the
-// executor binds it, so running it is TF's "must feed" error), and the
-// registration of the graph layer's ops.
+// executor binds it, so running it is TF's "must feed" error), NoOp (what
+// tf.group and a TF1 initializer are: a node whose control inputs run), and
+// the registration of the graph layer's ops.
 #include "runtime/graph/graph_ops.h"
 
 #include "runtime/core/error.h"
@@ -22,6 +23,16 @@ void register_graph_ops(OpRegistry& reg) {
       })
       .role(OpRole::Argument)
       .speculatable()
+      .cost(CostKind::Free)
+      .tpu()
+      .not_differentiable();
+  reg.op("NoOp")
+      .inputs(0)
+      .outputs(0)
+      // Stateful, so no pass removes it: running it is running its control inputs.
+      .stateful()
+      .infer([](const InferContext&) { return std::vector<TensorSpec>{}; })
+      .cpu([](const KernelSpec&) { return Kernel([](KernelContext&) {}); })
       .cost(CostKind::Free)
       .tpu()
       .not_differentiable();

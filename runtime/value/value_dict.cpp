@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "runtime/graph/graph.h"
 #include "runtime/value/exception_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/set_value.h"
@@ -37,7 +38,15 @@ size_t hash(const Value& v) {
       for (const Value& x : v.items()) h = mix(h, hash(x));
       return h;
     }
-    case Kind::Tensor: throw TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.");
+    case Kind::Tensor: {
+      // A TF1 graph's tensors hash by identity (TF's legacy graph mode:
+      // feed_dict keys); eager and tf.function tensors do not hash.
+      const TensorHandle& t = v.as_tensor();
+      if (t.symbolic() && t.output().node->graph->v1()) {
+        return mix(std::hash<const void*>{}(t.output().node), static_cast<size_t>(t.output().index));
+      }
+      throw TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.");
+    }
     case Kind::Callable: return std::hash<const void*>{}(&v.as_callable());
     case Kind::Object: return std::hash<const void*>{}(&v.as_object());
     case Kind::TensorArray: return std::hash<const void*>{}(&v.as_tensor_array());

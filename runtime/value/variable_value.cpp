@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/core/finally.h"
 #include "runtime/core/tensor_format.h"
 #include "runtime/graph/evaluate.h"
 #include "runtime/graph/graph.h"
@@ -38,8 +39,38 @@ Tensor initial_tensor(const Value& initial, std::optional<DType> dtype) {
 CreationScope::CreationScope(bool allowed) : allowed_(allowed), previous_(t_scope) { t_scope = this; }
 CreationScope::~CreationScope() { t_scope = previous_; }
 
+namespace {
+
+/// tf.Variable in a TF1 graph: a variable without a value, and the node
+/// that gives it its initial value (run by global_variables_initializer's op
+/// or `v.initializer`), named as TF names them ("Variable", "Variable/Assign").
+Value create_in_v1_graph(Graph& g, const Value& initial_value, std::optional<DType> dtype, const Value& name,
+                         const Value& shape, bool trainable) {
+  std::string base = g.unique_name(current_name_scope() + (name.is_none() ? std::string("Variable") : name.as_str()));
+  const Graph::Scope saved = g.scope();
+  Finally restore([&] { g.scope() = saved; });
+  g.scope().name = base + "/";
+  g.scope().control.clear();
+  Output init = in_graph(g, to_tensor(initial_value, dtype));
+  Shape s = shape.is_none() ? init.spec().shape : shape_from_value(shape);
+  if (!s.is_compatible_with(init.spec().shape)) {
+    throw ValueError("The initial value's shape (" + init.spec().shape.str() +
+                     ") is not compatible with the explicitly supplied `shape` argument (" + s.str() + ").");
+  }
+  auto var = Variable::create_uninitialized(init.spec().dtype, s, base);
+  var->set_trainable(trainable);
+  Node* assign = g.add_node(op::AssignVariableOp, {init}, var_attrs(*var), "Assign");
+  g.v1_variables().push_back({var, assign});
+  return Value::variable(std::move(var));
+}
+
+}  // namespace
+
 Value create(const Value& initial_value, std::optional<DType> dtype, const Value& name, const Value& shape,
              bool trainable) {
+  if (Graph* g = current_graph(); g != nullptr && g->v1()) {
+    return create_in_v1_graph(*g, initial_value, dtype, name, shape, trainable);
+  }
   if (t_scope != nullptr && !t_scope->allowed_) throw ValueError(kCreatedOnNonFirstTrace);
   Tensor init = initial_tensor(initial_value, dtype);
   // tf.name_scope prefixes variable names, eagerly too.
@@ -93,7 +124,9 @@ Value getattr(const Value& v, std::string_view name) {
   }
   if (name == "numpy") {
     return method("numpy", [v](const std::vector<Value>&) {
-      if (current_graph() != nullptr) throw NotImplementedError("numpy() is only available when eager execution is enabled.");
+      if (current_graph() != nullptr || v.as_variable()->in_graph()) {
+        throw NotImplementedError("numpy() is only available when eager execution is enabled.");
+      }
       return ndarray::result(v.as_variable()->read());
     });
   }
@@ -107,7 +140,7 @@ Value getattr(const Value& v, std::string_view name) {
 std::string repr(const Value& v) {
   const Variable& var = *v.as_variable();
   std::string s = "<tf.Variable '" + var.name() + ":0' shape=" + var.shape().str() + " dtype=" + dtype_name(var.dtype());
-  if (current_graph() != nullptr) return s + ">";
+  if (current_graph() != nullptr || var.in_graph()) return s + ">";
   // TF's value_text: a value spanning several lines starts on its own.
   std::string value = numpy_repr(var.read());
   if (value.find('\n') != std::string::npos) value.insert(0, "\n");

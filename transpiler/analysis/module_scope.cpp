@@ -102,12 +102,24 @@ std::shared_ptr<const std::set<std::string>> module_names(const Module& m) {
   return out;
 }
 
+std::string_view without_tf_compat(std::string_view path) {
+  for (std::string_view prefix : {"compat.v1.", "compat.v2."}) {
+    if (path.substr(0, prefix.size()) == prefix) return path.substr(prefix.size());
+  }
+  return path;
+}
+
 std::map<std::string, std::string> module_imports(const Module& m) {
   std::map<std::string, std::string> out;
   for (const auto& s : m.body) {
     if (const auto* imp = s->dyn<Import>()) {
       for (const auto& a : imp->names) {
         const auto& al = a->as<Alias>();
+        // Names resolve module-wide, not from the import on: a file that
+        // imports tensorflow.compat.v1 as tf and later tensorflow as tf (a
+        // TF1 example next to its TF2 port) keeps compat.v1, where TF2's
+        // names resolve too (without_tf_compat).
+        if (!al.asname.empty() && al.name == "tensorflow" && out[al.asname] == "tensorflow.compat.v1") continue;
         if (!al.asname.empty()) out[al.asname] = al.name;
         else out[al.name.substr(0, al.name.find('.'))] = al.name.substr(0, al.name.find('.'));
       }

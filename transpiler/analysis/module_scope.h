@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "transpiler/ast/ast.h"
 
@@ -17,5 +18,9 @@ namespace agc::analysis {
 std::shared_ptr<const std::set<std::string>> module_names(const ast::Module& m);
 /// Module-level imports: local name → dotted module path (`tf` → `tensorflow`).
 std::map<std::string, std::string> module_imports(const ast::Module& m);
+
+/// A tf.* path without TF's versioned prefix (`import tensorflow.compat.v1
+/// as tf`: "compat.v1.matmul" -> "matmul"); `path` when it has none.
+std::string_view without_tf_compat(std::string_view path);
 
 }  // namespace agc::analysis

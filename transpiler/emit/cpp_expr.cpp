@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "transpiler/analysis/ag_operators.h"
+#include "transpiler/analysis/module_scope.h"
 #include "transpiler/base/check.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
@@ -120,7 +121,16 @@ bool Emitter::module_path(const Ref& e, std::string_view module, std::string& pa
   return true;
 }
 
-bool Emitter::tf_path(const Ref& e, std::string& path) const { return module_path(e, "tensorflow", path, nullptr); }
+bool Emitter::tf_path(const Ref& e, std::string& path) const {
+  if (!module_path(e, "tensorflow", path, nullptr)) return false;
+  // tf.compat.v1.X is X where TF 1 and 2 share X (most of the API); the
+  // table lists the TF1-only names (placeholder, Session) under compat.v1.
+  std::string_view bare = analysis::without_tf_compat(path);
+  if (bare.size() != path.size() && !find_tf_api(path) && (find_tf_api(bare) || find_exception_type(bare, true))) {
+    path = std::string(bare);
+  }
+  return true;
+}
 
 bool Emitter::np_path(const Ref& e, std::string& path, std::string& alias) const {
   return module_path(e, "numpy", path, &alias);

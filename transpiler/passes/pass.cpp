@@ -1,6 +1,7 @@
 #include "transpiler/passes/pass.h"
 
 #include "transpiler/analysis/activity.h"
+#include "transpiler/analysis/module_scope.h"
 
 namespace agc::passes {
 
@@ -40,17 +41,26 @@ bool may_rebind(const Ref& target, const analysis::Scope* fn_scope) {
   return fn_scope && fn_scope->bound.count(q) && !fn_scope->globals.count(q) && !fn_scope->nonlocals.count(q);
 }
 
-std::string resolve_import_path(const Ref& expr, const std::map<std::string, std::string>& imports) {
+namespace {
+std::string resolve_path(const Ref& expr, const std::map<std::string, std::string>& imports) {
   if (!expr) return "";
   if (const auto* n = expr->dyn<Name>()) {
     auto it = imports.find(n->id);
     return it == imports.end() ? "" : it->second;
   }
   if (const auto* a = expr->dyn<Attribute>()) {
-    std::string base = resolve_import_path(a->value, imports);
+    std::string base = resolve_path(a->value, imports);
     return base.empty() ? "" : base + "." + a->attr;
   }
   return "";
+}
+}  // namespace
+
+std::string resolve_import_path(const Ref& expr, const std::map<std::string, std::string>& imports) {
+  std::string path = resolve_path(expr, imports);
+  const std::string_view tf = "tensorflow.";
+  if (path.compare(0, tf.size(), tf) != 0) return path;
+  return std::string(tf) + std::string(analysis::without_tf_compat(std::string_view(path).substr(tf.size())));
 }
 
 }  // namespace agc::passes

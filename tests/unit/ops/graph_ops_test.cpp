@@ -13,3 +13,7 @@ TEST_CASE("running a Placeholder is TF's must-feed error") {
                        "You must feed a value for placeholder tensor with dtype float32 and shape [2]",
                        InvalidArgumentError);
 }
+
+AG_SWEEP_COVERS("NoOp");
+
+TEST_CASE("a NoOp runs and returns nothing") { CHECK(run_op(op::NoOp, {}).empty()); }

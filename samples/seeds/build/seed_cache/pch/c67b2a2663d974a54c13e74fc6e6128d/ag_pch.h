@@ -1,0 +1,1 @@
+#include <ag/ag.h>
