@@ -76,3 +76,22 @@ def identity(rt):
 
 print(identity(tf.ragged.constant([[[1, 2], [3]], [], [[4]]])))
 print(identity.pretty_printed_concrete_signatures())
+
+
+@tf.function
+def outer(rt):
+    return identity(rt) * 2
+
+
+print(outer(rt1))
+
+
+@tf.function(reduce_retracing=True)
+def count(rt):
+    print("tracing count", rt.shape)
+    return rt.nrows()
+
+
+for rows in [[[1], [2]], [[1], [2], [3]], [[1], [2], [3], [4]]]:
+    print(count(tf.ragged.constant(rows)))
+print("traces:", count.experimental_get_tracing_count())
