@@ -18,3 +18,14 @@ for c in counts:
 pairs = words.map(lambda rt: (rt.values, rt))
 for v, rt in pairs:
     print(v, rt)
+
+
+@tf.function
+def count_words(ds):
+    n = tf.constant(0, tf.int64)
+    for rt in ds:
+        n += tf.size(rt.values, out_type=tf.int64)
+    return n
+
+
+print(count_words(words))

@@ -55,3 +55,16 @@ def matmul(sp, d):
 
 
 print(matmul(sp1, tf.ones([3, 2], tf.int32)))
+
+
+@tf.function
+def reorder(sp):
+    return tf.sparse.reorder(sp)
+
+
+sp3 = tf.SparseTensor(indices=[[1, 0], [0, 1]], values=[1.0, 2.0], dense_shape=[2, 2])
+cf = reorder.get_concrete_function(tf.SparseTensorSpec([None, None], tf.float32))
+print(cf)
+print(cf(sp3))
+print(reorder(sp3).indices)
+print("traces:", reorder.experimental_get_tracing_count())

@@ -29,3 +29,16 @@ try:
     rt + tf.ragged.constant([[1], [2, 3]])
 except tf.errors.InvalidArgumentError as e:
     print("InvalidArgumentError:", str(e).split("\n")[0])
+
+print(rt * tf.constant(3), tf.constant(3) * rt)
+w = tf.Variable(2.0)
+
+
+@tf.function
+def weighted(x):
+    return tf.reduce_sum((x * w).values)
+
+
+with tf.GradientTape() as tape:
+    y = weighted(tf.ragged.constant([[1.0, 2.0], [3.0]]))
+print(y, tape.gradient(y, w))
