@@ -114,6 +114,10 @@ Value m_batch(const std::vector<Value>& a) {
 /// padded_shapes / padding_values given per component (a structure like the
 /// element's, or None).
 void flatten_like(const ElementSpec& spec, const Value& v, std::vector<Value>& out) {
+  if (spec.kind == ElementSpec::Kind::Composite) {
+    throw UnimplementedError("agc's Dataset.padded_batch does not support composite (RaggedTensor, SparseTensor) "
+                             "elements: " + spec.repr());
+  }
   if (spec.kind == ElementSpec::Kind::Tensor) {
     out.push_back(v);
     return;

@@ -11,6 +11,7 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
 #include "runtime/core/tensor_format.h"
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
@@ -20,8 +21,22 @@
 namespace ag {
 namespace {
 
-struct RaggedState : NativeState {
+Shape ragged_static_shape(const RaggedParts& p);
+
+/// A RaggedTensor's state: TF's composite of flat values and row splits.
+struct RaggedState : CompositeState {
   explicit RaggedState(RaggedParts p) : parts(std::move(p)) {}
+  std::vector<const TensorHandle*> components() const override {
+    std::vector<const TensorHandle*> out{&parts.flat_values};
+    for (const TensorHandle& s : parts.splits) out.push_back(&s);
+    return out;
+  }
+  /// RaggedTensorSpec.from_value: the static shape, the values' dtype, the
+  /// ragged rank and the row splits' dtype.
+  Value type_spec() const override {
+    return make_ragged_spec(ragged_static_shape(parts), parts.flat_values.dtype(),
+                            static_cast<int>(parts.splits.size()), parts.splits[0].dtype());
+  }
   RaggedParts parts;
 };
 
@@ -339,6 +354,37 @@ std::pair<std::string, Value> rt_class_method(const char* name, std::vector<Para
   return native_method(std::string("RaggedTensor.") + name, name, std::move(params), fn);
 }
 
+/// TF's ragged_binary_elementwise_op for `self op other` (reflected: `other
+/// op self`): two RaggedTensors of one ragged structure, or a RaggedTensor
+/// and a value of lower rank than its flat values (a scalar), apply `op` to
+/// the flat values and keep the row splits.
+Value ragged_binary(const RaggedParts& p, const Value& other, bool reflected, Value (*op)(const Value&, const Value&)) {
+  Value mine(p.flat_values);
+  Value theirs;
+  if (const RaggedParts* q = ragged_parts(other)) {
+    if (q->splits.size() != p.splits.size()) {
+      throw InvalidArgumentError("Inputs must have identical ragged splits");
+    }
+    for (size_t i = 0; i < p.splits.size(); ++i) {
+      const TensorHandle& a = p.splits[i];
+      const TensorHandle& b = q->splits[i];
+      if (!a.symbolic() && !b.symbolic() && splits_of(a.value()) != splits_of(b.value())) {
+        throw InvalidArgumentError("Inputs must have identical ragged splits");
+      }
+    }
+    theirs = Value(q->flat_values);
+  } else {
+    TensorHandle t = other.is_tensor() ? other.as_tensor() : to_tensor(other, p.flat_values.dtype());
+    const Shape& fs = p.flat_values.shape();
+    if (!(t.shape().rank_known() && fs.rank_known() && t.shape().rank() < fs.rank())) {
+      throw UnimplementedError("agc's RaggedTensor operators broadcast only values of lower rank than the flat values");
+    }
+    theirs = Value(t);
+  }
+  Value out = reflected ? op(theirs, mine) : op(mine, theirs);
+  return make_ragged(RaggedParts{out.as_tensor(), p.splits});
+}
+
 Value make_the_class() {
   std::vector<std::pair<std::string, Value>> attrs;
   using Args = const std::vector<Value>&;
@@ -346,6 +392,28 @@ Value make_the_class() {
   attrs.push_back(rt_method("__repr__", {}, [](P p, Args) { return Value(ragged_repr(p)); }));
   attrs.push_back(rt_method("__str__", {}, [](P p, Args) { return Value(ragged_repr(p)); }));
   attrs.push_back(rt_method("to_list", {}, [](P p, Args) { return ragged_to_list(p); }));
+  // Python's arithmetic operators, TF's ragged elementwise dispatch.
+  using BinaryFn = Value (*)(const Value&, const Value&);
+  struct Operator {
+    const char* method;
+    const char* reflected;
+    BinaryFn fn;
+  };
+  static const Operator kOperators[] = {
+      {"__add__", "__radd__", [](const Value& a, const Value& b) { return a + b; }},
+      {"__sub__", "__rsub__", [](const Value& a, const Value& b) { return a - b; }},
+      {"__mul__", "__rmul__", [](const Value& a, const Value& b) { return a * b; }},
+      {"__truediv__", "__rtruediv__", [](const Value& a, const Value& b) { return a / b; }},
+      {"__floordiv__", "__rfloordiv__", [](const Value& a, const Value& b) { return floordiv(a, b); }},
+      {"__mod__", "__rmod__", [](const Value& a, const Value& b) { return a % b; }},
+      {"__pow__", "__rpow__", [](const Value& a, const Value& b) { return pow(a, b); }},
+  };
+  for (const Operator& o : kOperators) {
+    BinaryFn fn = o.fn;
+    attrs.push_back(rt_method(o.method, {{"other"}}, [fn](P p, Args a) { return ragged_binary(p, a[1], false, fn); }));
+    attrs.push_back(rt_method(o.reflected, {{"other"}}, [fn](P p, Args a) { return ragged_binary(p, a[1], true, fn); }));
+  }
+  attrs.push_back(rt_method("__neg__", {}, [](P p, Args) { return make_ragged(RaggedParts{(-Value(p.flat_values)).as_tensor(), p.splits}); }));
   attrs.push_back(rt_method("numpy", {}, [](P p, Args) -> Value {
     if (!all_eager(p)) throw ValueError("RaggedTensor.numpy() is only supported in eager mode.");
     return ragged_to_list(p);  // agc has no object arrays: the rows as lists

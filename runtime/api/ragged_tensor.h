@@ -5,7 +5,9 @@
 // while tracing its components are graph tensors, as TF's composite tensors
 // are. Printing is TF's: eagerly `<tf.RaggedTensor [[b'a', b'b'], [b'c']]>`
 // (NumPy's array2string of .numpy() with TF's _formatter), while tracing
-// `tf.RaggedTensor(values=Tensor(...), row_splits=Tensor(...))`.
+// `tf.RaggedTensor(values=Tensor(...), row_splits=Tensor(...))`. It is a
+// composite tensor (value/composite_tensor.h): tf.function passes and
+// returns it through its components and its tf.RaggedTensorSpec.
 #pragma once
 
 #include <vector>
@@ -26,6 +28,8 @@ Value make_ragged(RaggedParts parts);
 const RaggedParts* ragged_parts(const Value& v);
 /// The class itself (tf.RaggedTensor), with its from_* class methods.
 const Value& ragged_tensor_class();
+/// tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype) (api/ragged_tensor_spec.cpp).
+Value make_ragged_spec(const Shape& shape, DType dtype, int ragged_rank, DType row_splits_dtype);
 
 /// RaggedTensor.from_row_splits(values, row_splits): `values` a tensor or a RaggedTensor.
 Value ragged_from_row_splits(const Value& values, const Value& row_splits);

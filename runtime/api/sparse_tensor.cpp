@@ -3,13 +3,18 @@
 // its three component tensors: indices (int64 [N, rank]), values ([N]) and
 // dense_shape (int64 [rank]). Eagerly they are values; made inside a
 // tf.function from traced tensors, its components are graph tensors and the
-// sparse ops (ops/sparse_ops.cpp) become nodes, as TF's do.
+// sparse ops (ops/sparse_ops.cpp) become nodes, as TF's do. It is a
+// composite tensor (value/composite_tensor.h): tf.function passes and returns
+// it through its three components and its tf.SparseTensorSpec.
+#include "runtime/api/sparse_tensor.h"
+
 #include <optional>
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
 #include "runtime/api/tf_call.h"
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
@@ -19,10 +24,18 @@ namespace {
 
 using namespace common;
 
-struct SparseState : NativeState {
-  SparseState(TensorHandle i, TensorHandle v, TensorHandle s)
-      : indices(std::move(i)), values(std::move(v)), dense_shape(std::move(s)) {}
+struct SparseState;
+Shape sparse_static_shape(const SparseState& s);
+
+struct SparseState : CompositeState {
+  SparseState(TensorHandle i, TensorHandle v, TensorHandle s, Shape hint)
+      : indices(std::move(i)), values(std::move(v)), dense_shape(std::move(s)), shape_hint(std::move(hint)) {}
+  std::vector<const TensorHandle*> components() const override { return {&indices, &values, &dense_shape}; }
+  /// SparseTensorSpec.from_value: the static shape and the values' dtype.
+  Value type_spec() const override { return make_sparse_spec(sparse_static_shape(*this), values.dtype()); }
   TensorHandle indices, values, dense_shape;
+  /// The static shape known beyond dense_shape's (a traced SparseTensorSpec's).
+  Shape shape_hint;
 };
 
 SparseState* sparse_of(const Value& v) { return native_state<SparseState>(v); }
@@ -54,13 +67,14 @@ void sparse_compatible(int64_t a, int64_t b) {
   }
 }
 
-Value make_sparse(TensorHandle indices, TensorHandle values, TensorHandle dense_shape) {
+Value make_sparse(TensorHandle indices, TensorHandle values, TensorHandle dense_shape,
+                  const Shape& hint = Shape::unknown_rank()) {
   sparse_with_rank(indices.shape(), 2);
   sparse_with_rank(values.shape(), 1);
   sparse_with_rank(dense_shape.shape(), 1);
   sparse_compatible(indices.shape().dim(0), values.shape().dim(0));
   sparse_compatible(indices.shape().dim(1), dense_shape.shape().dim(0));
-  auto s = std::make_shared<SparseState>(std::move(indices), std::move(values), std::move(dense_shape));
+  auto s = std::make_shared<SparseState>(std::move(indices), std::move(values), std::move(dense_shape), hint);
   return native_object(api::sparse_SparseTensor(), s);
 }
 
@@ -73,7 +87,14 @@ Shape sparse_static_shape(const SparseState& s) {
     return Shape{std::span<const int64_t>(d)};
   }
   int64_t r = s.dense_shape.shape().rank_known() ? s.dense_shape.shape().dim(0) : -1;
-  return r >= 0 ? Shape::unknown_dims(static_cast<int>(r)) : Shape::unknown_rank();
+  Shape shape = r >= 0 ? Shape::unknown_dims(static_cast<int>(r)) : Shape::unknown_rank();
+  // TensorShape.merge_with: the hint's known dims fill the unknown ones.
+  if (!s.shape_hint.rank_known()) return shape;
+  if (!shape.rank_known()) return s.shape_hint;
+  for (int d = 0; d < shape.rank() && d < s.shape_hint.rank(); ++d) {
+    if (shape.dim(d) < 0) shape.set_dim(d, s.shape_hint.dim(d));
+  }
+  return shape;
 }
 
 std::string sparse_text(const Value& self) {
@@ -83,6 +104,17 @@ std::string sparse_text(const Value& self) {
 }
 
 }  // namespace
+}  // namespace ag::tf
+
+namespace ag {
+
+Value make_sparse_tensor(TensorHandle indices, TensorHandle values, TensorHandle dense_shape, const Shape& shape) {
+  return tf::make_sparse(std::move(indices), std::move(values), std::move(dense_shape), shape);
+}
+
+}  // namespace ag
+
+namespace ag::tf {
 
 const Value& api::sparse_SparseTensor() {
   static const Value cls = [] {

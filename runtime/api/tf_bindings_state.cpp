@@ -2,11 +2,13 @@
 // (their rows in tf_functions.def): calling one constructs through these
 // (TF's constructor signatures), and isinstance() recognises them
 // (builtins.cpp compares against the interned class values). tf.TensorShape
-// is a class of the object model.
+// is a class of the object model. tf.type_spec_from_value gives a tensor's
+// TensorSpec or a composite's TypeSpec.
 #include "runtime/api/binding.h"
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_call.h"
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_array.h"
@@ -33,6 +35,22 @@ Value construct_tensor_array(const TfCall& c) {
 Value construct_tensor_spec(const TfCall& c) {
   std::string name = c["name"].is_none() ? std::string() : ag::api::str_arg(c["name"], "name");
   return make_tensor_spec(shape_from_value(c["shape"]), require_dtype(c["dtype"]), name);
+}
+
+Value type_spec_from_value(const TfCall& c) {
+  // TF's type_spec_from_value: a composite's own TypeSpec, a tensor's
+  // TensorSpec, else the TensorSpec of the value converted to a tensor.
+  const Value& v = c["value"];
+  if (const CompositeState* composite = composite_state(v)) return composite->type_spec();
+  if (v.is_tensor()) return make_tensor_spec(v.as_tensor().shape(), v.as_tensor().dtype());
+  TensorHandle t = [&] {
+    try {
+      return to_tensor(v);
+    } catch (const Error&) {
+      throw TypeError("Could not build a TypeSpec for " + ag::str(v) + " of unsupported type <class '" + v.type_name() + "'>.");
+    }
+  }();
+  return make_tensor_spec(t.shape(), t.dtype());
 }
 
 Value construct_tensor(const TfCall&) {

@@ -211,21 +211,34 @@ class UnbatchDataset final : public Dataset {
   DatasetPtr input_;
 };
 
+/// agc batches and unbatches dense components only; TF batches a RaggedTensor
+/// element into a RaggedTensor of one more ragged dimension.
+void refuse_composites(const DatasetPtr& input, const char* method) {
+  if (input->element_spec().contains_composite()) {
+    throw UnimplementedError(std::string("agc's Dataset.") + method +
+                             " does not support composite (RaggedTensor, SparseTensor) elements: " +
+                             input->element_spec().repr());
+  }
+}
+
 }  // namespace
 
 DatasetPtr batch_dataset(DatasetPtr input, int64_t batch_size, bool drop_remainder) {
   if (batch_size <= 0) throw InvalidArgumentError("Batch size must be greater than zero.");
+  refuse_composites(input, "batch");
   return std::make_shared<BatchDataset>(std::move(input), batch_size, drop_remainder);
 }
 
 DatasetPtr padded_batch_dataset(DatasetPtr input, int64_t batch_size, std::vector<Shape> padded_shapes,
                                 std::vector<Tensor> padding_values, bool drop_remainder) {
   if (batch_size <= 0) throw InvalidArgumentError("Batch size must be greater than zero.");
+  refuse_composites(input, "padded_batch");
   return std::make_shared<PaddedBatchDataset>(std::move(input), batch_size, std::move(padded_shapes),
                                               std::move(padding_values), drop_remainder);
 }
 
 DatasetPtr unbatch_dataset(DatasetPtr input) {
+  refuse_composites(input, "unbatch");
   for (const TensorSpec& s : input->element_spec().flat_specs()) {
     if (s.shape.rank_known() && s.shape.rank() == 0) {
       throw ValueError("Cannot unbatch an input with scalar components.");

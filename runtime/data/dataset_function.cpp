@@ -101,8 +101,12 @@ DatasetFunction::DatasetFunction(const Value& fn, const std::vector<ElementSpec>
     }
   }
   executable_ = compile(*graph_);
+  // Composite elements (a RaggedTensor's components differ in length from
+  // element to element) never stack into a batch: element by element.
+  bool composite = output_.contains_composite();
+  for (const ElementSpec& a : args) composite = composite || a.contains_composite();
   try {
-    batched_ = batched_graph(*graph_);
+    batched_ = composite ? nullptr : batched_graph(*graph_);
   } catch (const Error&) {
     batched_ = nullptr;  // a shape rule refused the batched inputs: element by element
   }

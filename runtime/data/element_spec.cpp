@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/variable_value.h"
@@ -20,10 +22,25 @@ bool key_less(const Value& a, const Value& b) {
   return repr(a) < repr(b);
 }
 
+TensorHandle component_handle(const Tensor& t) { return TensorHandle(t); }
+TensorHandle component_handle(const TensorHandle& t) { return t; }
+
 template <class T>
 void pack_flat(const ElementSpec& spec, std::span<const T> flat, size_t& next, Value& out) {
   switch (spec.kind) {
     case ElementSpec::Kind::Tensor: out = Value(flat[next++]); return;
+    case ElementSpec::Kind::Composite: {
+      if constexpr (std::is_same_v<T, Value>) {
+        // element_spec's leaves: the composite shows its TypeSpec.
+        next += spec.children.size();
+        out = spec.type_spec;
+      } else {
+        std::vector<TensorHandle> parts;
+        for (size_t i = 0; i < spec.children.size(); ++i) parts.push_back(component_handle(flat[next++]));
+        out = type_spec_state(spec.type_spec)->from_components(std::move(parts));
+      }
+      return;
+    }
     case ElementSpec::Kind::Tuple:
     case ElementSpec::Kind::Dict: {
       std::vector<Value> items(spec.children.size());
@@ -83,6 +100,14 @@ std::vector<TensorSpec> ElementSpec::flat_specs() const {
   return out;
 }
 
+bool ElementSpec::contains_composite() const {
+  if (kind == Kind::Composite) return true;
+  for (const ElementSpec& c : children) {
+    if (c.contains_composite()) return true;
+  }
+  return false;
+}
+
 size_t ElementSpec::num_components() const {
   if (kind == Kind::Tensor) return 1;
   size_t n = 0;
@@ -93,6 +118,7 @@ size_t ElementSpec::num_components() const {
 std::string ElementSpec::repr() const {
   switch (kind) {
     case Kind::Tensor: return tensor_spec_repr(spec, "");
+    case Kind::Composite: return type_spec_repr(*type_spec_state(type_spec));
     case Kind::Tuple: {
       std::string s = "(";
       for (size_t i = 0; i < children.size(); ++i) s += (i ? ", " : "") + children[i].repr();
@@ -110,6 +136,11 @@ std::string ElementSpec::repr() const {
 bool operator==(const ElementSpec& a, const ElementSpec& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == ElementSpec::Kind::Tensor) return a.spec == b.spec;
+  if (a.kind == ElementSpec::Kind::Composite &&
+      (!same_spec_kind(*type_spec_state(a.type_spec), *type_spec_state(b.type_spec)) ||
+       !(type_spec_state(a.type_spec)->shape() == type_spec_state(b.type_spec)->shape()))) {
+    return false;
+  }
   if (a.children.size() != b.children.size()) return false;
   for (size_t i = 0; i < a.children.size(); ++i) {
     if (!(a.children[i] == b.children[i])) return false;
@@ -170,6 +201,15 @@ void flatten_to(const ElementSpec& spec, const Value& v, std::vector<TensorHandl
       out.push_back(std::move(h));
       return;
     }
+    case ElementSpec::Kind::Composite: {
+      const CompositeState* c = composite_state(v);
+      if (c == nullptr || !same_spec_kind(*type_spec_state(c->type_spec()), *type_spec_state(spec.type_spec))) {
+        throw ValueError("The two structures don't have the same nested structure.\n\nFirst structure: " +
+                         spec.repr() + "\n\nSecond structure: " + ag::repr(v));
+      }
+      for (const TensorHandle* t : c->components()) out.push_back(*t);
+      return;
+    }
     case ElementSpec::Kind::Tuple: {
       if (!(v.is_tuple() || v.is_list()) || v.items().size() != spec.children.size()) {
         throw ValueError("The two structures don't have the same nested structure.\n\nFirst structure: " +
@@ -204,6 +244,17 @@ ElementSpec structure_of_result(const Value& result, std::vector<TensorHandle>& 
     }
     e.children.resize(values.size());
     for (size_t i : e.flat_order()) e.children[i] = structure_of_result(values[i], components);
+    return e;
+  }
+  if (const CompositeState* c = composite_state(result)) {
+    // A composite's components travel as the element's tensors.
+    ElementSpec e;
+    e.kind = ElementSpec::Kind::Composite;
+    e.type_spec = c->type_spec();
+    for (const TensorHandle* t : c->components()) {
+      components.push_back(*t);
+      e.children.push_back(ElementSpec::tensor({t->dtype(), t->shape()}));
+    }
     return e;
   }
   if (result.is_none()) {

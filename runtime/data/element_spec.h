@@ -3,7 +3,9 @@
 // as its flat components (TF's nest.flatten order: tuple items in order, dict
 // entries by sorted key) and is packed back into tuples and dicts only when
 // Python code receives it; dicts keep their insertion order then, as nest's
-// pack_sequence_as does.
+// pack_sequence_as does. A composite tensor (a RaggedTensor a map returns)
+// is a node of its own: its TypeSpec, and its components as tensor children
+// (TF's nest with expand_composites=True).
 #pragma once
 
 #include <span>
@@ -17,17 +19,20 @@
 namespace ag::data {
 
 struct ElementSpec {
-  enum class Kind { Tensor, Tuple, Dict };
+  enum class Kind { Tensor, Tuple, Dict, Composite };
   Kind kind = Kind::Tensor;
   TensorSpec spec;                    // Tensor
-  std::vector<ElementSpec> children;  // Tuple items; Dict values in insertion order
+  std::vector<ElementSpec> children;  // Tuple items; Dict values in insertion order; Composite components
   std::vector<Value> keys;            // Dict keys in insertion order
+  Value type_spec;                    // Composite: its TypeSpec object (value/composite_tensor.h)
 
   static ElementSpec tensor(TensorSpec s);
   static ElementSpec tuple(std::vector<ElementSpec> items);
 
   /// The component specs in flat order.
   std::vector<TensorSpec> flat_specs() const;
+  /// Some node is a composite tensor (batching such elements is not supported).
+  bool contains_composite() const;
   size_t num_components() const;
   /// The same structure with each component spec replaced by f(spec) (flat order).
   template <class F>

@@ -6,6 +6,7 @@
 #include "runtime/function/taped_call.h"
 #include "runtime/graph/control_flow.h"
 #include "runtime/graph/tape.h"
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/tensor_spec_value.h"
 
 namespace ag {
@@ -35,6 +36,15 @@ std::string describe_tensor_spec(const TensorSpec& spec) {
   return std::string(dtype_name(spec.dtype)) + " Tensor, shape=" + spec.shape.str();
 }
 
+namespace {
+
+/// repr of the TypeSpec of the composite `v` (traced or given).
+std::string composite_spec_repr(const Value& v) {
+  return type_spec_repr(*type_spec_state(composite_state(v)->type_spec()));
+}
+
+}  // namespace
+
 ConcreteFunction::ConcreteFunction(std::string name, std::vector<Param> params, std::vector<Value> args,
                                    std::vector<TraceType> types, std::shared_ptr<Graph> graph, Value outputs)
     : name_(std::move(name)),
@@ -47,6 +57,24 @@ ConcreteFunction::ConcreteFunction(std::string name, std::vector<Param> params, 
   executable_ = compile(*graph_);
 }
 
+void ConcreteFunction::flatten_tensor(const TensorHandle& traced, const TensorHandle& h,
+                                      std::vector<const Tensor*>& tensors) const {
+  if (h.symbolic()) throw InvalidArgumentError("calling a concrete function with a symbolic tensor is not supported");
+  int index = static_cast<int>(tensors.size());
+  if (h.dtype() != traced.dtype()) {
+    throw InvalidArgumentError("cannot compute " + inference_name_ + " as input #" + std::to_string(index) +
+                               "(zero-based) was expected to be a " + dtype_tf_string(traced.dtype()) +
+                               " tensor but is a " + dtype_tf_string(h.dtype()) + " tensor [Op:" + inference_name_ +
+                               "]");
+  }
+  if (!traced.shape().is_supertype_of(h.shape())) {
+    throw InvalidArgumentError("cannot compute " + inference_name_ + " as input #" + std::to_string(index) +
+                               "(zero-based) was expected to have shape " + traced.shape().str() + " but has shape " +
+                               h.shape().str() + " [Op:" + inference_name_ + "]");
+  }
+  tensors.push_back(&h.value());
+}
+
 void ConcreteFunction::flatten_call(const Value& traced, const Value& given, const std::string& param,
                                     std::vector<const Tensor*>& tensors) const {
   if (traced.is_tensor()) {
@@ -55,21 +83,22 @@ void ConcreteFunction::flatten_call(const Value& traced, const Value& given, con
                       describe_tensor_spec({traced.as_tensor().dtype(), traced.as_tensor().shape()}) + " in " +
                       param + ", but was called with " + describe_literal(given));
     }
-    const TensorHandle& h = given.as_tensor();
-    if (h.symbolic()) throw InvalidArgumentError("calling a concrete function with a symbolic tensor is not supported");
-    int index = static_cast<int>(tensors.size());
-    if (h.dtype() != traced.as_tensor().dtype()) {
-      throw InvalidArgumentError("cannot compute " + inference_name_ + " as input #" + std::to_string(index) +
-                                 "(zero-based) was expected to be a " + dtype_tf_string(traced.as_tensor().dtype()) +
-                                 " tensor but is a " + dtype_tf_string(h.dtype()) + " tensor [Op:" + inference_name_ +
-                                 "]");
+    flatten_tensor(traced.as_tensor(), given.as_tensor(), tensors);
+    return;
+  }
+  if (const CompositeState* traced_c = composite_state(traced)) {
+    // A composite feeds its components, each checked as a tensor argument
+    // (a RaggedTensor's flat values and row splits, in TF's component order).
+    const CompositeState* given_c = composite_state(given);
+    if (given_c == nullptr ||
+        !same_spec_kind(*type_spec_state(given_c->type_spec()), *type_spec_state(traced_c->type_spec()))) {
+      throw TypeError("ConcreteFunction " + header(name_, params_, args_, false) + " was constructed with " +
+                      composite_spec_repr(traced) + " in " + param + ", but was called with " +
+                      (given_c != nullptr ? composite_spec_repr(given) : describe_literal(given)));
     }
-    if (!traced.as_tensor().shape().is_supertype_of(h.shape())) {
-      throw InvalidArgumentError("cannot compute " + inference_name_ + " as input #" + std::to_string(index) +
-                                 "(zero-based) was expected to have shape " + traced.as_tensor().shape().str() +
-                                 " but has shape " + h.shape().str() + " [Op:" + inference_name_ + "]");
-    }
-    tensors.push_back(&h.value());
+    std::vector<const TensorHandle*> want = traced_c->components();
+    std::vector<const TensorHandle*> have = given_c->components();
+    for (size_t i = 0; i < want.size(); ++i) flatten_tensor(*want[i], *have[i], tensors);
     return;
   }
   if (traced.is_list() || traced.is_tuple()) {
@@ -121,7 +150,8 @@ bool matches(const TraceType& t, const Value& v) {
       }
       return true;
     }
-    case TraceType::Kind::Dict: return false;  // the slow path handles dicts
+    case TraceType::Kind::Dict:
+    case TraceType::Kind::Composite: return false;  // the slow path handles dicts and composites
   }
   return false;
 }
@@ -131,6 +161,8 @@ bool matches(const TraceType& t, const Value& v) {
 void collect_handles(const Value& traced, const Value& given, std::vector<TensorHandle>& out) {
   if (traced.is_tensor()) {
     out.push_back(given.as_tensor());
+  } else if (composite_state(traced) != nullptr) {
+    for (const TensorHandle* t : composite_state(given)->components()) out.push_back(*t);
   } else if (traced.is_list() || traced.is_tuple()) {
     for (size_t i = 0; i < traced.items().size(); ++i) collect_handles(traced.items()[i], given.items()[i], out);
   } else if (traced.is_dict()) {
@@ -268,6 +300,7 @@ std::string ConcreteFunction::structured_input_signature() const {
   std::function<std::string(const Value&, const std::string&)> spec_of = [&](const Value& v,
                                                                             const std::string& name) -> std::string {
     if (v.is_tensor()) return tensor_spec_repr({v.as_tensor().dtype(), v.as_tensor().shape()}, name);
+    if (composite_state(v) != nullptr) return composite_spec_repr(v);
     if (v.is_list() || v.is_tuple()) {
       std::string t = v.is_list() ? "[" : "(";
       for (size_t i = 0; i < v.items().size(); ++i) {
@@ -287,6 +320,9 @@ std::string ConcreteFunction::signature_summary() const {
     if (args_[i].is_tensor()) {
       s += "    " + params_[i].name + ": " +
            describe_tensor_spec({args_[i].as_tensor().dtype(), args_[i].as_tensor().shape()}) + "\n";
+    } else if (composite_state(args_[i]) != nullptr) {
+      // TF's pretty_print_spec prints any other TypeSpec by its repr.
+      s += "    " + params_[i].name + ": " + composite_spec_repr(args_[i]) + "\n";
     } else if (args_[i].is_list() || args_[i].is_tuple() || args_[i].is_dict()) {
       s += "    " + params_[i].name + ": " + repr(args_[i]) + "\n";
     }
@@ -296,6 +332,8 @@ std::string ConcreteFunction::signature_summary() const {
     s += "    " + describe_tensor_spec({outputs_.as_tensor().dtype(), outputs_.as_tensor().shape()});
   } else if (outputs_.is_none()) {
     s += "    NoneTensorSpec()";
+  } else if (composite_state(outputs_) != nullptr) {
+    s += "    " + composite_spec_repr(outputs_);
   } else {
     // Nested results print as TF does: the structure with <n> leaves, then each leaf.
     std::vector<std::string> leaves;
@@ -303,6 +341,10 @@ std::string ConcreteFunction::signature_summary() const {
     std::function<std::string(const Value&)> shape_of = [&](const Value& v) -> std::string {
       if (v.is_tensor()) {
         leaves.push_back(describe_tensor_spec({v.as_tensor().dtype(), v.as_tensor().shape()}));
+        return "<" + std::to_string(++n) + ">";
+      }
+      if (composite_state(v) != nullptr) {
+        leaves.push_back(composite_spec_repr(v));
         return "<" + std::to_string(++n) + ">";
       }
       if (v.is_list() || v.is_tuple()) {

@@ -64,6 +64,8 @@ class ConcreteFunction {
   /// Runs the plan; `check`: check the tensors against its arguments first
   /// (false only when matches_exactly has).
   Value run_plan(std::span<const Tensor* const> tensors, bool check) const;
+  /// Checks the eager tensor `given` against the placeholder `traced` and appends it.
+  void flatten_tensor(const TensorHandle& traced, const TensorHandle& given, std::vector<const Tensor*>& tensors) const;
   void flatten_call(const Value& traced, const Value& given, const std::string& param,
                     std::vector<const Tensor*>& tensors) const;
 

@@ -7,6 +7,7 @@
 #include "runtime/function/structure.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/nest.h"
@@ -34,10 +35,18 @@ constexpr int kMaxCallHistory = 10;
 constexpr int kWarningThreshold = 5;
 
 /// The value a parameter is traced with: a placeholder for each tensor (named
-/// after the parameter, as TF names them), the value itself for the rest.
+/// after the parameter, as TF names them), a composite of placeholders for
+/// each composite (one per component spec of its TypeSpec, as TF's
+/// placeholder_value makes them), the value itself for the rest.
 Value placeholders_for(Graph& g, const Value& v, const TraceType& type, const std::string& name) {
   switch (type.kind()) {
     case TraceType::Kind::Tensor: return Value(g.placeholder(type.spec(), name));
+    case TraceType::Kind::Composite: {
+      const TypeSpecState& spec = *type_spec_state(type.type_spec());
+      std::vector<TensorHandle> components;
+      for (const TensorSpec& c : spec.component_specs()) components.emplace_back(g.placeholder(c, name));
+      return spec.from_components(std::move(components));
+    }
     case TraceType::Kind::List:
     case TraceType::Kind::Tuple: {
       std::vector<Value> items;
@@ -127,10 +136,20 @@ Function::Function(std::string name, std::vector<Param> params, Body body, Funct
     : name_(std::move(name)), params_(std::move(params)), body_(std::move(body)), options_(std::move(options)) {
   if (options_.input_signature) {
     for (const Value& s : *options_.input_signature) {
-      if (!tensor_spec_of(s)) throw TypeError("input_signature must be a possibly nested sequence of TensorSpec objects");
+      if (!tensor_spec_of(s) && type_spec_state(s) == nullptr) throw TypeError("input_signature must be a possibly nested sequence of TensorSpec objects");
     }
   }
 }
+
+namespace {
+
+/// repr of an input_signature entry: a TensorSpec or a composite's TypeSpec.
+std::string signature_entry_repr(const Value& entry) {
+  if (const TypeSpecState* ts = type_spec_state(entry)) return type_spec_repr(*ts);
+  return tensor_spec_repr(*tensor_spec_of(entry), tensor_spec_name(entry));
+}
+
+}  // namespace
 
 std::vector<Value> Function::apply_input_signature(const std::vector<Value>& args) const {
   const std::vector<Value>& sig = *options_.input_signature;
@@ -138,17 +157,23 @@ std::vector<Value> Function::apply_input_signature(const std::vector<Value>& arg
     std::string msg = "Python inputs incompatible with input_signature:\n  inputs: (\n    ";
     for (size_t i = 0; i < args.size(); ++i) msg += (i ? ",\n    " : "") + str(args[i]);
     msg += ")\n  input_signature: (\n    ";
-    for (size_t i = 0; i < sig.size(); ++i) {
-      msg += (i ? ",\n    " : "") + tensor_spec_repr(*tensor_spec_of(sig[i]), tensor_spec_name(sig[i]));
-    }
+    for (size_t i = 0; i < sig.size(); ++i) msg += (i ? ",\n    " : "") + signature_entry_repr(sig[i]);
     return ValueError(msg + ")");
   };
   if (args.size() != sig.size()) throw incompatible();
   std::vector<Value> out;
   for (size_t i = 0; i < args.size(); ++i) {
+    if (const TypeSpecState* want = type_spec_state(sig[i])) {
+      // A composite must be one of the signature's TypeSpec (TF's is_subtype_of).
+      const CompositeState* c = composite_state(args[i]);
+      if (c == nullptr || !spec_is_subtype_of(*type_spec_state(c->type_spec()), *want)) throw incompatible();
+      out.push_back(args[i]);
+      continue;
+    }
     TensorSpec spec = *tensor_spec_of(sig[i]);
     TensorHandle t = [&] {
       try {
+        if (composite_state(args[i]) != nullptr) throw incompatible();
         return args[i].is_tensor() ? args[i].as_tensor() : to_tensor(args[i], spec.dtype);
       } catch (const Error&) {
         throw incompatible();
@@ -164,6 +189,11 @@ std::vector<Value> Function::apply_input_signature_specs(const std::vector<Value
   // TensorSpecs compatible with the signature are accepted as they are.
   bool all_specs = args.size() == options_.input_signature->size();
   for (size_t i = 0; all_specs && i < args.size(); ++i) {
+    if (const TypeSpecState* want = type_spec_state((*options_.input_signature)[i])) {
+      const TypeSpecState* given = type_spec_state(args[i]);
+      all_specs = given != nullptr && spec_is_subtype_of(*given, *want);
+      continue;
+    }
     auto given = tensor_spec_of(args[i]);
     auto want = tensor_spec_of((*options_.input_signature)[i]);
     all_specs = given && given->dtype == want->dtype && want->shape.is_supertype_of(given->shape);

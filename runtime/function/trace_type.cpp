@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "runtime/core/hash_mix.h"
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/set_value.h"
 #include "runtime/value/tensor_spec_value.h"
@@ -22,6 +23,15 @@ TraceType TraceType::tensor(const TensorSpec& spec) {
   TraceType t;
   t.kind_ = Kind::Tensor;
   t.spec_ = spec;
+  t.finish_hash();
+  return t;
+}
+
+TraceType TraceType::composite(const Value& type_spec) {
+  TraceType t;
+  t.kind_ = Kind::Composite;
+  t.literal_ = type_spec;
+  t.spec_.shape = type_spec_state(type_spec)->shape();
   t.finish_hash();
   return t;
 }
@@ -56,6 +66,9 @@ TraceType TraceType::of(const Value& v) {
       break;
     case ag::Kind::Object:
       if (auto spec = tensor_spec_of(v)) return tensor(*spec);
+      // TF traces a composite tensor by its TypeSpec (its __tf_tracing_type__).
+      if (const CompositeState* c = composite_state(v)) return composite(c->type_spec());
+      if (type_spec_state(v) != nullptr) return composite(v);
       [[fallthrough]];
     case ag::Kind::Callable:
     case ag::Kind::TensorArray:
@@ -107,6 +120,12 @@ void TraceType::finish_hash() {
     case Kind::Identity:
       h = hash_mix(h, std::hash<const void*>()(identity_address(literal_)));
       break;
+    case Kind::Composite: {
+      const TypeSpecState& s = *type_spec_state(literal_);
+      h = hash_mix(h, std::hash<std::string>()(s.spec_name() + s.fields_repr()));
+      h = hash_mix(h, shape_hash(spec_.shape));
+      break;
+    }
     case Kind::Dict:
       for (const Value& k : keys_) h = hash_mix(h, ag::hash(k));
       [[fallthrough]];
@@ -124,6 +143,8 @@ bool operator==(const TraceType& a, const TraceType& b) {
     case TraceType::Kind::Tensor: return a.spec_ == b.spec_;
     case TraceType::Kind::Literal: return py_equal(a.literal_, b.literal_);
     case TraceType::Kind::Identity: return a.literal_.is(b.literal_);
+    case TraceType::Kind::Composite:
+      return a.spec_.shape == b.spec_.shape && same_spec_kind(*type_spec_state(a.literal_), *type_spec_state(b.literal_));
     default: break;
   }
   if (a.children_.size() != b.children_.size()) return false;
@@ -142,6 +163,7 @@ bool TraceType::is_subtype_of(const TraceType& super) const {
     case Kind::Tensor: return spec_.dtype == super.spec_.dtype && super.spec_.shape.is_supertype_of(spec_.shape);
     case Kind::Literal:
     case Kind::Identity: return *this == super;
+    case Kind::Composite: return spec_is_subtype_of(*type_spec_state(literal_), *type_spec_state(super.literal_));
     default: break;
   }
   if (children_.size() != super.children_.size()) return false;
@@ -164,6 +186,11 @@ std::optional<TraceType> TraceType::common_supertype(const TraceType& o) const {
     case Kind::Identity:
       if (*this == o) return *this;
       return std::nullopt;
+    case Kind::Composite: {
+      const TypeSpecState& a = *type_spec_state(literal_);
+      if (!same_spec_kind(a, *type_spec_state(o.literal_))) return std::nullopt;
+      return composite(a.with_shape(spec_.shape.most_specific_common_supertype(o.spec_.shape)));
+    }
     default: break;
   }
   if (children_.size() != o.children_.size()) return std::nullopt;

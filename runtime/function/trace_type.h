@@ -1,8 +1,10 @@
 // The cache key of tf.function arguments (TF's TraceType): a tensor by dtype
 // and shape, a Python literal by value (1, 1.0 and True are equal, as in
 // Python), lists, tuples and dicts by their elements, any other object by
-// identity. Types are ordered by subtyping: a shape with unknown dims is a
-// supertype of the shapes it covers, so a trace for (None,) serves (3,).
+// identity, a composite tensor (tf.RaggedTensor, tf.SparseTensor) by its
+// TypeSpec. Types are ordered by subtyping: a shape with unknown dims is a
+// supertype of the shapes it covers, so a trace for (None,) serves (3,), and
+// RaggedTensorSpec(TensorShape([None, None]), ...) serves [2, None].
 #pragma once
 
 #include <cstddef>
@@ -18,15 +20,20 @@ namespace ag {
 
 class TraceType {
  public:
-  enum class Kind { Tensor, Literal, List, Tuple, Dict, Identity };
+  enum class Kind { Tensor, Literal, List, Tuple, Dict, Identity, Composite };
 
-  /// The type of `v`: TensorSpec objects describe tensors.
+  /// The type of `v`: TensorSpec objects describe tensors, TypeSpec objects
+  /// (value/composite_tensor.h) the composites they describe.
   static TraceType of(const Value& v);
   static TraceType tensor(const TensorSpec& spec);
+  /// The type of composites of the TypeSpec object `type_spec`.
+  static TraceType composite(const Value& type_spec);
 
   Kind kind() const { return kind_; }
   const TensorSpec& spec() const { return spec_; }
   const Value& literal() const { return literal_; }
+  /// Composite: the TypeSpec object.
+  const Value& type_spec() const { return literal_; }
   const std::vector<TraceType>& children() const { return children_; }
 
   /// Every value of this type is also of `super`.
@@ -43,7 +50,7 @@ class TraceType {
 
   Kind kind_ = Kind::Literal;
   TensorSpec spec_;
-  Value literal_;                // Literal: the value; Identity: the object
+  Value literal_;                // Literal: the value; Identity: the object; Composite: the TypeSpec
   std::vector<TraceType> children_;
   std::vector<Value> keys_;      // Dict: the keys, in order
   size_t hash_ = 0;

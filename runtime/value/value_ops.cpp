@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/value/composite_tensor.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/ndarray_math.h"
 #include "runtime/value/numpy_dtype.h"
@@ -235,6 +236,11 @@ Value numpy_binary(BinOp op, const Value& a, const Value& b) {
 }
 
 Value arith(BinOp op, const Value& a, const Value& b) {
+  // A composite tensor operand (a RaggedTensor) applies the op itself, as
+  // TF dispatches ops on composites, before any conversion to a tensor.
+  if (composite_state(a) != nullptr || composite_state(b) != nullptr) {
+    if (std::optional<Value> r = by_special_method(op, a, b)) return *r;
+  }
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(op, a, b);
   if (a.is_ndarray() || b.is_ndarray()) return numpy_binary(op, a, b);
   if (a.is_set() && b.is_set()) {

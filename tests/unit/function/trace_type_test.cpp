@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "runtime/api/ragged_tensor.h"
+#include "runtime/api/sparse_tensor.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/function/trace_type.h"
 #include "runtime/value/set_value.h"
@@ -62,4 +64,43 @@ TEST_CASE("a frozenset is keyed by value; a set cannot be keyed (TF 2.15's trace
                        "Could not generate a generic TraceType for {1}.Please verify that it is immutable/hashable. "
                        "Otheriwse, consider implementing the Tracing Protocol for it.",
                        TypeError);
+}
+
+namespace {
+
+Value ragged_of(std::vector<int32_t> values, std::vector<int64_t> splits) {
+  int64_t n = static_cast<int64_t>(values.size());
+  int64_t s = static_cast<int64_t>(splits.size());
+  return make_ragged({TensorHandle(Tensor::from_vector<int32_t>(Shape{n}, values)),
+                      {TensorHandle(Tensor::from_vector<int64_t>(Shape{s}, splits))}});
+}
+
+}  // namespace
+
+TEST_CASE("composites are keyed by their TypeSpec: same spec collides, rows and dtype differ") {
+  Value a = ragged_of({1, 2, 3}, {0, 2, 3});     // [[1, 2], [3]]
+  Value b = ragged_of({4, 5, 6, 7}, {0, 1, 4});  // [[4], [5, 6, 7]]
+  Value c = ragged_of({1}, {0, 1});              // [[1]]
+  TraceType ta = TraceType::of(a);
+  CHECK(ta.kind() == TraceType::Kind::Composite);
+  CHECK(ta == TraceType::of(b));
+  CHECK(ta.hash() == TraceType::of(b).hash());
+  CHECK_FALSE(ta == TraceType::of(c));
+  Value spec = make_ragged_spec(Shape{kUnknownDim, kUnknownDim}, DType::Int32, 1, DType::Int64);
+  CHECK(ta.is_subtype_of(TraceType::of(spec)));
+  CHECK(TraceType::of(c).is_subtype_of(TraceType::of(spec)));
+  CHECK_FALSE(TraceType::of(spec).is_subtype_of(ta));
+  Value other_dtype = make_ragged_spec(Shape{kUnknownDim, kUnknownDim}, DType::Float32, 1, DType::Int64);
+  CHECK_FALSE(ta.is_subtype_of(TraceType::of(other_dtype)));
+  auto sup = ta.common_supertype(TraceType::of(c));
+  REQUIRE(sup);
+  CHECK(*sup == TraceType::of(spec));
+  CHECK_FALSE(ta.common_supertype(TraceType::of(other_dtype)));
+}
+
+TEST_CASE("TypeSpecs print as TF's TypeSpec.__repr__") {
+  Value spec = make_ragged_spec(Shape{2, kUnknownDim}, DType::Int32, 1, DType::Int64);
+  CHECK(repr(spec) == "RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)");
+  CHECK(repr(make_sparse_spec(Shape{kUnknownDim, 4}, DType::Float32)) == "SparseTensorSpec(TensorShape([None, 4]), tf.float32)");
+  CHECK(repr(make_sparse_spec(Shape::unknown_rank(), DType::Int64)) == "SparseTensorSpec(TensorShape(None), tf.int64)");
 }
