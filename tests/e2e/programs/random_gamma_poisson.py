@@ -55,6 +55,15 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(tf.random.gamma([6], alpha, seed=13))
 print([round(v, 3) for v in tape.gradient(loss, alpha).numpy().tolist()])
 
+# stateless_gamma's docstring: unbiased stochastic derivatives in alpha and beta.
+alpha = tf.constant([[1.], [3.], [5.]])
+beta = tf.constant([[3., 4.]])
+with tf.GradientTape() as tape:
+    tape.watch([alpha, beta])
+    loss = tf.reduce_mean(tf.square(tf.random.stateless_gamma([30, 3, 2], seed=[12, 34], alpha=alpha, beta=beta)))
+dloss_dalpha, dloss_dbeta = tape.gradient(loss, [alpha, beta])
+print(alpha.shape == dloss_dalpha.shape, beta.shape == dloss_dbeta.shape)
+
 big = tf.random.gamma([20000], [0.3, 1.0, 7.0], seed=1)
 print([round(v, 1) for v in tf.reduce_mean(big, axis=0).numpy().tolist()])
 pb = tf.random.poisson([20000], [2.0, 40.0], seed=2)
