@@ -133,6 +133,9 @@ TEST_CASE("stateless gamma and Poisson: the seed fixes the numbers, the shape en
   CHECK(p.shape() == Shape{3, 2});
   CHECK(error_of("StatelessRandomPoisson", {int32s({3, 2}), seed, Tensor::from_vector<float>({3}, {1, 2, 3})},
                  Attrs{{"dtype", DType::Int32}}) == "Shape passed in must end with broadcasted shape.");
+  // An empty output is not filled, so lam's shape is not checked (StatelessRandomOpBase).
+  CHECK(run1("StatelessRandomPoisson", {int32s({0, 2}), seed, Tensor::from_vector<float>({3}, {1, 2, 3})},
+             Attrs{{"dtype", DType::Int32}}).shape() == Shape{0, 2});
   CHECK(error_of("StatelessRandomGammaV2", {int32s({2}), Tensor::from_vector<int64_t>({3}, {1, 2, 3}), alpha}) ==
         "seed must have shape [2], not [3]");
 }
