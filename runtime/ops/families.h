@@ -19,7 +19,7 @@ void register_ragged_string_ops(OpRegistry& reg);  // ragged_string_ops.cpp: Str
 void register_ragged_conversion_ops(OpRegistry& reg);  // ragged_string_ops.cpp: RaggedTensorToTensor
 void register_unicode_ops(OpRegistry& reg);    // unicode_ops.cpp: UnicodeDecode, UnicodeEncode, StringSplit
 void register_random_ops(OpRegistry& reg);     // random_ops.cpp: seeded and stateless random ops, RandomShuffle,
-                                               // Multinomial
+                                               // Multinomial; random_gamma_ops.cpp, random_poisson_ops.cpp
 void register_stateful_random_ops(OpRegistry& reg);  // stateful_random_ops.cpp: tf.random.Generator's ops
 void register_py_func_ops(OpRegistry& reg);     // py_func_ops.cpp: EagerPyFunc (tf.py_function)
 void register_logging_ops(OpRegistry& reg);    // logging_ops.cpp: PrintV2 (stateful)

@@ -10,56 +10,34 @@
 //    Uniform/Normal/UniformInt/UniformFullInt, StatelessTruncatedNormal,
 //    StatelessMultinomial: the same distributions from a generator the seed
 //    alone fixes.
+//  - the gamma and Poisson ops, in random_gamma_ops.cpp and
+//    random_poisson_ops.cpp, registered from here.
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
-#include <mutex>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/op_types.h"
+#include "runtime/ops/kernels/guarded_philox.h"
 #include "runtime/ops/kernels/philox.h"
 #include "runtime/ops/kernels/random_distributions.h"
 #include "runtime/ops/random_shape.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
+
+void register_random_gamma_ops(OpRegistry& reg);    // random_gamma_ops.cpp
+void register_random_poisson_ops(OpRegistry& reg);  // random_poisson_ops.cpp
+
 namespace {
 
 using kernels::Philox4x32;
 
-/// GuardedPhiloxRandom: one generator per kernel, handed out in reserved spans.
-class GuardedPhilox {
- public:
-  explicit GuardedPhilox(const Attrs& a) {
-    uint64_t seed = static_cast<uint64_t>(a.get_or<int64_t>("seed", 0));
-    uint64_t seed2 = static_cast<uint64_t>(a.get_or<int64_t>("seed2", 0));
-    if (seed == 0 && seed2 == 0) {
-      std::random_device rd;
-      seed = (uint64_t{rd()} << 32) | rd();
-      seed2 = (uint64_t{rd()} << 32) | rd();
-    }
-    gen_ = Philox4x32(seed, seed2);
-  }
-  /// TF's ReserveRandomOutputs(count, 256): the generator as it is now; the
-  /// shared one skips past what this call may use.
-  Philox4x32 reserve(int64_t outputs) { return reserve_blocks(static_cast<uint64_t>(outputs) * 256u); }
-  /// TF's ReserveSamples128: the generator as it is now, the shared one `blocks` further.
-  Philox4x32 reserve_blocks(uint64_t blocks) {
-    std::lock_guard<std::mutex> lock(mu_);
-    Philox4x32 local = gen_;
-    gen_.skip(blocks);
-    return local;
-  }
-
- private:
-  std::mutex mu_;
-  Philox4x32 gen_;
-};
+using kernels::GuardedPhilox;
 
 /// The output shape from a `shape` input: its values when known, else its length.
 Shape shape_from_input(const InferContext& c, size_t i) {
@@ -220,33 +198,6 @@ void multinomial_run(KernelContext& k, DType out_t, const std::function<Philox4x
   });
 }
 
-/// TF's GenerateKey (stateless_random_ops.cc): the seed pair (int32 values
-/// sign-extended) as a counter under a fixed key, one Philox block mixed, gives
-/// the key (words 0-1) and the counter's high words (2-3).
-Philox4x32 stateless_generator(const Tensor& seed) {
-  if (seed.rank() != 1 || seed.shape().dim(0) != 2) {
-    throw InvalidArgumentError("seed must have shape [2], not " + seed.shape().debug_string());
-  }
-  uint64_t s0, s1;
-  if (seed.dtype() == DType::Int32) {
-    s0 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[0]));
-    s1 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[1]));
-  } else {
-    s0 = static_cast<uint64_t>(seed.data<int64_t>()[0]);
-    s1 = static_cast<uint64_t>(seed.data<int64_t>()[1]);
-  }
-  Philox4x32 mixer({static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32), static_cast<uint32_t>(s1),
-                    static_cast<uint32_t>(s1 >> 32)},
-                   {0x3ec8f720u, 0x02461e29u});
-  Philox4x32::Block mix = mixer.next();
-  return Philox4x32({0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
-}
-
-/// The seed input's rule: int32 or int64 (its shape [2] is the kernel's check).
-void check_seed_input(const InferContext& c, size_t i) {
-  kernels::check_allowed(c.op, c.inputs[i].dtype, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "Tseed");
-}
-
 /// StatelessRandomUniform / StatelessRandomNormal / StatelessTruncatedNormal(shape, seed).
 template <FloatDist kDist>
 OpBuilder register_stateless_float(OpRegistry& reg, const char* name) {
@@ -275,6 +226,50 @@ OpBuilder register_stateless_float(OpRegistry& reg, const char* name) {
 }
 
 }  // namespace
+
+/// TF's GenerateKey (stateless_random_ops.cc): the seed pair (int32 values
+/// sign-extended) as a counter under a fixed key, one Philox block mixed, gives
+/// the key (words 0-1) and the counter's high words (2-3).
+kernels::Philox4x32 stateless_generator(const Tensor& seed) {
+  if (seed.rank() != 1 || seed.shape().dim(0) != 2) {
+    throw InvalidArgumentError("seed must have shape [2], not " + seed.shape().debug_string());
+  }
+  uint64_t s0, s1;
+  if (seed.dtype() == DType::Int32) {
+    s0 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[0]));
+    s1 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[1]));
+  } else {
+    s0 = static_cast<uint64_t>(seed.data<int64_t>()[0]);
+    s1 = static_cast<uint64_t>(seed.data<int64_t>()[1]);
+  }
+  kernels::Philox4x32 mixer({static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32), static_cast<uint32_t>(s1),
+                    static_cast<uint32_t>(s1 >> 32)},
+                   {0x3ec8f720u, 0x02461e29u});
+  kernels::Philox4x32::Block mix = mixer.next();
+  return kernels::Philox4x32({0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
+}
+
+/// The seed input's rule: int32 or int64 (its shape [2] is the kernel's check).
+void check_seed_input(const InferContext& c, size_t i) {
+  kernels::check_allowed(c.op, c.inputs[i].dtype, {bit(DType::Int32) | bit(DType::Int64), "int32, int64"}, "Tseed");
+}
+
+Shape random_concat_shape(const Shape& head, const Shape& tail) {
+  if (!head.rank_known() || !tail.rank_known()) return Shape::unknown_rank();
+  std::vector<int64_t> dims(head.dims().begin(), head.dims().end());
+  dims.insert(dims.end(), tail.dims().begin(), tail.dims().end());
+  if (dims.size() > static_cast<size_t>(kMaxRank)) {
+    throw InvalidArgumentError("shape has rank " + std::to_string(dims.size()) + ", more than agc's maximum of " +
+                               std::to_string(kMaxRank));
+  }
+  return Shape{std::span<const int64_t>(dims)};
+}
+
+void check_shape_ends_with(const Shape& out, const Shape& param) {
+  bool ok = param.rank() <= out.rank();
+  for (int i = 0; ok && i < param.rank(); ++i) ok = out.dim(out.rank() - param.rank() + i) == param.dim(i);
+  if (!ok) throw InvalidArgumentError("Shape passed in must end with broadcasted shape.");
+}
 
 Shape random_output_shape(const InferContext& c, size_t i) { return shape_from_input(c, i); }
 Shape random_output_shape(const Tensor& t) { return shape_from_tensor(t); }
@@ -445,6 +440,9 @@ void register_random_ops(OpRegistry& reg) {
       })
       .cost(CostKind::Elementwise).tpu_unsupported("Multinomial has no TPU kernel in TensorFlow")
       .not_differentiable();
+
+  register_random_gamma_ops(reg);
+  register_random_poisson_ops(reg);
 }
 
 }  // namespace ag

@@ -157,6 +157,40 @@ void truncated_normal_fill(Philox4x32 base, T* out, int64_t n) {
   }
 }
 
+/// TF's RandomSampleBuffer over UniformDistribution<PhiloxRandom, double>
+/// (kNormal false) or NormalDistribution<PhiloxRandom, double> (true), also
+/// the gamma and Poisson kernels' UNIFORM macro: one block gives 2 doubles,
+/// handed out last first. Samplers that use a variable number of words per
+/// output (gamma, Poisson) draw them so.
+template <bool kNormal>
+class DoubleSampleBuffer {
+ public:
+  double operator()(Philox4x32& gen) {
+    if (remaining_ == 0) {
+      Philox4x32::Block b = gen.next();
+      if constexpr (kNormal) {
+        box_muller_double(b[0], b[1], b[2], b[3], &v_[0], &v_[1]);
+      } else {
+        v_[0] = uint64_to_double(b[0], b[1]);
+        v_[1] = uint64_to_double(b[2], b[3]);
+      }
+      remaining_ = 2;
+    }
+    return v_[--remaining_];
+  }
+
+ private:
+  double v_[2] = {0, 0};
+  int remaining_ = 0;
+};
+using UniformDoubleBuffer = DoubleSampleBuffer<false>;
+using NormalDoubleBuffer = DoubleSampleBuffer<true>;
+
+/// The blocks a variable-sample kernel reserves per output (TF's
+/// kReservedSamplesPerOutput in the gamma and Poisson kernels: output i
+/// starts its words at block 256 * i of the call's generator).
+inline constexpr uint64_t kReservedBlocksPerOutput = 256;
+
 /// TF's SimplePhilox::RandDouble: a double in [0, 1) from two single words.
 inline double rand_double(SingleSample& single) {
   uint32_t x0 = single();
