@@ -240,11 +240,20 @@ Value embedding_lookup(const TfCall& c) {
   }
   Value result = tf::gather(table, index, Value(), 0, scope.self());
   if (!c["max_norm"].is_none()) {
-    // The norm of each row: the axes past the ids'.
-    const int64_t ids_rank = ids.as_tensor().shape().rank(), rank = result.as_tensor().shape().rank();
-    std::vector<Value> axes;
-    for (int64_t a = ids_rank; a < rank; ++a) axes.push_back(Value(a));
-    result = clip_by_norm_of(result, c["max_norm"], Value::list(std::move(axes)), "clip_by_norm");
+    // The norm of each row: the axes past the ids' (a range tensor when a
+    // rank is known only at run time, as TF's _clip).
+    const Shape& ids_shape = ids.as_tensor().shape();
+    const Shape& rows_shape = result.as_tensor().shape();
+    Value axes;
+    if (ids_shape.rank_known() && rows_shape.rank_known()) {
+      std::vector<Value> list;
+      for (int64_t a = ids_shape.rank(); a < rows_shape.rank(); ++a) list.push_back(Value(a));
+      axes = Value::list(std::move(list));
+    } else {
+      axes = tf::range(tf::rank(ids), tf::rank(result));
+    }
+    NameScope clip("clip_by_norm");
+    result = clip_by_norm_of(result, c["max_norm"], axes, clip.self());
   }
   return tf::identity(result);
 }
