@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "runtime/api/binding.h"
+#include "runtime/api/native_iterator.h"
 #include "runtime/api/py_sys.h"
 #include "runtime/api/python_api.h"
 #include "runtime/graph/control_flow.h"
@@ -167,6 +168,8 @@ std::optional<bool> builtin_isinstance(const Value& v, const Value& cls) {
   if (is_builtin(cls, "dict", dict)) return v.is_dict();
   if (is_builtin(cls, "set", set_)) return v.is_set() && !v.as_set().frozen;
   if (is_builtin(cls, "frozenset", frozenset)) return v.is_set() && v.as_set().frozen;
+  if (is_builtin(cls, "map", map)) return is_instance(v, native_iterator_class("builtins", "map"));
+  if (is_builtin(cls, "filter", filter)) return is_instance(v, native_iterator_class("builtins", "filter"));
   if (cls.is(tf::api::Tensor())) return v.is_tensor();
   if (cls.is(tf::api::Variable())) return v.is_variable();
   if (cls.is(tf::api::TensorArray())) return v.is_tensor_array();

@@ -1,13 +1,17 @@
 // Python's builtins over sequences and numbers: zip, enumerate, min, max, sum,
 // abs, round, divmod, pow, sorted, reversed, any, all, map, filter.
-// map/filter/zip/enumerate/reversed are eager: they return lists (not lazy
+// map and filter are lazy iterator objects as in Python 3 (native_iterator.h);
+// zip/enumerate/reversed are eager: they return lists (not lazy
 // iterators), which iterate, index and len() as the seeds use them.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 
 #include "runtime/api/binding.h"
+#include "runtime/api/native_iterator.h"
 #include "runtime/api/python_api.h"
 #include "runtime/value/iteration.h"
 #include "runtime/value/ndarray.h"
@@ -263,29 +267,36 @@ Value all(std::vector<Value> args, Kwargs kwargs) {
 Value map(std::vector<Value> args, Kwargs kwargs) {
   if (!kwargs.empty()) throw TypeError("map() takes no keyword arguments");
   if (args.size() < 2) throw TypeError("map() must have at least two arguments.");
-  std::vector<std::vector<Value>> seqs;
-  size_t n = SIZE_MAX;
-  for (size_t i = 1; i < args.size(); ++i) {
-    seqs.push_back(iterate(args[i]));
-    n = std::min(n, seqs.back().size());
-  }
-  std::vector<Value> out;
-  for (size_t i = 0; i < n; ++i) {
+  // Python 3's map is lazy: iter() of each iterable now (a non-iterable
+  // fails here), one call of the function per __next__, stopping at the
+  // shortest iterable, so it works over endless iterators and is used up
+  // after one pass.
+  std::vector<std::shared_ptr<Iteration>> sources;
+  for (size_t i = 1; i < args.size(); ++i) sources.push_back(std::make_shared<Iteration>(args[i]));
+  Value fn = args[0];
+  return native_iterator("builtins", "map", [fn, sources]() -> Value {
     std::vector<Value> call_args;
-    for (auto& s : seqs) call_args.push_back(s[i]);
-    out.push_back(args[0](std::move(call_args), {}));
-  }
-  return Value::list(std::move(out));
+    call_args.reserve(sources.size());
+    for (const auto& source : sources) {
+      std::optional<Value> v = source->next();
+      if (!v) throw StopIteration("");
+      call_args.push_back(std::move(*v));
+    }
+    return fn(std::move(call_args), {});
+  });
 }
 
 Value filter(std::vector<Value> args, Kwargs kwargs) {
   check_positional("filter", args, kwargs, 2, 2);
-  std::vector<Value> out;
-  for (Value& x : iterate(args[1])) {
-    bool keep = args[0].is_none() ? truthy(x) : truthy(args[0]({x}, {}));
-    if (keep) out.push_back(std::move(x));
-  }
-  return Value::list(std::move(out));
+  // Lazy as map: the predicate runs as items are asked for.
+  auto source = std::make_shared<Iteration>(args[1]);
+  Value fn = args[0];
+  return native_iterator("builtins", "filter", [fn, source]() -> Value {
+    while (std::optional<Value> v = source->next()) {
+      if (fn.is_none() ? truthy(*v) : truthy(fn({*v}, {}))) return std::move(*v);
+    }
+    throw StopIteration("");
+  });
 }
 
 }  // namespace ag::py

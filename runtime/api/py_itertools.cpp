@@ -1,19 +1,19 @@
 // Python's itertools (py_modules.def's itertools rows): CPython's items in
-// CPython's order, returned as lists (agc's map/zip/filter do the same),
-// but for the endless count, cycle and repeat, which are iterator objects.
-#include <map>
+// CPython's order, returned as lists (agc's zip does the same), but for
+// the endless count, cycle and repeat, which are iterator objects
+// (native_iterator.h, as the lazy map and filter).
+#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "runtime/api/native_iterator.h"
 #include "runtime/api/py_args.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
 #include "runtime/value/iteration.h"
-#include "runtime/value/object_model.h"
 
 namespace ag::pymod::impl {
 namespace {
@@ -30,40 +30,10 @@ int64_t non_negative(const Value& v, const char* what) {
   return n;
 }
 
-struct EndlessState : NativeState {
-  std::function<Value()> next;
-  std::function<std::string()> text;  // repr; null: Python's default <itertools.name object at ...>
-};
-
-/// An iterator object of class itertools.`name` whose __next__ is `next`:
-/// count, cycle and repeat never end, so they cannot be lists as the others are.
+/// count, cycle and repeat never end, so they cannot be lists as the others
+/// are: they are iterator objects of class itertools.`name`.
 Value endless(const char* name, std::function<Value()> next, std::function<std::string()> text) {
-  static std::map<std::string, Value> classes;
-  static std::mutex mu;
-  Value cls;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = classes.find(name);
-    if (it == classes.end()) {
-      std::vector<std::pair<std::string, Value>> attrs;
-      Param self{"self", std::nullopt};
-      const std::string q = std::string(name) + ".";
-      attrs.push_back(native_method(q + "__next__", "__next__", {self}, [](const std::vector<Value>& a) {
-        return native_state<EndlessState>(a[0])->next();
-      }));
-      attrs.push_back(native_method(q + "__iter__", "__iter__", {self}, [](const std::vector<Value>& a) { return a[0]; }));
-      attrs.push_back(native_method(q + "__repr__", "__repr__", {self}, [name](const std::vector<Value>& a) {
-        const EndlessState* s = native_state<EndlessState>(a[0]);
-        return Value(s->text ? s->text() : "<itertools." + std::string(name) + " object at " + address_text(s) + ">");
-      }));
-      it = classes.emplace(name, make_class(name, {}, std::move(attrs))).first;
-    }
-    cls = it->second;
-  }
-  auto s = std::make_shared<EndlessState>();
-  s->next = std::move(next);
-  s->text = std::move(text);
-  return native_object(cls, std::move(s));
+  return native_iterator("itertools", name, std::move(next), std::move(text));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The tf.math functions TF writes in Python over other ops (math_ops.py,
-// clip_ops.py, nn_impl.py, bincount_ops.py): each is that composition, under
+// clip_ops.py, nn_impl.py, bincount_ops.py, embedding_ops.py): each is that composition, under
 // the name scope TF opens, so a traced graph holds the nodes TF's would
 // ("clip_by_value/Minimum", then "clip_by_value" itself). Their rows are in
 // tf_functions.def; the plain op rows (tf.math.lgamma, tf.truncatediv, ...)
@@ -179,19 +179,83 @@ Value clip_by_value(const TfCall& c) {
   return t_max;
 }
 
-Value clip_by_norm(const TfCall& c) {
-  // t · clip_norm / max(‖t‖, clip_norm), the norm over `axes`; where the norm
-  // is 0 the square root is taken of 1 instead (no NaN gradient).
-  NameScope scope(c.node_name());
-  Value values = tensor_arg(c["t"]);
-  const Value& clip_norm = c["clip_norm"];
-  Value l2sum = tf::reduce_sum(values * values, c["axes"], true);
+namespace {
+
+/// clip_ops.clip_by_norm: t · clip_norm / max(‖t‖, clip_norm), the norm over
+/// `axes`; where the norm is 0 the square root is taken of 1 instead (no NaN
+/// gradient). The caller opens the name scope; `name` is its result's.
+Value clip_by_norm_of(const Value& t, const Value& clip_norm, const Value& axes, std::string_view name) {
+  Value values = tensor_arg(t);
+  Value l2sum = tf::reduce_sum(values * values, axes, true);
   Value pred = l2sum > Value(0);
   Value l2sum_safe = tf::where(pred, l2sum, tf::ones_like(l2sum));
   Value l2norm = tf::where(pred, tf::sqrt(l2sum_safe), l2sum);
   Value intermediate = values * clip_norm;
   check_same_shape(values, intermediate);
-  return tf::identity(intermediate / tf::maximum(l2norm, clip_norm), scope.self());
+  return tf::identity(intermediate / tf::maximum(l2norm, clip_norm), name);
+}
+
+}  // namespace
+
+Value clip_by_norm(const TfCall& c) {
+  NameScope scope(c.node_name());
+  return clip_by_norm_of(c["t"], c["clip_norm"], c["axes"], scope.self());
+}
+
+Value embedding_lookup(const TfCall& c) {
+  // embedding_ops.embedding_lookup_v2: one table is a gather of its rows; a
+  // list of tables (shards of one) splits the ids with the "div" strategy,
+  // contiguous ranges of ids per shard, the first num_ids % shards shards one
+  // id longer. Then each row is clipped to max_norm when given.
+  const Value& params = c["params"];
+  if (params.is_none()) throw ValueError("params must be specified");
+  if ((params.is_list() || params.is_tuple()) && params.items().empty()) throw ValueError("Need at least one param");
+  // Only a list is shards: a tuple is one table, as TF converts it.
+  std::vector<Value> shards = params.is_list() ? params.items() : std::vector<Value>{params};
+  NameScope scope(c.node_name());
+  Value ids = tf::convert_to_tensor(c["ids"]);
+  Value table = shards[0], index = ids;
+  if (shards.size() > 1) {
+    // Row `id` is row new_id of shard p, that is row offset[p] + new_id of
+    // the shards concatenated.
+    std::vector<Value> offsets;
+    int64_t total = 0;
+    for (Value& shard : shards) {
+      shard = tensor_arg(shard);
+      const Shape& s = shard.as_tensor().shape();
+      if (!s.rank_known() || s.rank() == 0 || s.dim(0) < 0) {
+        throw UnimplementedError("tf.nn.embedding_lookup over shards of unknown size is not supported");
+      }
+      offsets.push_back(Value(total));
+      total += s.dim(0);
+    }
+    const DType index_type = ids.as_tensor().dtype();
+    const int64_t n = static_cast<int64_t>(shards.size()), per = total / n, extras = total % n;
+    auto k = [&](int64_t v) { return tf::constant(Value(v), index_type); };
+    Value p = tf::maximum(tf::floordiv(ids, k(per + 1)), tf::floordiv(tf::subtract(ids, k(extras)), k(per)));
+    Value new_id = tf::where(tf::less(p, k(extras)), tf::floormod(ids, k(per + 1)),
+                             tf::floormod(tf::subtract(ids, k(extras)), k(per)));
+    table = tf::concat(Value::list(shards), Value(0));
+    index = tf::add(tf::gather(tf::constant(Value::list(std::move(offsets)), index_type), p), new_id);
+  }
+  Value result = tf::gather(table, index, Value(), 0, scope.self());
+  if (!c["max_norm"].is_none()) {
+    // The norm of each row: the axes past the ids' (a range tensor when a
+    // rank is known only at run time, as TF's _clip).
+    const Shape& ids_shape = ids.as_tensor().shape();
+    const Shape& rows_shape = result.as_tensor().shape();
+    Value axes;
+    if (ids_shape.rank_known() && rows_shape.rank_known()) {
+      std::vector<Value> list;
+      for (int64_t a = ids_shape.rank(); a < rows_shape.rank(); ++a) list.push_back(Value(a));
+      axes = Value::list(std::move(list));
+    } else {
+      axes = tf::range(tf::rank(ids), tf::rank(result));
+    }
+    NameScope clip("clip_by_norm");
+    result = clip_by_norm_of(result, c["max_norm"], axes, clip.self());
+  }
+  return tf::identity(result);
 }
 
 Value global_norm(const TfCall& c) { return global_norm_of(sequence_arg(c["t_list"], "t_list"), c.node_name()); }

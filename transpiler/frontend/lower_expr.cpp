@@ -13,7 +13,39 @@ Lowerer::Ref Lowerer::expr(TSNode n, Ctx ctx) {
   if (ts_node_is_null(n)) return constant(ConstantValue::none(), {});
   DepthGuard guard(*this);
   if (too_deep(n)) return placeholder(n);
+  // Python's `*` takes the whole `a.b`, `f(x)`, `a[0]` or `a + b` after it;
+  // tree-sitter-python 0.20 binds it to the first name only. Lower the
+  // expression with the splat as its plain operand, and star the whole.
+  TSNode splat = misplaced_splat(n);
+  if (!ts_node_is_null(splat) && !ts_node_eq(splat, hoisted_splat_)) {
+    TSNode outer = hoisted_splat_;
+    hoisted_splat_ = splat;
+    auto s = make<Starred>(span(n));
+    s->value = expr_impl(n, ctx);
+    s->ctx = ctx;
+    hoisted_splat_ = outer;
+    return s;
+  }
+  if (ts_node_eq(n, hoisted_splat_)) {
+    auto kids = code_children(n);
+    return kids.empty() ? placeholder(n) : expr(kids[0], ctx);
+  }
   return expr_impl(n, ctx);
+}
+
+TSNode Lowerer::misplaced_splat(TSNode n) const {
+  TSNode at = n;
+  for (bool top = true;; top = false) {
+    switch (sym(at)) {
+      case Sym::Attribute: at = field(at, f_.object); break;
+      case Sym::Call: at = field(at, f_.function); break;
+      case Sym::Subscript: at = field(at, f_.value); break;
+      case Sym::BinaryOperator: at = field(at, f_.left); break;
+      case Sym::ListSplat: return top ? TSNode{} : at;
+      default: return TSNode{};
+    }
+    if (ts_node_is_null(at)) return TSNode{};
+  }
 }
 
 Lowerer::Ref Lowerer::value(TSNode n) {

@@ -93,6 +93,9 @@ class Lowerer {
   Ref sequence(TSNode n, ast::NodeKind kind, Ctx ctx);
   Ref subscript(TSNode n, Ctx ctx);
   Ref slice(TSNode n);
+  /// The `list_splat` tree-sitter put at the bottom of `n`'s leftmost
+  /// operands (`[*a.b]` parses as attribute(list_splat(a), b)), or null.
+  TSNode misplaced_splat(TSNode n) const;
   Ref call(TSNode n);
   Ref boolean_operator(TSNode n);
   Ref comparison(TSNode n);
@@ -125,6 +128,8 @@ class Lowerer {
   int fstring_depth_ = 0;  // f-strings being lowered around the current node
   std::vector<bool> scope_is_function_;  // innermost last; empty at module level
   int async_defs_ = 0;                    // async defs around the current code
+  // The misplaced list_splat being lowered as its operand only (expr()).
+  TSNode hoisted_splat_{};
 };
 
 }  // namespace agc::frontend

@@ -36,3 +36,4 @@ for n in count():
     if n > 2:
         break
     print("n", n)
+print(type(count()), type(cycle("a")), type(repeat(1)), isinstance(map(str, count()), map))

@@ -134,7 +134,7 @@ TEST_CASE("list, tuple, dict constructors") {
         "ValueError: dictionary update sequence element #0 has length 3; 2 is required");
 }
 
-TEST_CASE("zip, enumerate, map, filter, reversed are eager lists") {
+TEST_CASE("zip, enumerate, reversed are eager lists; map and filter lazy iterators") {
   CHECK(repr(py::zip({L({1, 2, 3}), "ab"}, {})) == "[(1, 'a'), (2, 'b')]");
   CHECK(repr(py::zip({}, {})) == "[]");
   CHECK(error_text([] { py::zip({L({1}), L({})}, {{"strict", true}}); }) ==
@@ -142,12 +142,17 @@ TEST_CASE("zip, enumerate, map, filter, reversed are eager lists") {
   CHECK(repr(py::enumerate({"ab"}, {})) == "[(0, 'a'), (1, 'b')]");
   CHECK(repr(py::enumerate({"ab"}, {{"start", 1}})) == "[(1, 'a'), (2, 'b')]");
   Value twice = Value::callable("twice", [](std::vector<Value> a, Kwargs) { return a[0] * Value(2); });
-  CHECK(repr(py::map({twice, L({1, 2})}, {})) == "[2, 4]");
+  Value m = py::map({twice, L({1, 2})}, {});
+  CHECK(repr(m).rfind("<map object at 0x", 0) == 0);
+  CHECK(repr(py::list({m}, {})) == "[2, 4]");
+  CHECK(repr(py::list({m}, {})) == "[]");  // used up after one pass
   Value add = Value::callable("add", [](std::vector<Value> a, Kwargs) { return a[0] + a[1]; });
-  CHECK(repr(py::map({add, L({1, 2}), L({10, 20, 30})}, {})) == "[11, 22]");
-  CHECK(repr(py::filter({Value(), L({0, 1, "", "a"})}, {})) == "[1, 'a']");
+  CHECK(repr(py::list({py::map({add, L({1, 2}), L({10, 20, 30})}, {})}, {})) == "[11, 22]");
+  Value f = py::filter({Value(), L({0, 1, "", "a"})}, {});
+  CHECK(repr(f).rfind("<filter object at 0x", 0) == 0);
+  CHECK(repr(py::list({f}, {})) == "[1, 'a']");
   Value odd = Value::callable("odd", [](std::vector<Value> a, Kwargs) { return a[0] % Value(2); });
-  CHECK(repr(py::filter({odd, py::range({5}, {})}, {})) == "[1, 3]");
+  CHECK(repr(py::list({py::filter({odd, py::range({5}, {})}, {})}, {})) == "[1, 3]");
   CHECK(repr(py::reversed({L({1, 2, 3})}, {})) == "[3, 2, 1]");
   CHECK(error_text([] { py::reversed({Value::dict()}, {}); }) == "TypeError: 'dict' object is not reversible");
   CHECK(error_text([&] { py::map({twice}, {}); }) == "TypeError: map() must have at least two arguments.");
