@@ -59,7 +59,7 @@ struct RaggedSpecState : TypeSpecState {
   DType splits_dtype;
 };
 
-const RaggedSpecState& self_spec(const std::vector<Value>& a) {
+const RaggedSpecState& ragged_self_spec(const std::vector<Value>& a) {
   if (const auto* s = native_state<RaggedSpecState>(a.at(0))) return *s;
   throw TypeError("descriptor requires a 'RaggedTensorSpec' object");
 }
@@ -116,7 +116,7 @@ const Value& tf::api::RaggedTensorSpec() {
     auto property = [&](const char* name, std::function<Value(const RaggedSpecState&)> get) {
       std::string qual = std::string("RaggedTensorSpec.") + name;
       attrs.push_back({name, make_property(Value::callable(qual, [get](std::vector<Value> a, Kwargs) {
-                         return get(self_spec(a));
+                         return get(ragged_self_spec(a));
                        }))});
     };
     property("shape", [](const RaggedSpecState& s) { return tensor_shape(s.shape_); });
@@ -128,16 +128,16 @@ const Value& tf::api::RaggedTensorSpec() {
       return s.ragged_rank > 0 ? ragged_tensor_class() : tf::api::Tensor();
     });
     attrs.push_back(native_method("RaggedTensorSpec.__repr__", "__repr__", {self}, [](const std::vector<Value>& a) {
-      return Value(type_spec_repr(self_spec(a)));
+      return Value(type_spec_repr(ragged_self_spec(a)));
     }));
     // TypeSpec.__eq__: the same class and the same serialization.
     attrs.push_back(native_method("RaggedTensorSpec.__eq__", "__eq__", {self, {"other"}}, [](const std::vector<Value>& a) {
       const TypeSpecState* o = type_spec_state(a[1]);
-      return Value(o != nullptr && same_spec_kind(self_spec(a), *o) && o->shape() == self_spec(a).shape());
+      return Value(o != nullptr && same_spec_kind(ragged_self_spec(a), *o) && o->shape() == ragged_self_spec(a).shape());
     }));
     attrs.push_back(native_method("RaggedTensorSpec.__ne__", "__ne__", {self, {"other"}}, [](const std::vector<Value>& a) {
       const TypeSpecState* o = type_spec_state(a[1]);
-      return Value(!(o != nullptr && same_spec_kind(self_spec(a), *o) && o->shape() == self_spec(a).shape()));
+      return Value(!(o != nullptr && same_spec_kind(ragged_self_spec(a), *o) && o->shape() == ragged_self_spec(a).shape()));
     }));
     return make_class("RaggedTensorSpec", {}, std::move(attrs));
   }());

@@ -41,7 +41,7 @@ struct SparseSpecState : TypeSpecState {
   DType dtype;
 };
 
-const SparseSpecState& self_spec(const std::vector<Value>& a) {
+const SparseSpecState& sparse_self_spec(const std::vector<Value>& a) {
   if (const auto* s = native_state<SparseSpecState>(a.at(0))) return *s;
   throw TypeError("descriptor requires a 'SparseTensorSpec' object");
 }
@@ -71,20 +71,20 @@ const Value& tf::api::SparseTensorSpec() {
     auto property = [&](const char* name, std::function<Value(const SparseSpecState&)> get) {
       std::string qual = std::string("SparseTensorSpec.") + name;
       attrs.push_back({name, make_property(Value::callable(qual, [get](std::vector<Value> a, Kwargs) {
-                         return get(self_spec(a));
+                         return get(sparse_self_spec(a));
                        }))});
     };
     property("shape", [](const SparseSpecState& s) { return tensor_shape(s.shape_); });
     property("dtype", [](const SparseSpecState& s) { return dtype_value(s.dtype); });
     property("value_type", [](const SparseSpecState&) { return tf::api::sparse_SparseTensor(); });
     attrs.push_back(native_method("SparseTensorSpec.__repr__", "__repr__", {self}, [](const std::vector<Value>& a) {
-      return Value(type_spec_repr(self_spec(a)));
+      return Value(type_spec_repr(sparse_self_spec(a)));
     }));
     // TypeSpec.__eq__: the same class and the same serialization.
     attrs.push_back(native_method("SparseTensorSpec.__eq__", "__eq__", {self, {"other"}},
-                                  [](const std::vector<Value>& a) { return Value(spec_equal(self_spec(a), a[1])); }));
+                                  [](const std::vector<Value>& a) { return Value(spec_equal(sparse_self_spec(a), a[1])); }));
     attrs.push_back(native_method("SparseTensorSpec.__ne__", "__ne__", {self, {"other"}},
-                                  [](const std::vector<Value>& a) { return Value(!spec_equal(self_spec(a), a[1])); }));
+                                  [](const std::vector<Value>& a) { return Value(!spec_equal(sparse_self_spec(a), a[1])); }));
     return make_class("SparseTensorSpec", {}, std::move(attrs));
   }());
   return *cls;
