@@ -27,6 +27,7 @@
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/v1_graph_attrs.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag::tf {
@@ -49,7 +50,10 @@ std::unordered_map<const ag::Graph*, std::shared_ptr<ag::Graph>>& all_graphs() {
   return *m;
 }
 
+std::optional<Value> v1_attrs(const Value& v, std::string_view name);
+
 std::shared_ptr<ag::Graph> new_v1_graph() {
+  set_v1_attr_hook(v1_attrs);
   auto g = std::make_shared<ag::Graph>("graph");
   g->set_v1();
   std::lock_guard<std::mutex> lock(g_graphs_mu);
@@ -88,6 +92,9 @@ Value graph_object(std::shared_ptr<ag::Graph> g) {
 
 // ---- tf.Operation: a node of a TF1 graph, for fetches and control inputs.
 
+Value session_run(const Value& self, const Value& fetches, const Value& feed_dict);
+Value session_or_default(const Value& session, const char* none);
+
 struct OperationState : NativeState {
   std::shared_ptr<ag::Graph> graph;
   Node* node = nullptr;
@@ -111,6 +118,25 @@ Value operation_object(std::shared_ptr<ag::Graph> g, Node* n) {
       for (int i = 0; i < static_cast<int>(s.node->outputs.size()); ++i) outs.emplace_back(TensorHandle(s.node->output(i)));
       return Value::list(std::move(outs));
     });
+    attrs.push_back(native_method(
+        "Operation.run", "run", {self, {"feed_dict", Value()}, {"session", Value()}}, [](const std::vector<Value>& a) {
+          Value sess = session_or_default(a[2],
+                                          "Cannot execute operation using `run()`: No default session is registered. "
+                                          "Use `with sess.as_default():` or pass an explicit session to "
+                                          "`run(session=sess)`");
+          session_run(sess, a[0], a[1]);
+          return Value();
+        }));
+    property("inputs", [](const OperationState& s) {
+      std::vector<Value> ins;
+      for (const Output& o : s.node->inputs) ins.emplace_back(TensorHandle(o));
+      return Value::list(std::move(ins));
+    });
+    property("control_inputs", [](const OperationState& s) {
+      std::vector<Value> ins;
+      for (Node* c : s.node->control_inputs) ins.push_back(operation_object(s.graph, c));
+      return Value::list(std::move(ins));
+    });
     attrs.push_back(native_method("Operation.__repr__", "__repr__", {self}, [](const std::vector<Value>& a) {
       const OperationState& s = *native_state<OperationState>(a[0]);
       return Value("<tf.Operation '" + s.node->name + "' type=" + std::string(s.node->op->name) + ">");
@@ -128,6 +154,17 @@ std::shared_ptr<ag::Graph> shared_graph(const ag::Graph* g) {
   auto it = all_graphs().find(g);
   if (it == all_graphs().end()) throw InternalError("agc: a tf.Operation of a graph that is not a TF1 graph");
   return it->second;
+}
+
+/// The TF1 graph that made `var`, or null.
+std::shared_ptr<ag::Graph> shared_graph_of_variable(const ag::Variable& var) {
+  std::lock_guard<std::mutex> lock(g_graphs_mu);
+  for (const auto& [raw, g] : all_graphs()) {
+    for (const auto& gv : g->v1_variables()) {
+      if (gv.var.get() == &var) return g;
+    }
+  }
+  return nullptr;
 }
 
 /// A NoOp named `name` running `nodes` (TF's control_flow_ops.group).
@@ -329,6 +366,62 @@ Value make_session(const Value& self, const Value& graph) {
   return Value();
 }
 
+/// The thread's default sessions (TF's `with sess.as_default():` stack;
+/// `with tf.Session() as sess:` and an InteractiveSession push theirs).
+thread_local std::vector<Value> t_default_sessions;
+
+void push_default(const Value& sess) { t_default_sessions.push_back(sess); }
+void pop_default(const Value& sess) {
+  for (auto it = t_default_sessions.rbegin(); it != t_default_sessions.rend(); ++it) {
+    if (it->is(sess)) {
+      t_default_sessions.erase(std::next(it).base());
+      return;
+    }
+  }
+}
+
+/// `session` if given, else the default one; `none` names the caller in TF's ValueError.
+Value session_or_default(const Value& session, const char* none) {
+  if (!session.is_none()) {
+    (void)::ag::tf::session(session);
+    return session;
+  }
+  if (t_default_sessions.empty()) throw ValueError(none);
+  return t_default_sessions.back();
+}
+
+/// Tensor.eval / Variable.eval: the value in the (default) session.
+Value eval_method(const Value& fetch) {
+  return Value::callable("eval", [fetch](std::vector<Value> args, Kwargs kwargs) {
+    std::vector<Value> a = ag::api::bind_builtin("eval", {{"feed_dict", Value()}, {"session", Value()}}, args, kwargs);
+    Value sess = session_or_default(a[1],
+                                    "Cannot evaluate tensor using `eval()`: No default session is registered. Use "
+                                    "`with sess.as_default()` or pass an explicit session to `eval(session=sess)`");
+    return session_run(sess, fetch, a[0]);
+  });
+}
+
+/// What a TF1 graph's tensors and variables have beyond the value layer's attributes.
+std::optional<Value> v1_attrs(const Value& v, std::string_view name) {
+  if (name == "eval") return eval_method(v);
+  if (v.is_variable()) {
+    const auto& var = v.as_variable();
+    auto g = shared_graph_of_variable(*var);
+    if (!g) return std::nullopt;
+    for (const auto& gv : g->v1_variables()) {
+      if (gv.var != var) continue;
+      if (name == "initializer") return operation_object(g, gv.initializer);
+      if (name == "initial_value") return Value(TensorHandle(gv.initializer->inputs[0]));
+      if (name == "graph") return graph_object(g);
+    }
+    return std::nullopt;
+  }
+  Node* n = v.as_tensor().output().node;
+  if (name == "op") return operation_object(shared_graph(n->graph), n);
+  if (name == "graph") return graph_object(shared_graph(n->graph));
+  return std::nullopt;
+}
+
 }  // namespace
 
 Value v1_operation(Node* n) { return operation_object(shared_graph(n->graph), n); }
@@ -401,20 +494,50 @@ const Value& api::v1_Session() {
       return Value();
     }));
     attrs.push_back(native_method("Session.__enter__", "__enter__", {self}, [](const std::vector<Value>& a) {
+      push_default(a[0]);
       return a[0];
     }));
     attrs.push_back(native_method(
         "Session.__exit__", "__exit__",
         {self, {"type", std::nullopt}, {"value", std::nullopt}, {"tb", std::nullopt}},
         [](const std::vector<Value>& a) {
+          pop_default(a[0]);
           session(a[0]).closed = true;
           return Value(false);
         }));
+    attrs.push_back(native_method("Session.as_default", "as_default", {self}, [](const std::vector<Value>& a) {
+      Value sess = a[0];
+      return context_manager(
+          [sess] {
+            push_default(sess);
+            return sess;
+          },
+          [sess] { pop_default(sess); });
+    }));
     attrs.push_back({"graph", make_property(Value::callable("Session.graph", [](std::vector<Value> a, Kwargs) {
                        return graph_object(session(a.at(0)).graph);
                      }))});
     return make_class("Session", {}, std::move(attrs));
   }();
+  return cls;
+}
+
+const Value& api::v1_InteractiveSession() {
+  // A Session that makes itself the default session until closed.
+  static const Value cls = make_class(
+      "InteractiveSession", {api::v1_Session()},
+      {native_method("InteractiveSession.__init__", "__init__",
+                     {{"self", std::nullopt}, {"target", Value("")}, {"graph", Value()}, {"config", Value()}},
+                     [](const std::vector<Value>& a) {
+                       make_session(a[0], a[2]);
+                       push_default(a[0]);
+                       return Value();
+                     }),
+       native_method("InteractiveSession.close", "close", {{"self", std::nullopt}}, [](const std::vector<Value>& a) {
+         pop_default(a[0]);
+         session(a[0]).closed = true;
+         return Value();
+       })});
   return cls;
 }
 
@@ -428,6 +551,8 @@ Value v1_placeholder(const TfCall& c) {
 }
 
 Value v1_get_default_graph(const TfCall&) { return graph_object(current_v1_graph()); }
+
+Value v1_get_default_session(const TfCall&) { return t_default_sessions.empty() ? Value() : t_default_sessions.back(); }
 
 Value v1_reset_default_graph(const TfCall&) {
   ag::Graph* current = current_graph();

@@ -4,10 +4,12 @@
 // function and method it may ask for (the emitter embeds it where the program
 // calls to_code: with_converted_code in runtime/value/user_function.h).
 // to_graph gives the conversion itself as a function, which runs eagerly
-// when called outside a tf.function, as TF's does.
+// when called outside a tf.function, as TF's does. trace is Python's print,
+// as TF's is: it runs when the graph is built, not when it runs.
 #include <memory>
 #include <string>
 
+#include "runtime/api/python_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
 #include "runtime/value/object_model.h"
@@ -42,6 +44,8 @@ Value autograph_to_code(const TfCall& c) {
   if (u->converted_code == nullptr) no_conversion("tf.autograph.to_code", *u, "converted code");
   return Value(std::string(u->converted_code));
 }
+
+Value autograph_trace(const TfCall& c) { return py::print(c["args"].items(), {}); }
 
 Value autograph_to_graph(const TfCall& c) {
   std::shared_ptr<UserFunction> u = user_function(c["entity"], "tf.autograph.to_graph");

@@ -8,6 +8,7 @@
 #include "runtime/value/tensor_array.h"
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/user_function.h"
+#include "runtime/value/v1_graph_attrs.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag {
@@ -276,6 +277,9 @@ Value Value::getattr(std::string_view name) const {
   }
   if (is_tensor()) {
     const TensorHandle& t = as_tensor();
+    if (t.symbolic() && t.output().node->graph->v1()) {
+      if (std::optional<Value> a = v1_attr(*this, name)) return *a;
+    }
     if (name == "dtype") return dtype_value(t.dtype());
     if (name == "name" && t.symbolic()) return Value(t.output().name());
     Shape s = t.shape();

@@ -15,6 +15,7 @@
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/tensor_shape_value.h"
+#include "runtime/value/v1_graph_attrs.h"
 
 namespace ag::variable_value {
 namespace {
@@ -96,12 +97,22 @@ Value assign(const Value& v, const Value& x, AssignOp kind) {
   TensorHandle value = to_tensor_hint(x, var.dtype());
   std::vector<TensorHandle> in{value};
   apply_op(op_name, in, var_attrs(var), op_name.name());
-  if (current_graph() == nullptr) return v;
+  Graph* g = current_graph();
+  if (g == nullptr) return v;
+  if (!g->v1()) return Value(read(v));
+  // A TF1 graph orders nothing by itself: the value read after an
+  // assignment depends on it (TF's _lazy_read of the assign op).
+  const Graph::Scope saved = g->scope();
+  Finally restore([&] { g->scope() = saved; });
+  g->scope().control = {g->nodes().back().get()};
   return Value(read(v));
 }
 
 Value getattr(const Value& v, std::string_view name) {
   const Variable& var = *v.as_variable();
+  if (var.in_graph()) {
+    if (std::optional<Value> a = v1_attr(v, name)) return *a;
+  }
   auto method = [&](const char* n, auto fn) {
     return Value::callable(n, [v, fn](std::vector<Value> args, Kwargs kwargs) -> Value {
       for (auto& [k, x] : kwargs) {

@@ -65,3 +65,26 @@ try:
     tf.placeholder(tf.float32)
 except RuntimeError as e:
     print("RuntimeError:", e)
+
+# The default session: Tensor.eval, Operation.run, Variable.initializer, and
+# an assignment whose value is read after it.
+k = tf.Graph()
+with k.as_default():
+    v = tf.Variable(10.0, name="v")
+    inc = v.assign_add(5.0)
+    twice = v * 2.0
+    print(v.initializer)
+    print(twice.op.name, twice.op.type, twice.graph is not None)
+    try:
+        twice.eval()
+    except ValueError as e:
+        print("ValueError:", e)
+with tf.Session(graph=k) as sess:
+    v.initializer.run()
+    print(tf.get_default_session() is sess)
+    print(twice.eval(), inc.eval(), v.eval(), sess.run(twice))
+print(tf.get_default_session())
+sess = tf.InteractiveSession(graph=k)
+sess.run(v.initializer)
+print(twice.eval())
+sess.close()
