@@ -49,4 +49,16 @@ class SelfRef {
   std::shared_ptr<WeakValue> slot_;
 };
 
+/// A SelfRef's function held strongly: what the frame of a generator defined
+/// in a function keeps, since the generator may outlive every other
+/// reference to that function (Python's closure cell would keep it).
+class HeldRef {
+ public:
+  explicit HeldRef(Value fn) : fn_(std::move(fn)) {}
+  Value get() const { return fn_; }
+
+ private:
+  Value fn_;
+};
+
 }  // namespace ag

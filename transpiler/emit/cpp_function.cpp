@@ -158,8 +158,9 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
     scope.class_name = pending_class_;
     scope.self_name = pending_class_.empty() || params.empty() ? "" : params[0];
   }
-  // A generator's frame is its coroutine's parameter (see definition() in cpp_module.cpp).
-  scope.generator = !current() && is_generator(f);
+  // A generator's frame is its coroutine's parameter (see definition() in
+  // cpp_module.cpp, and nested_def for one defined in a function).
+  scope.generator = is_generator(f);
   bool own_frame = !python_name.empty() && !scope.generator;
   int saved_line = last_line_;
   std::string text = nested_text([&] {
@@ -179,14 +180,10 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
 }
 
 void Emitter::nested_def(const FunctionDef& f) {
-  if (is_generator(f)) {
-    error(f, fmt::format("generator '{}' is defined inside a function; agc compiles generators defined at module "
-                         "level or in a class",
-                         f.name));
-    return;
-  }
   const Closure& c = closure_of(f);
-  if (!c.escapes) {
+  // A generator may outlive the call that made it: it is always a closure
+  // value, whatever the analysis says of its uses.
+  if (!c.escapes && !is_generator(f)) {
     // A def the user wrote (AutoGraph marks it) is a frame of its own in
     // tracebacks, as in Python; AutoGraph's if_body, loop_body, ... are not.
     bool user_def = !f.decorator_list.empty();
@@ -203,6 +200,27 @@ void Emitter::nested_def(const FunctionDef& f) {
   std::string fn = fmt::format("ag::make_function({}, {}, {}({}) -> ag::Value {{", cpp_string(f.name), plist,
                                captures(c), value_lambda_params(params.size()));
   for (const std::string& u : unpack_args(c, params)) fn += "\n  " + u;
+  if (is_generator(f)) {
+    // Calling it makes a generator over a coroutine that takes the captured
+    // cells and the arguments as parameters: its frame owns copies, so the
+    // generator outlives the call and the closure object (generator.h).
+    std::vector<std::string> coro_params{"ag::GeneratorFrame& ag_frame"};
+    std::vector<std::string> coro_args;
+    for (const std::string& n : c.free) {
+      coro_params.push_back("[[maybe_unused]] ag::Cell " + cpp_ident(n));
+      coro_args.push_back(cpp_ident(n));
+    }
+    if (!c.self_name.empty()) {
+      coro_params.push_back("[[maybe_unused]] ag::HeldRef " + self_ref(c.self_name));
+      coro_args.push_back("ag::HeldRef(" + self_ref(c.self_name) + ".get())");
+    }
+    std::string sig = value_params(f);
+    if (!sig.empty()) coro_params.push_back(sig);
+    for (const std::string& p : params) coro_args.push_back("std::move(" + cpp_ident(p) + ")");
+    fn += fmt::format("\n  return ag::make_generator(kFile, {}, []({}) -> ag::Generator {{", cpp_string(f.name),
+                      join(coro_params));
+    body += fmt::format("}}{}{});\n", coro_args.empty() ? "" : ", ", join(coro_args));
+  }
   auto [open, close] = decorators(f.decorator_list);
   if (!c.self_name.empty()) {
     line(fmt::format("ag::SelfRef {};", self_ref(f.name)));

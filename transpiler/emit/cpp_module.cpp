@@ -1,6 +1,7 @@
 // The module as C++: its globals, two C++ functions per module-level def or
 // method (as written, and converted), run() holding the module-level
 // statements, the header a C++ app includes, and main().
+#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
+#include "transpiler/passes/unsupported_features.h"
 
 namespace agc::emit {
 
@@ -157,10 +159,14 @@ struct ModuleEmitter {
     AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: "
                                            << original.name;
     const std::string& base = cpp_base(original, cls);
-    // AutoGraph never converts a generator: only what keeps its plain form
-    // from compiling is a problem.
+    // AutoGraph never converts a generator, nor a function defining one:
+    // only what keeps its plain form from compiling is a problem then.
+    bool only_generators = std::all_of(entity->problems.begin(), entity->problems.end(), [](const Diagnostic& d) {
+      return d.message == passes::kGeneratorNotConverted;
+    });
+    bool generator = is_generator(original) || (!entity->problems.empty() && only_generators);
     std::vector<Diagnostic> problems;
-    if (!entity->plain || !is_generator(original)) problems = entity->problems;
+    if (!entity->plain || !generator) problems = entity->problems;
     Compiled& out = compiled_[&original];
     std::string text;
     // A form compiles when emitting it (and the function's parameter list)
@@ -183,7 +189,7 @@ struct ModuleEmitter {
       out.raises = failed->raises;
       text = failed_definition(original, base, cls, *failed);
       outcome = fmt::format("calling '{}' raises {}", name, out.raises);
-    } else if (!entity->converted && is_generator(original)) {
+    } else if (!entity->converted && generator) {
       // AutoGraph never converts a generator: running it as written is what
       // TF does with every generator, nothing to warn about.
       return text;

@@ -54,8 +54,7 @@ class Checker : public AstVisitor {
   void visit_Yield(const Ptr<Yield>& n) override { generator(*n); }
   void visit_YieldFrom(const Ptr<YieldFrom>& n) override { generator(*n); }
   void generator(const Node& n) {
-    sink_.error(n.span, "generators are not supported by AutoGraph: TensorFlow and agc run a generator as written, "
-                        "unconverted");
+    sink_.error(n.span, kGeneratorNotConverted);
   }
   void visit_ClassDef(const Ptr<ClassDef>& n) override {
     sink_.error(n->span, fmt::format("class '{}' is defined inside a function; define it at module level", n->name));

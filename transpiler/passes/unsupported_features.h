@@ -10,6 +10,12 @@
 
 namespace agc::passes {
 
+/// What a `yield` in a converted function is reported as: AutoGraph never
+/// converts a generator, or a function that defines one (TF runs them as
+/// written, and so does agc, without a warning).
+inline constexpr const char* kGeneratorNotConverted =
+    "generators are not supported by AutoGraph: TensorFlow and agc run a generator as written, unconverted";
+
 /// Reports problems to ctx.sink; returns `fn` unchanged.
 ast::Ref check_unsupported_features(const ast::Ref& fn, PassContext& ctx);
 

@@ -116,3 +116,41 @@ def g2():
         finally:
             print("fin", i)
 g2()
+
+
+# A generator defined inside a function: it keeps the enclosing function's
+# cells (and sees later rebindings), outlives the call that made it, and may
+# be made many times.
+def counter_factory(step):
+    seen = []
+
+    def count_up(n):
+        for i in range(n):
+            seen.append(i)
+            yield i * step
+
+    def take_all():
+        return list(count_up(3)), list(seen)
+
+    gen = count_up(2)
+    step = step * 10
+    return gen, take_all
+
+
+g, take_all = counter_factory(2)
+print(next(g), next(g))
+print(take_all())
+
+
+def tree_walk(tree):
+    def walk(node, depth):
+        name, children = node
+        yield "  " * depth + name
+        for child in children:
+            yield from walk(child, depth + 1)
+
+    return walk(tree, 0)
+
+
+for line in tree_walk(("root", [("a", [("a1", [])]), ("b", [])])):
+    print(line)
