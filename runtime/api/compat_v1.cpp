@@ -26,6 +26,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
+#include "runtime/value/nest.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/v1_graph_attrs.h"
 #include "runtime/value/variable_value.h"
@@ -246,22 +247,11 @@ Value by_name(SessionState& s, const std::string& name) {
   return Value(TensorHandle(n->output(index)));
 }
 
-/// Collects the fetches of `f` (nested lists, tuples and dicts) and returns
-/// its structure with each leaf replaced by its place (an int: tensor index;
-/// None: an operation).
-Value collect(SessionState& s, const Value& f, Fetches& out) {
-  if (f.is_list() || f.is_tuple()) {
-    std::vector<Value> items;
-    for (const Value& item : f.items()) items.push_back(collect(s, item, out));
-    return f.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
-  }
-  if (f.is_dict()) {
-    std::vector<std::pair<Value, Value>> items;
-    for (const auto& [k, item] : f.as_dict().entries) items.emplace_back(k, collect(s, item, out));
-    return Value::dict(std::move(items));
-  }
+/// The place of fetch `f` (not a structure): a tensor's index in the run's
+/// outputs (an int), or None for an operation.
+Value collect_leaf(SessionState& s, const Value& f, Fetches& out) {
   if (f.is_none()) throw TypeError("Fetch argument None has invalid type <class 'NoneType'>");
-  if (f.is_str()) return collect(s, by_name(s, f.as_str()), out);
+  if (f.is_str()) return collect_leaf(s, by_name(s, f.as_str()), out);
   if (auto* op = native_state<OperationState>(f)) {
     if (op->graph != s.graph) bad_fetch(f, "Operation " + repr(f) + " is not an element of this graph.");
     out.targets.push_back(op->node);
@@ -286,19 +276,16 @@ Value collect(SessionState& s, const Value& f, Fetches& out) {
   return Value(static_cast<int64_t>(out.tensors.size() - 1));
 }
 
-Value place_results(const Value& structure, std::vector<Tensor>& results) {
-  if (structure.is_list() || structure.is_tuple()) {
-    std::vector<Value> items;
-    for (const Value& item : structure.items()) items.push_back(place_results(item, results));
-    return structure.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
-  }
-  if (structure.is_dict()) {
-    std::vector<std::pair<Value, Value>> items;
-    for (const auto& [k, item] : structure.as_dict().entries) items.emplace_back(k, place_results(item, results));
-    return Value::dict(std::move(items));
-  }
-  if (structure.is_none()) return Value();
-  return ndarray::result(results.at(static_cast<size_t>(structure.as_int())));
+/// `fetches` (nested lists, tuples and dicts) with each fetch replaced by its place.
+Value collect(SessionState& s, const Value& fetches, Fetches& out) {
+  return nest::map_structure(fetches, [&](const Value& f) { return collect_leaf(s, f, out); });
+}
+
+/// The places replaced by the values fetched (NumPy values; None for an operation).
+Value place_results(const Value& places, std::vector<Tensor>& results) {
+  return nest::map_structure(places, [&](const Value& place) {
+    return place.is_none() ? Value() : ndarray::result(results.at(static_cast<size_t>(place.as_int())));
+  });
 }
 
 /// feed_dict's entries as (tensor fed, value), converted and checked as TF's session.py does.

@@ -6,6 +6,7 @@
 // formulas (training_ops.cc: ApplyGradientDescent, ApplyMomentum,
 // ApplyAdam), built from ops; slot variables are graph variables, so
 // global_variables_initializer() made after the optimizer initializes them.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -169,7 +170,7 @@ const V1Rule& adam_rule() {
 
 /// compute_gradients: [(gradient or None, variable)] over `var_list`
 /// (default: the graph's trainable variables).
-Value compute_gradients(const Value& self, const Value& loss, const Value& var_list) {
+Value compute_gradients(const Value& loss, const Value& var_list) {
   Graph& g = v1_graph_or_error("compute_gradients");
   if (loss.is_callable()) throw UnimplementedError("agc: a callable loss in a TF1 graph; pass the loss tensor");
   std::vector<Value> vars;
@@ -189,7 +190,6 @@ Value compute_gradients(const Value& self, const Value& loss, const Value& var_l
   for (size_t i = 0; i < vars.size(); ++i) {
     pairs.push_back(Value::tuple({grads[i] ? Value(*grads[i]) : Value(), vars[i]}));
   }
-  (void)self;
   return Value::list(std::move(pairs));
 }
 
@@ -243,25 +243,31 @@ Value apply_gradients(const Value& self, const Value& grads_and_vars, const Valu
   return v1_operation(done);
 }
 
-Value make_optimizer(const std::vector<Value>& a, const V1Rule& rule, std::map<std::string, Value> hyper,
-                     const Value& name) {
-  auto st = std::make_shared<V1OptimizerState>();
-  st->rule = &rule;
-  st->hyper = std::move(hyper);
-  st->name = name.as_str();
-  a[0].as_object().native = st;
-  return Value();
-}
-
-/// The methods every TF1 optimizer class shares.
-std::vector<std::pair<std::string, Value>> optimizer_methods(const std::string& cls) {
+/// A TF1 optimizer class named `cls` whose __init__ takes `params` (after
+/// self, "name" among them); those named in `hyper` are its hyperparameters.
+Value optimizer_class(const std::string& cls, std::vector<Param> params, const V1Rule& rule,
+                      std::vector<std::string> hyper) {
   Param self{"self", std::nullopt};
+  params.insert(params.begin(), self);
   std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back(native_method(cls + ".__init__", "__init__", params,
+                                [params, &rule, hyper](const std::vector<Value>& a) {
+                                  auto st = std::make_shared<V1OptimizerState>();
+                                  st->rule = &rule;
+                                  for (size_t i = 1; i < params.size(); ++i) {
+                                    if (params[i].name == "name") st->name = a[i].as_str();
+                                    if (std::find(hyper.begin(), hyper.end(), params[i].name) != hyper.end()) {
+                                      st->hyper[params[i].name] = a[i];
+                                    }
+                                  }
+                                  a[0].as_object().native = st;
+                                  return Value();
+                                }));
   attrs.push_back(native_method(cls + ".compute_gradients", "compute_gradients",
                                 {self, {"loss", std::nullopt}, {"var_list", Value()}, {"gate_gradients", Value(1)},
                                  {"aggregation_method", Value()}, {"colocate_gradients_with_ops", Value(false)},
                                  {"grad_loss", Value()}},
-                                [](const std::vector<Value>& a) { return compute_gradients(a[0], a[1], a[2]); }));
+                                [](const std::vector<Value>& a) { return compute_gradients(a[1], a[2]); }));
   attrs.push_back(native_method(cls + ".apply_gradients", "apply_gradients",
                                 {self, {"grads_and_vars", std::nullopt}, {"global_step", Value()}, {"name", Value()}},
                                 [](const std::vector<Value>& a) { return apply_gradients(a[0], a[1], a[2], a[3]); }));
@@ -271,7 +277,7 @@ std::vector<std::pair<std::string, Value>> optimizer_methods(const std::string& 
                                  {"colocate_gradients_with_ops", Value(false)}, {"name", Value()},
                                  {"grad_loss", Value()}},
                                 [](const std::vector<Value>& a) {
-                                  return apply_gradients(a[0], compute_gradients(a[0], a[1], a[3]), a[2], a[7]);
+                                  return apply_gradients(a[0], compute_gradients(a[1], a[3]), a[2], a[7]);
                                 }));
   attrs.push_back(native_method(cls + ".get_slot", "get_slot", {self, {"var", std::nullopt}, {"name", std::nullopt}},
                                 [](const std::vector<Value>& a) -> Value {
@@ -282,55 +288,39 @@ std::vector<std::pair<std::string, Value>> optimizer_methods(const std::string& 
                                 }));
   attrs.push_back(native_method(cls + ".get_name", "get_name", {self},
                                 [](const std::vector<Value>& a) { return Value(opt(a[0]).name); }));
-  return attrs;
+  return make_class(cls, {}, std::move(attrs));
 }
 
 }  // namespace
 
 const Value& api::v1_train_GradientDescentOptimizer() {
-  static const Value cls = [] {
-    auto attrs = optimizer_methods("GradientDescentOptimizer");
-    attrs.push_back(native_method(
-        "GradientDescentOptimizer.__init__", "__init__",
-        {{"self", std::nullopt}, {"learning_rate", std::nullopt}, {"use_locking", Value(false)},
-         {"name", Value("GradientDescent")}},
-        [](const std::vector<Value>& a) {
-          return make_optimizer(a, gradient_descent_rule(), {{"learning_rate", a[1]}}, a[3]);
-        }));
-    return make_class("GradientDescentOptimizer", {}, std::move(attrs));
-  }();
+  static const Value cls = optimizer_class(
+      "GradientDescentOptimizer",
+      {{"learning_rate", std::nullopt}, {"use_locking", Value(false)}, {"name", Value("GradientDescent")}},
+      gradient_descent_rule(), {"learning_rate"});
   return cls;
 }
 
 const Value& api::v1_train_MomentumOptimizer() {
-  static const Value cls = [] {
-    auto attrs = optimizer_methods("MomentumOptimizer");
-    attrs.push_back(native_method(
-        "MomentumOptimizer.__init__", "__init__",
-        {{"self", std::nullopt}, {"learning_rate", std::nullopt}, {"momentum", std::nullopt},
-         {"use_locking", Value(false)}, {"name", Value("Momentum")}, {"use_nesterov", Value(false)}},
-        [](const std::vector<Value>& a) {
-          return make_optimizer(a, momentum_rule(),
-                                {{"learning_rate", a[1]}, {"momentum", a[2]}, {"use_nesterov", a[5]}}, a[4]);
-        }));
-    return make_class("MomentumOptimizer", {}, std::move(attrs));
-  }();
+  static const Value cls = optimizer_class("MomentumOptimizer",
+                                           {{"learning_rate", std::nullopt},
+                                            {"momentum", std::nullopt},
+                                            {"use_locking", Value(false)},
+                                            {"name", Value("Momentum")},
+                                            {"use_nesterov", Value(false)}},
+                                           momentum_rule(), {"learning_rate", "momentum", "use_nesterov"});
   return cls;
 }
 
 const Value& api::v1_train_AdamOptimizer() {
-  static const Value cls = [] {
-    auto attrs = optimizer_methods("AdamOptimizer");
-    attrs.push_back(native_method(
-        "AdamOptimizer.__init__", "__init__",
-        {{"self", std::nullopt}, {"learning_rate", Value(0.001)}, {"beta1", Value(0.9)}, {"beta2", Value(0.999)},
-         {"epsilon", Value(1e-08)}, {"use_locking", Value(false)}, {"name", Value("Adam")}},
-        [](const std::vector<Value>& a) {
-          return make_optimizer(a, adam_rule(),
-                                {{"learning_rate", a[1]}, {"beta1", a[2]}, {"beta2", a[3]}, {"epsilon", a[4]}}, a[6]);
-        }));
-    return make_class("AdamOptimizer", {}, std::move(attrs));
-  }();
+  static const Value cls = optimizer_class("AdamOptimizer",
+                                           {{"learning_rate", Value(0.001)},
+                                            {"beta1", Value(0.9)},
+                                            {"beta2", Value(0.999)},
+                                            {"epsilon", Value(1e-08)},
+                                            {"use_locking", Value(false)},
+                                            {"name", Value("Adam")}},
+                                           adam_rule(), {"learning_rate", "beta1", "beta2", "epsilon"});
   return cls;
 }
 
