@@ -32,8 +32,10 @@ namespace {
 
 /// A def that may be a plain local function of its frame if every use of
 /// its name allows it: no decorator but AutoGraph's marker, positional
-/// parameters without defaults (a C++ lambda binds no Python arguments).
+/// parameters without defaults (a C++ lambda binds no Python arguments),
+/// not a generator (the generator it makes may outlive the frame).
 bool plain_def(const FunctionDef& f) {
+  if (is_generator(f)) return false;
   for (const Ref& d : f.decorator_list) {
     if (ag_attribute(d) != "autograph_artifact") return false;
   }

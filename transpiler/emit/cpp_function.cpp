@@ -181,9 +181,8 @@ std::string Emitter::function_body(const FunctionDef& f, const std::string& pyth
 
 void Emitter::nested_def(const FunctionDef& f) {
   const Closure& c = closure_of(f);
-  // A generator may outlive the call that made it: it is always a closure
-  // value, whatever the analysis says of its uses.
-  if (!c.escapes && !is_generator(f)) {
+  // (A generator def always escapes: the generator may outlive the call.)
+  if (!c.escapes) {
     // A def the user wrote (AutoGraph marks it) is a frame of its own in
     // tracebacks, as in Python; AutoGraph's if_body, loop_body, ... are not.
     bool user_def = !f.decorator_list.empty();
