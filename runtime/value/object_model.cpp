@@ -1,5 +1,6 @@
 #include "runtime/value/object_model.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "runtime/value/tensor_spec_value.h"
@@ -108,11 +109,16 @@ bool is_instance(const Value& v, const Value& cls) {
 }
 
 Value super_getattr(const Value& cls, const Value& self, std::string_view name) {
-  const Value& self_cls = is_class(self) ? self : self.as_object().cls;
+  if (!is_class(cls)) throw TypeError("super() argument 1 must be a type, not " + cls.type_name());
+  const Value& self_cls = is_class(self) ? self : self.is_object() ? self.as_object().cls : Value();
   std::vector<Value> order = self_cls.is_none() ? std::vector<Value>{} : mro(self_cls);
   size_t start = order.size();
   for (size_t i = 0; i < order.size(); ++i) {
     if (order[i].is(cls)) start = i + 1;
+  }
+  // super(C, obj) needs obj to be a C (or a subclass of C).
+  if (start == order.size() && std::none_of(order.begin(), order.end(), [&](const Value& c) { return c.is(cls); })) {
+    throw TypeError("super(type, obj): obj must be an instance or subtype of type");
   }
   if (std::optional<Value> v = lookup_in(order, start, name)) return bind_to(*v, self, self_cls);
   throw AttributeError("'super' object has no attribute '" + std::string(name) + "'");

@@ -116,10 +116,27 @@ std::optional<Value> list_method(const Value& self, std::string_view name) {
     });
   }
   if (name == "sort") {
-    return bound(self, n, [](const Value& s, std::vector<Value>& a) {
-      arity("list.sort", a, 0, 0);
-      std::stable_sort(s.items().begin(), s.items().end(),
-                       [](const Value& x, const Value& y) { return truthy(x < y); });
+    // list.sort(*, key=None, reverse=False): stable both ways, as CPython's.
+    return Value::callable(n, [self](std::vector<Value> args, Kwargs kwargs) {
+      if (!args.empty()) throw TypeError("sort() takes no positional arguments");
+      Value key, reverse(false);
+      for (auto& [k, v] : kwargs) {
+        if (k == "key") key = v;
+        else if (k == "reverse") reverse = v;
+        else throw TypeError("'" + k + "' is an invalid keyword argument for sort()");
+      }
+      std::vector<Value>& items = self.items();
+      std::vector<Value> keys;
+      for (const Value& x : items) keys.push_back(key.is_none() ? x : key({x}, {}));
+      std::vector<size_t> order(items.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      bool desc = truthy(reverse);
+      std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        return desc ? truthy(keys[y] < keys[x]) : truthy(keys[x] < keys[y]);
+      });
+      std::vector<Value> sorted;
+      for (size_t i : order) sorted.push_back(items[i]);
+      items = std::move(sorted);
       return Value();
     });
   }
@@ -256,9 +273,14 @@ std::optional<Value> dict_method(const Value& self, std::string_view name) {
     });
   }
   if (name == "update") {
-    return bound(self, n, [](const Value& s, std::vector<Value>& a) {
+    // dict.update([other], **kwargs): the keywords after `other`.
+    return Value::callable(n, [self](std::vector<Value> a, Kwargs kwargs) {
+      const Value& s = self;
       arity("update", a, 0, 1);
-      if (a.empty()) return Value();
+      if (a.empty()) {
+        for (auto& [k, v] : kwargs) s.as_dict().set(Value(k), v);
+        return Value();
+      }
       if (a[0].is_dict()) {
         for (const auto& [k, v] : a[0].as_dict().entries) s.as_dict().set(k, v);
       } else {
@@ -271,6 +293,7 @@ std::optional<Value> dict_method(const Value& self, std::string_view name) {
           s.as_dict().set(pair[0], pair[1]);
         }
       }
+      for (auto& [k, v] : kwargs) s.as_dict().set(Value(k), v);
       return Value();
     });
   }
@@ -414,11 +437,62 @@ std::optional<Value> str_method(const Value& self, std::string_view name) {
       return Value(out + str.substr(i));
     });
   }
-  if (name == "find") {
-    return bound(self, n, [](const Value& s, std::vector<Value>& a) {
-      arity("find", a, 1, 1);
-      size_t i = s.as_str().find(a[0].as_str());
+  if (name == "find" || name == "rfind") {
+    return bound(self, n, [n](const Value& s, std::vector<Value>& a) {
+      arity(n, a, 1, 1);
+      size_t i = n == "find" ? s.as_str().find(a[0].as_str()) : s.as_str().rfind(a[0].as_str());
       return Value(i == std::string::npos ? int64_t{-1} : static_cast<int64_t>(i));
+    });
+  }
+  if (name == "partition" || name == "rpartition") {
+    return bound(self, n, [n](const Value& s, std::vector<Value>& a) {
+      arity(n, a, 1, 1);
+      if (!a[0].is_str()) throw TypeError("must be str, not " + a[0].type_name());
+      const std::string& str = s.as_str();
+      const std::string& sep = a[0].as_str();
+      if (sep.empty()) throw ValueError("empty separator");
+      size_t i = n == "partition" ? str.find(sep) : str.rfind(sep);
+      if (i == std::string::npos) {
+        return n == "partition" ? Value::tuple({Value(str), Value(""), Value("")})
+                                : Value::tuple({Value(""), Value(""), Value(str)});
+      }
+      return Value::tuple({Value(str.substr(0, i)), Value(sep), Value(str.substr(i + sep.size()))});
+    });
+  }
+  if (name == "splitlines") {
+    // Python's line boundaries: \n, \r, \r\n, \v, \f, \x1c-\x1e, and
+    // U+0085, U+2028, U+2029 (UTF-8 here).
+    return Value::callable(n, [self](std::vector<Value> a, Kwargs kwargs) {
+      bool keepends = false;
+      if (a.size() > 1) throw TypeError("splitlines() takes at most 1 argument (" + std::to_string(a.size()) + " given)");
+      if (!a.empty()) keepends = truthy(a[0]);
+      for (auto& [k, v] : kwargs) {
+        if (k != "keepends") throw TypeError("'" + k + "' is an invalid keyword argument for splitlines()");
+        keepends = truthy(v);
+      }
+      const std::string& str = self.as_str();
+      std::vector<Value> lines;
+      size_t start = 0, i = 0;
+      while (i < str.size()) {
+        auto c = static_cast<unsigned char>(str[i]);
+        size_t len = 0;
+        if (c == '\r') len = i + 1 < str.size() && str[i + 1] == '\n' ? 2 : 1;
+        else if (c == '\n' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1e)) len = 1;
+        else if (c == 0xc2 && i + 1 < str.size() && static_cast<unsigned char>(str[i + 1]) == 0x85) len = 2;
+        else if (c == 0xe2 && i + 2 < str.size() && static_cast<unsigned char>(str[i + 1]) == 0x80 &&
+                 (static_cast<unsigned char>(str[i + 2]) == 0xa8 || static_cast<unsigned char>(str[i + 2]) == 0xa9)) {
+          len = 3;
+        }
+        if (len == 0) {
+          ++i;
+          continue;
+        }
+        lines.emplace_back(str.substr(start, (keepends ? i + len : i) - start));
+        i += len;
+        start = i;
+      }
+      if (start < str.size()) lines.emplace_back(str.substr(start));
+      return Value::list(std::move(lines));
     });
   }
   if (name == "format") {

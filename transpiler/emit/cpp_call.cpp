@@ -116,9 +116,10 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
       }
     }
   }
-  if (auto* a = func->dyn<Attribute>(); a && is_super_call(a->value)) {
+  Refs super_args;
+  if (auto* a = func->dyn<Attribute>(); a && is_super_call(a->value, &super_args)) {
     std::string callee = a->attr + "()";
-    return fmt::format("{}({}, {})", super_attr(at_node, a->attr), arg_list(args, callee),
+    return fmt::format("{}({}, {})", super_attr(at_node, super_args, a->attr), arg_list(args, callee),
                        kwarg_list(keywords, callee));
   }
   if (unpacks) {
@@ -128,7 +129,11 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   return fmt::format("{}({}, {})", operand(func), arg_list(args), kwarg_list(keywords));
 }
 
-std::string Emitter::super_attr(const Node& at_node, const std::string& attr) {
+std::string Emitter::super_attr(const Node& at_node, const Refs& super_args, const std::string& attr) {
+  // super(Cls, obj): the attribute after Cls in obj's class's MRO, anywhere.
+  if (super_args.size() == 2) {
+    return fmt::format("ag::super_getattr({}, {}, {})", value(super_args[0]), value(super_args[1]), cpp_string(attr));
+  }
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
     if (!it->class_name.empty()) {
       return fmt::format("ag::super_getattr({}, {}, {})", cpp_ident(it->class_name), variable(it->self_name),

@@ -40,7 +40,7 @@ bool runs_as_written(const analysis::Closure& c);
 /// `parts` joined by `sep`.
 std::string join(const std::vector<std::string>& parts, const char* sep = ", ");
 /// `super()`, or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.
-bool is_super_call(const ast::Ref& e);
+bool is_super_call(const ast::Ref& e, ast::Refs* args = nullptr);
 
 /// One C++ scope being emitted: the module's code, or a Python scope.
 struct Scope {
@@ -168,7 +168,7 @@ class Emitter {
   // ---- calls and AutoGraph's operators (cpp_call.cpp)
   std::string call(const ast::Node& at_node, const ast::Ref& func, const ast::Refs& args, const ast::Refs& keywords);
   std::string ag_call(const ast::Call& c, std::string_view op);
-  std::string super_attr(const ast::Node& at_node, const std::string& attr);
+  std::string super_attr(const ast::Node& at_node, const ast::Refs& super_args, const std::string& attr);
   std::string tf_unknown(const ast::Node& n, const std::string& path);
   std::string np_unknown(const ast::Node& n, const std::string& alias, const std::string& path);
   std::string py_unknown(const ast::Node& n, const std::string& alias, const std::string& path);

@@ -73,17 +73,25 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
   return out;
 }
 
-/// `super()` or its converted form `ag__.converted_call(ag__.ld(super), (), None, fscope)`.
-bool is_super_call(const Ref& e) {
+/// `super()` or `super(Cls, obj)`, or their converted form
+/// `ag__.converted_call(ag__.ld(super), (...), None, fscope)`: its explicit
+/// arguments (none or two) in `args`.
+bool is_super_call(const Ref& e, Refs* args) {
   const Call* c = e->dyn<Call>();
   if (!c) return false;
+  const Refs* given = nullptr;
   if (ag_operator(e) == "converted_call") {
     if (c->args.size() < 2) return false;
     const Ref& f = unwrap_ld(c->args[0]);
-    return f->is<Name>() && f->as<Name>().id == "super" && c->args[1]->is<Tuple>() &&
-           c->args[1]->as<Tuple>().elts.empty();
+    if (!f->is<Name>() || f->as<Name>().id != "super" || !c->args[1]->is<Tuple>()) return false;
+    given = &c->args[1]->as<Tuple>().elts;
+  } else {
+    if (!c->func->is<Name>() || c->func->as<Name>().id != "super" || !c->keywords.empty()) return false;
+    given = &c->args;
   }
-  return c->func->is<Name>() && c->func->as<Name>().id == "super" && c->args.empty();
+  if (given->size() != 0 && given->size() != 2) return false;
+  if (args) *args = *given;
+  return true;
 }
 
 
@@ -212,7 +220,7 @@ std::string Emitter::module_member(const Ref& e) {
       return "ag::Value()";
     }
   }
-  if (is_super_call(a.value)) return super_attr(*e, a.attr);
+  if (Refs super_args; is_super_call(a.value, &super_args)) return super_attr(*e, super_args, a.attr);
   return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
 }
 

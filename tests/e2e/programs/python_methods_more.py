@@ -1,0 +1,65 @@
+# list.sort(key=, reverse=), dict.update(**kwargs), str.splitlines,
+# partition/rpartition, rfind, and super(Cls, self) (two-argument super,
+# skipping a class of the MRO). Expected: CPython 3.11's output.
+
+
+class A:
+    def f(self):
+        return "A"
+
+
+class B(A):
+    def f(self):
+        return "B" + super().f()
+
+
+class C(B):
+    def f(self):
+        return "C" + super(C, self).f()
+
+
+class D(C):
+    def f(self):
+        # Skips C's own f: the lookup starts after C in D's MRO.
+        return "D" + super(C, self).f()
+
+
+print(C().f(), D().f())
+try:
+    super(D, A()).f()
+except TypeError as e:
+    print("TypeError:", e)
+
+l = [3, 1, 2]
+l.sort(key=lambda v: -v)
+print(l)
+l.sort(reverse=True)
+print(l)
+words = ["bb", "a", "cc", "d"]
+words.sort(key=len, reverse=True)
+print(words)
+pairs = [(1, "x"), (0, "y"), (1, "a"), (0, "b")]
+pairs.sort(key=lambda p: p[0])
+print(pairs)
+try:
+    l.sort(lambda v: v)
+except TypeError as e:
+    print("TypeError:", e)
+
+d = {"a": 1}
+d.update(b=2)
+d.update({"c": 3}, a=5)
+d.update([("e", 4)], f=6)
+print(d)
+
+text = "first\nsecond\r\nthird\rfourth\n"
+print(text.splitlines())
+print(text.splitlines(True))
+print("".splitlines(), "one".splitlines(), "x\n\ny".splitlines())
+print("a.b.c".rfind("."), "abc".rfind("z"), "a.b.c".find("."))
+print("key=value=more".partition("="), "key=value=more".rpartition("="))
+print("none".partition("="), "none".rpartition("="))
+try:
+    "x".partition("")
+except ValueError as e:
+    print("ValueError:", e)
