@@ -31,10 +31,10 @@ struct LoopOptions {
   int64_t maximum_iterations = -1;
   /// for_stmt: the loop target as written ('i', '(i, x)').
   std::string iterate_names;
-  /// State symbols the body appends to, pops from or assigns items of
-  /// (targets of ag__.list_append / ag__.list_pop / ag__.set_item, known to
-  /// the emitter): a Python list there becomes a TensorArray when the loop
-  /// is staged.
+  /// State symbols the body appends to or pops from (targets of
+  /// ag__.list_append / ag__.list_pop, known to the emitter): a Python list
+  /// there becomes a TensorArray when the loop is staged. (A list the body
+  /// only assigns items of keeps its length and stays a list: set_item.)
   std::vector<std::string> list_symbols;
   /// tf.while_loop's checks (while_v2.py) instead of AutoGraph's: symbol
   /// names are the loop variables' tensor names, and a body whose output

@@ -396,8 +396,8 @@ void tf_while_stmt(const std::function<Value()>& test, const std::function<void(
     throw InternalError("while_stmt: get_state returned " + std::to_string(n) + " values for " +
                         std::to_string(names.size()) + " symbol names");
   }
-  // Python lists the body appends to or writes become TensorArrays (a staged loop
-  // cannot change its variables' structure).
+  // Python lists the body appends to or pops from become TensorArrays (a
+  // staged loop cannot change its variables' structure).
   bool converted = false;
   for (size_t i = 0; i < n; ++i) {
     if (init[i].is_list() && std::find(opts.list_symbols.begin(), opts.list_symbols.end(), names[i]) !=

@@ -46,8 +46,9 @@ bool converted_kwargs(const Ref& e, Refs& out) {
   return false;
 }
 
-/// The names `X` of `X = ag__.list_append(X, ...)`, `X, _ = ag__.list_pop(X, ...)`
-/// and `X = ag__.set_item(X, ...)` anywhere in `body`: the loop's list_symbols.
+/// The names `X` of `X = ag__.list_append(X, ...)` and `X, _ =
+/// ag__.list_pop(X, ...)` anywhere in `body`: the loop's list_symbols (a list
+/// whose length a staged loop changes; `X[i] = v` keeps it, see set_item).
 std::set<std::string> list_symbols(const Refs& body) {
   std::set<std::string> out;
   std::function<void(const Ref&)> visit = [&](const Ref& n) {
@@ -55,7 +56,7 @@ std::set<std::string> list_symbols(const Refs& body) {
     if (auto* a = n->dyn<Assign>()) {
       std::string_view op = ag_operator(a->value);
       const auto& args = op.empty() ? Refs{} : a->value->as<Call>().args;
-      if ((op == "list_append" || op == "list_pop" || op == "set_item") && !args.empty()) {
+      if ((op == "list_append" || op == "list_pop") && !args.empty()) {
         if (auto* nm = unwrap_ld(args[0])->dyn<Name>()) out.insert(nm->id);
       }
     }

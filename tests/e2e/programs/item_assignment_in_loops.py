@@ -1,9 +1,10 @@
 # Item assignment inside loops, which agc's slices conversion turns into
 # `x = ag__.set_item(x, i, v)`: in a Python loop it is Python's item
 # assignment (lists, dicts, objects with __setitem__, changed in place); in a
-# graph loop a Python list becomes a TensorArray written at i, as an explicit
-# tf.TensorArray is. item_assignment_in_loops.expected is what TensorFlow
-# prints (the graph loop's list as TF prints the explicit TensorArray version).
+# graph loop a Python list keeps its length: a constant index assigns as
+# Python does (TF's output), and a graph index selects each element anew
+# (TF cannot index a list by a graph tensor: the line is what TF prints for
+# the explicit TensorArray version, graph_loop_tensor_array).
 import tensorflow as tf
 
 
@@ -58,6 +59,15 @@ def graph_loop_tensor_array(n):
     return squares.stack()
 
 
+@tf.function
+def read_back(x):
+    l = [x, x]
+    for i in tf.range(2):
+        l[0] = l[0] + i
+    return l
+
+
+print(read_back(tf.constant(5)))
 print(graph_loop(tf.constant(3)))
 print(graph_loop_tensor_array(tf.constant(3)))
 
