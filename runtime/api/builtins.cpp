@@ -451,6 +451,25 @@ Value dict(std::vector<Value> args, Kwargs kwargs) {
   return d;
 }
 
+// The decorators of methods: descriptors the object model asks when the
+// attribute is read (object_model.h).
+Value property(std::vector<Value> args, Kwargs kwargs) {
+  std::vector<Value> a = api::bind_builtin(
+      "property", {{"fget", Value()}, {"fset", Value()}, {"fdel", Value()}, {"doc", Value()}}, args, kwargs);
+  if (!a[1].is_none() || !a[2].is_none()) throw NotImplementedError("agc: property() with a setter or a deleter");
+  return make_property(a[0]);
+}
+
+Value staticmethod(std::vector<Value> args, Kwargs kwargs) {
+  check_positional("staticmethod", args, kwargs, 1, 1);
+  return make_staticmethod(args[0]);
+}
+
+Value classmethod(std::vector<Value> args, Kwargs kwargs) {
+  check_positional("classmethod", args, kwargs, 1, 1);
+  return make_classmethod(args[0]);
+}
+
 Value callable(std::vector<Value> args, Kwargs kwargs) {
   check_positional("callable", args, kwargs, 1, 1);
   const Value& v = args[0];

@@ -323,19 +323,6 @@ Value m_as_numpy_iterator(const std::vector<Value>& a) {
 
 Value m_repr(const std::vector<Value>& a) { return Value(data::dataset_repr(*self_dataset(a[0]))); }
 
-/// A staticmethod on the class: `fn` whether read through the class or an instance.
-Value static_method(Value fn) {
-  static const Value cls = make_class(
-      "staticmethod", {},
-      {{"__get__", Value::callable("__get__", [](std::vector<Value> args, Kwargs) -> Value {
-          return args.at(0).getattr("__func__");  // __get__(descriptor, instance, owner)
-        })}});
-  Value m = Value::object("staticmethod");
-  m.as_object().cls = cls;
-  m.setattr("__func__", std::move(fn));
-  return m;
-}
-
 const Value& dataset_class() {
   static const Value cls = [] {
     std::vector<std::pair<std::string, Value>> attrs;
@@ -379,12 +366,12 @@ const Value& dataset_class() {
                        for (const TensorSpec& s : specs) values.push_back(make_tensor_spec(s.shape, s.dtype));
                        return data::pack_values(ds->element_spec(), values);
                      }))});
-    attrs.push_back({"from_tensor_slices", static_method(builtin_value("tf.data.Dataset.from_tensor_slices",
+    attrs.push_back({"from_tensor_slices", make_staticmethod(builtin_value("tf.data.Dataset.from_tensor_slices",
                                                                        tf::api::data_Dataset_from_tensor_slices))});
     attrs.push_back({"from_tensors",
-                     static_method(builtin_value("tf.data.Dataset.from_tensors", tf::api::data_Dataset_from_tensors))});
-    attrs.push_back({"range", static_method(builtin_value("tf.data.Dataset.range", tf::api::data_Dataset_range))});
-    attrs.push_back({"zip", static_method(builtin_value("tf.data.Dataset.zip", tf::api::data_Dataset_zip))});
+                     make_staticmethod(builtin_value("tf.data.Dataset.from_tensors", tf::api::data_Dataset_from_tensors))});
+    attrs.push_back({"range", make_staticmethod(builtin_value("tf.data.Dataset.range", tf::api::data_Dataset_range))});
+    attrs.push_back({"zip", make_staticmethod(builtin_value("tf.data.Dataset.zip", tf::api::data_Dataset_zip))});
     return make_class("DatasetV2", {}, std::move(attrs));
   }();
   return cls;

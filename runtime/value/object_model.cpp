@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
+#include <map>
 
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/user_function.h"
@@ -57,6 +59,16 @@ Value bind_to(const Value& attr, const Value& self, const Value& cls) {
     if (std::optional<Value> get = class_lookup(attr.as_object().cls, "__get__")) {
       return (*get)({attr, self, cls}, {});
     }
+  }
+  return attr;
+}
+
+/// A class attribute read through the class: a descriptor gets no instance
+/// (__get__(None, cls): a staticmethod's function, a property itself);
+/// functions stay plain.
+Value through_class(const Value& attr, const Value& cls) {
+  if (attr.is_object() && !is_class(attr) && !attr.as_object().cls.is_none()) {
+    if (std::optional<Value> get = class_lookup(attr.as_object().cls, "__get__")) return (*get)({attr, Value(), cls}, {});
   }
   return attr;
 }
@@ -124,6 +136,55 @@ Value super_getattr(const Value& cls, const Value& self, std::string_view name) 
   throw AttributeError("'super' object has no attribute '" + std::string(name) + "'");
 }
 
+namespace {
+
+/// A descriptor object of class `cls_name` holding `fn` as __func__, whose
+/// __get__(descriptor, instance, owner) is `get`.
+Value function_descriptor(const char* cls_name, Value fn, Value (*get)(const Value& fn, const std::vector<Value>& args)) {
+  // One class per kind, made once.
+  static std::map<std::string, Value>* classes = new std::map<std::string, Value>();
+  static std::mutex mu;
+  Value cls;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    Value& c = (*classes)[cls_name];
+    if (c.is_none()) {
+      c = make_class(cls_name, {},
+                     {{"__get__", Value::callable("__get__", [get](std::vector<Value> args, Kwargs) -> Value {
+                         return get(args.at(0).getattr("__func__"), args);
+                       })}});
+    }
+    cls = c;
+  }
+  Value d = Value::object(cls_name);
+  d.as_object().cls = cls;
+  d.setattr("__func__", std::move(fn));
+  return d;
+}
+
+}  // namespace
+
+void check_settable(const Value& obj, std::string_view name) {
+  const Value& cls = obj.as_object().cls;
+  if (cls.is_none() || is_class(obj)) return;
+  std::optional<Value> attr = class_lookup(cls, name);
+  if (attr && attr->is_object() && native_state<PropertyState>(*attr) != nullptr) {
+    throw AttributeError("property '" + std::string(name) + "' of '" + class_name(cls) + "' object has no setter");
+  }
+}
+
+Value make_staticmethod(Value fn) {
+  return function_descriptor("staticmethod", std::move(fn), [](const Value& f, const std::vector<Value>&) { return f; });
+}
+
+Value make_classmethod(Value fn) {
+  return function_descriptor("classmethod", std::move(fn), [](const Value& f, const std::vector<Value>& args) {
+    // __get__(descriptor, instance, owner): bound to the owner class.
+    Value owner = args.size() > 2 && !args[2].is_none() ? args[2] : args.at(1).as_object().cls;
+    return bind_method(f, owner);
+  });
+}
+
 Value make_property(Value getter) {
   static const Value property_class = make_class(
       "property", {},
@@ -176,9 +237,9 @@ Value bind_method(const Value& callable, const Value& self) {
 
 std::optional<Value> object_getattr(const Value& obj, std::string_view name) {
   const ObjectObj& o = obj.as_object();
-  if (const Value* v = own_attr(o, name)) return *v;
+  if (const Value* v = own_attr(o, name)) return is_class(obj) ? through_class(*v, obj) : *v;
   if (const ClassInfo* info = class_info(obj)) {
-    if (std::optional<Value> v = lookup_in(mro(obj), 1, name)) return v;
+    if (std::optional<Value> v = lookup_in(mro(obj), 1, name)) return through_class(*v, obj);
     if (name == "__name__" || name == "__qualname__") return Value(info->name);
     if (name == "__bases__") return Value::tuple(info->bases);
     if (name == "__mro__") return Value::tuple(mro(obj));

@@ -81,6 +81,13 @@ Value super_getattr(const Value& cls, const Value& self, std::string_view name);
 /// A read-only property: reading the attribute through an instance calls
 /// `getter(instance)` (Python's property(fget)).
 Value make_property(Value getter);
+/// AttributeError (CPython 3.11's text) when `obj.name = v` would set a
+/// property of obj's class (agc's properties have no setters).
+void check_settable(const Value& obj, std::string_view name);
+/// staticmethod(fn): `fn` itself, read through the class or an instance.
+Value make_staticmethod(Value fn);
+/// classmethod(fn): `fn` bound to the class, read through it or an instance.
+Value make_classmethod(Value fn);
 
 /// `callable` bound to `self`: calling it calls callable(self, *args).
 Value bind_method(const Value& callable, const Value& self);

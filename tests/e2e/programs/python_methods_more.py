@@ -63,3 +63,37 @@ try:
     "x".partition("")
 except ValueError as e:
     print("ValueError:", e)
+
+
+# property, staticmethod and classmethod, read through the class (also
+# through another name for it) and through instances.
+class K:
+    def __init__(self):
+        self._v = 3
+
+    @property
+    def v(self):
+        return self._v * 2
+
+    @staticmethod
+    def make(n):
+        return n * 2
+
+    @classmethod
+    def create(cls, n):
+        obj = cls()
+        obj._v = n
+        return obj
+
+
+class L(K):
+    pass
+
+
+alias = K
+print(alias.make(4), K().make(5), K.make(6), K().v, type(K.v).__name__)
+print(type(L.create(5)).__name__, L.create(5).v, L().create(1).v)
+try:
+    K().v = 4
+except AttributeError as e:
+    print("AttributeError:", e)
