@@ -30,6 +30,45 @@ Value string_join(const TfCall& c) {
   return tf::string_join(c["inputs"], str_arg(c["separator"], "separator"), c.node_name());
 }
 
+Value string_format(const TfCall& c) {
+  // TF's string_ops.string_format: a lone tensor (or variable) is wrapped in
+  // a list; the placeholders are counted (Python's str.count) against
+  // len(inputs) before anything is converted; then StringFormat, whose list
+  // input converts each element as convert_to_tensor does.
+  const std::string& tmpl = str_arg(c["template"], "template");
+  const std::string& placeholder = str_arg(c["placeholder"], "placeholder");
+  int64_t summarize = int_arg(c["summarize"], "summarize");
+  const Value& inputs = c["inputs"];
+  bool lone = inputs.is_tensor() || inputs.is_variable();
+  int64_t n = lone ? 1 : len(inputs);
+  int64_t count = 0;
+  if (placeholder.empty()) {
+    count = 1;  // Python counts "" once per character, and once more
+    for (unsigned char ch : tmpl) count += (ch & 0xC0) != 0x80;
+  } else {
+    for (size_t at = tmpl.find(placeholder); at != std::string::npos; at = tmpl.find(placeholder, at + placeholder.size())) {
+      ++count;
+    }
+  }
+  if (count != n) {
+    throw ValueError("The template expects " + std::to_string(count) + " tensors, but the inputs only has " +
+                     std::to_string(n) + ". Please ensure the number of placeholders in template matches inputs length.");
+  }
+  std::vector<TensorHandle> tensors;
+  if (lone) {
+    tensors.push_back(to_tensor(inputs));
+  } else if (inputs.is_list() || inputs.is_tuple()) {
+    for (const Value& v : inputs.items()) tensors.push_back(to_tensor(v));
+  } else if (current_graph() != nullptr) {  // op_def_library's check
+    throw TypeError("Expected list for 'inputs' argument to 'StringFormat' Op, not " + str(inputs) + ".");
+  } else {  // the eager fallback's check
+    throw TypeError("Expected list for 'inputs' argument to 'string_format' Op, not " + repr(inputs) + ".");
+  }
+  return Value(apply_op1(c.op(), tensors,
+                         Attrs{{"template", tmpl}, {"placeholder", placeholder}, {"summarize", summarize}},
+                         c.node_name()));
+}
+
 
 namespace {
 
