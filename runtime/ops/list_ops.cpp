@@ -150,6 +150,183 @@ Kernel set_item_kernel(const KernelSpec& s) {
   };
 }
 
+/// Shape `s` without its first dim (unknown rank stays unknown).
+Shape without_first_dim(const Shape& s) {
+  return s.rank_known() && s.rank() >= 1 ? Shape(s.dims().subspan(1)) : Shape::unknown_rank();
+}
+
+/// TensorListConcatV2(l[, leading_dims]) -> (t, lengths): the elements
+/// concatenated along their first axis. attr element_shape is TF's
+/// element_shape input (the TensorArray passes [None] + its element shape's
+/// trailing dims); leading_dims gives unset elements' first dims.
+Kernel concat_kernel(const KernelSpec& s) {
+  DType dtype = s.attrs.get<DType>("element_dtype");
+  Shape given = element_shape(s.attrs);
+  return [dtype, given](KernelContext& k) {
+    const TensorList& l = list_of(k.input(0));
+    check_element_dtype(l, dtype);
+    Shape shape = merge_shapes(given, l.element_shape);
+    if (shape.rank_known() && shape.rank() == 0) {
+      throw InvalidArgumentError("Concat requires elements to be at least vectors, found scalars instead.");
+    }
+    int64_t first_dim = shape.rank_known() ? shape.dim(0) : -1;
+    Shape rest = without_first_dim(shape);
+    if (l.size == 0 && !rest.fully_defined()) {
+      throw InvalidArgumentError("All except the first dimension must be fully defined when concating an empty tensor "
+                                 "list. element_shape: " + rest.debug_string());
+    }
+    if (!l.element_shape.fully_defined()) {
+      bool check_dim = first_dim == -1;
+      int64_t inferred = first_dim;
+      for (int64_t i = 0; i < l.size; ++i) {
+        Tensor t = l.get(i);
+        if (!t.defined()) continue;
+        if (t.rank() < 1) {
+          throw InvalidArgumentError("Concat saw a scalar shape at index " + std::to_string(i) +
+                                     " but requires at least vectors.");
+        }
+        rest = merge_shapes(rest, without_first_dim(t.shape()));
+        if (first_dim != -1 && first_dim != t.shape().dim(0)) {
+          throw InvalidArgumentError("First entry of element_shape input does not match the first dim of list element "
+                                     "at index: " + std::to_string(i) + " Expected: " + std::to_string(first_dim) +
+                                     " Actual: " + std::to_string(t.shape().dim(0)));
+        }
+        if (check_dim) {
+          if (inferred == -1) {
+            inferred = t.shape().dim(0);
+          } else if (inferred != t.shape().dim(0)) {
+            inferred = -1;
+            check_dim = false;
+          }
+        }
+      }
+      first_dim = inferred;
+    }
+    if (!rest.fully_defined()) {
+      throw InvalidArgumentError("Trying to concat list with only uninitialized tensors but "
+                                 "element_shape_except_first_dim is not fully defined: " + rest.debug_string());
+    }
+    // TF's Python always passes leading_dims (empty when not given).
+    std::vector<int64_t> leading;
+    if (k.inputs.size() > 1) leading = array::int_values(k.input(1));
+    Tensor lengths(DType::Int64, Shape{l.size});
+    int64_t total = 0;
+    for (int64_t i = 0; i < l.size; ++i) {
+      Tensor t = l.get(i);
+      int64_t dim = 0;
+      auto ui = static_cast<size_t>(i);
+      if (t.defined()) {
+        dim = t.shape().dim(0);
+      } else if (ui >= leading.size() && first_dim != -1) {
+        dim = first_dim;
+      } else if (ui >= leading.size()) {
+        throw InvalidArgumentError("List contains uninitialized tensor at index " + std::to_string(i) +
+                                   " but leading_dims has only " + std::to_string(leading.size()) + " elements.");
+      } else {
+        dim = leading[ui];
+      }
+      lengths.data<int64_t>()[i] = dim;
+      total += dim;
+    }
+    Tensor& out = k.allocate_output(0, dtype, with_leading_dim(total, rest));
+    int64_t per = rest.num_elements();
+    int64_t at = 0;
+    for (int64_t i = 0; i < l.size; ++i) {
+      Tensor t = l.get(i);
+      int64_t n = lengths.data<int64_t>()[i] * per;
+      if (t.defined()) copy_elements(out, at, t, 0, n);
+      else copy_elements(out, at, Tensor::zeros(dtype, with_leading_dim(lengths.data<int64_t>()[i], rest)), 0, n);
+      at += n;
+    }
+    k.set_output(1, std::move(lengths));
+  };
+}
+
+/// TensorListSplit(t, lengths) -> l: element i is the next lengths[i] rows of t.
+Kernel split_kernel(const KernelSpec& s) {
+  Shape declared = element_shape(s.attrs);
+  return [declared](KernelContext& k) {
+    if (declared.rank_known() && declared.rank() < 1) {
+      throw InvalidArgumentError("TensorListSplit requires element_shape to be at least of rank 1, but saw: " +
+                                 declared.debug_string());
+    }
+    const Tensor& t = k.input(0);
+    if (t.rank() < 1) {
+      throw InvalidArgumentError("Tensor must be at least a vector, but saw shape: " + t.shape().debug_string());
+    }
+    Shape rest = without_first_dim(t.shape());
+    if (!without_first_dim(declared).is_compatible_with(rest)) {
+      throw InvalidArgumentError("tensor shape " + t.shape().debug_string() + " is not compatible with element_shape " +
+                                 declared.debug_string());
+    }
+    const Tensor& lengths_t = k.input(1);
+    if (lengths_t.rank() != 1) {
+      throw InvalidArgumentError("Expected lengths to be a vector, received shape: " +
+                                 lengths_t.shape().debug_string());
+    }
+    std::vector<int64_t> lengths = array::int_values(lengths_t);
+    int64_t n = t.shape().dim(0);
+    int64_t per = rest.num_elements();
+    std::vector<Tensor> items;
+    int64_t start = 0;
+    for (int64_t len : lengths) {
+      if (len < 0) throw InvalidArgumentError("Invalid value in lengths: " + std::to_string(len));
+      int64_t end = start + len;
+      if (end > n) {
+        throw InvalidArgumentError("Attempting to slice [" + std::to_string(start) + ", " + std::to_string(end) +
+                                   "] from tensor with length " + std::to_string(n));
+      }
+      Tensor item(t.dtype(), with_leading_dim(len, rest));
+      copy_elements(item, 0, t, start * per, len * per);
+      items.push_back(std::move(item));
+      start = end;
+    }
+    if (start != n) {
+      throw InvalidArgumentError("Unused values in tensor. Length of tensor: " + std::to_string(n) +
+                                 " Values used: " + std::to_string(start));
+    }
+    k.set_output(0, list_tensor(TensorList::from_items(t.dtype(), declared, std::move(items))));
+  };
+}
+
+/// TensorListScatterIntoExistingList(l, t, indices) -> l': row j of t set at
+/// indices[j]; the list grows to hold the largest index (TF resizes even a
+/// TensorArray that is not dynamic_size).
+Kernel scatter_kernel(const KernelSpec&) {
+  return [](KernelContext& k) {
+    const TensorList& l = list_of(k.input(0));
+    const Tensor& t = k.input(1);
+    const Tensor& indices = k.input(2);
+    if (l.element_dtype != DType::Variant && t.dtype() != l.element_dtype) {
+      throw InvalidArgumentError(std::string("Invalid data types; input tensor type: ") + dtype_tf_string(t.dtype()) +
+                                 " list element_type: " + dtype_tf_string(l.element_dtype));
+    }
+    if (t.rank() < 1) {
+      throw InvalidArgumentError("Tensor must be at least a vector, but saw shape: " + t.shape().debug_string());
+    }
+    if (indices.rank() != 1) {
+      throw InvalidArgumentError("Expected indices to be a vector, but received shape: " +
+                                 indices.shape().debug_string());
+    }
+    std::vector<int64_t> ix = array::int_values(indices);
+    if (static_cast<int64_t>(ix.size()) != t.shape().dim(0)) {
+      throw InvalidArgumentError("Expected len(indices) == tensor.shape[0], but saw: " + std::to_string(ix.size()) +
+                                 " vs. " + std::to_string(t.shape().dim(0)));
+    }
+    Shape elem = without_first_dim(t.shape());
+    int64_t per = elem.num_elements();
+    TensorListPtr out = list_ptr_of(k.input(0));
+    for (size_t j = 0; j < ix.size(); ++j) {
+      // TF does not check (its kernel writes out of bounds); agc says what TensorListScatter says.
+      if (ix[j] < 0) throw InvalidArgumentError("Indices in TensorListScatter must all be non-negative.");
+      Tensor item(t.dtype(), elem);
+      copy_elements(item, 0, t, static_cast<int64_t>(j) * per, per);
+      out = out->set(ix[j], std::move(item));
+    }
+    k.set_output(0, list_tensor(std::move(out)));
+  };
+}
+
 // ---- gradients (GRADIENTS.md 2.4, TF's list_ops.py). A list's gradient is
 // a list of its elements' gradients; an unset element reads as zeros.
 
@@ -200,6 +377,36 @@ std::vector<GradTensor> from_tensor_grad(GradContext& c) {
   Attrs a{{"element_dtype", t.dtype}, {"element_shape", elem}};
   if (t.shape.rank_known() && t.shape.dim(0) >= 0) a.set("num_elements", t.shape.dim(0));
   return grads({c.apply1(op::TensorListStack, {c.grad(0)}, a)});
+}
+
+/// ConcatV2(l[, leading_dims]) -> (t, lengths): t's gradient split back by the lengths.
+std::vector<GradTensor> concat_grad(GradContext& c) {
+  GradTensor dlist =
+      c.apply1(op::TensorListSplit, {c.grad(0), c.output(1)}, Attrs{{"element_shape", Shape::unknown_rank()}});
+  if (c.num_inputs() == 1) return grads({dlist});
+  return grads({dlist, GradTensor{}});
+}
+
+/// Split(t, lengths) -> l: the list's gradient concatenated, unset elements
+/// as zeros of their lengths.
+std::vector<GradTensor> split_grad(GradContext& c) {
+  const TensorSpec& t = c.spec(c.input(0));
+  Attrs a{{"element_dtype", t.dtype}, {"element_shape", with_leading_dim(-1, without_first_dim(t.shape))}};
+  std::vector<GradTensor> out = c.apply(op::TensorListConcatV2, std::vector<GradTensor>{c.grad(0), c.input(1)}, a);
+  return grads({out[0], GradTensor{}});
+}
+
+/// ScatterIntoExistingList(l, t, indices): t's gradient gathered from the
+/// list's; the list's gradient with those slots zeroed.
+std::vector<GradTensor> scatter_grad(GradContext& c) {
+  GradTensor dl = c.grad(0), dlist, dtensor;
+  const TensorSpec& t = c.spec(c.input(1));
+  if (c.needed(1)) {
+    dtensor = c.apply1(op::TensorListGather, {dl, c.input(2)},
+                       Attrs{{"element_dtype", t.dtype}, {"element_shape", without_first_dim(t.shape)}});
+  }
+  if (c.needed(0)) dlist = c.apply1(op::TensorListScatterIntoExistingList, {dl, c.zeros_like(c.input(1)), c.input(2)});
+  return grads({dlist, dtensor, GradTensor{}});
 }
 
 }  // namespace
@@ -420,6 +627,45 @@ void register_list_ops(OpRegistry& reg) {
       .cost(CostKind::Host)
       .tpu_unsupported("TensorLists are host data structures")
       .grad_unimplemented();
+  reg.op("TensorListConcatV2")
+      .inputs(1, 2)
+      .outputs(2)
+      .infer([](const InferContext& c) {
+        check_list_input(c);
+        if (c.inputs.size() > 1) check_dtype(c, 1, DType::Int64);
+        Shape given = element_shape(c.attrs);
+        return std::vector<TensorSpec>{{element_dtype(c.attrs), with_leading_dim(-1, without_first_dim(given))},
+                                       {DType::Int64, Shape{-1}}};
+      })
+      .cpu(concat_kernel)
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad(concat_grad);
+
+  reg.op("TensorListSplit")
+      .inputs(2)
+      .infer([](const InferContext& c) {
+        checked_element_dtype(c.inputs[0].dtype);
+        check_dtype(c, 1, DType::Int64);
+        return list_spec();
+      })
+      .cpu(split_kernel)
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad(split_grad);
+
+  reg.op("TensorListScatterIntoExistingList")
+      .inputs(3)
+      .infer([](const InferContext& c) {
+        check_list_input(c);
+        checked_element_dtype(c.inputs[1].dtype);
+        check_dtype(c, 2, DType::Int32);
+        return list_spec();
+      })
+      .cpu(scatter_kernel)
+      .cost(CostKind::Host)
+      .tpu_unsupported("TensorLists are host data structures")
+      .grad(scatter_grad);
 }
 
 }  // namespace ag

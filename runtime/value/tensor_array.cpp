@@ -97,7 +97,7 @@ void eager_write(TensorArrayObj& ta, int64_t index, const Value& value) {
   if (index >= size) {
     if (!ta.dynamic_size) {
       throw OutOfRangeError("Tried to write to index " + std::to_string(index) +
-                            " but array is not resizeable and size is: " + std::to_string(size));
+                            " but array is not resizeable and size is: " + std::to_string(size) + " ");
     }
     ta.items.resize(static_cast<size_t>(index) + 1);
   }
@@ -105,7 +105,7 @@ void eager_write(TensorArrayObj& ta, int64_t index, const Value& value) {
   if (ta.dtype == DType::Variant) ta.dtype = v.dtype();
   if (v.dtype() != ta.dtype) {
     throw InvalidArgumentError("TensorArray dtype is " + dtype_repr(ta.dtype) + " but Op is trying to write dtype " +
-                               dtype_repr(v.dtype()));
+                               dtype_repr(v.dtype()) + " ");
   }
   if (!ta.element_shape.is_compatible_with(v.shape())) {
     throw ValueError("Incompatible shape for value (" + shape_str(v.shape()) + "), expected (" +
@@ -121,7 +121,7 @@ Value eager_read(TensorArrayObj& ta, int64_t index) {
   }
   if (index >= static_cast<int64_t>(ta.items.size())) {
     throw OutOfRangeError("Tried to read from index " + std::to_string(index) +
-                          " but array size is: " + std::to_string(ta.items.size()));
+                          " but array size is: " + std::to_string(ta.items.size()) + " ");
   }
   auto ix = static_cast<size_t>(index);
   if (!ta.items[ix] &&
@@ -154,6 +154,42 @@ Value eager_stack(TensorArrayObj& ta, const std::vector<size_t>& indices) {
   for (const Value& item : items) in.push_back(to_tensor(item));
   const auto n = static_cast<int64_t>(in.size());
   return Value(apply(op::Pack, std::move(in), Attrs{{"axis", int64_t{0}}, {"N", n}}, "stack"));
+}
+
+/// TensorShape.as_list() as Python prints it: "[2, 3]".
+std::string as_list_str(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.dims().size(); ++i) {
+    if (i > 0) out += ", ";
+    out += s.dims()[i] < 0 ? "None" : std::to_string(s.dims()[i]);
+  }
+  return out + "]";
+}
+
+/// value.shape[1:]: unknown for an unknown rank, () for a scalar.
+Shape trailing_shape(const Shape& s) {
+  if (!s.rank_known()) return Shape::unknown_rank();
+  return s.rank() == 0 ? Shape{} : Shape(s.dims().subspan(1));
+}
+
+/// [d] + rest (rest's rank is known).
+Shape with_first(int64_t d, const Shape& rest) {
+  Shape out{d};
+  for (int64_t x : rest.dims()) out.push_back(x);
+  return out;
+}
+
+/// The values of `lengths` when known while tracing (a Python sequence or a
+/// concrete tensor), as TF's tensor_util.constant_value.
+std::optional<std::vector<int64_t>> known_ints(const Value& v) {
+  if (v.is_tensor()) {
+    if (v.as_tensor().symbolic()) return std::nullopt;
+    const Tensor& t = v.as_tensor().value();
+    if (t.rank() != 1) return std::nullopt;
+  }
+  std::vector<int64_t> out;
+  for (const Value& x : v.is_tensor() ? rows_of(v) : iterate(v)) out.push_back(eager_index(x));
+  return out;
 }
 
 }  // namespace
@@ -229,7 +265,7 @@ Value gather(const Value& v, const Value& indices) {
       int64_t k = eager_index(i);
       if (k < 0 || k >= static_cast<int64_t>(ta.items.size())) {
         throw OutOfRangeError("Tried to read from index " + std::to_string(k) +
-                              " but array size is: " + std::to_string(ta.items.size()));
+                              " but array size is: " + std::to_string(ta.items.size()) + " ");
       }
       picked.push_back(static_cast<size_t>(k));
     }
@@ -257,6 +293,103 @@ Value unstack(const Value& v, const Value& value) {
   Shape elem = s.rank_known() && s.rank() >= 1 ? Shape(s.dims().subspan(1)) : Shape::unknown_rank();
   check_element_shape(ta, elem);
   return with_flow(v, apply(op::TensorListFromTensor, {t}, Attrs{{"element_shape", elem}}));
+}
+
+Value concat(const Value& v) {
+  TensorArrayObj& ta = v.as_tensor_array();
+  if (!ta.graph()) {
+    std::vector<TensorHandle> in;
+    for (size_t i = 0; i < ta.items.size(); ++i) in.push_back(maybe_zero(ta, i));
+    // array_ops.concat of one tensor is its identity.
+    if (in.size() == 1) return Value(apply(op::Identity, {in[0]}, {}, "concat"));
+    const auto n = static_cast<int64_t>(in.size());
+    in.emplace_back(Tensor::scalar<int32_t>(0));
+    try {
+      return Value(apply(op::ConcatV2, std::move(in), Attrs{{"N", n}}, "concat"));
+    } catch (const OpError&) {
+      for (size_t i = 0; i < ta.items.size(); ++i) {
+        if (ta.items[i]->shape().rank() == 0) {
+          throw InvalidArgumentError("Concat saw a scalar shape at index " + std::to_string(i) +
+                                     " but requires at least vectors.");
+        }
+      }
+      throw;
+    }
+  }
+  known_dtype(ta);
+  Shape elem = Shape::unknown_rank();
+  if (ta.element_shape.rank_known()) elem = with_first(kUnknownDim, trailing_shape(ta.element_shape));
+  std::vector<TensorHandle> in{*ta.flow};
+  return Value(apply_op(op::TensorListConcatV2, in, Attrs{{"element_dtype", ta.dtype}, {"element_shape", elem}},
+                        "TensorListConcatV2")[0]);
+}
+
+Value split(const Value& v, const Value& value, const Value& lengths) {
+  TensorArrayObj& ta = v.as_tensor_array();
+  // TF only logs a dtype mismatch here (_check_dtypes); later ops fail on it.
+  TensorHandle t = element(ta, value);
+  if (ta.dtype == DType::Variant) ta.dtype = t.dtype();
+  if (!ta.graph()) {
+    TensorHandle len = to_tensor(lengths);
+    const Shape& ls = len.shape();
+    const Shape& vs = t.shape();
+    if (ls.rank() != 1) {
+      throw InvalidArgumentError("Expected lengths to be a vector, received shape: " + as_list_str(ls) + " ");
+    }
+    if (vs.rank() == 0) {
+      throw InvalidArgumentError("Expected value to be at least a vector, but received shape: " + as_list_str(vs) +
+                                 " ");
+    }
+    int64_t sum = 0;
+    std::vector<int64_t> ls_values = *known_ints(Value(len));
+    for (int64_t x : ls_values) sum += x;
+    if (sum != vs.dim(0)) {
+      throw InvalidArgumentError("Expected sum of lengths to be equal to values.shape[0], but sum of lengths is " +
+                                 std::to_string(sum) + " and value's shape is: " + as_list_str(vs) + " ");
+    }
+    if (!ta.dynamic_size && ls.dim(0) != static_cast<int64_t>(ta.items.size())) {
+      throw InvalidArgumentError("TensorArray's size is not equal to the size of lengths (" +
+                                 std::to_string(ta.items.size()) + " vs. " + std::to_string(ls.dim(0)) +
+                                 "), and the TensorArray is not marked as dynamically resizeable.");
+    }
+    TensorHandle in[3] = {t, len, TensorHandle(Tensor::scalar<int32_t>(0))};
+    std::vector<TensorHandle> pieces =
+        apply_op(op::SplitV, in, Attrs{{"num_split", ls.dim(0)}}, "split");
+    ta.items.assign(pieces.begin(), pieces.end());
+    return v;
+  }
+  TensorHandle len = to_tensor(lengths);
+  if (len.dtype() != DType::Int64) {
+    len = apply(op::Cast, {len}, Attrs{{"SrcT", len.dtype()}, {"DstT", DType::Int64}, {"Truncate", false}}, "Cast");
+  }
+  std::optional<std::vector<int64_t>> known = known_ints(lengths);
+  if (t.shape().rank_known() && known && !known->empty() &&
+      std::all_of(known->begin(), known->end(), [&](int64_t x) { return x == known->front(); })) {
+    check_element_shape(ta, with_first(known->front(), trailing_shape(t.shape())));
+  }
+  return with_flow(v, apply(op::TensorListSplit, {t, len}, Attrs{{"element_shape", ta.element_shape}}));
+}
+
+Value scatter(const Value& v, const Value& indices, const Value& value) {
+  TensorArrayObj& ta = v.as_tensor_array();
+  if (!ta.graph()) {
+    std::vector<Value> ix = indices.is_tensor() ? rows_of(indices) : iterate(indices);
+    std::vector<Value> rows = rows_of(value);
+    for (size_t i = 0; i < std::min(ix.size(), rows.size()); ++i) eager_write(ta, eager_index(ix[i]), rows[i]);
+    return v;
+  }
+  TensorHandle t = element(ta, value);
+  check_element_shape(ta, trailing_shape(t.shape()));
+  TensorHandle flow = apply(op::TensorListScatterIntoExistingList, {*ta.flow, t, index_tensor(indices)}, {});
+  Value out = with_flow(v, flow);
+  if (ta.dtype == DType::Variant) out.as_tensor_array().dtype = t.dtype();
+  return out;
+}
+
+Value close(const Value& v) {
+  TensorArrayObj& ta = v.as_tensor_array();
+  if (!ta.graph()) ta.items.clear();
+  return Value();
 }
 
 Value size(const Value& v) {
@@ -319,6 +452,10 @@ Value getattr(const Value& v, std::string_view name) {
   if (name == "stack") return method("stack", [](const Value& t, const std::vector<Value>&) { return stack(t); });
   if (name == "gather") return method("gather", [arg](const Value& t, const std::vector<Value>& a) { return gather(t, arg(a, 0, "indices")); });
   if (name == "unstack") return method("unstack", [arg](const Value& t, const std::vector<Value>& a) { return unstack(t, arg(a, 0, "value")); });
+  if (name == "concat") return method("concat", [](const Value& t, const std::vector<Value>&) { return concat(t); });
+  if (name == "split") return method("split", [arg](const Value& t, const std::vector<Value>& a) { return split(t, arg(a, 0, "value"), arg(a, 1, "lengths")); });
+  if (name == "scatter") return method("scatter", [arg](const Value& t, const std::vector<Value>& a) { return scatter(t, arg(a, 0, "indices"), arg(a, 1, "value")); });
+  if (name == "close") return method("close", [](const Value& t, const std::vector<Value>&) { return close(t); });
   if (name == "size") return method("size", [](const Value& t, const std::vector<Value>&) { return size(t); });
   if (name == "identity") return method("identity", [](const Value& t, const std::vector<Value>&) { return identity(t); });
   if (name == "dtype") return dtype_value(ta.dtype);

@@ -59,6 +59,14 @@ Value read(const Value& ta, const Value& index);
 Value stack(const Value& ta);
 Value gather(const Value& ta, const Value& indices);
 Value unstack(const Value& ta, const Value& value);
+/// The elements concatenated along their first axis (TensorListConcatV2).
+Value concat(const Value& ta);
+/// `value` split along its first axis into elements of `lengths` rows (TensorListSplit).
+Value split(const Value& ta, const Value& value, const Value& lengths);
+/// Row j of `value` written at indices[j] (TensorListScatterIntoExistingList).
+Value scatter(const Value& ta, const Value& indices, const Value& value);
+/// Eager: forgets every element; in a graph nothing to do (TF returns a NoOp). None.
+Value close(const Value& ta);
 /// An int32 scalar tensor.
 Value size(const Value& ta);
 Value identity(const Value& ta);

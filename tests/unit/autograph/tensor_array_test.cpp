@@ -177,13 +177,13 @@ TEST_CASE("list_append in a staged loop turns the Python list into a TensorArray
 TEST_CASE("TensorArray errors read as TF's") {
   Value ta = tensor_array::create(DType::Float32, Value(2));
   CHECK(error_text([&] { call(ta, "write", {Value(2), Value(1.0)}); }) ==
-        "OutOfRangeError: Tried to write to index 2 but array is not resizeable and size is: 2");
+        "OutOfRangeError: Tried to write to index 2 but array is not resizeable and size is: 2 ");
   CHECK(error_text([&] { call(ta, "write", {Value(-1), Value(1.0)}); }) ==
         "OutOfRangeError: Writing to negative indices (index -1) is not allowed.");
   CHECK(error_text([&] { call(ta, "write", {Value(0), i32(1)}); }) ==
-        "InvalidArgumentError: TensorArray dtype is float32 but Op is trying to write dtype int32");
+        "InvalidArgumentError: TensorArray dtype is float32 but Op is trying to write dtype int32 ");
   CHECK(error_text([&] { call(ta, "read", {Value(5)}); }) ==
-        "OutOfRangeError: Tried to read from index 5 but array size is: 2");
+        "OutOfRangeError: Tried to read from index 5 but array size is: 2 ");
   // Reading an unwritten slot of unknown element shape.
   CHECK(error_text([&] { call(ta, "read", {Value(1)}); }) ==
         "ValueError: Cannot convert a partially known TensorShape <unknown> to a Tensor.");

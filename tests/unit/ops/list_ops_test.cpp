@@ -19,7 +19,8 @@ using ag::test::error_text;
 
 AG_SWEEP_COVERS("EmptyTensorList", "TensorListReserve", "TensorListFromTensor", "TensorListLength",
                 "TensorListGetItem", "TensorListSetItem", "TensorListPushBack", "TensorListPopBack",
-                "TensorListStack", "TensorListGather");
+                "TensorListStack", "TensorListGather", "TensorListConcatV2", "TensorListSplit",
+                "TensorListScatterIntoExistingList");
 
 namespace {
 
@@ -160,4 +161,54 @@ TEST_CASE("list op errors read as TF's") {
         "InvalidArgumentError: Tensor must be at least a vector, but saw shape: []");
   CHECK(error_text([&] { run1("TensorListLength", {Tensor::scalar<float>(1)}); }).starts_with("InvalidArgumentError: "));
   CHECK(error_text([&] { run1("AddV2", {l, l}); }).starts_with("InvalidArgumentError: "));
+}
+
+TEST_CASE("TensorListSplit then TensorListConcatV2 gives the tensor and the lengths back") {
+  for (int trial = 0; trial < 30; ++trial) {
+    DType dtype = trial % 2 ? DType::Float32 : DType::Int64;
+    Shape rest = sweep::random_shape(2, 3);
+    std::vector<int64_t> lengths;
+    int64_t total = 0;
+    for (int i = 0, n = static_cast<int>(sweep::rng()() % 5) + 1; i < n; ++i) {
+      lengths.push_back(static_cast<int64_t>(sweep::rng()() % 3));
+      total += lengths.back();
+    }
+    Shape s{total};
+    for (int64_t d : rest.dims()) s.push_back(d);
+    Tensor t = sweep::random_tensor(dtype, s);
+    Tensor len = Tensor::from_vector<int64_t>(Shape{static_cast<int64_t>(lengths.size())}, lengths);
+    Tensor l = run1("TensorListSplit", {t, len}, Attrs{{"element_shape", Shape::unknown_rank()}});
+    CHECK(run1("TensorListLength", {l}).scalar_value<int32_t>() == static_cast<int32_t>(lengths.size()));
+    Shape given{-1};
+    for (int64_t d : rest.dims()) given.push_back(d);
+    std::vector<Tensor> out = runv("TensorListConcatV2", {l}, list_attrs(dtype, given));
+    sweep::expect_close(out[0], t, "split/concat round trip");
+    sweep::expect_close(out[1], len, "concat lengths");
+  }
+}
+
+TEST_CASE("TensorListScatterIntoExistingList sets rows, grows the list and reads as TF's kernels") {
+  Tensor l = run1("TensorListReserve", {i32(2)}, list_attrs(DType::Float32, Shape::unknown_rank()));
+  Tensor v = Tensor::from_vector<float>(Shape{2, 2}, {1, 2, 3, 4});
+  Tensor s = run1("TensorListScatterIntoExistingList", {l, v, Tensor::from_vector<int32_t>(Shape{2}, {3, 0})});
+  CHECK(run1("TensorListLength", {s}).scalar_value<int32_t>() == 4);
+  Tensor st = run1("TensorListStack", {s}, list_attrs(DType::Float32, Shape{2}));
+  sweep::expect_close(st, Tensor::from_vector<float>(Shape{4, 2}, {3, 4, 0, 0, 0, 0, 1, 2}), "scatter");
+  CHECK(error_text([&] { run1("TensorListScatterIntoExistingList", {l, v, Tensor::from_vector<int32_t>(Shape{1}, {0})}); }) ==
+        "InvalidArgumentError: Expected len(indices) == tensor.shape[0], but saw: 1 vs. 2");
+  // Unset elements take the leading dim the set ones share; else concat fails.
+  Tensor c = runv("TensorListConcatV2", {s}, list_attrs(DType::Float32, Shape::unknown_rank()))[0];
+  CHECK(c.shape() == Shape{8});
+  Tensor r = run1("TensorListReserve", {i32(2)}, list_attrs(DType::Float32, Shape::unknown_rank()));
+  CHECK(error_text([&] { runv("TensorListConcatV2", {r}, list_attrs(DType::Float32, Shape::unknown_rank())); }) ==
+        "InvalidArgumentError: Trying to concat list with only uninitialized tensors but "
+        "element_shape_except_first_dim is not fully defined: <unknown>");
+  r = run1("TensorListSetItem", {r, i32(0), Tensor::from_vector<float>(Shape{1}, {5})});
+  sweep::expect_close(runv("TensorListConcatV2", {r}, list_attrs(DType::Float32, Shape::unknown_rank()))[0],
+                      Tensor::from_vector<float>(Shape{2}, {5, 0}), "unset element as zeros");
+  Tensor t3 = Tensor::from_vector<float>(Shape{3}, {1, 2, 3});
+  CHECK(error_text([&] { run1("TensorListSplit", {t3, Tensor::from_vector<int64_t>(Shape{1}, {1})}, Attrs{{"element_shape", Shape::unknown_rank()}}); }) ==
+        "InvalidArgumentError: Unused values in tensor. Length of tensor: 3 Values used: 1");
+  CHECK(error_text([&] { run1("TensorListSplit", {t3, Tensor::from_vector<int64_t>(Shape{1}, {4})}, Attrs{{"element_shape", Shape::unknown_rank()}}); }) ==
+        "InvalidArgumentError: Attempting to slice [0, 4] from tensor with length 3");
 }
