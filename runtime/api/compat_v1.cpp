@@ -79,10 +79,10 @@ std::shared_ptr<ag::Graph> current_v1_graph() {
   return all_graphs().at(g);
 }
 
-ag::Graph& require_graph(const Value& v) {
+const std::shared_ptr<ag::Graph>& require_graph(const Value& v) {
   auto* st = native_state<GraphState>(v);
-  if (st == nullptr) throw TypeError("graph must be a tf.Graph, but got " + v.type_name());
-  return *st->graph;
+  if (st == nullptr) throw TypeError("graph must be a tf.Graph, but got <class '" + v.type_name() + "'>");
+  return st->graph;
 }
 
 Value graph_object(std::shared_ptr<ag::Graph> g) {
@@ -347,8 +347,7 @@ Value session_run(const Value& self, const Value& fetches, const Value& feed_dic
 
 Value make_session(const Value& self, const Value& graph) {
   auto st = std::make_shared<SessionState>();
-  st->graph = graph.is_none() ? current_v1_graph() : native_state<GraphState>(graph)->graph;
-  if (!graph.is_none()) (void)require_graph(graph);
+  st->graph = graph.is_none() ? current_v1_graph() : require_graph(graph);
   self.as_object().native = st;
   return Value();
 }

@@ -88,3 +88,7 @@ sess = tf.InteractiveSession(graph=k)
 sess.run(v.initializer)
 print(twice.eval())
 sess.close()
+try:
+    tf.Session(graph=3)
+except TypeError as e:
+    print("TypeError:", e)
