@@ -269,8 +269,8 @@ Value collect_leaf(SessionState& s, const Value& f, Fetches& out) {
   } else if (f.is_tensor()) {
     o = graph_tensor(s, f, "Fetch argument");
   } else {
-    throw TypeError("Fetch argument " + repr(f) + " has invalid type " + repr(Value(f.type_name())) +
-                    ", must be a string or Tensor. (Can not convert a " + f.type_name() + " into a Tensor or Operation.)");
+    throw TypeError("Fetch argument " + repr(f) + " has invalid type <class '" + f.type_name() +
+                    "'>, must be a string or Tensor. (Can not convert a " + f.type_name() + " into a Tensor or Operation.)");
   }
   out.tensors.push_back(o);
   return Value(static_cast<int64_t>(out.tensors.size() - 1));

@@ -92,3 +92,7 @@ try:
     tf.Session(graph=3)
 except TypeError as e:
     print("TypeError:", e)
+try:
+    tf.Session(graph=k).run(3)
+except TypeError as e:
+    print("TypeError:", e)
