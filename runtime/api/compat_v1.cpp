@@ -6,6 +6,7 @@
 // The graph is an ordinary Graph marked v1 (graph/graph.h); a run is the
 // pruned copy graph/extract makes, compiled once per (feeds, fetches,
 // targets) as TF's DirectSession caches its executors.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -227,10 +228,16 @@ Output graph_tensor(SessionState& s, const Value& v, const char* what) {
   return t.output();
 }
 
-/// A tensor or operation of the session's graph named "name:0" / "name".
-Value by_name(SessionState& s, const std::string& name) {
+/// A tensor or operation of graph `g` named "name:0" / "name".
+Value by_name(const std::shared_ptr<ag::Graph>& g, const std::string& name) {
   size_t colon = name.rfind(':');
-  Node* n = s.graph->find(colon == std::string::npos ? name : name.substr(0, colon));
+  if (colon != std::string::npos &&
+      (colon + 1 == name.size() || name.find_first_not_of("0123456789", colon + 1) != std::string::npos)) {
+    throw ValueError("The name " + repr(Value(name)) +
+                     " looks a like a Tensor name, but is not a valid one. Tensor names must be of the form "
+                     "\"<op_name>:<output_index>\".");
+  }
+  Node* n = g->find(colon == std::string::npos ? name : name.substr(0, colon));
   if (n == nullptr) {
     // KeyError's text is its argument's repr, as Python prints it.
     throw KeyError(repr(Value("The name '" + name + "' refers to a" +
@@ -238,20 +245,20 @@ Value by_name(SessionState& s, const std::string& name) {
                               " which does not exist. The operation, '" + name.substr(0, colon) +
                               "', does not exist in the graph.")));
   }
-  if (colon == std::string::npos) return operation_object(s.graph, n);
-  int index = std::stoi(name.substr(colon + 1));
-  if (index < 0 || index >= static_cast<int>(n->outputs.size())) {
+  if (colon == std::string::npos) return operation_object(g, n);
+  size_t index = name.size() - colon > 10 ? SIZE_MAX : std::stoul(name.substr(colon + 1));
+  if (index >= n->outputs.size()) {
     throw KeyError(repr(Value("The name '" + name + "' refers to a Tensor which does not exist. The operation, '" +
                               n->name + "', exists but only has " + std::to_string(n->outputs.size()) + " outputs.")));
   }
-  return Value(TensorHandle(n->output(index)));
+  return Value(TensorHandle(n->output(static_cast<int>(index))));
 }
 
 /// The place of fetch `f` (not a structure): a tensor's index in the run's
 /// outputs (an int), or None for an operation.
 Value collect_leaf(SessionState& s, const Value& f, Fetches& out) {
   if (f.is_none()) throw TypeError("Fetch argument None has invalid type <class 'NoneType'>");
-  if (f.is_str()) return collect_leaf(s, by_name(s, f.as_str()), out);
+  if (f.is_str()) return collect_leaf(s, by_name(s.graph, f.as_str()), out);
   if (auto* op = native_state<OperationState>(f)) {
     if (op->graph != s.graph) bad_fetch(f, "Operation " + repr(f) + " is not an element of this graph.");
     out.targets.push_back(op->node);
@@ -293,7 +300,7 @@ void collect_feeds(SessionState& s, const Value& feed_dict, std::vector<Output>&
   if (feed_dict.is_none()) return;
   if (!feed_dict.is_dict()) throw TypeError("feed_dict must be a dictionary, got " + feed_dict.type_name());
   for (const auto& [key, value] : feed_dict.as_dict().entries) {
-    Value k = key.is_str() ? by_name(s, key.as_str()) : key;
+    Value k = key.is_str() ? by_name(s.graph, key.as_str()) : key;
     if (!k.is_tensor()) throw TypeError("Cannot interpret feed_dict key as Tensor: " + repr(key));
     Output o = graph_tensor(s, k, "Feed key");
     if (value.is_tensor()) {
@@ -427,25 +434,21 @@ const Value& api::v1_Graph() {
     }));
     attrs.push_back(native_method("Graph.get_tensor_by_name", "get_tensor_by_name", {self, {"name", std::nullopt}},
                                   [](const std::vector<Value>& a) {
-                                    SessionState s;
-                                    s.graph = native_state<GraphState>(a[0])->graph;
                                     const std::string& name = ag::api::str_arg(a[1], "name");
                                     if (name.find(':') == std::string::npos) {
                                       throw ValueError("The name " + repr(a[1]) +
                                                        " looks a like an Operation name, not a Tensor name.");
                                     }
-                                    return by_name(s, name);
+                                    return by_name(native_state<GraphState>(a[0])->graph, name);
                                   }));
     attrs.push_back(native_method("Graph.get_operation_by_name", "get_operation_by_name", {self, {"name", std::nullopt}},
                                   [](const std::vector<Value>& a) {
-                                    SessionState s;
-                                    s.graph = native_state<GraphState>(a[0])->graph;
                                     const std::string& name = ag::api::str_arg(a[1], "name");
                                     if (name.find(':') != std::string::npos) {
                                       throw ValueError("The name " + repr(a[1]) +
                                                        " appears to refer to a Tensor, not a Operation.");
                                     }
-                                    return by_name(s, name);
+                                    return by_name(native_state<GraphState>(a[0])->graph, name);
                                   }));
     attrs.push_back(native_method("Graph.get_operations", "get_operations", {self}, [](const std::vector<Value>& a) {
       const auto& g = native_state<GraphState>(a[0])->graph;

@@ -58,6 +58,21 @@ Value broadcast_alpha(const TensorHandle& alpha, const TensorHandle& beta) {
   return tf::broadcast_to(Value(alpha), Value(common::int32_vector(dims)));
 }
 
+/// What both gamma functions convert first, as TF's random_gamma does:
+/// the shape, and alpha broadcast with beta (default 1), as `dtype`.
+struct GammaArgs {
+  TensorHandle shape;
+  TensorHandle beta;
+  Value alpha;
+};
+
+GammaArgs gamma_args(const TfCall& c, DType dtype) {
+  TensorHandle shape = named_arg(c["shape"], DType::Int32, "shape");
+  TensorHandle alpha = named_arg(c["alpha"], dtype, "alpha");
+  TensorHandle beta = named_arg(c["beta"].is_none() ? Value(1) : c["beta"], dtype, "beta");
+  return {shape, beta, broadcast_alpha(alpha, beta)};
+}
+
 /// maximum(tiny, rnd / beta), as both gamma functions end.
 Value scale_gamma(const Value& rnd, const TensorHandle& beta, DType dtype, double tiny) {
   Value scaled = tf::truediv(rnd, Value(beta));
@@ -69,15 +84,12 @@ Value scale_gamma(const Value& rnd, const TensorHandle& beta, DType dtype, doubl
 Value random_gamma(const TfCall& c) {
   NameScope scope(c.node_name());
   DType dtype = dtype_or(c["dtype"], DType::Float32);
-  TensorHandle shape = named_arg(c["shape"], DType::Int32, "shape");
-  TensorHandle alpha = named_arg(c["alpha"], dtype, "alpha");
-  TensorHandle beta = named_arg(c["beta"].is_none() ? Value(1) : c["beta"], dtype, "beta");
-  Value alpha_broadcast = broadcast_alpha(alpha, beta);
+  GammaArgs g = gamma_args(c, dtype);
   auto [s1, s2] = tf::get_seed(c["seed"]);
   double tiny = finfo_tiny(dtype);  // Python evaluates np.finfo before the op
-  std::vector<TensorHandle> in{shape, alpha_broadcast.as_tensor()};
+  std::vector<TensorHandle> in{g.shape, g.alpha.as_tensor()};
   Value rnd(apply_op1(op::RandomGamma, in, Attrs{{"seed", s1}, {"seed2", s2}}, "RandomGamma"));
-  return scale_gamma(rnd, beta, dtype, tiny);
+  return scale_gamma(rnd, g.beta, dtype, tiny);
 }
 
 Value random_poisson(const TfCall& c) {
@@ -93,14 +105,11 @@ Value random_poisson(const TfCall& c) {
 Value stateless_random_gamma(const TfCall& c) {
   NameScope scope(c.node_name());
   DType dtype = dtype_or(c["dtype"], DType::Float32);
-  TensorHandle shape = named_arg(c["shape"], DType::Int32, "shape");
-  TensorHandle alpha = named_arg(c["alpha"], dtype, "alpha");
-  TensorHandle beta = named_arg(c["beta"].is_none() ? Value(1) : c["beta"], dtype, "beta");
-  Value alpha_broadcast = broadcast_alpha(alpha, beta);
+  GammaArgs g = gamma_args(c, dtype);
   TensorHandle seed = c["seed"].is_tensor() ? c["seed"].as_tensor() : to_tensor(c["seed"]);
-  std::vector<TensorHandle> in{shape, seed, alpha_broadcast.as_tensor()};
+  std::vector<TensorHandle> in{g.shape, seed, g.alpha.as_tensor()};
   Value rnd(apply_op1(op::StatelessRandomGammaV2, in, {}, "StatelessRandomGammaV2"));
-  return scale_gamma(rnd, beta, dtype, finfo_tiny(dtype));
+  return scale_gamma(rnd, g.beta, dtype, finfo_tiny(dtype));
 }
 
 Value stateless_random_poisson(const TfCall& c) {

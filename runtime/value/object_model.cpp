@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <mutex>
-#include <map>
 
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/user_function.h"
@@ -47,9 +45,14 @@ std::optional<Value> lookup_in(const std::vector<Value>& order, size_t start, st
 }
 
 std::optional<Value> class_lookup(const Value& cls, std::string_view name) {
-  // The common case first: the class's own attribute, without building the MRO.
+  // The MRO is collect_mro's depth-first order, so the first class on a
+  // depth-first walk that has the attribute is the MRO's first: no MRO built
+  // (instance attribute writes ask this, see check_settable).
   if (const Value* v = own_attr(cls.as_object(), name)) return *v;
-  return lookup_in(mro(cls), 1, name);
+  for (const Value& base : checked_class(cls).bases) {
+    if (std::optional<Value> v = class_lookup(base, name)) return v;
+  }
+  return std::nullopt;
 }
 
 /// A class attribute as seen through `self`: functions bound, descriptors asked.
@@ -138,25 +141,17 @@ Value super_getattr(const Value& cls, const Value& self, std::string_view name) 
 
 namespace {
 
-/// A descriptor object of class `cls_name` holding `fn` as __func__, whose
-/// __get__(descriptor, instance, owner) is `get`.
-Value function_descriptor(const char* cls_name, Value fn, Value (*get)(const Value& fn, const std::vector<Value>& args)) {
-  // One class per kind, made once.
-  static std::map<std::string, Value>* classes = new std::map<std::string, Value>();
-  static std::mutex mu;
-  Value cls;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    Value& c = (*classes)[cls_name];
-    if (c.is_none()) {
-      c = make_class(cls_name, {},
-                     {{"__get__", Value::callable("__get__", [get](std::vector<Value> args, Kwargs) -> Value {
-                         return get(args.at(0).getattr("__func__"), args);
-                       })}});
-    }
-    cls = c;
-  }
-  Value d = Value::object(cls_name);
+/// The class of a descriptor kind (staticmethod, classmethod) whose
+/// __get__(descriptor, instance, owner) is get(its __func__, the arguments).
+Value descriptor_class(const char* name, Value (*get)(const Value& fn, const std::vector<Value>& args)) {
+  return make_class(name, {}, {{"__get__", Value::callable("__get__", [get](std::vector<Value> args, Kwargs) -> Value {
+                                  return get(args.at(0).getattr("__func__"), args);
+                                })}});
+}
+
+/// An instance of descriptor class `cls` holding `fn` as __func__.
+Value function_descriptor(const Value& cls, Value fn) {
+  Value d = Value::object(class_name(cls));
   d.as_object().cls = cls;
   d.setattr("__func__", std::move(fn));
   return d;
@@ -174,15 +169,18 @@ void check_settable(const Value& obj, std::string_view name) {
 }
 
 Value make_staticmethod(Value fn) {
-  return function_descriptor("staticmethod", std::move(fn), [](const Value& f, const std::vector<Value>&) { return f; });
+  static const Value cls =
+      descriptor_class("staticmethod", [](const Value& f, const std::vector<Value>&) { return f; });
+  return function_descriptor(cls, std::move(fn));
 }
 
 Value make_classmethod(Value fn) {
-  return function_descriptor("classmethod", std::move(fn), [](const Value& f, const std::vector<Value>& args) {
+  static const Value cls = descriptor_class("classmethod", [](const Value& f, const std::vector<Value>& args) {
     // __get__(descriptor, instance, owner): bound to the owner class.
     Value owner = args.size() > 2 && !args[2].is_none() ? args[2] : args.at(1).as_object().cls;
     return bind_method(f, owner);
   });
+  return function_descriptor(cls, std::move(fn));
 }
 
 Value make_property(Value getter) {

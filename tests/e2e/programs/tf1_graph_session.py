@@ -96,3 +96,8 @@ try:
     tf.Session(graph=k).run(3)
 except TypeError as e:
     print("TypeError:", e)
+for bad in ["p:x", "p:"]:
+    try:
+        h.get_tensor_by_name(bad)
+    except ValueError as e:
+        print("ValueError:", e)
