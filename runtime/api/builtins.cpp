@@ -20,6 +20,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/graph/control_flow.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/exception_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/numpy_types.h"
@@ -163,6 +164,7 @@ std::optional<bool> builtin_isinstance(const Value& v, const Value& cls) {
   }
   if (is_builtin(cls, "bool", bool_)) return v.is_bool();
   if (is_builtin(cls, "str", str)) return v.is_str();
+  if (is_builtin(cls, "bytes", bytes)) return bytes_value::is_bytes(v);
   if (is_builtin(cls, "list", list)) return v.is_list();
   if (is_builtin(cls, "tuple", tuple)) return v.is_tuple();
   if (is_builtin(cls, "dict", dict)) return v.is_dict();
@@ -399,14 +401,17 @@ Value bool_(std::vector<Value> args, Kwargs kwargs) {
 }
 
 Value str(std::vector<Value> args, Kwargs kwargs) {
-  std::optional<Value> object = take_kwarg(kwargs, "object");
-  api::no_more_kwargs("str", kwargs);
-  if (args.size() > 1 || (object && !args.empty())) {
-    throw TypeError("str() takes at most 1 argument (" + std::to_string(args.size() + (object ? 1 : 0)) + " given)");
-  }
-  if (!args.empty()) object = args[0];
-  return Value(object ? ag::str(*object) : std::string());
+  // str(object=''), or str(object=b'', encoding='utf-8', errors='strict'),
+  // which decodes bytes.
+  std::vector<Value> a = bind_arguments("str", {{"object", Value("")}, {"encoding", Value()}, {"errors", Value()}},
+                                        std::move(args), std::move(kwargs));
+  if (a[1].is_none() && a[2].is_none()) return Value(ag::str(a[0]));
+  if (!bytes_value::is_bytes(a[0])) throw TypeError("decoding to str: need a bytes-like object, " + a[0].type_name() + " found");
+  return Value(bytes_value::decode(bytes_value::data(a[0]), a[1].is_none() ? "utf-8" : a[1].as_str(),
+                                   a[2].is_none() ? "strict" : a[2].as_str()));
 }
+
+Value bytes(std::vector<Value> args, Kwargs kwargs) { return bytes_value::construct(std::move(args), std::move(kwargs)); }
 
 Value repr(std::vector<Value> args, Kwargs kwargs) {
   check_positional("repr", args, kwargs, 1, 1);

@@ -3,9 +3,7 @@
 // tf.io.parse_single_example / parse_example (the ParseSingleExample and
 // ParseExampleV2 ops, so they trace into map functions), and the
 // tf.train.Example builders (Example, Features, Feature, BytesList,
-// FloatList, Int64List) whose SerializeToString() gives a record. agc has no
-// bytes type: a serialized record is a string scalar tensor, and str values
-// stand for bytes in BytesList.
+// FloatList, Int64List) whose SerializeToString() gives a record as bytes.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -19,6 +17,7 @@
 #include "runtime/core/tfrecord.h"
 #include "runtime/data/datasets.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
 
@@ -37,15 +36,24 @@ TFRecordWriter& writer_of(const Value& self) {
   return *s->writer;
 }
 
-/// A record argument: a str (its bytes) or a string scalar tensor.
-std::string record_bytes(const Value& v) {
-  if (v.is_str()) return v.as_str();
+/// The bytes of a record or of a BytesList item: bytes, or a string scalar
+/// tensor's value. nullopt for anything else.
+std::optional<std::string> bytes_of(const Value& v) {
+  if (bytes_value::is_bytes(v)) return bytes_value::data(v);
   if (v.is_tensor() && !v.as_tensor().symbolic() && v.as_tensor().dtype() == DType::String &&
       v.as_tensor().value().num_elements() == 1) {
     return v.as_tensor().value().data<std::string>()[0];
   }
-  throw TypeError("write(): incompatible function arguments. The record must be bytes (a str or a string scalar "
-                  "tensor in agc), got " + v.type_name());
+  return std::nullopt;
+}
+
+/// TFRecordWriter.write's record: bytes, or a str (pybind11 takes its UTF-8).
+std::string record_bytes(const Value& v) {
+  if (v.is_str()) return v.as_str();
+  if (std::optional<std::string> b = bytes_of(v)) return *b;
+  throw TypeError("write(): incompatible function arguments. The following argument types are supported:\n"
+                  "    1. (self: tensorflow.python.lib.io._pywrap_record_io.RecordWriter, record: str) -> None\n\n"
+                  "Invoked with: " + repr(v));
 }
 
 // ---- tf.train.Example and its parts: one protobuf message each
@@ -75,7 +83,7 @@ const Value& message_class(const std::string& name) {
                                 [](const std::vector<Value>& a) {
                                   std::string out;
                                   native_state<MessageState>(a[0])->message->SerializeToString(&out);
-                                  return Value(Tensor::scalar<std::string>(std::move(out)));
+                                  return bytes_value::make(std::move(out));
                                 }));
   auto text = [](const std::vector<Value>& a) { return Value(native_state<MessageState>(a[0])->message->DebugString()); };
   attrs.push_back(native_method(name + ".__str__", "__str__", {self}, text));
@@ -263,7 +271,12 @@ Value parse_example(const TfCall& c) { return parse(c["serialized"], c["features
 
 Value train_bytes_list(const TfCall& c) {
   auto m = std::make_unique<tensorflow::BytesList>();
-  for (const Value& v : list_values(c["value"])) m->add_value(record_bytes(v));
+  for (const Value& v : list_values(c["value"])) {
+    std::optional<std::string> b = bytes_of(v);
+    // protobuf's own check: a bytes field takes no str.
+    if (!b) throw TypeError(repr(v) + " has type " + v.type_name() + ", but expected one of: bytes");
+    m->add_value(*b);
+  }
   return message_value(std::move(m));
 }
 

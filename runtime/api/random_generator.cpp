@@ -12,6 +12,7 @@
 #include "runtime/api/tf_call.h"
 #include "runtime/api/python_api.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
 

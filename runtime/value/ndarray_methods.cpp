@@ -160,10 +160,6 @@ Value getattr(const Value& self, std::string_view name) {
   if (name == "dot") {
     return method(n, {{"b"}, {"out", Value()}}, [self](const std::vector<Value>& a) { return matmul(self, a[0]); });
   }
-  if (name == "decode" && is_scalar(self) && t.dtype() == DType::String) {
-    return method(n, {{"encoding", Value("utf-8")}, {"errors", Value("strict")}},
-                  [t](const std::vector<Value>&) { return Value(t.data<std::string>()[0]); });
-  }
   throw AttributeError("'" + type_name(self) + "' object has no attribute '" + n + "'");
 }
 

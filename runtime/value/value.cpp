@@ -1,3 +1,4 @@
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/value.h"
 
 #include "runtime/value/convert.h"
@@ -268,6 +269,10 @@ Value Value::getattr(std::string_view name) const {
   }
   if (is_tensor_array()) return tensor_array::getattr(*this, name);
   if (is_variable()) return variable_value::getattr(*this, name);
+  if (bytes_value::is_bytes(*this)) {
+    if (std::optional<Value> m = bytes_value::method(*this, name)) return *m;
+    throw AttributeError("'bytes' object has no attribute '" + std::string(name) + "'");
+  }
   if (is_ndarray()) return ndarray::getattr(*this, name);
   if (std::optional<Value> m = builtin_method(*this, name)) return *m;
   // A function's (or a builtin type's, `type(s).__name__`) names.

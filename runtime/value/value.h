@@ -317,6 +317,12 @@ Value not_(const Value& v);
 struct SliceSpec {
   Value start, stop, step;
 };
+/// Python's slice.indices(n): the normalized start, stop and step, and the
+/// number of items the slice takes.
+struct SliceRange {
+  int64_t start, stop, step, count;
+};
+SliceRange slice_indices(int64_t n, const SliceSpec& s);
 /// len(v); TypeError "object of type 'int' has no len()".
 int64_t len(const Value& v);
 /// v[key] for lists, tuples, strs (ints, negative from the end) and dicts.

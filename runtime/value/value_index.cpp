@@ -7,6 +7,7 @@
 
 #include "runtime/value/set_value.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
@@ -38,17 +39,14 @@ int64_t index_value(const Value& v, const Value& key) {
   throw TypeError(std::string(seq_word(v)) + " indices must be integers or slices, not " + key.type_name());
 }
 
-// Python's slice.indices(n): normalized start, stop, step and the item count.
-struct Range {
-  int64_t start, stop, step, count;
-};
-
 int64_t slice_part(const Value& v) {
   if (v.is_index()) return v.as_int();
   throw TypeError("slice indices must be integers or None or have an __index__ method");
 }
 
-Range slice_range(int64_t n, const SliceSpec& s) {
+}  // namespace
+
+SliceRange slice_indices(int64_t n, const SliceSpec& s) {
   int64_t step = s.step.is_none() ? 1 : slice_part(s.step);
   if (step == 0) throw ValueError("slice step cannot be zero");
   if (step == std::numeric_limits<int64_t>::min()) step = -std::numeric_limits<int64_t>::max();
@@ -70,6 +68,8 @@ Range slice_range(int64_t n, const SliceSpec& s) {
   if (step < 0 && stop < start) count = (start - stop - 1) / (-step) + 1;
   return {start, stop, step, count};
 }
+
+namespace {
 
 // ---- Tensors: TF's _slice_helper for ints and slices.
 [[noreturn]] void symbolic_iteration() {
@@ -257,6 +257,7 @@ Value getitem(const Value& v, const Value& key) {
 }
 
 Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
+  if (bytes_value::is_bytes(v)) return bytes_value::getitem(v, parts);
   if (v.is_ndarray()) return ndarray::getitem(v, parts);
   if (!v.is_tensor()) {
     if (parts.size() == 1) {
@@ -297,7 +298,7 @@ Value getslice(const Value& v, const SliceSpec& s) {
       if (s.stop.is_none() || start < 0 || slice_part(s.stop) < 0) return tensor_shape(Shape::unknown_rank());
       return tensor_shape(Shape::unknown_dims(static_cast<int>(std::max<int64_t>(slice_part(s.stop) - start, 0))));
     }
-    Range r = slice_range(shape->rank(), s);
+    SliceRange r = slice_indices(shape->rank(), s);
     Shape out;
     for (int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) out.push_back(shape->dim(static_cast<int>(i)));
     return tensor_shape(out);
@@ -307,13 +308,13 @@ Value getslice(const Value& v, const SliceSpec& s) {
     sb.add_slice(s);
     return sb.apply(v.as_tensor());
   }
-  if (v.is_ndarray()) return ndarray::getitem(v, {IndexPart(s)});
+  if (v.is_ndarray()) return getitem(v, {IndexPart(s)});
   if (v.is_str()) {
     const std::string& str = v.as_str();
     bool a = ascii(str);
     std::vector<size_t> cp = a ? std::vector<size_t>{} : code_points(str);
     int64_t n = a ? static_cast<int64_t>(str.size()) : static_cast<int64_t>(cp.size());
-    Range r = slice_range(n, s);
+    SliceRange r = slice_indices(n, s);
     std::string out;
     for (int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) {
       if (a) {
@@ -328,7 +329,7 @@ Value getslice(const Value& v, const SliceSpec& s) {
   }
   if (v.is_list() || v.is_tuple()) {
     const std::vector<Value>& items = v.items();
-    Range r = slice_range(static_cast<int64_t>(items.size()), s);
+    SliceRange r = slice_indices(static_cast<int64_t>(items.size()), s);
     std::vector<Value> out;
     out.reserve(static_cast<size_t>(r.count));
     for (int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) out.push_back(items[static_cast<size_t>(i)]);
@@ -397,7 +398,7 @@ void setitem(const Value& v, const std::vector<IndexPart>& parts, Value x) {
     const SliceSpec& s = std::get<SliceSpec>(parts[0]);
     std::vector<Value>& items = v.items();
     std::vector<Value> src = iterate(x);
-    Range r = slice_range(static_cast<int64_t>(items.size()), s);
+    SliceRange r = slice_indices(static_cast<int64_t>(items.size()), s);
     if (r.step == 1) {
       int64_t stop = std::max(r.start, r.stop);
       items.erase(items.begin() + r.start, items.begin() + stop);
@@ -452,6 +453,7 @@ bool contains(const Value& container, const Value& item) {
     case Kind::Dict: return container.as_dict().find(item) >= 0;
     case Kind::Set: return container.as_set().contains(item);
     case Kind::NDArray: {
+      if (bytes_value::is_bytes(container)) return bytes_value::contains(container, item);
       // NumPy's __contains__: (a == item).any().
       Value eq = container == item;
       if (!eq.is_ndarray()) return truthy(eq);
@@ -491,7 +493,7 @@ std::vector<Value> iterate(const Value& v) {
       for (int64_t i = 0; i < n; ++i) out.push_back(getitem(v, Value(i)));
       return out;
     }
-    case Kind::NDArray: return ndarray::iterate(v);
+    case Kind::NDArray: return bytes_value::is_bytes(v) ? bytes_value::iterate(v) : ndarray::iterate(v);
     case Kind::Set: return v.as_set().items();
     default: break;
   }

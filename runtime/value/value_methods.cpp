@@ -4,8 +4,10 @@
 // views' iteration order and contents, not their repr).
 #include <algorithm>
 
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/exception_value.h"
 #include "runtime/value/set_value.h"
+#include "runtime/value/user_function.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -457,6 +459,18 @@ std::optional<Value> str_method(const Value& self, std::string_view name) {
                                 : Value::tuple({Value(""), Value(""), Value(str)});
       }
       return Value::tuple({Value(str.substr(0, i)), Value(sep), Value(str.substr(i + sep.size()))});
+    });
+  }
+  if (name == "encode") {
+    std::vector<Param> params{{"encoding", Value("utf-8")}, {"errors", Value("strict")}};
+    return Value::callable(n, [self, params](std::vector<Value> args, Kwargs kwargs) {
+      std::vector<Value> a = bind_arguments("encode", params, std::move(args), std::move(kwargs));
+      for (size_t i = 0; i < 2; ++i) {
+        if (!a[i].is_str()) {
+          throw TypeError(std::string("encode() argument '") + params[i].name + "' must be str, not " + a[i].type_name());
+        }
+      }
+      return bytes_value::encode(self.as_str(), a[0].as_str(), a[1].as_str());
     });
   }
   if (name == "splitlines") {

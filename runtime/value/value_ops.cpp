@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/composite_tensor.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/ndarray_math.h"
@@ -15,6 +16,8 @@
 #include "runtime/value/variable_value.h"
 
 namespace ag {
+
+using bytes_value::is_bytes;
 
 using detail::BinOp;
 
@@ -188,10 +191,6 @@ Value concat(const Value& a, const Value& b) {
 
 // ---- NumPy operands (after tensors: a tensor's operators win over NumPy's).
 
-bool is_bytes(const Value& v) {
-  return v.is_ndarray() && ndarray::is_scalar(v) && ndarray::tensor(v).dtype() == DType::String;
-}
-
 ndarray::Binary numpy_ufunc(BinOp op) {
   switch (op) {
     case BinOp::Add: return ndarray::Binary::Add;
@@ -221,10 +220,7 @@ bool numpy_operand(const Value& v) { return ndarray::ufunc_operand(v) || v.is_li
 /// `a op b` with a NumPy operand: NumPy's ufunc; bytes concatenate as Python's.
 Value numpy_binary(BinOp op, const Value& a, const Value& b) {
   if (is_bytes(a) || is_bytes(b)) {
-    if (op == BinOp::Add && is_bytes(a) && is_bytes(b)) {
-      return ndarray::scalar(Tensor::scalar<std::string>(ndarray::tensor(a).data<std::string>()[0] +
-                                                         ndarray::tensor(b).data<std::string>()[0]));
-    }
+    if (std::optional<Value> r = bytes_value::binary(op, a, b)) return *r;
     unsupported(op, a, b);
   }
   // list * np.int64(2) repeats the list (Python asks the list first).
@@ -352,6 +348,11 @@ int compare(BinOp op, const Value& a, const Value& b) {
 
 Value ordering(BinOp op, const Value& a, const Value& b) {
   if (detail::tensor_like(a) || detail::tensor_like(b)) return detail::tensor_binary(op, a, b);
+  if (is_bytes(a) || is_bytes(b)) {
+    if (std::optional<Value> r = bytes_value::binary(op, a, b)) return *r;
+    throw TypeError(std::string("'") + op_symbol(op) + "' not supported between instances of '" + a.type_name() +
+                    "' and '" + b.type_name() + "'");
+  }
   if ((a.is_ndarray() || b.is_ndarray()) && numpy_operand(a) && numpy_operand(b)) {
     return ndarray::apply(numpy_ufunc(op), a, b);
   }

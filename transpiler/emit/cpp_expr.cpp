@@ -415,7 +415,8 @@ std::string Emitter::expr(const Ref& e) {
           return cpp_string(v.text);
         case ConstantValue::Kind::Ellipsis: return "ag::Value::ellipsis()";
         case ConstantValue::Kind::Bytes:
-        case ConstantValue::Kind::Complex: error(*e, "bytes and complex literals are not supported"); return "ag::Value()";
+          return fmt::format("ag::bytes_value::make(std::string({}, {}))", cpp_string(v.text, true), v.text.size());
+        case ConstantValue::Kind::Complex: error(*e, "complex literals are not supported"); return "ag::Value()";
       }
       AGC_UNREACHABLE("constant kind");
     }

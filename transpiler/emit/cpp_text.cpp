@@ -60,7 +60,7 @@ std::string cpp_ident(std::string_view name) {
   return out;
 }
 
-std::string cpp_string(std::string_view s) {
+std::string cpp_string(std::string_view s, bool escape_high) {
   std::string out = "\"";
   bool after_hex = false;
   for (unsigned char c : s) {
@@ -73,7 +73,7 @@ std::string cpp_string(std::string_view s) {
       case '\r': out += "\\r"; break;
       case '?': out += "\\?"; break;  // no trigraphs
       default:
-        if (c < 0x20 || c == 0x7f) {
+        if (c < 0x20 || c == 0x7f || (escape_high && c >= 0x80)) {
           out += fmt::format("\\x{:02x}", c);
           after_hex = true;
           continue;

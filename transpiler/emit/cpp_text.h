@@ -11,8 +11,9 @@ namespace agc::emit {
 
 /// A C++ identifier for the Python name `name`, unique per name.
 std::string cpp_ident(std::string_view name);
-/// A C++ string literal of the UTF-8 bytes `s` ("a\"b\n"); NULs are escaped.
-std::string cpp_string(std::string_view s);
+/// A C++ string literal of the UTF-8 bytes `s` ("a\"b\n"); NULs are escaped,
+/// and with `escape_high` every byte above 0x7f (raw bytes need not be UTF-8).
+std::string cpp_string(std::string_view s, bool escape_high = false);
 /// A C++ double literal that reads back as `d` (inf and nan as std::numeric_limits).
 std::string cpp_double(double d);
 /// A C++ literal of a Python int given in decimal, or "" when it does not fit int64.

@@ -16,6 +16,7 @@
 #include "runtime/function/function.h"
 #include "runtime/function/function_value.h"
 #include "runtime/value/tensor_spec_value.h"
+#include "runtime/value/bytes_value.h"
 #include "runtime/value/cell.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/exception_value.h"

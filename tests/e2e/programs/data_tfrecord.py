@@ -11,7 +11,7 @@ with tf.io.TFRecordWriter(path) as writer:
         example = tf.train.Example(features=tf.train.Features(feature={
             'id': tf.train.Feature(int64_list=tf.train.Int64List(value=[i])),
             'xy': tf.train.Feature(float_list=tf.train.FloatList(value=[i * 0.5, -1.0])),
-            'name': tf.train.Feature(bytes_list=tf.train.BytesList(value=['n' + str(i)])),
+            'name': tf.train.Feature(bytes_list=tf.train.BytesList(value=[('n' + str(i)).encode()])),
         }))
         writer.write(example.SerializeToString())
 
