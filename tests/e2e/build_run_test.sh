@@ -269,10 +269,28 @@ for w in "8:5: warning: for/else is not supported by AutoGraph" "4:1: note: 'fir
   grep -q "^$TMP/partial.py:$w" "$TMP/err" || fail "partial.py: no '$w' on stderr: $(head -c 600 "$TMP/err")"
 done
 tail -n 4 "$TMP/err" | head -n 3 | grep -q "line 22, in numbers" || fail "partial.py: the generator's traceback: $(tail -c 300 "$TMP/err")"
-# Outside any function such a construct stops the file.
-printf 'print((y := 1))\n' >"$TMP/walrus.py"
-expect 1 "$AGC" run "$TMP/walrus.py"
-head -n 1 "$TMP/err" | grep -qE "^$TMP/walrus.py:1:8: error: assignment expressions" || fail "module-level walrus: $(head -n 1 "$TMP/err")"
+# Outside any function such a construct fails only its statement, which
+# raises when it runs: the statements before it run, and one in a branch not
+# taken costs nothing.
+cat >"$TMP/module_level.py" <<'PY'
+import tensorflow as tf
+print('start')
+x = tf.constant([1.0, 2.0])
+if x.shape[0] > 5:
+    print(tf.math.bessel_i0e(x))
+else:
+    print('skipped')
+print((y := 1))
+print('never')
+PY
+expect 1 "$AGC" run "$TMP/module_level.py"
+same "$TMP/out" 'start\nskipped\n' "module-level statements agc cannot compile"
+for w in "5:11: warning: 'tf.math.bessel_i0e' is not supported by agc" "5:5: note: running this statement raises NotImplementedError" \
+         "8:8: warning: assignment expressions (:=) are not supported" "8:1: note: running this statement raises NotImplementedError"; do
+  grep -q "^$TMP/module_level.py:$w" "$TMP/err" || fail "module_level.py: no '$w' on stderr: $(head -c 600 "$TMP/err")"
+done
+tail -n 4 "$TMP/err" | grep -q "^  File \"$TMP/module_level.py\", line 8, in <module>" || fail "module_level.py traceback: $(tail -c 300 "$TMP/err")"
+tail -n 1 "$TMP/err" | grep -q "^NotImplementedError: assignment expressions" || fail "module_level.py error: $(tail -n 1 "$TMP/err")"
 
 # ---- --optional-features for every function: an assert on a tensor is a graph
 # assertion, == is tf.equal, print with a tensor prints when the graph runs.

@@ -107,6 +107,15 @@ class Emitter {
   // ---- statements (cpp_stmt.cpp)
   void block(const ast::Refs& stmts);
   void stmt(const ast::Ref& s);
+  /// From now on (the module's own code), a statement agc cannot compile
+  /// compiles into a raise of its first problem at its line, its problems
+  /// reported as warnings: the statements before it run, as Python runs
+  /// them, and one in a branch not taken costs nothing. `problems` are the
+  /// parse-level problems found in module code; each fails the innermost
+  /// statement around it.
+  void raise_failed_statements(std::vector<Diagnostic> problems) { failing_statements_ = std::move(problems); }
+  /// Ends raise_failed_statements(): the problems no statement claimed.
+  std::vector<Diagnostic> end_failed_statements() { return std::move(*std::exchange(failing_statements_, std::nullopt)); }
   /// C++ statements assigning the C++ expression `rhs` to the Python target.
   std::string assign_code(const ast::Ref& target, const std::string& rhs);
   /// A C++ loop: `head` (ending in `{`), then `first` (the target's assignment)
@@ -241,6 +250,11 @@ class Emitter {
   const ast::Node* yield_position_ = nullptr;
   /// Whether the yield `e` can be a co_yield where it is; reports why not.
   bool yield_allowed(const ast::Node& e);
+  /// stmt() itself, without raise_failed_statements()'s fallback.
+  void stmt_code(const ast::Ref& s);
+  /// Set by raise_failed_statements(): the parse-level problems not yet
+  /// claimed by a statement.
+  std::optional<std::vector<Diagnostic>> failing_statements_;
 };
 
 }  // namespace agc::emit::cpp

@@ -295,7 +295,6 @@ struct ModuleEmitter {
 
   CppOutput run(bool library) {
     check_imports();
-    fail_file(cm.module_code_problems);
     if (cm.has_errors() || sink.has_errors()) return {};
     for (const std::string& n : *cm.names) {
       if (!cm.imports.count(n)) value_globals.insert(n);
@@ -325,9 +324,11 @@ struct ModuleEmitter {
     }
     em.module_def = [this](const FunctionDef& f) { return function_value(f, ""); };
 
-    // run(): the module-level statements. A problem there fails the file.
+    // run(): the module-level statements. A statement agc cannot compile
+    // raises when it runs; any other problem there fails the file.
     DiagnosticSink module_problems;
     em.report_to(&module_problems);
+    em.raise_failed_statements(cm.module_code_problems);
     em.indent = 1;
     em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
@@ -341,6 +342,7 @@ struct ModuleEmitter {
     }
     std::string run_body = em.take_output();
     em.report_to(&sink);
+    fail_file(em.end_failed_statements());
     fail_file(module_problems.diagnostics());
     if (sink.has_errors()) return {};
 

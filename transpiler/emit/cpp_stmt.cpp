@@ -131,6 +131,50 @@ void Emitter::block(const Refs& stmts) {
 }
 
 void Emitter::stmt(const Ref& s) {
+  if (!failing_statements_) return stmt_code(s);
+  DiagnosticSink local;
+  DiagnosticSink* outer = report_to(&local);
+  const size_t mark = out_.size();
+  const int line_before = last_line_;
+  stmt_code(s);
+  report_to(outer);
+  // The parse-level problems inside s that no statement within it claimed.
+  std::vector<Diagnostic> problems;
+  auto& pending = *failing_statements_;
+  for (auto it = pending.begin(); it != pending.end();) {
+    if (it->span.begin >= s->span.begin && it->span.end <= s->span.end) {
+      problems.push_back(std::move(*it));
+      it = pending.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  bool fatal = false;
+  for (const Diagnostic& d : local.diagnostics()) {
+    if (d.severity == Severity::Error && !d.function_local()) fatal = true;
+    if (d.severity == Severity::Error || !problems.empty()) problems.push_back(d);
+  }
+  if (problems.empty() || fatal) {
+    sink_->report_all(local);
+    return;
+  }
+  // Python runs the module up to this statement, which raises.
+  out_.resize(mark);
+  last_line_ = line_before;
+  const Diagnostic& first = problems.front();
+  at(*s);
+  line(fmt::format("ag_frame.at({});", file_.line_col(first.span.begin).line));
+  line(fmt::format("ag::raise_value(ag::make_exception({}, {{{}}}));", cpp_string(first.raises),
+                   cpp_string(first.message)));
+  last_line_ = -1;
+  for (Diagnostic d : problems) {
+    d.severity = Severity::Warning;
+    d.notes.push_back({Severity::Note, s->span, fmt::format("running this statement raises {}", first.raises), {}, {}});
+    sink_->report(std::move(d));
+  }
+}
+
+void Emitter::stmt_code(const Ref& s) {
   switch (s->kind) {
     case NodeKind::Expr: {
       if (is_docstring(s)) return;
