@@ -19,13 +19,13 @@
 #include "runtime/api/py_args.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
-#include "runtime/core/mt19937.h"
+#include "runtime/core/cpython_random.h"
 
 namespace ag::pymod::impl {
 namespace {
 
-struct Random {
-  MT19937 mt;
+/// The module's generator: CPython's Random, and gauss's kept second value.
+struct Random : CPythonRandom {
   std::optional<double> gauss_next;
 
   Random() {
@@ -36,35 +36,9 @@ struct Random {
     mt.seed_by_array(key);
   }
 
-  void seed(uint64_t a) {
-    std::vector<uint32_t> key;
-    do {
-      key.push_back(static_cast<uint32_t>(a));
-      a >>= 32;
-    } while (a != 0);
-    mt.seed_by_array(key);
+  void seed(int64_t a) {
+    CPythonRandom::seed(a);
     gauss_next.reset();
-  }
-
-  uint64_t getrandbits(int k) {
-    if (k <= 32) return mt.next32() >> (32 - k);
-    // Little-endian 32-bit words, the last one shifted down to what is left.
-    uint64_t r = 0;
-    for (int shift = 0; k > 0; shift += 32, k -= 32) {
-      uint64_t w = mt.next32();
-      if (k < 32) w >>= (32 - k);
-      r |= w << shift;
-    }
-    return r;
-  }
-
-  /// A uniform int in [0, n): getrandbits(n.bit_length()) until below n.
-  int64_t below(int64_t n) {
-    if (n <= 0) return 0;
-    const int k = 64 - __builtin_clzll(static_cast<uint64_t>(n));
-    uint64_t r = getrandbits(k);
-    while (r >= static_cast<uint64_t>(n)) r = getrandbits(k);
-    return static_cast<int64_t>(r);
   }
 };
 
@@ -126,7 +100,7 @@ Value random_seed(const TfCall& c) {
                               "; seed with an int)");
   }
   const int64_t v = a.as_int();
-  rng().seed(v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v));
+  rng().seed(v);
   return Value();
 }
 

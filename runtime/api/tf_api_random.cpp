@@ -1,18 +1,24 @@
 // tf.random.*: TF's seed rules (random_seed.get_seed) over the Philox ops.
 //   global seed set, op seed given  -> (global, op)
-//   global seed set, no op seed     -> (global, a per-context counter)
+//   global seed set, no op seed     -> (global, an op seed of the context)
 //   no global seed, op seed given   -> (87654321, op)  (TF's DEFAULT_GRAPH_SEED)
 //   neither                         -> nondeterministic
+// both taken modulo 2**31 - 1, and (0, 0) made (0, 2**31 - 1). The op seed
+// of the context is TF's: eagerly, context.internal_operation_seed(), the
+// next random.Random(global_seed).randint(0, 2**31 - 1); while tracing, the
+// graph's count of such ops, 0, 1, 2, ... (so two tf.functions with the same
+// random ops draw the same values, as in TF). The "global" seed of a graph
+// is the one it was traced under (a branch's is its parent's); a TF1 graph
+// has only the seed set_seed gave it while it was the default graph.
 // A seeded op called again eagerly continues its stream (run_op keeps seeded
 // random kernels, as TF's eager kernel cache does), so with a seed the
 // sequence of results is reproducible across runs, and each call differs.
-// Deviation: TF draws the counter-based op seeds from Python's random.Random;
-// agc counts 1, 2, 3, ... (still deterministic per global seed).
 #include <atomic>
 #include <mutex>
 #include <optional>
 
 #include "runtime/api/random_seed.h"
+#include "runtime/core/cpython_random.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
@@ -25,7 +31,24 @@ constexpr int64_t kMaxInt32 = (int64_t{1} << 31) - 1;
 
 std::mutex g_seed_mu;
 std::optional<int64_t> g_global_seed;
-int64_t g_op_counter = 0;
+/// The eager context's op-seed stream: random.Random(global seed).
+CPythonRandom g_context_rng;
+
+/// random_seed._truncate_seed: Python's seed % (2**31 - 1).
+int64_t truncate_seed(int64_t s) {
+  int64_t r = s % kMaxInt32;
+  return r < 0 ? r + kMaxInt32 : r;
+}
+
+/// The graph-level seed of `g` (taken when first asked; see the top).
+std::optional<int64_t> graph_seed(Graph& g) {
+  Graph::RandomSeeds& s = g.random_seeds();
+  if (!s.known) {
+    s.known = true;
+    if (!g.v1()) s.seed = g.parent() ? graph_seed(*g.parent()) : g_global_seed;
+  }
+  return s.seed;
+}
 
 TensorHandle shape_tensor(const Value& shape) {
   if (shape.is_tensor()) return shape.as_tensor();
@@ -38,21 +61,31 @@ std::pair<int64_t, int64_t> get_seed(const Value& op_seed) {
   std::lock_guard<std::mutex> lock(g_seed_mu);
   std::optional<int64_t> op;
   if (!op_seed.is_none()) op = op_seed.as_int();
+  Graph* g = current_graph();
+  std::optional<int64_t> global = g ? graph_seed(*g) : g_global_seed;
   std::pair<int64_t, int64_t> seeds{0, 0};
-  if (g_global_seed) {
-    seeds = {*g_global_seed, op ? *op : ++g_op_counter};
+  if (global) {
+    if (!op) op = g ? g->random_seeds().next_op_seed++ : g_context_rng.below(kMaxInt32 + 1);
+    seeds = {truncate_seed(*global), truncate_seed(*op)};
   } else if (op) {
-    seeds = {kDefaultGraphSeed, *op};
+    seeds = {kDefaultGraphSeed, truncate_seed(*op)};
   }
   // TF avoids (0, 0), which would mean "nondeterministic".
-  if (seeds == std::pair<int64_t, int64_t>{0, 0} && (g_global_seed || op)) seeds = {0, kMaxInt32};
+  if (seeds == std::pair<int64_t, int64_t>{0, 0} && (global || op)) seeds = {0, kMaxInt32};
   return seeds;
 }
 
 void set_seed(const Value& seed) {
   std::lock_guard<std::mutex> lock(g_seed_mu);
-  g_global_seed = seed.is_none() ? std::nullopt : std::optional<int64_t>(seed.as_int());
-  g_op_counter = 0;
+  std::optional<int64_t> s = seed.is_none() ? std::nullopt : std::optional<int64_t>(seed.as_int());
+  // TF1 graph mode: the default graph's seed (ops.get_default_graph().seed).
+  if (Graph* g = current_graph(); g && g->v1()) {
+    g->random_seeds().known = true;
+    g->random_seeds().seed = s;
+    return;
+  }
+  g_global_seed = s;
+  if (s) g_context_rng.seed(*s);
   clear_eager_kernel_cache();  // TF clears its eager caches: sequences start over
 }
 

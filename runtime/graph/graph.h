@@ -68,6 +68,18 @@ class Graph {
 
   const std::string& name() const { return name_; }
 
+  /// TF's graph-level random seed (random_seed.get_seed: a graph's seed and
+  /// its _graph_to_seed_dict count): the seed the graph's random ops take
+  /// when they have no op seed, and the op seeds 0, 1, 2, ... handed out.
+  /// runtime/api/tf_api_random.cpp sets `seed` when first asked: a branch or
+  /// body takes its parent's, a tf.function's graph the global seed.
+  struct RandomSeeds {
+    bool known = false;
+    std::optional<int64_t> seed;
+    int64_t next_op_seed = 0;
+  };
+  RandomSeeds& random_seeds() { return random_seeds_; }
+
   /// A deep copy (subgraphs too), so an optimized copy can run while this
   /// one stays as traced. `parent` is the copy's parent graph.
   std::shared_ptr<Graph> clone(Graph* parent = nullptr) const;
@@ -188,6 +200,7 @@ class Graph {
 
   std::string name_;
   Graph* parent_ = nullptr;
+  RandomSeeds random_seeds_;
   std::vector<std::pair<Output, Output>> captures_;
   ForeignResolver resolver_;
   Scope scope_;
