@@ -1,6 +1,7 @@
 // tf.data.Dataset's Python surface over runtime/data (see data_dataset.h).
 // Arguments are checked here with TF's errors; the datasets only build.
 #include "runtime/api/data_dataset.h"
+#include "runtime/api/ragged_tensor.h"
 
 #include <functional>
 #include <limits>
@@ -442,6 +443,17 @@ const Value& api::data_UNKNOWN_CARDINALITY() {
 namespace impl {
 
 Value dataset_from_tensor_slices(const TfCall& c) {
+  // A RaggedTensor's rows: range(nrows) mapped to rt[i], so each element is
+  // a row (a tensor for ragged rank 1, as TF yields it). Deviation: TF's
+  // element_spec is a RaggedTensorSpec of ragged_rank 0, agc's a TensorSpec.
+  if (ragged_parts(c["tensors"]) != nullptr) {
+    Value rt = c["tensors"];
+    Value nrows = rt.getattr("nrows")();
+    Value rows = api::data_Dataset().getattr("range")({nrows});
+    return rows.getattr("map")({Value::callable("from_tensor_slices", [rt](std::vector<Value> a, Kwargs) {
+      return getitem(rt, a.at(0));
+    })});
+  }
   std::vector<Tensor> components;
   data::ElementSpec batched = ag::api::element_of(c["tensors"], components, "from_tensor_slices");
   for (const Tensor& t : components) {

@@ -316,6 +316,67 @@ Value row_of(const RaggedParts& p, const Value& key) {
   return getslice(ragged_values(p), SliceSpec{getitem(starts, key), getitem(limits, key), Value()});
 }
 
+/// rt[k0, k1]: TF's _ragged_getitem. An int first key picks a row and
+/// indexes it with the rest; a slice first key slices the rows, then indexes
+/// in each row: an int gives each row's k1-th value (a tensor; TF's
+/// InvalidArgumentError when a row is too short), a slice (step 1) each
+/// row's values (a RaggedTensor).
+Value index_rows(const RaggedParts& p, const std::vector<Value>& keys) {
+  if (keys.empty()) return make_ragged(p);
+  const Value& first = keys[0];
+  std::vector<Value> rest(keys.begin() + 1, keys.end());
+  if (first.is_index() || first.is_tensor()) {
+    Value row = row_of(p, first);
+    if (rest.empty()) return row;
+    return rest.size() == 1 ? getitem(row, rest[0]) : getitem(row, Value::tuple(rest));
+  }
+  std::optional<SliceSpec> rows_key = as_slice(first);
+  if (!rows_key || rest.size() != 1 || p.splits.size() != 1) {
+    throw NotImplementedError("agc indexes a RaggedTensor of ragged rank 1 by an int or a slice, then one more key");
+  }
+  const RaggedParts rows = *ragged_parts(slice_rows_of(p, rows_key->start, rows_key->stop, rows_key->step));
+  tf::common::NameScope scope("RaggedGetItem");
+  Value splits(rows.splits[0]);
+  Value starts = getslice(splits, SliceSpec{Value(), Value(-1), Value()});
+  Value limits = getslice(splits, SliceSpec{Value(1), Value(), Value()});
+  Value lengths = limits - starts;
+  const Value& inner = rest[0];
+  Value values(rows.flat_values);
+  if (inner.is_index()) {
+    const int64_t i = inner.as_int();
+    // Eagerly TF's error for a short row; traced, the gather's.
+    Value ok = tf::api::reduce_all({i >= 0 ? Value(i) < lengths : Value(-i) <= lengths}, {});
+    if (!ok.as_tensor().symbolic() && !truthy(ok)) {
+      throw InvalidArgumentError("slice index " + std::to_string(i) + " of dimension 1 out of bounds.");
+    }
+    return tf::api::gather({values, i >= 0 ? starts + Value(i) : limits + Value(i)}, {});
+  }
+  std::optional<SliceSpec> inner_key = as_slice(inner);
+  if (!inner_key || !(inner_key->step.is_none() || (inner_key->step.is_int() && inner_key->step.as_int() == 1))) {
+    throw NotImplementedError("agc indexes inside a RaggedTensor's rows by an int or a slice with step 1");
+  }
+  // Each row's [a:b], clamped to the row as Python clamps a slice.
+  auto bound = [&](const Value& k, const Value& dflt) {
+    if (k.is_none()) return dflt;
+    if (!k.is_index()) throw TypeError("slice indices must be integers or None");
+    const int64_t b = k.as_int();
+    Value at = b >= 0 ? Value(b) + tf::api::zeros_like({lengths}, {}) : lengths + Value(b);
+    return tf::api::minimum({tf::api::maximum({at, Value(int64_t{0})}, {}), lengths}, {});
+  };
+  Value lo = bound(inner_key->start, tf::api::zeros_like({lengths}, {}));
+  Value hi = tf::api::maximum({bound(inner_key->stop, lengths), lo}, {});
+  Value new_lengths = hi - lo;
+  Value out = ragged_from_row_lengths(values, new_lengths);  // for its row ids and splits
+  const RaggedParts& o = *ragged_parts(out);
+  Value out_splits(o.splits[0]);
+  Value n = tf::api::size({new_lengths}, {{"out_type", dtype_value(DType::Int64)}});
+  Value rowids = tf::api::repeat({tf::api::range({n}, {{"dtype", dtype_value(DType::Int64)}}), new_lengths}, {});
+  Value total = getitem(out_splits, Value(-1));
+  Value index = tf::api::gather({starts + lo, rowids}, {}) + tf::api::range({total}, {{"dtype", dtype_value(DType::Int64)}}) -
+                tf::api::gather({out_splits, rowids}, {});
+  return ragged_from_row_splits(tf::api::gather({values, index}, {}), out_splits);
+}
+
 Value ragged_to_dense(const RaggedParts& p, const Value& default_value) {
   tf::common::NameScope scope("RaggedToTensor");
   DType t = p.flat_values.dtype();
@@ -431,7 +492,40 @@ Value make_the_class() {
   attrs.push_back(rt_method("__getitem__", {{"key"}}, [](P p, Args a) -> Value {
     const Value& key = a[1];
     if (key.is_index() || key.is_tensor()) return row_of(p, key);
-    throw NotImplementedError("agc indexes a RaggedTensor by one int or one slice; got " + key.type_name());
+    if (key.is_tuple()) return index_rows(p, key.items());
+    throw TypeError("Ragged __getitem__ expects a ragged_tensor, int, slice, or tuple; got " + key.type_name());
+  }));
+  attrs.push_back(rt_method("bounding_shape", {{"axis", Value()}, {"name", Value()}, {"out_type", Value()}},
+                            [](P p, Args a) -> Value {
+    // [nrows, the longest row, the values' inner dims] (ragged rank 1).
+    if (p.splits.size() != 1) throw NotImplementedError("agc's bounding_shape takes ragged rank 1 only");
+    tf::common::NameScope scope("RaggedBoundingBox");
+    Value lengths = ragged_row_lengths(p);
+    Value longest = tf::api::maximum({tf::api::reduce_max({lengths}, {}), Value(int64_t{0})}, {});
+    Value inner = getslice(tf::shape(Value(p.flat_values), DType::Int64), SliceSpec{Value(1), Value(), Value()});
+    Value box = tf::concat(Value::list({tf::api::stack({Value::list({ragged_nrows(p), longest})}, {}), inner}), Value(0));
+    return a[1].is_none() ? box : getitem(box, a[1]);
+  }));
+  attrs.push_back(rt_method("value_rowids", {{"name", Value()}}, [](P p, Args) -> Value {
+    Value lengths = ragged_row_lengths(p);
+    Value n = tf::api::size({lengths}, {{"out_type", dtype_value(DType::Int64)}});
+    return tf::api::repeat({tf::api::range({n}, {{"dtype", dtype_value(DType::Int64)}}), lengths}, {});
+  }));
+  attrs.push_back(rt_method("merge_dims", {{"outer_axis"}, {"inner_axis"}}, [](P p, Args a) -> Value {
+    // The rows merged into one: the values (axes 0 and 1 of ragged rank 1).
+    const Shape s = ragged_static_shape(p);
+    int64_t outer = ag::api::int_arg(a[1], "outer_axis"), inner = ag::api::int_arg(a[2], "inner_axis");
+    if (s.rank_known() && inner < 0) inner += s.rank();
+    if (s.rank_known() && outer < 0) outer += s.rank();
+    if (outer == inner) return make_ragged(p);
+    if (outer != 0 || inner != 1) throw NotImplementedError("agc's merge_dims merges axes 0 and 1 only");
+    return ragged_values(p);
+  }));
+  attrs.push_back(rt_method("with_values", {{"new_values"}}, [](P p, Args a) -> Value {
+    return ragged_from_row_splits(a[1], Value(p.splits[0]));
+  }));
+  attrs.push_back(rt_method("with_flat_values", {{"new_values"}}, [](P p, Args a) -> Value {
+    return make_ragged(RaggedParts{to_tensor(a[1]), p.splits});
   }));
   attrs.push_back(rt_method("__getslice__", {{"start"}, {"stop"}, {"step"}},
                          [](P p, Args a) { return slice_rows_of(p, a[1], a[2], a[3]); }));

@@ -1,5 +1,6 @@
 // tf.constant, tf.convert_to_tensor, the plain op wrappers' conversions
 // (unary_op, binary_op) and the elementwise functions with logic of their own.
+#include "runtime/api/ragged_dispatch.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/value/variable_value.h"
 
@@ -64,7 +65,10 @@ Value convert_to_tensor(const Value& value, OptDType dtype, OptDType dtype_hint)
   return Value(to_tensor(value, dtype));
 }
 
-Value unary_op(OpType op, const Value& x, std::string_view name) { return Value(apply1(op, to_tensor(x), name)); }
+Value unary_op(OpType op, const Value& x, std::string_view name) {
+  if (std::optional<Value> r = ragged_unary(op, x, name)) return *r;
+  return Value(apply1(op, to_tensor(x), name));
+}
 
 Value binary_op(OpType op, const Value& x, const Value& y, std::string_view name) {
   std::vector<TensorHandle> in = same_type({&x, &y}, op);
@@ -98,6 +102,7 @@ Value where(const Value& cond, const Value& x, const Value& y, std::string_view 
 
 Value cast(const Value& x, DType dtype, std::string_view name) {
   if (x.is_tensor() && x.as_tensor().dtype() == dtype) return x;
+  if (std::optional<Value> r = ragged_cast(x, dtype, name)) return *r;
   TensorHandle t = to_tensor(x);
   if (t.dtype() == dtype) return Value(t);
   return Value(apply1(op::Cast, t, name, Attrs{{"SrcT", t.dtype()}, {"DstT", dtype}, {"Truncate", false}}));

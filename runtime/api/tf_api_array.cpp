@@ -1,5 +1,6 @@
 // tf.* functions on shapes and arrays, reductions, tf.range, tf.print; the
 // reduction rows' shared implementations (the row names the op).
+#include "runtime/api/ragged_dispatch.h"
 #include "runtime/api/binding.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
@@ -36,6 +37,8 @@ TensorHandle reduction_axes(const TensorHandle& x, const Value& axis) {
 }
 
 Value reduce(OpType op, const Value& x, const Value& axis, bool keepdims, std::string_view name) {
+  auto dense = [&](const Value& v, const Value& a) { return reduce(op, v, a, false, name); };
+  if (std::optional<Value> r = ragged_reduce(op, x, axis, keepdims, dense)) return *r;
   TensorHandle t = to_tensor(x);
   return Value(apply(op, {t, reduction_axes(t, axis)}, name, Attrs{{"keep_dims", keepdims}}));
 }
@@ -223,6 +226,7 @@ Value ones_like(const Value& x, std::string_view name) { return Value(apply(op::
 Value zeros_like(const Value& x, std::string_view name) { return Value(apply(op::ZerosLike, {to_tensor(x)}, name)); }
 
 Value concat(const Value& values, const Value& axis, std::string_view name) {
+  if (std::optional<Value> r = ragged_concat(values, axis, name)) return *r;
   std::vector<TensorHandle> in = convert_all(values);
   if (in.size() == 1) return Value(apply(op::Identity, {in[0]}, name));
   int64_t n = static_cast<int64_t>(in.size());

@@ -323,6 +323,10 @@ struct SliceRange {
   int64_t start, stop, step, count;
 };
 SliceRange slice_indices(int64_t n, const SliceSpec& s);
+/// A slice object (Python's slice(start, stop, step)): what an object's
+/// __getitem__ gets for the slices of `obj[a:b, k]`; as_slice reads one back.
+Value slice_object(const SliceSpec& s);
+std::optional<SliceSpec> as_slice(const Value& v);
 /// len(v); TypeError "object of type 'int' has no len()".
 int64_t len(const Value& v);
 /// v[key] for lists, tuples, strs (ints, negative from the end) and dicts.

@@ -46,6 +46,18 @@ int64_t slice_part(const Value& v) {
 
 }  // namespace
 
+Value slice_object(const SliceSpec& s) {
+  Value o = Value::object("slice");
+  o.as_object().attrs = {{"start", s.start}, {"stop", s.stop}, {"step", s.step}};
+  return o;
+}
+
+std::optional<SliceSpec> as_slice(const Value& v) {
+  if (!v.is_object() || v.as_object().class_name != "slice" || v.as_object().attrs.size() != 3) return std::nullopt;
+  const auto& a = v.as_object().attrs;
+  return SliceSpec{a[0].second, a[1].second, a[2].second};
+}
+
 SliceRange slice_indices(int64_t n, const SliceSpec& s) {
   int64_t step = s.step.is_none() ? 1 : slice_part(s.step);
   if (step == 0) throw ValueError("slice step cannot be zero");
@@ -263,6 +275,15 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
     if (parts.size() == 1) {
       if (const SliceSpec* s = std::get_if<SliceSpec>(&parts[0])) return getslice(v, *s);
       return getitem(v, std::get<Value>(parts[0]));
+    }
+    // An object's __getitem__ takes the tuple of keys, slices as slice objects.
+    if (std::optional<Value> m = special_method(v, "__getitem__")) {
+      std::vector<Value> keys;
+      for (const IndexPart& part : parts) {
+        const SliceSpec* s = std::get_if<SliceSpec>(&part);
+        keys.push_back(s ? slice_object(*s) : std::get<Value>(part));
+      }
+      return (*m)({Value::tuple(std::move(keys))}, {});
     }
     throw TypeError(std::string(v.is_str() || v.is_list() || v.is_tuple() ? seq_word(v) : v.type_name().c_str()) +
                     " indices must be integers or slices, not tuple");
