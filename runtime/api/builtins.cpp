@@ -154,8 +154,25 @@ int64_t float_to_int(double d) {
 // ---- Builtin types as values (isinstance(x, int), type(x) is int).
 bool is_builtin(const Value& cls, const char* name, PyFn fn) { return cls.is(builtin_value(name, fn)); }
 
+/// The concrete classes type() gives for TF's values, as TF 2.15 names them:
+/// an eager tensor's, a traced one's (TF before 2.14 said Tensor) and a
+/// variable's. Each is a subclass of tf.Tensor / tf.Variable for isinstance.
+enum class TfType { EagerTensor, SymbolicTensor, ResourceVariable };
+
+const Value& tf_type_class(TfType t) {
+  static const Value classes[3] = {
+      make_class("EagerTensor", {}, {{"__module__", Value("tensorflow.python.framework.ops")}}),
+      make_class("SymbolicTensor", {}, {{"__module__", Value("tensorflow.python.framework.ops")}}),
+      make_class("ResourceVariable", {}, {{"__module__", Value("tensorflow.python.ops.resource_variable_ops")}}),
+  };
+  return classes[static_cast<int>(t)];
+}
+
 // isinstance(v, cls) for the builtin types as values; nullopt when cls is none of them.
 std::optional<bool> builtin_isinstance(const Value& v, const Value& cls) {
+  if (cls.is(tf_type_class(TfType::EagerTensor))) return v.is_tensor() && !v.as_tensor().symbolic();
+  if (cls.is(tf_type_class(TfType::SymbolicTensor))) return v.is_tensor() && v.as_tensor().symbolic();
+  if (cls.is(tf_type_class(TfType::ResourceVariable))) return v.is_variable();
   if (!cls.is_callable()) return std::nullopt;
   if (is_builtin(cls, "int", int_)) return v.is_int() || v.is_bool();
   // np.float64 is a subclass of Python's float.
@@ -203,7 +220,14 @@ bool is_subclass_of(const Value& sub, const Value& cls) {
     return false;
   }
   if (is_class(cls)) return is_class(sub) && is_subclass(sub, cls);
-  if (is_builtin_type(cls)) return sub.is(cls) || (is_builtin(cls, "int", int_) && is_builtin(sub, "bool", bool_));
+  if (is_builtin_type(cls)) {
+    if (sub.is(cls) || (is_builtin(cls, "int", int_) && is_builtin(sub, "bool", bool_))) return true;
+    // EagerTensor and SymbolicTensor are tf.Tensors, ResourceVariable a tf.Variable.
+    if (cls.is(tf::api::Tensor())) {
+      return sub.is(tf_type_class(TfType::EagerTensor)) || sub.is(tf_type_class(TfType::SymbolicTensor));
+    }
+    return cls.is(tf::api::Variable()) && sub.is(tf_type_class(TfType::ResourceVariable));
+  }
   throw TypeError("issubclass() arg 2 must be a class, a tuple of classes, or a union");
 }
 
@@ -312,14 +336,15 @@ Value len(std::vector<Value> args, Kwargs kwargs) {
 
 Value range(std::vector<Value> args, Kwargs kwargs) {
   check_positional("range", args, kwargs, 1, 3);
-  // AutoGraph's range_: a tensor argument makes it tf.range.
-  for (const Value& a : args) {
-    if (a.is_tensor()) {
-      if (args.size() == 1) return tf::range(args[0]);
-      return tf::range(args[0], args[1], args.size() > 2 ? args[2] : Value(1));
-    }
-  }
   auto as_index = [](const Value& v) {
+    // An eager integer scalar tensor is an index (EagerTensor.__index__);
+    // AutoGraph's range_ (autograph/py_builtins.h) makes tensors tf.range.
+    if (v.is_tensor() && !v.as_tensor().symbolic()) {
+      if (!is_integer(v.as_tensor().dtype()) || v.as_tensor().shape().rank() != 0) {
+        throw TypeError("only integer scalar arrays can be converted to a scalar index");  // NumPy's __index__
+      }
+      return api::tensor_scalar(v, "index").as_int();
+    }
     if (!v.is_index()) {
       throw TypeError("'" + v.type_name() + "' object cannot be interpreted as an integer");
     }
@@ -579,8 +604,8 @@ Value type(std::vector<Value> args, Kwargs kwargs) {
       }
       return builtin_value("dict", dict);
     case Kind::Set: return v.as_set().frozen ? builtin_value("frozenset", frozenset) : builtin_value("set", set_);
-    case Kind::Tensor: return tf::api::Tensor();
-    case Kind::Variable: return tf::api::Variable();
+    case Kind::Tensor: return tf_type_class(v.as_tensor().symbolic() ? TfType::SymbolicTensor : TfType::EagerTensor);
+    case Kind::Variable: return tf_type_class(TfType::ResourceVariable);
     case Kind::TensorArray: return tf::api::TensorArray();
     case Kind::NDArray: return numpy::type_of(v);
     case Kind::Object:

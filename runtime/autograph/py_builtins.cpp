@@ -5,6 +5,7 @@
 
 #include "runtime/api/py_sys.h"
 #include "runtime/api/python_api.h"
+#include "runtime/api/tf_api.h"
 #include "runtime/core/tensor_format.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/ops/logging_ops.h"
@@ -77,6 +78,14 @@ Value print_(const std::vector<Value>& objects, const Kwargs& kwargs) {
   apply_op(op::EagerPyFunc, tensors,
            Attrs{{"token", register_host_function(print_values)}, {"Tout", std::vector<int64_t>{}}}, "EagerPyFunc");
   return Value();
+}
+
+Value range_(std::vector<Value> args, Kwargs kwargs) {
+  if (std::any_of(args.begin(), args.end(), [](const Value& a) { return a.is_tensor(); }) && kwargs.empty() &&
+      !args.empty() && args.size() <= 3) {
+    return args.size() == 1 ? tf::range(args[0]) : tf::range(args[0], args[1], args.size() > 2 ? args[2] : Value(1));
+  }
+  return py::range(std::move(args), std::move(kwargs));
 }
 
 }  // namespace ag::autograph

@@ -1,5 +1,6 @@
-// AutoGraph's overload of `print` (operators/py_builtins.py), which converted
-// code calls under the BUILTIN_FUNCTIONS feature:
+// AutoGraph's overloads of builtins (operators/py_builtins.py), which
+// converted code calls through converted_call: `range` always, `print` under
+// the BUILTIN_FUNCTIONS feature:
 //   print(x)   ->   ag__.converted_call(print, (x,), None, fscope)
 #pragma once
 
@@ -15,5 +16,9 @@ namespace ag::autograph {
 /// flushed), else it is Python's print now. Other keywords are TF's
 /// ValueError "invalid keyword arguments: (...)".
 Value print_(const std::vector<Value>& objects, const Kwargs& kwargs);
+
+/// range_(start_or_stop, stop=, step=): tf.range when an argument is a
+/// tensor, else Python's range (which takes an eager tensor by __index__).
+Value range_(std::vector<Value> args, Kwargs kwargs);
 
 }  // namespace ag::autograph

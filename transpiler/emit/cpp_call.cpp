@@ -263,6 +263,11 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
       return fmt::format("ag::autograph::print_({}, {})", arg_list(positional, "print()"),
                          kwarg_list(keywords, "print()"));
     }
+    // converted_call gives range AutoGraph's overload: tensors make a tf.range.
+    if (auto* n = unwrap_ld(c.args[0])->dyn<Name>(); n && n->id == "range" && builtin_name(n->id)) {
+      return fmt::format("ag::autograph::range_({}, {})", arg_list(positional, "range()"),
+                         kwarg_list(keywords, "range()"));
+    }
     return call(c, c.args[0], positional, keywords);
   }
   if (op == "if_stmt") {

@@ -7,6 +7,7 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
+#include "runtime/autograph/py_builtins.h"
 #include "tests/unit/error_text.h"
 #include "tests/unit/value/support.h"
 
@@ -49,7 +50,11 @@ TEST_CASE("range is a list of ints; a tensor argument makes it tf.range") {
   CHECK(error_text([] { py::range({1, 2, 0}, {}); }) == "ValueError: range() arg 3 must not be zero");
   CHECK(error_text([] { py::range({1.5}, {}); }) ==
         "TypeError: 'float' object cannot be interpreted as an integer");
-  CHECK(str(py::range({tf::constant(3)}, {})) == "tf.Tensor([0 1 2], shape=(3,), dtype=int32)");
+  // Python's range takes an eager integer tensor by __index__; AutoGraph's
+  // range_ (what converted code calls) makes a tensor tf.range.
+  CHECK(repr(py::range({tf::constant(3)}, {})) == "[0, 1, 2]");
+  CHECK(str(autograph::range_({tf::constant(3)}, {})) == "tf.Tensor([0 1 2], shape=(3,), dtype=int32)");
+  CHECK(repr(autograph::range_({3}, {})) == "[0, 1, 2]");
 }
 
 TEST_CASE("isinstance with builtin types, tuples and tf classes") {
@@ -238,7 +243,12 @@ TEST_CASE("callable, hasattr, getattr, setattr, id, type") {
   CHECK(py::id({l}, {}).as_int() != py::id({L({})}, {}).as_int());
   CHECK(py::type({3}, {}).is(builtin_value("int", py::int_)));
   CHECK(py::type({"s"}, {}).is(builtin_value("str", py::str)));
-  CHECK(py::type({tf::constant(1)}, {}).is(tf::api::Tensor()));
+  // TF 2.15's classes: EagerTensor, a subclass of tf.Tensor.
+  Value eager = py::type({tf::constant(1)}, {});
+  CHECK(repr(eager) == "<class 'tensorflow.python.framework.ops.EagerTensor'>");
+  CHECK(truthy(py::issubclass({eager, tf::api::Tensor()}, {})));
+  CHECK(truthy(py::isinstance({tf::constant(1), eager}, {})));
+  CHECK(!truthy(py::isinstance({tf::constant(1), py::type({tf::Variable(Value(1.5))}, {})}, {})));
   // type(x) is a class value usable with isinstance.
   CHECK(truthy(py::isinstance({4, py::type({3}, {})}, {})));
 }
