@@ -15,41 +15,20 @@
 #include <sstream>
 
 #include "runtime/core/error.h"
+#include "runtime/core/proto_convert.h"
 #include "runtime/core/proto/tensor_bundle.pb.h"
 
 namespace ag {
 namespace {
 
-/// TF's DataType numbers (types.proto) for agc's dtypes.
 tensorflow::DataType to_proto(DType t) {
-  switch (t) {
-    case DType::Float32: return tensorflow::DT_FLOAT;
-    case DType::Float64: return tensorflow::DT_DOUBLE;
-    case DType::Int32: return tensorflow::DT_INT32;
-    case DType::Int64: return tensorflow::DT_INT64;
-    case DType::Bool: return tensorflow::DT_BOOL;
-    case DType::String: return tensorflow::DT_STRING;
-    case DType::BFloat16: return tensorflow::DT_BFLOAT16;
-    case DType::Int8: return tensorflow::DT_INT8;
-    case DType::UInt8: return tensorflow::DT_UINT8;
-    case DType::Variant: break;
-  }
-  throw InvalidArgumentError("A checkpoint cannot hold a variant tensor (a TensorList)");
+  if (t == DType::Variant) throw InvalidArgumentError("A checkpoint cannot hold a variant tensor (a TensorList)");
+  return static_cast<tensorflow::DataType>(proto::data_type(t));
 }
 
 DType from_proto(int t, const std::string& key) {
-  switch (t) {
-    case tensorflow::DT_FLOAT: return DType::Float32;
-    case tensorflow::DT_DOUBLE: return DType::Float64;
-    case tensorflow::DT_INT32: return DType::Int32;
-    case tensorflow::DT_INT64: return DType::Int64;
-    case tensorflow::DT_BOOL: return DType::Bool;
-    case tensorflow::DT_STRING: return DType::String;
-    case tensorflow::DT_BFLOAT16: return DType::BFloat16;
-    case tensorflow::DT_INT8: return DType::Int8;
-    case tensorflow::DT_UINT8: return DType::UInt8;
-    default: break;
-  }
+  std::optional<DType> d = proto::dtype_of(t);
+  if (d && *d != DType::Variant) return *d;
   throw UnimplementedError("agc cannot read the checkpoint tensor " + key + ": its dtype (DataType " +
                            std::to_string(t) + ") is not one agc has");
 }
@@ -189,7 +168,7 @@ void BundleWriter::finish() {
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
       tensorflow::BundleEntryProto e;
       e.set_dtype(to_proto(t.dtype()));
-      for (int64_t d : t.shape().dims()) e.mutable_shape()->add_dim()->set_size(d);
+      proto::write_shape(t.shape(), e.mutable_shape());
       e.set_offset(offset);
       e.set_size(static_cast<int64_t>(bytes.size()));
       e.set_crc32c(crc32c_mask(crc32c_extend(0, bytes.data(), bytes.size())));

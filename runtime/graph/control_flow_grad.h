@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/graph/graph.h"
 #include "runtime/ops/grad_context.h"
 
 namespace ag {

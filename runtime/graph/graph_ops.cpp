@@ -27,6 +27,7 @@ void register_graph_ops(OpRegistry& reg) {
       .tpu()
       .not_differentiable();
   reg.op("NoOp")
+      .tf_signature("->")
       .inputs(0)
       .outputs(0)
       // Stateful, so no pass removes it: running it is running its control inputs.

@@ -131,6 +131,7 @@ std::vector<GradTensor> fill_grad(GradContext& c) {
 void register_basic_ops(OpRegistry& reg) {
   // Shape: the input's dims as a vector of out_type.
   reg.op("Shape")
+      .tf_signature("input: T -> output: out_type")
       .inputs(1)
       .shape_value([](const ShapeValueQuery& q) -> std::optional<Shape> {
         const Shape& s = q.node.inputs[0].shape;
@@ -363,6 +364,7 @@ void register_basic_ops(OpRegistry& reg) {
 void register_array_ops(OpRegistry& reg) {
   // Const: its value is the attribute "value".
   reg.op("Const")
+      .tf_signature("-> output: dtype")
       .inputs(0)
       .infer([](const InferContext& c) {
         const Tensor& v = c.attrs.get<Tensor>("value");
@@ -382,6 +384,7 @@ void register_array_ops(OpRegistry& reg) {
   auto identity = [&](const char* name) {
     return reg.op(name)
         .inputs(1)
+        .tf_signature("input: T -> output: T")
         .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
         .cpu([](const KernelSpec&) { return Kernel([](KernelContext& k) { k.set_output(0, k.input(0)); }); })
         .role(OpRole::Identity)

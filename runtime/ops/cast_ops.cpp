@@ -79,6 +79,7 @@ std::vector<GradTensor> cast_grad(GradContext& c) {
 void register_cast_ops(OpRegistry& reg) {
   // Cast(x: SrcT) -> DstT; attr DstT (SrcT, if given, is the input's dtype).
   reg.op("Cast")
+      .tf_signature("x: SrcT -> y: DstT")
       .inputs(1)
       .infer([](const InferContext& c) {
         DType src = c.inputs[0].dtype;

@@ -276,6 +276,7 @@ std::vector<GradTensor> splitv_grad(GradContext& c) {
 void register_concat_ops(OpRegistry& reg) {
   // ConcatV2(values..., axis).
   reg.op("ConcatV2")
+      .tf_signature("values: N * T, axis: Tidx -> output: T")
       .inputs(2, -1)
       .infer([](const InferContext& c) {
         size_t n = c.inputs.size() - 1;
@@ -317,6 +318,7 @@ void register_concat_ops(OpRegistry& reg) {
 
   // Pack(values...) with attr axis: stacks along a new axis.
   reg.op("Pack")
+      .tf_signature("values: N * T -> output: T")
       .inputs(1, -1)
       // A vector of scalars read as a shape: the known ones are dims.
       .shape_value([](const ShapeValueQuery& q) -> std::optional<Shape> {

@@ -449,7 +449,7 @@ std::vector<GradTensor> matmul_grad(GradContext& c, OpType product, const char* 
 
 void register_linalg_ops(OpRegistry& reg) {
   // MatMul(a: T, b: T) -> T; attrs transpose_a, transpose_b (bool, default false).
-  reg.op("MatMul").inputs(2).type_attr("T", 0).infer(infer_matmul).cpu([](const KernelSpec& s) {
+  reg.op("MatMul").inputs(2).tf_signature("a: T, b: T -> product: T").infer(infer_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("transpose_a", false),
                                        s.attrs.get_or<bool>("transpose_b", false));
   })
@@ -458,7 +458,7 @@ void register_linalg_ops(OpRegistry& reg) {
       .tpu()
       .grad([](GradContext& c) { return matmul_grad(c, op::MatMul, "transpose_a", "transpose_b"); });
   // BatchMatMulV2(x: T, y: T) -> T; attrs adj_x, adj_y; batch dims broadcast.
-  reg.op("BatchMatMulV2").inputs(2).type_attr("T", 0).infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
+  reg.op("BatchMatMulV2").inputs(2).tf_signature("x: T, y: T -> output: T").infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
     return dispatch_matmul<MakeBatchMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("adj_x", false),
                                             s.attrs.get_or<bool>("adj_y", false));
   })

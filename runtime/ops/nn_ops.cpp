@@ -464,21 +464,22 @@ std::vector<GradTensor> avg_pool_grad(GradContext& c) {
 void register_nn_ops(OpRegistry& reg) {
   using kernels::register_binary;
   using kernels::register_unary;
-  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).grad(relu_grad);
-  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).grad(relu6_grad);
+  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).tf_signature("features: T -> activations: T").grad(relu_grad);
+  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).tf_signature("features: T -> activations: T").grad(relu6_grad);
   register_binary<ReluGradOp, kRealTypes>(reg, "ReluGrad", kRealList).grad([](GradContext& c) {
     return relu_grad_grad(c, op::ReluGrad);
   });
   register_binary<Relu6GradOp, kRealTypes>(reg, "Relu6Grad", kRealList).grad([](GradContext& c) {
     return relu_grad_grad(c, op::Relu6Grad);
   });
-  register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).grad(elu_grad);
-  register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).grad(selu_grad);
-  register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).grad(softplus_grad);
-  register_unary<SoftsignOp, kFloatTypes>(reg, "Softsign", "half, bfloat16, float, double").grad(softsign_grad);
-  register_softmax(reg, "Softmax", false).cost(CostKind::Elementwise).tpu().grad(softmax_grad);
-  register_softmax(reg, "LogSoftmax", true).cost(CostKind::Elementwise).tpu().grad(log_softmax_grad);
+  register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).tf_signature("features: T -> activations: T").grad(elu_grad);
+  register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).tf_signature("features: T -> activations: T").grad(selu_grad);
+  register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).tf_signature("features: T -> activations: T").grad(softplus_grad);
+  register_unary<SoftsignOp, kFloatTypes>(reg, "Softsign", "half, bfloat16, float, double").tf_signature("features: T -> activations: T").grad(softsign_grad);
+  register_softmax(reg, "Softmax", false).tf_signature("logits: T -> softmax: T").cost(CostKind::Elementwise).tpu().grad(softmax_grad);
+  register_softmax(reg, "LogSoftmax", true).tf_signature("logits: T -> logsoftmax: T").cost(CostKind::Elementwise).tpu().grad(log_softmax_grad);
   reg.op("BiasAdd")
+      .tf_signature("value: T, bias: T -> output: T")
       .inputs(2)
       .infer(infer_bias_add)
       .cpu(bias_add_kernel)

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/ops/tf_op_signature.h"
 #include "runtime/core/tensor.h"
 #include "runtime/ops/attrs.h"
 #include "runtime/ops/op_type.h"
@@ -249,6 +250,9 @@ struct OpDef {
   /// AddV2; StridedSlice also {"Index", 1}): a node's summary in errors
   /// lists them as TF's NodeDef does ("MatMul[T=DT_FLOAT, ...]").
   std::vector<std::pair<std::string, int>> type_attrs;
+  /// TF's argument lists (ops/tf_op_signature.h), for GraphDefs and
+  /// FunctionDefs; empty when agc has not declared them.
+  std::optional<TfSignature> tf_signature;
   std::array<KernelFactory, kNumBackends> kernels;
   GradientDecision gradient;
   CostFacts cost;

@@ -1,5 +1,7 @@
 #include "runtime/ops/registry.h"
 
+#include <algorithm>
+
 #include "runtime/core/error.h"
 
 namespace ag {
@@ -11,6 +13,22 @@ const OpRegistry& OpRegistry::global() {
     return r;
   }();
   return *reg;
+}
+
+OpBuilder& OpBuilder::tf_signature(std::string_view spec) {
+  def_->tf_signature = parse_tf_signature(def_->name, spec);
+  // Input i's type attr, for single inputs before any list (their index is fixed).
+  int index = 0;
+  for (const TfArg& a : def_->tf_signature->inputs) {
+    if (a.is_list()) break;
+    if (a.resource) continue;  // agc's variable ops name the variable by attr
+    if (!a.type_attr.empty() &&
+        std::none_of(def_->type_attrs.begin(), def_->type_attrs.end(), [&](const auto& t) { return t.first == a.type_attr; })) {
+      def_->type_attrs.emplace_back(a.type_attr, index);
+    }
+    ++index;
+  }
+  return *this;
 }
 
 OpBuilder OpRegistry::op(std::string name) {

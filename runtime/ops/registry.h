@@ -33,11 +33,9 @@ class OpBuilder {
   OpBuilder& elementwise(const ElementwiseDef* e) { def_->elementwise = e; return *this; }
   OpBuilder& canonicalize(CanonicalizeFn f) { def_->canonicalize = f; return *this; }
   OpBuilder& shape_value(ShapeValueFn f) { def_->shape_value = f; return *this; }
-  /// TF type attribute `name` is input `input`'s dtype (OpDef::type_attrs).
-  OpBuilder& type_attr(std::string name, int input) {
-    def_->type_attrs.emplace_back(std::move(name), input);
-    return *this;
-  }
+  /// TF's argument lists, as ops/tf_op_signature.h declares them. The type
+  /// attrs of single (non-list) inputs become type_attrs too.
+  OpBuilder& tf_signature(std::string_view spec);
 
   // ---- traits
   OpBuilder& role(OpRole r) { def_->traits.role = r; return *this; }

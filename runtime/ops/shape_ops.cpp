@@ -249,6 +249,7 @@ std::vector<GradTensor> roll_grad(GradContext& c) {
 
 void register_shape_ops(OpRegistry& reg) {
   reg.op("Reshape")
+      .tf_signature("tensor: T, shape: Tshape -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tshape");

@@ -325,8 +325,7 @@ bool selects_row(const InferContext& c) {
 void register_slice_ops(OpRegistry& reg) {
   reg.op("StridedSlice")
       .inputs(4)
-      .type_attr("Index", 1)
-      .type_attr("T", 0)
+      .tf_signature("input: T, begin: Index, end: Index, strides: Index -> output: T")
       .selects_row(selects_row)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Index");

@@ -86,6 +86,7 @@ KernelFactory update_kernel(OpType op) {
 
 void register_state_ops(OpRegistry& reg) {
   reg.op("ReadVariableOp")
+      .tf_signature("resource: resource -> value: dtype")
       .inputs(0)
       .stateful()
       .infer([](const InferContext& c) {
@@ -103,6 +104,7 @@ void register_state_ops(OpRegistry& reg) {
       .grad([](GradContext& c) { return grads({c.grad(0)}); });
 
   reg.op("AssignVariableOp")
+      .tf_signature("resource: resource, value: dtype ->")
       .inputs(1)
       .outputs(0)
       .stateful()
@@ -117,6 +119,7 @@ void register_state_ops(OpRegistry& reg) {
 
   for (auto [name, update] : {std::pair{"AssignAddVariableOp", op::AddV2}, std::pair{"AssignSubVariableOp", op::Sub}}) {
     reg.op(name)
+        .tf_signature("resource: resource, value: dtype ->")
         .inputs(1)
         .outputs(0)
         .stateful()

@@ -263,6 +263,7 @@ void register_string_ops(OpRegistry& reg) {
 
   // StringToNumber(string_tensor: string) -> out_type (float32 by default).
   reg.op("StringToNumber")
+      .tf_signature("string_tensor: string -> output: out_type")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::String);

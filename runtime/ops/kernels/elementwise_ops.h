@@ -154,7 +154,7 @@ OpBuilder register_unary(OpRegistry& reg, const char* name, const char* tf_list)
   TypeSet set{Mask, tf_list};
   return reg.op(name)
       .inputs(1)
-      .type_attr("T", 0)
+      .tf_signature(BoolResult ? "x: T -> y: bool" : "x: T -> y: T")
       .infer([set](const InferContext& c) {
         check_elementwise_inputs<Mask>(c, 1, set);
         return std::vector<TensorSpec>{{BoolResult ? DType::Bool : c.inputs[0].dtype, c.inputs[0].shape}};
@@ -187,7 +187,7 @@ OpBuilder register_binary(OpRegistry& reg, const char* name, const char* tf_list
   TypeSet set{Mask, tf_list};
   return reg.op(name)
       .inputs(2)
-      .type_attr("T", 0)
+      .tf_signature(BoolResult ? "x: T, y: T -> z: bool" : "x: T, y: T -> z: T")
       .infer([set](const InferContext& c) {
         check_elementwise_inputs<Mask>(c, 2, set);
         return std::vector<TensorSpec>{{BoolResult ? DType::Bool : c.inputs[0].dtype, broadcast_inputs(c)}};
