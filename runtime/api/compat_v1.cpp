@@ -31,6 +31,7 @@
 #include "runtime/value/object_model.h"
 #include "runtime/value/v1_graph_attrs.h"
 #include "runtime/value/variable_value.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {

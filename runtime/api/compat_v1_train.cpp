@@ -23,6 +23,7 @@
 #include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/variable_value.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {

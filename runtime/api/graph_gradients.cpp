@@ -15,6 +15,7 @@
 #include "runtime/graph/gradients.h"
 #include "runtime/graph/tape.h"
 #include "runtime/value/variable_value.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tf {
 

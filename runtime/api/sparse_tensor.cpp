@@ -18,6 +18,7 @@
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {

@@ -18,6 +18,7 @@
 #include "runtime/api/tf_call.h"
 #include "runtime/ops/kernels/broadcast.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tf::impl {
 namespace {

@@ -6,6 +6,7 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tf {
 namespace {

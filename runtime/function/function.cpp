@@ -284,6 +284,8 @@ Value Function::call_in_graph(std::vector<Value> bound) {
 }
 
 std::shared_ptr<ConcreteFunction> Function::get_concrete_function(std::vector<Value> args, Kwargs kwargs) {
+  // f.get_concrete_function() with an input_signature: the signature's trace.
+  if (options_.input_signature && args.empty() && kwargs.empty()) return lookup_or_trace(*options_.input_signature);
   std::vector<Value> bound = numpy_inputs_as_tensors(bind_arguments(name_, params_, std::move(args), std::move(kwargs)));
   // With an input_signature there is one trace, for the signature's specs.
   return lookup_or_trace(options_.input_signature ? apply_input_signature_specs(bound) : bound);

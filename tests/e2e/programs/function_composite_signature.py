@@ -72,3 +72,21 @@ try:
     tf.type_spec_from_value({"a": 1})
 except TypeError as e:
     print("TypeError:", e)
+
+# get_concrete_function() with no arguments: the input_signature's trace
+# (a method's too).
+
+
+class Scaler(tf.Module):
+    def __init__(self):
+        self.w = tf.Variable(2.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def scale(self, x):
+        return x * self.w
+
+
+scaler = Scaler()
+scale_fn = scaler.scale.get_concrete_function()
+print(scale_fn.structured_input_signature)
+print(scale_fn(tf.constant([1.0, 2.0])))
