@@ -63,14 +63,12 @@ void BatchScheduler::remove_queue(const std::shared_ptr<BatchQueue>& queue) {
 
 void BatchScheduler::schedule(BatchQueue& queue, const std::shared_ptr<BatchCall>& call, std::vector<Tensor> inputs,
                               std::vector<Tensor> captured, int64_t size) {
-  int64_t now;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    now = clock_->now_us();
-    queue.schedule(call, std::move(inputs), std::move(captured), size, now);
+    queue.schedule(call, std::move(inputs), std::move(captured), size, clock_->now_us());
   }
   if (virtual_clock_) {
-    pump(now);
+    pump(clock_->now_us());  // another thread may have advanced the clock meanwhile
   } else {
     work_cv_.notify_all();
   }
