@@ -84,3 +84,21 @@ TEST_CASE("callers block in run() until a worker thread delivers") {
   for (auto& th : threads) th.join();
   CHECK(ok == 4);
 }
+
+TEST_CASE("on the real clock a lone request waits out the batch timeout, not longer than needed") {
+  BatchFunctionOptions o;
+  o.max_batch_size = 4;
+  o.batch_timeout_micros = 100000;
+  o.output_dtypes = {DType::Float32};
+  BatchFunction f(o, [](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0]}; },
+                  std::make_shared<RealClock>());
+  const auto start = std::chrono::steady_clock::now();
+  auto call = f.call({Tensor::from_vector<float>(Shape{1}, {1})});
+  REQUIRE(call->wait_for(std::chrono::seconds(20)));
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::microseconds(100000));
+  CHECK(call->record().queue_wait_us >= 100000);
+  // A full batch does not wait for the timeout.
+  auto full = f.call({Tensor::zeros(DType::Float32, Shape{4})});
+  REQUIRE(full->wait_for(std::chrono::seconds(20)));
+  CHECK(full->record().queue_wait_us < 100000);
+}
