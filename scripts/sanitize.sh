@@ -30,6 +30,7 @@ TSAN_TESTS=(
   "exec/unit_exec:nested While with captures through two levels"
   "core/unit_core_threads:concurrent reads and assignments are atomic"
   "ops/unit_ops_threads:parallel*"
+  "batching/unit_batching_threads:*"
 )
 
 log() { printf 'sanitize: %s\n' "$*" >&2; }
