@@ -75,6 +75,11 @@ Value make_named_tuple_class(const std::string& type_name, const std::vector<std
   }));
   attrs.push_back(native_method(q + "__getitem__", "__getitem__", {self, {"key", std::nullopt}},
                                 [](const std::vector<Value>& a) { return getitem(Value::tuple(items_of(a[0])), a[1]); }));
+  attrs.push_back(native_method(q + "__getslice__", "__getslice__",
+                                {self, {"start", std::nullopt}, {"stop", std::nullopt}, {"step", std::nullopt}},
+                                [](const std::vector<Value>& a) {
+                                  return getslice(Value::tuple(items_of(a[0])), SliceSpec{a[1], a[2], a[3]});
+                                }));
   attrs.push_back(native_method(q + "__iter__", "__iter__", {self},
                                 [](const std::vector<Value>& a) { return Value::tuple(items_of(a[0])); }));
   attrs.push_back(native_method(q + "__eq__", "__eq__", {self, {"other", std::nullopt}}, [](const std::vector<Value>& a) {
@@ -82,6 +87,23 @@ Value make_named_tuple_class(const std::string& type_name, const std::vector<std
     NamedTupleState* o = native_state<NamedTupleState>(other);
     return Value::tuple(items_of(a[0])) == (o != nullptr ? Value::tuple(o->items) : other);
   }));
+  // Ordering is the tuple's, against a tuple or another named tuple
+  // (`sys.version_info >= (3, 8)`); anything else declines, so Python's
+  // TypeError names both types.
+  auto ordering = [&](const char* name, Value (*cmp)(const Value&, const Value&)) {
+    attrs.push_back(native_method(q + name, name, {self, {"other", std::nullopt}}, [cmp](const std::vector<Value>& a) {
+      const Value& other = a[1];
+      if (NamedTupleState* o = native_state<NamedTupleState>(other)) {
+        return cmp(Value::tuple(items_of(a[0])), Value::tuple(o->items));
+      }
+      if (!other.is_tuple()) return not_implemented();
+      return cmp(Value::tuple(items_of(a[0])), other);
+    }));
+  };
+  ordering("__lt__", [](const Value& x, const Value& y) { return x < y; });
+  ordering("__le__", [](const Value& x, const Value& y) { return x <= y; });
+  ordering("__gt__", [](const Value& x, const Value& y) { return x > y; });
+  ordering("__ge__", [](const Value& x, const Value& y) { return x >= y; });
   auto text = [type_name, fields](const std::vector<Value>& a) {
     const std::vector<Value>& items = items_of(a[0]);
     std::string s = type_name + "(";

@@ -1,5 +1,5 @@
 // The np.* rows that count and order elements (np_functions.def): bincount,
-// argsort, diff. Host loops over the elements, as NumPy's own.
+// argsort, unique, diff. Host loops over the elements, as NumPy's own.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -42,7 +42,81 @@ void argsort_line(const T* keys, int64_t n, int64_t stride, int64_t* out) {
   for (int64_t k = 0; k < n; ++k) out[k * stride] = idx[static_cast<size_t>(k)];
 }
 
+/// NumPy's sort order of two elements: NaN after every number.
+template <class T>
+bool sorts_before(const T& a, const T& b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(b)) return !std::isnan(a);
+    if (std::isnan(a)) return false;
+  }
+  return a < b;
+}
+
+/// Whether sorted neighbours `a`, `b` start a new unique value (all NaNs are
+/// one, NumPy's equal_nan=True).
+template <class T>
+bool differs(const T& a, const T& b, bool equal_nan) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (equal_nan && std::isnan(a) && std::isnan(b)) return false;
+  }
+  return a != b;
+}
+
 }  // namespace
+
+Value unique(const TfCall& c) {
+  // NumPy 1.24's _unique1d: the flattened array sorted (stably, so an index
+  // is a value's first occurrence), a mask of where each new value starts;
+  // the values, then the optional outputs in NumPy's order.
+  if (!c["axis"].is_none()) throw NotImplementedError("np.unique with axis= is not supported by agc (only axis=None)");
+  Tensor a = ndarray::to_array(c["ar"]);
+  a = a.reshaped(Shape{a.num_elements()});
+  const bool want_index = truthy(c["return_index"]), want_inverse = truthy(c["return_inverse"]);
+  const bool want_counts = truthy(c["return_counts"]), equal_nan = truthy(c["equal_nan"]);
+  const int64_t n = a.num_elements();
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::vector<int64_t> starts;  // positions in sorted order where a new value starts
+  Tensor values;
+  dispatch_dtype(a.dtype(), [&]<class T>() {
+    using K = std::conditional_t<std::is_same_v<T, bfloat16>, float, T>;
+    const T* p = a.data<T>();
+    auto key = [&](int64_t i) { return static_cast<K>(p[i]); };
+    std::stable_sort(perm.begin(), perm.end(), [&](int64_t i, int64_t j) { return sorts_before(key(i), key(j)); });
+    for (int64_t k = 0; k < n; ++k) {
+      if (k == 0 || differs(key(perm[static_cast<size_t>(k - 1)]), key(perm[static_cast<size_t>(k)]), equal_nan)) {
+        starts.push_back(k);
+      }
+    }
+    values = Tensor(a.dtype(), Shape{static_cast<int64_t>(starts.size())});
+    for (size_t u = 0; u < starts.size(); ++u) values.data<T>()[u] = p[perm[static_cast<size_t>(starts[u])]];
+  });
+  const auto m = static_cast<int64_t>(starts.size());
+  std::vector<Value> out{ndarray::array(std::move(values))};
+  if (want_index) {
+    std::vector<int64_t> index(static_cast<size_t>(m));
+    for (size_t u = 0; u < starts.size(); ++u) index[u] = perm[static_cast<size_t>(starts[u])];
+    out.push_back(ndarray::array(Tensor::from_vector<int64_t>(Shape{m}, index)));
+  }
+  if (want_inverse) {
+    std::vector<int64_t> inverse(static_cast<size_t>(n));
+    int64_t u = -1;
+    for (int64_t k = 0; k < n; ++k) {
+      if (u + 1 < m && starts[static_cast<size_t>(u + 1)] == k) ++u;
+      inverse[static_cast<size_t>(perm[static_cast<size_t>(k)])] = u;
+    }
+    out.push_back(ndarray::array(Tensor::from_vector<int64_t>(Shape{n}, inverse)));
+  }
+  if (want_counts) {
+    std::vector<int64_t> counts(static_cast<size_t>(m));
+    for (int64_t u = 0; u < m; ++u) {
+      counts[static_cast<size_t>(u)] = (u + 1 < m ? starts[static_cast<size_t>(u + 1)] : n) - starts[static_cast<size_t>(u)];
+    }
+    out.push_back(ndarray::array(Tensor::from_vector<int64_t>(Shape{m}, counts)));
+  }
+  if (out.size() == 1) return out[0];
+  return Value::tuple(std::move(out));
+}
 
 Value bincount(const TfCall& c) {
   // NumPy casts a list's items to intp however they come, an array only

@@ -1,5 +1,6 @@
-// np.random's module functions: NumPy's legacy global RandomState, bit for
-// bit. Its generator is MT19937 (an integer seed sets the state as
+// NumPy's legacy RandomState, bit for bit: np.random.RandomState(seed), a
+// class whose instances hold their own generator, and np.random's module
+// functions, the methods of one global instance (as mtrand's are). Its generator is MT19937 (an integer seed sets the state as
 // init_genrand does, a sequence of them as init_by_array), and its
 // distributions are NumPy's legacy ones (numpy/random/src/legacy and
 // distributions.c): doubles from two 32-bit draws (27 + 26 bits), normals by
@@ -11,8 +12,11 @@
 #include <mutex>
 #include <random>
 
+#include "runtime/api/python_api.h"
 #include "runtime/api/tf_call.h"
+#include "runtime/api/tf_table_macros.h"
 #include "runtime/core/mt19937.h"
+#include "runtime/value/object_model.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/ndarray_shape.h"
 #include "runtime/value/numpy_dtype.h"
@@ -21,7 +25,7 @@ namespace ag::np::impl {
 namespace {
 
 /// The legacy RandomState: the generator and the kept normal.
-struct RandomState {
+struct RandomState : NativeState {
   std::mutex mu;
   MT19937 mt;
   bool has_gauss = false;
@@ -71,7 +75,8 @@ struct RandomState {
   }
 };
 
-RandomState& state() {
+/// np.random's global instance.
+RandomState& global_state() {
   static RandomState* s = new RandomState();  // never destroyed: used until exit
   return *s;
 }
@@ -89,8 +94,7 @@ std::optional<Shape> size_shape(const Value& size) {
 /// `n` doubles from `draw` as NumPy returns them: a Python float without a
 /// size, else a float64 array.
 template <class Draw>
-Value doubles(const std::optional<Shape>& shape, Draw draw) {
-  RandomState& s = state();
+Value doubles(RandomState& s, const std::optional<Shape>& shape, Draw draw) {
   std::lock_guard<std::mutex> lock(s.mu);
   if (!shape) return Value(draw(s));
   Tensor out(DType::Float64, *shape);
@@ -175,9 +179,11 @@ void shuffle_rows(RandomState& s, Tensor& t) {
 
 }  // namespace
 
-Value random_seed(const TfCall& c) {
+// ---- The methods, over a state: one implementation for an instance and for
+// the module's global one.
+
+Value random_seed(RandomState& s, const TfCall& c) {
   const Value& seed = c["seed"];
-  RandomState& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (seed.is_none()) {
     s.seed_from_os();
@@ -205,36 +211,36 @@ Value random_seed(const TfCall& c) {
   return Value();
 }
 
-Value random_rand(const TfCall& c) {
-  return doubles(varargs_shape(c["args"]), [](RandomState& s) { return s.mt.next_double(); });
+Value random_rand(RandomState& s, const TfCall& c) {
+  return doubles(s, varargs_shape(c["args"]), [](RandomState& r) { return r.mt.next_double(); });
 }
 
-Value random_randn(const TfCall& c) {
-  return doubles(varargs_shape(c["args"]), [](RandomState& s) { return s.next_gauss(); });
+Value random_randn(RandomState& s, const TfCall& c) {
+  return doubles(s, varargs_shape(c["args"]), [](RandomState& r) { return r.next_gauss(); });
 }
 
-Value random_random(const TfCall& c) {
-  return doubles(size_shape(c["size"]), [](RandomState& s) { return s.mt.next_double(); });
+Value random_random(RandomState& s, const TfCall& c) {
+  return doubles(s, size_shape(c["size"]), [](RandomState& r) { return r.mt.next_double(); });
 }
 
-Value random_standard_normal(const TfCall& c) {
-  return doubles(size_shape(c["size"]), [](RandomState& s) { return s.next_gauss(); });
+Value random_standard_normal(RandomState& s, const TfCall& c) {
+  return doubles(s, size_shape(c["size"]), [](RandomState& r) { return r.next_gauss(); });
 }
 
-Value random_uniform(const TfCall& c) {
+Value random_uniform(RandomState& s, const TfCall& c) {
   double low = scalar_param(c["low"], "uniform"), high = scalar_param(c["high"], "uniform");
   double range = high - low;
   if (!std::isfinite(range)) throw OverflowError("Range exceeds valid bounds");
-  return doubles(size_shape(c["size"]), [low, range](RandomState& s) { return low + range * s.mt.next_double(); });
+  return doubles(s, size_shape(c["size"]), [low, range](RandomState& r) { return low + range * r.mt.next_double(); });
 }
 
-Value random_normal(const TfCall& c) {
+Value random_normal(RandomState& s, const TfCall& c) {
   double loc = scalar_param(c["loc"], "normal"), scale = scalar_param(c["scale"], "normal");
   if (scale < 0) throw ValueError("scale < 0");
-  return doubles(size_shape(c["size"]), [loc, scale](RandomState& s) { return loc + scale * s.next_gauss(); });
+  return doubles(s, size_shape(c["size"]), [loc, scale](RandomState& r) { return loc + scale * r.next_gauss(); });
 }
 
-Value random_randint(const TfCall& c) {
+Value random_randint(RandomState& s, const TfCall& c) {
   Value low_v = c["low"], high_v = c["high"];
   std::optional<DType> given = numpy::dtype_argument(c["dtype"]);
   DType dt = given ? *given : DType::Int64;
@@ -245,7 +251,6 @@ Value random_randint(const TfCall& c) {
   int64_t low = low_v.as_int(), high = high_v.as_int();
   if (high <= low) throw ValueError(c["high"].is_none() ? "high <= 0" : "low >= high");
   std::optional<Shape> shape = size_shape(c["size"]);
-  RandomState& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   Tensor out = bounded_integers(s, low, static_cast<uint64_t>(high - 1 - low), dt, shape ? *shape : Shape{});
   if (shape) return ndarray::array(std::move(out));
@@ -254,9 +259,8 @@ Value random_randint(const TfCall& c) {
   return ndarray::scalar(std::move(out));
 }
 
-Value random_shuffle(const TfCall& c) {
+Value random_shuffle(RandomState& s, const TfCall& c) {
   const Value& x = c["x"];
-  RandomState& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (x.is_list()) {
     std::vector<Value>& items = x.items();
@@ -274,7 +278,7 @@ Value random_shuffle(const TfCall& c) {
   return Value();
 }
 
-Value random_permutation(const TfCall& c) {
+Value random_permutation(RandomState& s, const TfCall& c) {
   const Value& x = c["x"];
   Tensor t;
   if (x.is_int() || (x.is_ndarray() && ndarray::is_scalar(x) && is_integer(ndarray::tensor(x).dtype()))) {
@@ -287,7 +291,6 @@ Value random_permutation(const TfCall& c) {
     t = ndarray::to_array(x).clone();
     if (t.rank() < 1) throw IndexError("x must be an integer or at least 1-dimensional");
   }
-  RandomState& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (t.rank() == 1) {
     shuffle_rows(s, t);
@@ -309,7 +312,7 @@ Value random_permutation(const TfCall& c) {
   return ndarray::array(std::move(out));
 }
 
-Value random_choice(const TfCall& c) {
+Value random_choice(RandomState& s, const TfCall& c) {
   Tensor a = ndarray::to_array(c["a"]);
   int64_t pop;
   if (a.rank() == 0) {
@@ -349,7 +352,6 @@ Value random_choice(const TfCall& c) {
   bool replace = truthy(c["replace"]);
   Shape out_shape = shape ? *shape : Shape{};
   Tensor idx(DType::Int64, out_shape);
-  RandomState& s = state();
   {
     std::lock_guard<std::mutex> lock(s.mu);
     if (replace && !p.empty()) {
@@ -381,4 +383,86 @@ Value random_choice(const TfCall& c) {
   return ndarray::getitem(arr, {IndexPart(ndarray::array(idx))});
 }
 
+// ---- np.random's module functions: the global instance's methods.
+#define AG_NP_RANDOM_MODULE_FN(fn) \
+  Value fn(const TfCall& c) { return fn(global_state(), c); }
+AG_NP_RANDOM_MODULE_FN(random_seed)
+AG_NP_RANDOM_MODULE_FN(random_rand)
+AG_NP_RANDOM_MODULE_FN(random_randn)
+AG_NP_RANDOM_MODULE_FN(random_random)
+AG_NP_RANDOM_MODULE_FN(random_standard_normal)
+AG_NP_RANDOM_MODULE_FN(random_uniform)
+AG_NP_RANDOM_MODULE_FN(random_normal)
+AG_NP_RANDOM_MODULE_FN(random_randint)
+AG_NP_RANDOM_MODULE_FN(random_shuffle)
+AG_NP_RANDOM_MODULE_FN(random_permutation)
+AG_NP_RANDOM_MODULE_FN(random_choice)
+#undef AG_NP_RANDOM_MODULE_FN
+
+namespace {
+
+/// A RandomState method: its name, the np.random row's signature, the shared code.
+struct Method {
+  std::string_view name;
+  const char* signature;
+  Value (*fn)(RandomState&, const TfCall&);
+};
+
+/// The methods, one per np.random row (np_functions.def) whose impl has a
+/// RandomState overload above, named as the row's paths after "random.".
+/// A template so that rows without one drop out of the `if constexpr`.
+template <class S>
+std::vector<Method> methods() {
+  std::vector<Method> out;
+#define AG_NP_FN(cpp_name, paths, signature, impl_fn, data)                                           \
+  if constexpr (requires(S& s, const TfCall& c) { impl_fn(s, c); }) {                                  \
+    for (std::string_view p : {AG_TF_UNPAREN paths}) {                                                 \
+      out.push_back({p.substr(p.find('.') + 1), signature,                                             \
+                     [](RandomState& s, const TfCall& c) { return impl_fn(static_cast<S&>(s), c); }}); \
+    }                                                                                                  \
+  }
+#include "runtime/api/np_functions.def"
+  return out;
+}
+
+RandomState& state_of(const Value& self) {
+  RandomState* s = native_state<RandomState>(self);
+  if (s == nullptr) throw TypeError("descriptor requires a 'numpy.random.mtrand.RandomState' object");
+  return *s;
+}
+
+}  // namespace
+
 }  // namespace ag::np::impl
+
+namespace ag::np::api {
+
+const Value& random_RandomState() {
+  static const Value cls = [] {
+    using impl::RandomState;
+    std::vector<std::pair<std::string, Value>> attrs;
+    // RandomState(seed=None): seeded as seed(seed) seeds, from the OS without one.
+    attrs.push_back({"__init__", Value::callable("RandomState.__init__", [](std::vector<Value> args, Kwargs kwargs) {
+                       static const tf::TfFunction row("RandomState(seed=None)", "", "");
+                       Value self = args.at(0);
+                       args.erase(args.begin());
+                       auto state = std::make_shared<RandomState>();
+                       impl::random_seed(*state, row.bind(std::move(args), std::move(kwargs)));
+                       self.as_object().native = std::move(state);
+                       return Value();
+                     })});
+    for (const impl::Method& m : impl::methods<RandomState>()) {
+      auto row = std::make_shared<tf::TfFunction>(m.signature, "", "");
+      attrs.push_back({std::string(m.name), Value::callable("RandomState." + std::string(m.name),
+                                                            [row, fn = m.fn](std::vector<Value> args, Kwargs kwargs) {
+                                                              RandomState& s = impl::state_of(args.at(0));
+                                                              args.erase(args.begin());
+                                                              return fn(s, row->bind(std::move(args), std::move(kwargs)));
+                                                            })});
+    }
+    return make_class("RandomState", {}, std::move(attrs));
+  }();
+  return cls;
+}
+
+}  // namespace ag::np::api

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "runtime/api/named_tuple.h"
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
@@ -114,8 +115,17 @@ const Value& sys_maxsize() {
   return v;
 }
 const Value& sys_version() {
-  // The Python agc's semantics follow (its builtins' texts are CPython 3.11's).
-  static const Value v("3.11.0 (agc)");
+  // The Python agc's semantics follow (its builtins' texts are CPython 3.11's;
+  // 3.11.2 is Debian bookworm's, the one its tests are checked against).
+  static const Value v("3.11.2 (agc)");
+  return v;
+}
+const Value& sys_version_info() {
+  // CPython's struct sequence: a tuple with named fields whose type prints
+  // as sys.version_info.
+  static const Value v = tf::named_tuple("sys.version_info", {"major", "minor", "micro", "releaselevel", "serial"},
+                                         {Value(int64_t{3}), Value(int64_t{11}), Value(int64_t{2}), Value("final"),
+                                          Value(int64_t{0})});
   return v;
 }
 

@@ -1,6 +1,6 @@
 // Python's sys module as agc compiles it (py_modules.def's sys rows,
 // py_sys.cpp): argv, exit, the standard streams as objects with write() and
-// flush(), version, platform, maxsize. print, tf.print and AutoGraph's print
+// flush(), version and version_info, platform, maxsize. print, tf.print and AutoGraph's print
 // find the standard streams through standard_stream().
 #pragma once
 

@@ -388,9 +388,11 @@ Value polyval(const TfCall& c) {
   return p;
 }
 
-Value erfinv(const TfCall& c) {
+Value scoped_unary(const TfCall& c) {
+  // A Python wrapper opening a name scope around its op (math_ops.erfinv,
+  // special_math_ops.bessel_i0e: "bessel_i0e/BesselI0e").
   NameScope scope(c.node_name());
-  return tf::unary_op(c.op(), c["x"], "Erfinv");
+  return tf::unary_op(c.op(), c["x"], c.op().name());
 }
 
 Value divide_no_nan(const TfCall& c) {

@@ -1,12 +1,15 @@
 // Special functions (part of the math family, registered from math_ops.cpp;
-// TF's tf.math.erf, lgamma, digamma, erfc, erfinv, polygamma): Eigen's
-// implementations, the ones TF's kernels use, on floating types.
+// TF's tf.math.erf, lgamma, digamma, erfc, erfinv, polygamma, the modified
+// Bessel functions bessel_i0/i1 and their exponentially scaled i0e/i1e, and
+// xlogy, xlog1py, xdivy): Eigen's implementations, the ones TF's kernels
+// use, on floating types.
 #include <cmath>
 #include <vector>
 
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "runtime/ops/grad_context.h"
+#include "runtime/ops/kernels/bessel.h"
 #include "runtime/ops/kernels/elementwise_ops.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
@@ -52,6 +55,39 @@ struct PolygammaOp {
   static T apply(T n, T x) { return Eigen::numext::polygamma(n, x); }
 };
 
+// The modified Bessel functions of the first kind (TF's cwise_op_bessel):
+// kernels/bessel, element by element (bfloat16 widened to float).
+struct BesselI0Op {
+  template <class T>
+  static T apply(T x) { return bessel_i0(x); }
+};
+struct BesselI1Op {
+  template <class T>
+  static T apply(T x) { return bessel_i1(x); }
+};
+struct BesselI0eOp {
+  template <class T>
+  static T apply(T x) { return bessel_i0e(x); }
+};
+struct BesselI1eOp {
+  template <class T>
+  static T apply(T x) { return bessel_i1e(x); }
+};
+// TF's xlogy_op, xlog1py_op, xdivy_op: 0 where x is 0 (whatever y is, NaN
+// and inf included), else x·log(y), x·log1p(y), x/y.
+struct XlogyOp {
+  template <class T>
+  static T apply(T x, T y) { return x == T(0) ? T(0) : x * std::log(y); }
+};
+struct Xlog1pyOp {
+  template <class T>
+  static T apply(T x, T y) { return x == T(0) ? T(0) : x * std::log1p(y); }
+};
+struct XdivyOp {
+  template <class T>
+  static T apply(T x, T y) { return x == T(0) ? T(0) : x / y; }
+};
+
 // ---- gradients (TF's math_grad.py): x the input, y the output, g the upstream gradient.
 
 GradTensor k_(GradContext& c, double v) { return c.scalar_like(c.input(0), v); }
@@ -82,6 +118,52 @@ std::vector<GradTensor> polygamma_grad(GradContext& c) {
   return grads({GradTensor{}, c.unbroadcast(c.mul(c.grad(0), next), x)});
 }
 
+/// g·i1(x).
+std::vector<GradTensor> bessel_i0_grad(GradContext& c) {
+  return grads({c.mul(c.grad(0), c.apply1(op::BesselI1, {c.input(0)}))});
+}
+/// g·(i1e(x) - sign(x)·y).
+std::vector<GradTensor> bessel_i0e_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  GradTensor partial = c.sub(c.apply1(op::BesselI1e, {x}), c.mul(c.apply1(op::Sign, {x}), c.output(0)));
+  return grads({c.mul(c.grad(0), partial)});
+}
+/// g·(1 where x is 0, else i0(x) - y/x): TF imputes the limit the division misses.
+std::vector<GradTensor> bessel_i1_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  GradTensor at_zero = c.apply1(op::Equal, {x, k_(c, 0)});
+  GradTensor other = c.sub(c.apply1(op::BesselI0, {x}), c.div(c.output(0), x));
+  return grads({c.mul(c.grad(0), c.select(at_zero, k_(c, 1), other))});
+}
+/// g·(0.5 where x is 0, else i0e(x) - y·(sign(x) + 1/x)).
+std::vector<GradTensor> bessel_i1e_grad(GradContext& c) {
+  GradTensor x = c.input(0);
+  GradTensor at_zero = c.apply1(op::Equal, {x, k_(c, 0)});
+  GradTensor scale = c.add(c.apply1(op::Sign, {x}), c.apply1(op::Reciprocal, {x}));
+  GradTensor other = c.sub(c.apply1(op::BesselI0e, {x}), c.mul(c.output(0), scale));
+  return grads({c.mul(c.grad(0), c.select(at_zero, k_(c, 0.5), other))});
+}
+
+/// TF's _XLogyGrad, _XLog1pyGrad and _XDivyGrad: with nz = cast(x != 0),
+///   xlogy:   xlogy(nz, y)·g,   xdivy(x, y)·g
+///   xlog1py: xlog1py(nz, y)·g, xdivy(x, y + 1)·g
+///   xdivy:   xdivy(nz, y)·g,   xdivy(-x, y²)·g
+/// each summed to its input's shape.
+std::vector<GradTensor> x_family_grad(GradContext& c, OpType self) {
+  GradTensor g = c.grad(0), x = c.input(0), y = c.input(1);
+  GradTensor nz = c.cast(c.apply1(op::NotEqual, {x, c.scalar_like(x, 0)}), c.dtype(x));
+  GradTensor partial_x = c.apply1(self, {nz, y});
+  GradTensor partial_y;
+  if (self == op::Xlogy) {
+    partial_y = c.apply1(op::Xdivy, {x, y});
+  } else if (self == op::Xlog1py) {
+    partial_y = c.apply1(op::Xdivy, {x, c.add(y, c.scalar_like(y, 1))});
+  } else {
+    partial_y = c.apply1(op::Xdivy, {c.neg(x), c.apply1(op::Pow, {y, c.scalar_like(y, 2)})});
+  }
+  return grads({c.unbroadcast(c.mul(partial_x, g), x), c.unbroadcast(c.mul(partial_y, g), y)});
+}
+
 }  // namespace
 
 void register_special_math_ops(OpRegistry& reg) {
@@ -94,6 +176,18 @@ void register_special_math_ops(OpRegistry& reg) {
   register_unary<DigammaOp, kFloat>(reg, "Digamma", floats).grad(digamma_grad);
   register_binary<PolygammaOp, bit(DType::Float32) | bit(DType::Float64)>(reg, "Polygamma", "float, double")
       .grad(polygamma_grad);
+  register_unary<BesselI0Op, kFloat>(reg, "BesselI0", floats).grad(bessel_i0_grad);
+  register_unary<BesselI1Op, kFloat>(reg, "BesselI1", floats).grad(bessel_i1_grad);
+  register_unary<BesselI0eOp, kFloat>(reg, "BesselI0e", floats).grad(bessel_i0e_grad);
+  register_unary<BesselI1eOp, kFloat>(reg, "BesselI1e", floats).grad(bessel_i1e_grad);
+  // TF's list has no bfloat16 for these three.
+  constexpr TypeMask kReal = bit(DType::Float32) | bit(DType::Float64);
+  const char* const x_family = "half, float, double, complex64, complex128";
+  register_binary<XlogyOp, kReal>(reg, "Xlogy", x_family).grad([](GradContext& c) { return x_family_grad(c, op::Xlogy); });
+  register_binary<Xlog1pyOp, kReal>(reg, "Xlog1py", x_family).grad([](GradContext& c) {
+    return x_family_grad(c, op::Xlog1py);
+  });
+  register_binary<XdivyOp, kReal>(reg, "Xdivy", x_family).grad([](GradContext& c) { return x_family_grad(c, op::Xdivy); });
 }
 
 }  // namespace ag

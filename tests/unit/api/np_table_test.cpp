@@ -124,6 +124,29 @@ TEST_CASE("the legacy RandomState draws NumPy's numbers") {
   CHECK(error_text([] { np_api::random_seed({Value(-1)}, {}); }) == "ValueError: Seed must be between 0 and 2**32 - 1");
 }
 
+TEST_CASE("np.random.RandomState instances draw NumPy's numbers from their own state") {
+  Value cls = np_api::random_RandomState();
+  Value rs = cls({Value(0)}, {});
+  np_api::random_seed({Value(5)}, {});  // the module's global state is apart
+  CHECK(np_doubles(rs.getattr("rand")({Value(3)}, {})) ==
+        std::vector<double>{0x1.18fe1565f12a8p-1, 0x1.6e2d4cf608733p-1, 0x1.349d66b6e894bp-1});
+  CHECK(np_doubles(rs.getattr("randn")({Value(3)}, {})) ==
+        std::vector<double>{-0x1.2258941855050p+1, 0x1.55633ae9cc424p+0, -0x1.af7986f57fa88p-1});
+  CHECK(np_ints(rs.getattr("randint")({Value(0), Value(1000)}, {{"size", Value(4)}})) ==
+        std::vector<int64_t>{70, 472, 600, 396});
+  Value top = cls({}, {{"seed", Value(int64_t{4294967295})}});
+  CHECK(top.getattr("random_sample")({}, {}).as_float() == 0x1.8fe69a3924820p-4);
+  CHECK(error_text([&] { cls({Value(-1)}, {}); }) == "ValueError: Seed must be between 0 and 2**32 - 1");
+  CHECK(error_text([&] { rs.getattr("rand")({}, {{"size", Value(2)}}); }) ==
+        "TypeError: rand() got an unexpected keyword argument 'size'");
+}
+
+TEST_CASE("np.unique refuses an axis clearly") {
+  Value a = np_list({Value(1), Value(2)});
+  CHECK(error_text([&] { np_api::unique({a}, {{"axis", Value(0)}}); }) ==
+        "NotImplementedError: np.unique with axis= is not supported by agc (only axis=None)");
+}
+
 TEST_CASE("arange and linspace compute NumPy's values") {
   CHECK(np_doubles(np_api::arange({Value(0), Value(1), Value(0.1)}, {})) ==
         std::vector<double>{0, 0x1.999999999999ap-4, 0x1.999999999999ap-3, 0x1.3333333333334p-2, 0x1.999999999999ap-2,

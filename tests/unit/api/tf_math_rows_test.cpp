@@ -94,3 +94,16 @@ TEST_CASE("tf.math.atan2 (and tf.atan2): y first, literals taking the tensor's d
 }
 
 TEST_CASE("tf.nn.softsign") { check_unary(tf_api::softsign, [](double x) { return x / (1 + std::fabs(x)); }, "Softsign"); }
+
+TEST_CASE("tf.math.bessel_* open their Python wrapper's name scope; xlogy, xlog1py, xdivy are their op") {
+  Graph g("f");
+  TraceScope scope(g);
+  Value x(g.placeholder({DType::Float32, Shape{3}}, "x"));
+  CHECK(tf_api::bessel_i0e({x}, {}).as_tensor().output().node->name == "bessel_i0e/BesselI0e");
+  CHECK(tf_api::bessel_i1e({x}, {}).as_tensor().output().node->name == "bessel_i1e/BesselI1e");
+  CHECK(tf_api::bessel_i0({x}, {}).as_tensor().output().node->name == "bessel_i0/BesselI0");
+  CHECK(tf_api::bessel_i1({x}, {{"name", "b"}}).as_tensor().output().node->name == "b/BesselI1");
+  CHECK(tf_api::xlogy({x, x}, {}).as_tensor().output().node->name == "Xlogy");
+  CHECK(tf_api::xlog1py({x, 2}, {}).as_tensor().output().node->name == "Xlog1py");
+  CHECK(tf_api::xdivy({x, x}, {{"name", "q"}}).as_tensor().output().node->name == "q");
+}

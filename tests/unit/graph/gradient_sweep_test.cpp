@@ -588,6 +588,9 @@ TEST_CASE("every differentiable op that is not elementwise has a sweep case") {
 }
 
 TEST_CASE("the gradients of shaped ops agree with central differences in float64") {
+  // Their inputs must not depend on how many elementwise ops the sweep
+  // before drew for (Qr's case is conditioned for this stream).
+  rng().seed(20261125);
   for (const auto& [name, make] : shaped_cases()) {
     const OpDef& op = OpRegistry::global().get(OpType(name));
     for (const Case& c : make()) check_gradient(op, c);

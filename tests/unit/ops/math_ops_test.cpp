@@ -695,6 +695,63 @@ TEST_CASE("Polygamma(n, x) is digamma for n = 0, trigamma for n = 1, NaN for a f
   }
 }
 
+namespace {
+
+/// I0(x) and I1(x) by their power series (x/2)^(2k+n) / (k! (k+n)!).
+double bessel_i_ref(int n, double x) {
+  double term = std::pow(x / 2, n), sum = 0;
+  for (int k = 1; k <= n; ++k) term /= k;
+  for (int k = 0; k < 200; ++k) {
+    sum += term;
+    term *= (x / 2) * (x / 2) / ((k + 1.0) * (k + 1.0 + n));
+  }
+  return sum;
+}
+
+}  // namespace
+
+AG_SWEEP_COVERS("BesselI0", "BesselI1", "BesselI0e", "BesselI1e", "Xlogy", "Xlog1py", "Xdivy");
+
+TEST_CASE("BesselI0, BesselI1 and their scaled forms match the power series on every float dtype") {
+  auto fl = {DType::Float32, DType::Float64, DType::BFloat16};
+  sweep_unary("BesselI0", fl, [](double x) { return bessel_i_ref(0, x); }, nullptr, -10, 10);
+  sweep_unary("BesselI1", fl, [](double x) { return bessel_i_ref(1, x); }, nullptr, -10, 10);
+  sweep_unary("BesselI0e", fl, [](double x) { return std::exp(-std::fabs(x)) * bessel_i_ref(0, x); }, nullptr, -20, 20);
+  sweep_unary("BesselI1e", fl, [](double x) { return std::exp(-std::fabs(x)) * bessel_i_ref(1, x); }, nullptr, -20, 20);
+}
+
+TEST_CASE("Xlogy, Xlog1py and Xdivy are 0 where x is 0, whatever y is, and broadcast") {
+  auto fl = {DType::Float32, DType::Float64};
+  sweep_binary("Xlogy", fl, [](double x, double y) { return x == 0 ? 0 : x * std::log(y); }, nullptr, false, -5, 5, false,
+               0.1);
+  sweep_binary("Xlog1py", fl, [](double x, double y) { return x == 0 ? 0 : x * std::log1p(y); }, nullptr, false, -5, 5,
+               false, -0.9);
+  sweep_binary("Xdivy", fl, [](double x, double y) { return x == 0 ? 0 : x / y; }, nullptr, false, -5, 5, true);
+  Tensor x = Tensor::from_vector<float>(Shape{5}, {0, 0, 0, 1, 2});
+  Tensor y = Tensor::from_vector<float>(Shape{5}, {0, NAN, -1, 0, -1});
+  Tensor l = run_op1(op::Xlogy, std::vector<Tensor>{x, y});
+  CHECK(l.data<float>()[0] == 0);
+  CHECK(l.data<float>()[1] == 0);
+  CHECK(l.data<float>()[2] == 0);
+  CHECK(l.data<float>()[3] == -INFINITY);
+  CHECK(std::isnan(l.data<float>()[4]));
+  Tensor d = run_op1(op::Xdivy, std::vector<Tensor>{x, y});
+  CHECK(d.data<float>()[0] == 0);
+  CHECK(d.data<float>()[1] == 0);
+  CHECK(d.data<float>()[3] == INFINITY);
+  CHECK(d.data<float>()[4] == -2);
+  Tensor p = run_op1(op::Xlog1py, std::vector<Tensor>{x, y});
+  CHECK(p.data<float>()[2] == 0);
+  CHECK(p.data<float>()[3] == 0);
+  CHECK(p.data<float>()[4] == -INFINITY);
+  // TF's list has no integers.
+  std::vector<Tensor> ints{Tensor::from_vector<int32_t>(Shape{1}, {1}), Tensor::from_vector<int32_t>(Shape{1}, {1})};
+  CHECK_THROWS_WITH_AS(run_op1(op::Xlogy, ints),
+                       doctest::Contains("Value for attr 'T' of int32 is not in the list of allowed values: half, float, "
+                                         "double, complex64, complex128"),
+                       InvalidArgumentError);
+}
+
 TEST_CASE("Expm1 matches expm1 on every float dtype, exact near zero") {
   sweep_unary("Expm1", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::expm1(x); });
   std::vector<Tensor> tiny{Tensor::scalar<double>(1e-10)};
