@@ -16,8 +16,8 @@ namespace ag {
 namespace {
 
 /// Where each of an arg list's args starts among a node's tensors, and how
-/// many it takes: a list arg takes what the single ones leave (one list per
-/// side, or its count from the node's number attr).
+/// many it takes: a list takes what the single args leave when it is the
+/// only one, else its count is the node's number attr.
 struct Span {
   size_t start = 0, count = 0;
 };
@@ -33,12 +33,9 @@ std::vector<Span> spans(const std::vector<TfArg>& args, size_t n_tensors, const 
       ++singles;
     }
   }
-  if (singles > n_tensors || (lists == 0 && singles != n_tensors) || lists > 1) {
-    // Several lists: each takes its number attr when the node has it.
-    if (lists <= 1) {
-      throw InternalError("op " + op + " has " + std::to_string(n_tensors) + " tensors, its TF arguments " +
-                          std::to_string(singles));
-    }
+  if (singles > n_tensors || (lists == 0 && singles != n_tensors)) {
+    throw InvalidArgumentError("op " + op + " has " + std::to_string(n_tensors) + " tensors where its TF arguments take " +
+                               std::to_string(singles));
   }
   std::vector<Span> out;
   size_t at = 0;
@@ -59,6 +56,10 @@ std::vector<Span> spans(const std::vector<TfArg>& args, size_t n_tensors, const 
     }
     out.push_back({at, count});
     at += count;
+  }
+  if (at != n_tensors) {
+    throw InvalidArgumentError("op " + op + "'s argument lists take " + std::to_string(at) + " tensors, not " +
+                               std::to_string(n_tensors));
   }
   return out;
 }
