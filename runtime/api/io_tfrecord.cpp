@@ -1,5 +1,6 @@
 // TFRecord files and tf.train.Example records from Python:
-// tf.data.TFRecordDataset, tf.io.TFRecordWriter, tf.io.FixedLenFeature,
+// tf.data.TFRecordDataset, tf.io.TFRecordWriter, tf.io.FixedLenFeature and
+// VarLenFeature,
 // tf.io.parse_single_example / parse_example (the ParseSingleExample and
 // ParseExampleV2 ops, so they trace into map functions), and the
 // tf.train.Example builders (Example, Features, Feature, BytesList,
@@ -12,6 +13,7 @@
 #include "runtime/api/binding.h"
 #include "runtime/api/data_dataset.h"
 #include "runtime/api/python_api.h"
+#include "runtime/api/sparse_tensor.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/proto/example.pb.h"
 #include "runtime/core/tfrecord.h"
@@ -115,11 +117,26 @@ std::vector<Value> list_values(const Value& v) {
 
 // ---- parsing
 
+/// A FixedLenFeature, or a VarLenFeature (var_len: parsed into a SparseTensor).
 struct FeatureState : NativeState {
   Shape shape;
   DType dtype = DType::Float32;
   Value default_value;
+  bool var_len = false;
 };
+
+const Value& var_len_feature_class() {
+  static const Value cls = [] {
+    std::vector<std::pair<std::string, Value>> attrs;
+    attrs.push_back(native_method("VarLenFeature.__repr__", "__repr__", {{"self", std::nullopt}},
+                                  [](const std::vector<Value>& a) {
+                                    return Value("VarLenFeature(dtype=tf." +
+                                                 std::string(dtype_name(native_state<FeatureState>(a[0])->dtype)) + ")");
+                                  }));
+    return make_class("VarLenFeature", {}, std::move(attrs));
+  }();
+  return cls;
+}
 
 const Value& fixed_len_feature_class() {
   static const Value cls = [] {
@@ -136,21 +153,28 @@ const Value& fixed_len_feature_class() {
 }
 
 /// parse_single_example / parse_example: the op over `serialized` for the
-/// FixedLenFeatures of `features`, the result a dict by sorted key (TF's order).
+/// FixedLenFeatures and VarLenFeatures of `features`, the result a dict by
+/// sorted key (TF's order), a VarLenFeature's value a SparseTensor.
 Value parse(const Value& serialized, const Value& features, bool batched) {
   if (!features.is_dict()) throw TypeError("features must be a dict, got " + features.type_name());
-  std::vector<std::pair<std::string, const FeatureState*>> specs;
+  std::vector<std::pair<std::string, const FeatureState*>> specs, sparse;
   for (const auto& [k, v] : features.as_dict().entries) {
     auto* f = native_state<FeatureState>(v);
     if (!f) {
       throw ValueError("Unsupported feature " + repr(v) + " for key " + repr(k) +
-                       ": agc parses tf.io.FixedLenFeature only");
+                       ": agc parses tf.io.FixedLenFeature and tf.io.VarLenFeature");
     }
-    specs.emplace_back(ag::api::str_arg(k, "features key"), f);
+    (f->var_len ? sparse : specs).emplace_back(ag::api::str_arg(k, "features key"), f);
   }
-  std::sort(specs.begin(), specs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> keys;
-  std::vector<int64_t> types, dims;
+  auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::sort(specs.begin(), specs.end(), by_key);
+  std::sort(sparse.begin(), sparse.end(), by_key);
+  std::vector<std::string> keys, sparse_keys;
+  std::vector<int64_t> types, dims, sparse_types;
+  for (const auto& [key, f] : sparse) {
+    sparse_keys.push_back(key);
+    sparse_types.push_back(static_cast<int64_t>(f->dtype));
+  }
   std::vector<TensorHandle> inputs{to_tensor(serialized, DType::String)};
   for (const auto& [key, f] : specs) {
     keys.push_back(key);
@@ -169,12 +193,20 @@ Value parse(const Value& serialized, const Value& features, bool batched) {
       inputs.push_back(d);
     }
   }
-  Attrs attrs{{"dense_keys", keys}, {"Tdense", types}, {"dense_shape_dims", dims}};
+  Attrs attrs{{"dense_keys", keys},   {"Tdense", types},           {"dense_shape_dims", dims},
+              {"sparse_keys", sparse_keys}, {"sparse_types", sparse_types}};
   std::vector<TensorHandle> out = apply_op(batched ? op::ParseExampleV2 : op::ParseSingleExample, inputs, attrs,
                                            batched ? "ParseExampleV2" : "ParseSingleExample");
-  std::vector<std::pair<Value, Value>> entries;
-  for (size_t i = 0; i < keys.size(); ++i) entries.emplace_back(Value(keys[i]), Value(out[i]));
-  return Value::dict(std::move(entries));
+  std::vector<std::pair<std::string, Value>> entries;
+  const size_t s = sparse_keys.size();
+  for (size_t i = 0; i < s; ++i) {
+    entries.emplace_back(sparse_keys[i], make_sparse_tensor(out[i], out[s + i], out[2 * s + i]));
+  }
+  for (size_t i = 0; i < keys.size(); ++i) entries.emplace_back(keys[i], Value(out[3 * s + i]));
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<Value, Value>> dict;
+  for (auto& [k, v] : entries) dict.emplace_back(Value(k), std::move(v));
+  return Value::dict(std::move(dict));
 }
 
 }  // namespace
@@ -263,6 +295,19 @@ Value fixed_len_feature(const TfCall& c) {
   v.setattr("shape", Value::list(std::move(dims)));
   v.setattr("dtype", c["dtype"]);
   v.setattr("default_value", c["default_value"]);
+  return v;
+}
+
+Value var_len_feature(const TfCall& c) {
+  auto s = std::make_shared<FeatureState>();
+  s->dtype = require_dtype(c["dtype"]);
+  s->var_len = true;
+  if (s->dtype != DType::Float32 && s->dtype != DType::Int64 && s->dtype != DType::String) {
+    throw ValueError("Unsupported dtype " + dtype_repr(s->dtype) + " for VarLenFeature: tf.train.Example holds "
+                     "float32, int64 and string values");
+  }
+  Value v = native_object(var_len_feature_class(), s);
+  v.setattr("dtype", c["dtype"]);
   return v;
 }
 

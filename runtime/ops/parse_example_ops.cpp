@@ -1,11 +1,17 @@
 // Parsing tf.train.Example records (tf.io.parse_single_example / parse_example
-// with FixedLenFeature): ParseSingleExample takes one serialized record (a
-// string scalar), ParseExampleV2 a vector of them (a batch dimension first).
-// Attributes: dense_keys (the features, sorted as TF sorts them), Tdense
-// (their dtypes), dense_shapes (each shape as its rank then its dims, in
-// dense_shape_dims). Inputs: the records, then one default per key (an
-// empty tensor: the feature is required). The messages are libprotobuf's,
-// compiled from core/proto/example.proto.
+// with FixedLenFeature and VarLenFeature): ParseSingleExample takes one
+// serialized record (a string scalar), ParseExampleV2 a vector of them (a
+// batch dimension first). Attributes: dense_keys (the fixed-length
+// features, sorted as TF sorts them), Tdense (their dtypes), dense_shapes
+// (each shape as its rank then its dims, in dense_shape_dims), sparse_keys
+// and sparse_types (the variable-length ones). Inputs: the records, then one
+// default per dense key (an empty tensor: the feature is required). Outputs
+// in TF's order: per sparse key its indices, then their values, then their
+// dense shapes (a SparseTensor each: [n, 1] indices and shape [n] for one
+// record; [total, 2] (record, position) and [batch, longest] for a batch),
+// then the dense values. The messages are libprotobuf's, compiled from
+// core/proto/example.proto.
+#include <algorithm>
 #include <string>
 
 #include "runtime/core/proto/example.pb.h"
@@ -20,6 +26,20 @@ struct DenseFeature {
   DType dtype;
   Shape shape;
 };
+
+struct SparseFeature {
+  std::string key;
+  DType dtype;
+};
+
+std::vector<SparseFeature> sparse_features(const Attrs& a) {
+  std::vector<SparseFeature> out;
+  if (!a.has("sparse_keys")) return out;
+  const auto& keys = a.get<std::vector<std::string>>("sparse_keys");
+  const auto& types = a.get<std::vector<int64_t>>("sparse_types");
+  for (size_t i = 0; i < keys.size(); ++i) out.push_back({keys[i], static_cast<DType>(types.at(i))});
+  return out;
+}
 
 std::vector<DenseFeature> dense_features(const Attrs& a) {
   const auto& keys = a.get<std::vector<std::string>>("dense_keys");
@@ -79,8 +99,8 @@ int64_t value_count(const tensorflow::Feature& f) {
 
 /// Parses `records` (each serialized) into one output per feature, row r of
 /// each output from records[r].
-void parse(const std::vector<DenseFeature>& features, const std::string* records, int64_t n, KernelContext& k,
-           const Shape& batch) {
+void parse(const std::vector<DenseFeature>& features, const std::vector<SparseFeature>& sparse,
+           const std::string* records, int64_t n, KernelContext& k, const Shape& batch) {
   std::vector<Tensor> outs;
   for (const DenseFeature& f : features) {
     Shape shape = batch;
@@ -88,11 +108,25 @@ void parse(const std::vector<DenseFeature>& features, const std::string* records
     outs.emplace_back(f.dtype, shape);
   }
   tensorflow::Example example;
+  // Per sparse feature, per record: its values' count (they are copied after).
+  std::vector<std::vector<int64_t>> counts(sparse.size(), std::vector<int64_t>(static_cast<size_t>(n), 0));
+  std::vector<tensorflow::Example> examples(sparse.empty() ? 0 : static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) {
     if (!example.ParseFromString(records[r])) {
       throw InvalidArgumentError("Could not parse example input, value: '" + records[r] + "'");
     }
     const auto& map = example.features().feature();
+    for (size_t i = 0; i < sparse.size(); ++i) {
+      auto it = map.find(sparse[i].key);
+      if (it == map.end() || it->second.kind_case() == tensorflow::Feature::KIND_NOT_SET) continue;
+      if (it->second.kind_case() != kind_of(sparse[i].dtype)) {
+        throw InvalidArgumentError("Name: <unknown>, Key: " + sparse[i].key + ", Index: " + std::to_string(r) +
+                                   ".  Data types don't match. Data type: " + kind_name(it->second.kind_case()) +
+                                   " but expected type: " + dtype_tf_string(sparse[i].dtype));
+      }
+      counts[i][static_cast<size_t>(r)] = value_count(it->second);
+    }
+    if (!sparse.empty()) examples[static_cast<size_t>(r)] = example;
     for (size_t i = 0; i < features.size(); ++i) {
       const DenseFeature& f = features[i];
       const int64_t per = f.shape.num_elements();
@@ -129,11 +163,44 @@ void parse(const std::vector<DenseFeature>& features, const std::string* records
       copy_values(feature, outs[i], r * per, per);
     }
   }
-  for (size_t i = 0; i < outs.size(); ++i) k.set_output(i, std::move(outs[i]));
+  const bool batched = batch.rank() == 1;
+  const size_t s = sparse.size();
+  for (size_t i = 0; i < s; ++i) {
+    int64_t total = 0, longest = 0;
+    for (int64_t c : counts[i]) {
+      total += c;
+      longest = std::max(longest, c);
+    }
+    Tensor indices(DType::Int64, Shape{total, batched ? 2 : 1});
+    Tensor values(sparse[i].dtype, Shape{total});
+    int64_t at = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      const int64_t c = counts[i][static_cast<size_t>(r)];
+      if (c == 0) continue;
+      const tensorflow::Feature& f = examples[static_cast<size_t>(r)].features().feature().at(sparse[i].key);
+      copy_values(f, values, at, c);
+      for (int64_t j = 0; j < c; ++j) {
+        int64_t* row = indices.data<int64_t>() + (at + j) * (batched ? 2 : 1);
+        if (batched) {
+          row[0] = r;
+          row[1] = j;
+        } else {
+          row[0] = j;
+        }
+      }
+      at += c;
+    }
+    k.set_output(i, std::move(indices));
+    k.set_output(s + i, std::move(values));
+    k.set_output(2 * s + i, batched ? Tensor::from_vector<int64_t>(Shape{2}, {n, longest})
+                                    : Tensor::from_vector<int64_t>(Shape{1}, {total}));
+  }
+  for (size_t i = 0; i < outs.size(); ++i) k.set_output(3 * s + i, std::move(outs[i]));
 }
 
 std::vector<TensorSpec> infer(const InferContext& c, bool batched) {
   std::vector<DenseFeature> features = dense_features(c.attrs);
+  std::vector<SparseFeature> sparse = sparse_features(c.attrs);
   const Shape& in = c.inputs[0].shape;
   if (c.inputs[0].dtype != DType::String) throw InvalidArgumentError("serialized must be a string tensor");
   if (in.rank_known() && in.rank() != (batched ? 1 : 0)) {
@@ -141,6 +208,9 @@ std::vector<TensorSpec> infer(const InferContext& c, bool batched) {
                                ", got shape: " + in.debug_string());
   }
   std::vector<TensorSpec> out;
+  for (size_t i = 0; i < sparse.size(); ++i) out.push_back({DType::Int64, Shape{kUnknownDim, batched ? 2 : 1}});
+  for (const SparseFeature& f : sparse) out.push_back({f.dtype, Shape{kUnknownDim}});
+  for (size_t i = 0; i < sparse.size(); ++i) out.push_back({DType::Int64, Shape{batched ? 2 : 1}});
   for (const DenseFeature& f : features) {
     Shape shape = batched ? Shape{in.rank_known() ? in.dim(0) : kUnknownDim} : Shape{};
     for (int64_t d : f.shape.dims()) shape.push_back(d);
@@ -159,9 +229,10 @@ void register_parse_example_ops(OpRegistry& reg) {
         .infer([batched](const InferContext& c) { return infer(c, batched); })
         .cpu([batched](const KernelSpec& s) {
           std::vector<DenseFeature> features = dense_features(s.attrs);
-          return Kernel([features, batched](KernelContext& k) {
+          std::vector<SparseFeature> sparse = sparse_features(s.attrs);
+          return Kernel([features, sparse, batched](KernelContext& k) {
             const Tensor& records = k.input(0);
-            parse(features, records.data<std::string>(), records.num_elements(), k,
+            parse(features, sparse, records.data<std::string>(), records.num_elements(), k,
                   batched ? Shape{records.num_elements()} : Shape{});
           });
         })
