@@ -129,6 +129,19 @@ std::optional<AttrValue> read_attr(const tensorflow::AttrValue& v) {
   }
 }
 
+/// The type, number and type-list attrs argument `a` gives a NodeDef, from
+/// the dtypes of the tensors it takes (an attr already set is kept).
+void arg_attrs(const TfArg& a, const std::vector<DType>& types,
+               google::protobuf::Map<std::string, tensorflow::AttrValue>& attrs) {
+  auto data_type = [](DType t) { return static_cast<tensorflow::DataType>(proto::data_type(t)); };
+  if (!a.type_attr.empty() && !types.empty() && !attrs.count(a.type_attr)) attrs[a.type_attr].set_type(data_type(types[0]));
+  if (!a.number_attr.empty() && !attrs.count(a.number_attr)) attrs[a.number_attr].set_i(static_cast<int64_t>(types.size()));
+  if (!a.type_list_attr.empty() && !attrs.count(a.type_list_attr)) {
+    auto* l = attrs[a.type_list_attr].mutable_list();
+    for (DType t : types) l->add_type(data_type(t));
+  }
+}
+
 /// A name as a FunctionDef argument's: lower case, '/' and others as '_' (TF's
 /// arg names are the placeholders' lowercased).
 std::string arg_name(const std::string& node_name) {
@@ -209,31 +222,15 @@ ExportedFunction export_function_def(const Graph& g, const std::string& name) {
         continue;
       }
       for (size_t i = 0; i < in[k].count; ++i) nd->add_input(tensor_name(n->inputs[in[k].start + i]));
-      // The arg's type attrs, from the tensors it takes.
-      if (!a.type_attr.empty() && in[k].count > 0 && !attrs.count(a.type_attr)) {
-        attrs[a.type_attr].set_type(static_cast<tensorflow::DataType>(proto::data_type(n->inputs[in[k].start].spec().dtype)));
-      }
-      if (!a.number_attr.empty() && !attrs.count(a.number_attr)) attrs[a.number_attr].set_i(static_cast<int64_t>(in[k].count));
-      if (!a.type_list_attr.empty() && !attrs.count(a.type_list_attr)) {
-        auto* l = attrs[a.type_list_attr].mutable_list();
-        for (size_t i = 0; i < in[k].count; ++i) {
-          l->add_type(static_cast<tensorflow::DataType>(proto::data_type(n->inputs[in[k].start + i].spec().dtype)));
-        }
-      }
+      std::vector<DType> types;
+      for (size_t i = 0; i < in[k].count; ++i) types.push_back(n->inputs[in[k].start + i].spec().dtype);
+      arg_attrs(a, types, attrs);
     }
     std::vector<Span> outs = spans(s.outputs, n->outputs.size(), n->attrs, n->op->name, false);
     for (size_t k = 0; k < s.outputs.size(); ++k) {
-      const TfArg& a = s.outputs[k];
-      if (!a.type_attr.empty() && outs[k].count > 0 && !attrs.count(a.type_attr)) {
-        attrs[a.type_attr].set_type(static_cast<tensorflow::DataType>(proto::data_type(n->outputs[outs[k].start].dtype)));
-      }
-      if (!a.number_attr.empty() && !attrs.count(a.number_attr)) attrs[a.number_attr].set_i(static_cast<int64_t>(outs[k].count));
-      if (!a.type_list_attr.empty() && !attrs.count(a.type_list_attr)) {
-        auto* l = attrs[a.type_list_attr].mutable_list();
-        for (size_t i = 0; i < outs[k].count; ++i) {
-          l->add_type(static_cast<tensorflow::DataType>(proto::data_type(n->outputs[outs[k].start + i].dtype)));
-        }
-      }
+      std::vector<DType> types;
+      for (size_t i = 0; i < outs[k].count; ++i) types.push_back(n->outputs[outs[k].start + i].dtype);
+      arg_attrs(s.outputs[k], types, attrs);
     }
     for (const auto& [key, value] : n->attrs.items()) {
       if (key == "var") continue;
