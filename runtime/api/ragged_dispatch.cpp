@@ -30,14 +30,12 @@ struct Rows {
 };
 
 Rows rows_of(const RaggedParts& p) {
-  Value splits(p.splits[0]);
   Rows r;
-  r.values = p.splits.size() == 1 ? Value(p.flat_values) : make_ragged(RaggedParts{p.flat_values, {p.splits.begin() + 1, p.splits.end()}});
-  r.starts = getslice(splits, SliceSpec{Value(), Value(-1), Value()});
-  r.lengths = getslice(splits, SliceSpec{Value(1), Value(), Value()}) - r.starts;
+  r.values = Value(p.flat_values);
+  r.starts = getslice(Value(p.splits[0]), SliceSpec{Value(), Value(-1), Value()});
+  r.lengths = ragged_row_lengths(p);
   r.nrows = tf::api::size({r.lengths}, {{"out_type", dtype_value(DType::Int64)}});
-  // segment_id_ops.row_splits_to_segment_ids: repeat(range(nrows), row_lengths).
-  r.rowids = tf::api::repeat({tf::api::range({r.nrows}, {{"dtype", dtype_value(DType::Int64)}}), r.lengths}, {});
+  r.rowids = ragged_row_ids(r.lengths);
   return r;
 }
 
@@ -149,19 +147,19 @@ std::optional<Value> ragged_concat(const Value& values, const Value& axis, std::
   if (a == 0) {
     // The rows one after the other: the values joined, the row lengths too.
     std::vector<Value> lengths;
-    for (const RaggedParts& p : parts) lengths.push_back(rows_of(p).lengths);
+    for (const RaggedParts& p : parts) lengths.push_back(ragged_row_lengths(p));
     return ragged_from_row_lengths(tf::concat(Value::list(std::move(flat)), Value(0), name),
                                    tf::concat(Value::list(std::move(lengths)), Value(0)));
   }
   if (a != 1) throw NotImplementedError("agc concatenates RaggedTensors along axis 0 or 1");
   // Row i of the result is row i of each operand in turn: order the values
   // by (row, operand), which a stable sort of the row ids does.
-  std::vector<Value> rowids, lengths;
+  std::vector<Value> rowids;
   Value total_lengths;
   for (const RaggedParts& p : parts) {
-    Rows r = rows_of(p);
-    rowids.push_back(r.rowids);
-    total_lengths = total_lengths.is_none() ? r.lengths : total_lengths + r.lengths;
+    Value lengths = ragged_row_lengths(p);
+    rowids.push_back(ragged_row_ids(lengths));
+    total_lengths = total_lengths.is_none() ? lengths : total_lengths + lengths;
   }
   Value all_values = tf::concat(Value::list(std::move(flat)), Value(0), name);
   Value all_rowids = tf::concat(Value::list(std::move(rowids)), Value(0));

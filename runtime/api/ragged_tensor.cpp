@@ -271,12 +271,20 @@ Shape ragged_static_shape(const RaggedParts& p) {
   return s;
 }
 
-/// rt.row_lengths(): row_splits[1:] - row_splits[:-1] (TF's scope "RaggedRowLengths").
+}  // namespace
+
 Value ragged_row_lengths(const RaggedParts& p) {
   tf::common::NameScope scope("RaggedRowLengths");
   Value splits(p.splits[0]);
   return getslice(splits, SliceSpec{Value(1), Value(), Value()}) - getslice(splits, SliceSpec{Value(), Value(-1), Value()});
 }
+
+Value ragged_row_ids(const Value& lengths) {
+  Value n = tf::api::size({lengths}, {{"out_type", dtype_value(DType::Int64)}});
+  return tf::api::repeat({tf::api::range({n}, {{"dtype", dtype_value(DType::Int64)}}), lengths}, {});
+}
+
+namespace {
 
 /// rt.nrows(): shape(row_splits)[0] - 1 (TF's scope "RaggedNRows").
 Value ragged_nrows(const RaggedParts& p) {
@@ -369,8 +377,7 @@ Value index_rows(const RaggedParts& p, const std::vector<Value>& keys) {
   Value out = ragged_from_row_lengths(values, new_lengths);  // for its row ids and splits
   const RaggedParts& o = *ragged_parts(out);
   Value out_splits(o.splits[0]);
-  Value n = tf::api::size({new_lengths}, {{"out_type", dtype_value(DType::Int64)}});
-  Value rowids = tf::api::repeat({tf::api::range({n}, {{"dtype", dtype_value(DType::Int64)}}), new_lengths}, {});
+  Value rowids = ragged_row_ids(new_lengths);
   Value total = getitem(out_splits, Value(-1));
   Value index = tf::api::gather({starts + lo, rowids}, {}) + tf::api::range({total}, {{"dtype", dtype_value(DType::Int64)}}) -
                 tf::api::gather({out_splits, rowids}, {});
@@ -506,11 +513,8 @@ Value make_the_class() {
     Value box = tf::concat(Value::list({tf::api::stack({Value::list({ragged_nrows(p), longest})}, {}), inner}), Value(0));
     return a[1].is_none() ? box : getitem(box, a[1]);
   }));
-  attrs.push_back(rt_method("value_rowids", {{"name", Value()}}, [](P p, Args) -> Value {
-    Value lengths = ragged_row_lengths(p);
-    Value n = tf::api::size({lengths}, {{"out_type", dtype_value(DType::Int64)}});
-    return tf::api::repeat({tf::api::range({n}, {{"dtype", dtype_value(DType::Int64)}}), lengths}, {});
-  }));
+  attrs.push_back(rt_method("value_rowids", {{"name", Value()}},
+                            [](P p, Args) { return ragged_row_ids(ragged_row_lengths(p)); }));
   attrs.push_back(rt_method("merge_dims", {{"outer_axis"}, {"inner_axis"}}, [](P p, Args a) -> Value {
     // The rows merged into one: the values (axes 0 and 1 of ragged rank 1).
     const Shape s = ragged_static_shape(p);

@@ -37,6 +37,11 @@ Value ragged_from_row_splits(const Value& values, const Value& row_splits);
 Value ragged_from_row_lengths(const Value& values, const Value& row_lengths);
 /// RaggedTensor.from_value_rowids(values, value_rowids, nrows=None).
 Value ragged_from_value_rowids(const Value& values, const Value& value_rowids, const Value& nrows);
+/// rt.row_lengths(): row_splits[1:] - row_splits[:-1] (TF's scope "RaggedRowLengths").
+Value ragged_row_lengths(const RaggedParts& p);
+/// The row of each value of rows of `lengths`: repeat(range(n), lengths), TF's
+/// segment_id_ops.row_splits_to_segment_ids (rt.value_rowids()).
+Value ragged_row_ids(const Value& lengths);
 /// tf.ragged.constant(pylist, dtype=None, ragged_rank=None).
 Value ragged_constant(const Value& pylist, const Value& dtype, const Value& ragged_rank);
 

@@ -35,42 +35,6 @@ void check_encoding(const Attrs& a, const char* attr) {
   if (enc != "UTF-8") throw UnimplementedError("agc decodes and encodes UTF-8 only, not '" + enc + "'");
 }
 
-/// One code point of UTF-8 at `s[i]`: its value and length, or -1 with the
-/// length of the maximal ill-formed subpart (Unicode's "best practice").
-std::pair<int32_t, size_t> next_code_point(const std::string& s, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char b = byte(i);
-  if (b < 0x80) return {b, 1};
-  int need;
-  unsigned char lo = 0x80, hi = 0xBF;
-  int32_t cp;
-  if (b >= 0xC2 && b <= 0xDF) {
-    need = 1;
-    cp = b & 0x1F;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    need = 2;
-    cp = b & 0x0F;
-    if (b == 0xE0) lo = 0xA0;
-    if (b == 0xED) hi = 0x9F;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    need = 3;
-    cp = b & 0x07;
-    if (b == 0xF0) lo = 0x90;
-    if (b == 0xF4) hi = 0x8F;
-  } else {
-    return {-1, 1};
-  }
-  size_t k = i + 1;
-  for (int j = 0; j < need; ++j, ++k) {
-    if (k >= s.size()) return {-1, k - i};
-    unsigned char c = byte(k);
-    unsigned char l = j == 0 ? lo : 0x80, h = j == 0 ? hi : 0xBF;
-    if (c < l || c > h) return {-1, k - i};
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  return {cp, k - i};
-}
-
 bool valid_code_point(int64_t cp) { return cp >= 0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF); }
 
 }  // namespace

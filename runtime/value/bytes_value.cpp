@@ -43,55 +43,6 @@ std::string hex_byte(unsigned char c) {
   return buf;
 }
 
-/// The length of the valid UTF-8 sequence at s[i], or 0 with `reason` set
-/// (CPython's: "invalid start byte", "invalid continuation byte",
-/// "unexpected end of data") and `bad` the bytes the error covers.
-size_t utf8_sequence(const std::string& s, size_t i, const char** reason, size_t* bad) {
-  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-  if (n == 0) {
-    *reason = "invalid start byte";
-    *bad = 1;
-    return 0;
-  }
-  for (size_t k = 1; k < n; ++k) {
-    if (i + k >= s.size()) {
-      *reason = "unexpected end of data";
-      *bad = k;
-      return 0;
-    }
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (k == 1) {  // overlong forms and surrogates are invalid second bytes
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    }
-    if (b(i + k) < lo || b(i + k) > hi) {
-      *reason = "invalid continuation byte";
-      *bad = k;
-      return 0;
-    }
-  }
-  return n;
-}
-
-/// The code points of UTF-8 `text` (agc's str).
-std::vector<uint32_t> code_points(const std::string& text) {
-  std::vector<uint32_t> out;
-  for (size_t i = 0; i < text.size();) {
-    auto c = static_cast<unsigned char>(text[i]);
-    size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-    for (size_t k = 1; k < n && i + k < text.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-    out.push_back(cp);
-    i += n;
-  }
-  return out;
-}
-
 std::string char_repr(uint32_t cp) {
   char buf[16];
   if (cp < 0x100) {
@@ -210,9 +161,7 @@ std::optional<Value> binary(detail::BinOp op, const Value& a, const Value& b) {
     case BinOp::LessEqual: return Value(c <= 0);
     case BinOp::Greater: return Value(c > 0);
     case BinOp::GreaterEqual: return Value(c >= 0);
-    case BinOp::Equal: return Value(c == 0);
-    case BinOp::NotEqual: return Value(c != 0);
-    default: return std::nullopt;
+    default: return std::nullopt;  // == and != are ndarray::equal's, as for every NumPy scalar
   }
 }
 
@@ -295,16 +244,19 @@ Value encode(const std::string& text, const std::string& encoding, const std::st
   if (c == Codec::Utf8) return make(text);
   uint32_t limit = c == Codec::Ascii ? 0x80 : 0x100;
   std::string out;
-  std::vector<uint32_t> cps = code_points(text);
-  for (size_t i = 0; i < cps.size(); ++i) {
-    if (cps[i] < limit) {
-      out += static_cast<char>(cps[i]);
+  size_t position = 0;  // in code points, as CPython counts
+  for (size_t at = 0; at < text.size(); ++position) {
+    auto [cp, len] = next_code_point(text, at);
+    at += len;
+    const uint32_t u = cp < 0 ? 0xFFFD : static_cast<uint32_t>(cp);
+    if (u < limit) {
+      out += static_cast<char>(u);
     } else if (e == Errors::Replace) {
       out += '?';
     } else if (e == Errors::Strict) {
-      throw UnicodeEncodeError(std::string("'") + codec_name(c) + "' codec can't encode character " +
-                               char_repr(cps[i]) + " in position " + std::to_string(i) +
-                               ": ordinal not in range(" + std::to_string(limit) + ")");
+      throw UnicodeEncodeError(std::string("'") + codec_name(c) + "' codec can't encode character " + char_repr(u) +
+                               " in position " + std::to_string(position) + ": ordinal not in range(" +
+                               std::to_string(limit) + ")");
     }
   }
   return make(std::move(out));
@@ -332,16 +284,17 @@ std::string decode(const std::string& s, const std::string& encoding, const std:
       fail(i, 1, "ordinal not in range(128)");
       ++i;
     } else {
-      const char* reason = nullptr;
-      size_t bad = 0;
-      size_t n = utf8_sequence(s, i, &reason, &bad);
-      if (n == 0) {
-        fail(i, std::string_view(reason) == "unexpected end of data" ? bad : 1, reason);
-        i += bad;
+      auto [cp, len] = next_code_point(s, i);
+      if (cp >= 0) {
+        out.append(s, i, len);
+      } else if (b < 0xC2 || b > 0xF4) {
+        fail(i, 1, "invalid start byte");
+      } else if (i + len == s.size()) {
+        fail(i, len, "unexpected end of data");  // CPython names every byte present
       } else {
-        out.append(s, i, n);
-        i += n;
+        fail(i, 1, "invalid continuation byte");
       }
+      i += len;
     }
   }
   return out;

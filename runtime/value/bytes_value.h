@@ -29,8 +29,8 @@ std::vector<Value> iterate(const Value& b);
 /// `item in b`: an int in 0..255 or a bytes-like subsequence.
 bool contains(const Value& b, const Value& item);
 /// `a op b` where one operand is bytes: + concatenates, * repeats, ordering
-/// compares bytewise. nullopt when Python has no such operator (the caller
-/// raises its TypeError).
+/// compares bytewise (== and != are ndarray::equal's). nullopt when Python
+/// has no such operator (the caller raises its TypeError).
 std::optional<Value> binary(detail::BinOp op, const Value& a, const Value& b);
 /// A method of bytes (decode, hex, and the ones bytes shares with str:
 /// split, strip, startswith, replace, find, join, upper, ...), bound to `self`.
