@@ -221,7 +221,7 @@ Value ConcreteFunction::call_in_graph(const std::vector<Value>& args) const {
   for (size_t i = 0; i < params_.size(); ++i) collect_handles(args_[i], args[i], inputs);
   std::vector<Output> in;
   for (const TensorHandle& h : inputs) in.push_back(in_graph(g, h));
-  Node* call = add_call(g, std::move(in), graph_->clone(&g));
+  Node* call = add_call(g, std::move(in), graph_->clone(&g), inference_name_);
   int next = 0;
   return map_tensors(outputs_, [&](const Value&) { return Value(call->output(next++)); });
 }

@@ -204,13 +204,14 @@ Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> 
   return n;
 }
 
-Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body) {
+Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body, std::string f, std::string_view name) {
   check_parent(g, *body, "function");
   std::vector<Output> inputs = std::move(args);
   append_captures(*body, inputs);
   bool stateful = has_stateful_nodes(*body);
   const OpDef& op = OpRegistry::global().get(stateful ? op::StatefulPartitionedCall : op::PartitionedCall);
-  Node* n = g.add_node(op, std::move(inputs), {}, op.name, {std::move(body)});
+  Node* n = g.add_node(op, std::move(inputs), Attrs{{"f", std::move(f)}}, name.empty() ? std::string_view(op.name) : name,
+                       {std::move(body)});
   record_node(*n);
   return n;
 }

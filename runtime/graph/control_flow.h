@@ -53,7 +53,10 @@ Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> 
 /// another is traced becomes one (TF traces it once per signature and calls
 /// it); the optimizer inlines it (optimize/inline_calls.cpp) unless its
 /// graph holds control flow, and then its kernel runs the body's plan.
-Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body);
+/// `f` is the function's concrete name ("__inference_f_12"), which a
+/// SavedModel's call node names it by.
+Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body, std::string f,
+               std::string_view name = {});
 
 /// True when `g` or a graph nested in it holds a stateful node.
 bool has_stateful_nodes(const Graph& g);

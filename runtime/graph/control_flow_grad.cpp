@@ -231,7 +231,10 @@ std::vector<GradTensor> call_gradient(GradContext& gc) {
       bg->outputs().push_back(in_graph(*bg, *keys[i]));
     }
   }
-  Node* grad_call = add_call(g, upstream, bg);
+  // TF names a function's gradient "__inference___backward_<forward>".
+  std::string forward = f.attrs.get_or<std::string>("f", f.name);
+  if (forward.rfind("__inference_", 0) == 0) forward = forward.substr(12);
+  Node* grad_call = add_call(g, upstream, bg, "__inference___backward_" + forward);
   grad_call->attrs.set(kGradientOf, f.name);
   std::vector<GradTensor> out(n_keys);
   for (size_t o = 0; o < out_keys.size(); ++o) out[out_keys[o]] = c.wrap(TensorHandle(grad_call->output(static_cast<int>(o))));

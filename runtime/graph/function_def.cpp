@@ -10,6 +10,7 @@
 #include "runtime/core/error.h"
 #include "runtime/core/proto/graph_def.pb.h"
 #include "runtime/core/proto_convert.h"
+#include "runtime/graph/control_flow.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -150,123 +151,471 @@ std::string arg_name(const std::string& node_name) {
   return out.empty() ? std::string("arg") : out;
 }
 
+/// The variables (ids) that `g`'s nodes and the graphs they hold name, in
+/// first-use order: a function's resource arguments.
+void collect_variables(const Graph& g, std::vector<int64_t>& out) {
+  for (const auto& n : g.nodes()) {
+    if (n->attrs.has("var")) {
+      int64_t id = n->attrs.get<int64_t>("var");
+      if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+    }
+    for (const auto& sub : n->subgraphs) collect_variables(*sub, out);
+  }
+}
+
+std::vector<int64_t> variables_of(std::initializer_list<const Graph*> graphs) {
+  std::vector<int64_t> out;
+  for (const Graph* g : graphs) collect_variables(*g, out);
+  return out;
+}
+
+tensorflow::DataType data_type(DType t) { return static_cast<tensorflow::DataType>(proto::data_type(t)); }
+
+/// Attributes agc keeps for itself on If/While/call nodes (error wording,
+/// loop shape invariants, the callee's name): TF's ops do not have them, so
+/// they are written as TF's attrs (output_shapes, f) or not at all.
+bool agc_only_attr(const Node& n, const std::string& key) {
+  if (key == "var") return true;
+  switch (n.op->role()) {
+    case OpRole::If:
+    case OpRole::While:
+    case OpRole::Call: return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
-ExportedFunction export_function_def(const Graph& g, const std::string& name) {
-  auto def = std::make_shared<tensorflow::FunctionDef>();
-  tensorflow::OpDef* sig = def->mutable_signature();
-  sig->set_name(name);
-  // Arguments: the graph's inputs, then one resource per variable used.
-  std::unordered_map<const Node*, std::string> args;
-  std::set<std::string> taken;
-  auto unique = [&](std::string base) {
-    std::string n = base;
-    for (int i = 1; taken.count(n); ++i) n = base + "_" + std::to_string(i);
-    taken.insert(n);
-    return n;
-  };
-  for (const Node* in : g.inputs()) {
-    std::string n = unique(arg_name(in->name));
-    args[in] = n;
-    auto* a = sig->add_input_arg();
+// ---- writing
+
+/// How a function's FunctionDef arguments relate to its graph: `specs` are
+/// the non-resource arguments, `binds[i]` the argument graph input i reads
+/// (an If branch takes the other branch's captures too, unused), then one
+/// resource argument per variable. A While's cond and body take TF's loop
+/// variables: a counter and the iteration limit first, the captures and
+/// resources passed through.
+struct FunctionDefWriter::Layout {
+  enum class Kind { Plain, WhileCond, WhileBody };
+  Kind kind = Kind::Plain;
+  std::vector<TensorSpec> specs;
+  std::vector<std::string> hints;
+  std::vector<size_t> binds;
+  std::vector<int64_t> variables;
+  bool limited = false;  // WhileCond: the loop has maximum_iterations
+};
+
+/// One FunctionDef being written: its argument and node names (one name
+/// space, so a node never shadows an argument), its resource arguments.
+class FunctionDefWriter::Builder {
+ public:
+  Builder(FunctionDefWriter& w, tensorflow::FunctionDef* def) : w_(w), def_(def) {}
+
+  std::string arg(const std::string& hint, const TensorSpec& spec) {
+    std::string n = unique(arg_name(hint));
+    auto* a = def_->mutable_signature()->add_input_arg();
     a->set_name(n);
-    a->set_type(static_cast<tensorflow::DataType>(proto::data_type(in->outputs[0].dtype)));
+    a->set_type(data_type(spec.dtype));
     tensorflow::AttrValue shapes;
-    proto::write_shape(in->outputs[0].shape, shapes.mutable_list()->add_shape());
-    (*(*def->mutable_arg_attr())[static_cast<uint32_t>(sig->input_arg_size() - 1)].mutable_attr())["_output_shapes"] = shapes;
+    proto::write_shape(spec.shape, shapes.mutable_list()->add_shape());
+    (*(*def_->mutable_arg_attr())[static_cast<uint32_t>(def_->signature().input_arg_size() - 1)].mutable_attr())
+        ["_output_shapes"] = shapes;
+    return n;
   }
-  ExportedFunction out;
-  std::map<int64_t, std::string> resources;
-  for (const auto& n : g.nodes()) {
-    if (!n->attrs.has("var") || resources.count(n->attrs.get<int64_t>("var"))) continue;
-    int64_t id = n->attrs.get<int64_t>("var");
-    std::string r = unique(arg_name(n->name) + "_resource");
-    resources[id] = r;
-    out.variables.push_back(id);
-    auto* a = sig->add_input_arg();
-    a->set_name(r);
-    a->set_type(tensorflow::DT_RESOURCE);
+
+  void resources(const std::vector<int64_t>& vars, const Graph& g) {
+    // Named after the first node reading each, as TF names them.
+    std::map<int64_t, std::string> hint;
+    std::function<void(const Graph&)> find = [&](const Graph& sub) {
+      for (const auto& n : sub.nodes()) {
+        if (n->attrs.has("var")) hint.emplace(n->attrs.get<int64_t>("var"), n->name);
+        for (const auto& s : n->subgraphs) find(*s);
+      }
+    };
+    find(g);
+    for (int64_t id : vars) {
+      std::string r = unique(arg_name(hint.count(id) ? hint[id] : std::string("variable")) + "_resource");
+      resource_[id] = r;
+      auto* a = def_->mutable_signature()->add_input_arg();
+      a->set_name(r);
+      a->set_type(tensorflow::DT_RESOURCE);
+    }
   }
-  // A tensor as a FunctionDef input string.
-  auto tensor_name = [&](const Output& o) -> std::string {
-    if (auto it = args.find(o.node); it != args.end()) return it->second;
+  const std::string& resource(int64_t id) const { return resource_.at(id); }
+
+  /// Writes `g`'s nodes, graph input i read from argument `inputs[i]`.
+  void nodes(const Graph& g, const std::vector<std::string>& inputs) {
+    for (size_t i = 0; i < g.inputs().size(); ++i) names_[g.inputs()[i]] = inputs[i];
+    for (const auto& n : g.nodes()) {
+      if (names_.count(n.get())) continue;
+      names_[n.get()] = unique(n->name);
+    }
+    for (const auto& n : g.nodes()) {
+      if (std::find(g.inputs().begin(), g.inputs().end(), n.get()) != g.inputs().end()) continue;
+      node(*n);
+    }
+  }
+
+  /// A tensor of the graph written as a FunctionDef input string.
+  std::string tensor(const Output& o) const {
+    const std::string& name = names_.at(o.node);
+    if (o.node->op->role() == OpRole::Argument) return name;
+    switch (o.node->op->role()) {
+      case OpRole::Call:
+      case OpRole::If: return name + ":output:" + std::to_string(o.index);
+      case OpRole::While: return name + ":output:" + std::to_string(o.index + 2);  // after TF's counter and limit
+      default: break;
+    }
     const TfSignature& s = signature_of(*o.node->op);
     std::vector<Span> sp = spans(s.outputs, o.node->outputs.size(), o.node->attrs, o.node->op->name, false);
     for (size_t k = 0; k < sp.size(); ++k) {
       if (static_cast<size_t>(o.index) >= sp[k].start && static_cast<size_t>(o.index) < sp[k].start + sp[k].count) {
-        return o.node->name + ":" + s.outputs[k].name + ":" + std::to_string(static_cast<size_t>(o.index) - sp[k].start);
+        return name + ":" + s.outputs[k].name + ":" + std::to_string(static_cast<size_t>(o.index) - sp[k].start);
       }
     }
     throw InternalError("output " + std::to_string(o.index) + " of " + o.node->name + " is in no TF argument");
-  };
-  bool stateful = false;
-  for (const auto& n : g.nodes()) {
-    if (args.count(n.get())) continue;
-    if (!n->subgraphs.empty()) {
-      throw UnimplementedError("op " + n->op->name + " (node " + n->name + ") cannot be written to a FunctionDef "
-                               "yet: agc does not write control flow and function calls");
-    }
-    const TfSignature& s = signature_of(*n->op);
-    stateful = stateful || n->stateful();
-    tensorflow::NodeDef* nd = def->add_node_def();
-    nd->set_name(n->name);
-    nd->set_op(n->op->name);
-    if (!n->device.empty()) nd->set_device(n->device);
-    std::vector<Span> in = spans(s.inputs, n->inputs.size(), n->attrs, n->op->name, true);
+  }
+
+  /// A NodeDef of the function's own (a While's counter), named from `hint`.
+  tensorflow::NodeDef* extra(const std::string& op, const std::string& hint) {
+    tensorflow::NodeDef* nd = def_->add_node_def();
+    nd->set_name(unique(hint));
+    nd->set_op(op);
+    return nd;
+  }
+  std::string const_i32(const std::string& hint, int32_t v) {
+    tensorflow::NodeDef* nd = extra("Const", hint);
+    (*nd->mutable_attr())["dtype"].set_type(tensorflow::DT_INT32);
+    proto::write_tensor(Tensor::scalar<int32_t>(v), (*nd->mutable_attr())["value"].mutable_tensor());
+    return nd->name() + ":output:0";
+  }
+
+  void ret(const std::string& tensor, tensorflow::DataType type) {
+    std::string o = "output_" + std::to_string(def_->signature().output_arg_size());
+    auto* a = def_->mutable_signature()->add_output_arg();
+    a->set_name(o);
+    a->set_type(type);
+    (*def_->mutable_ret())[o] = tensor;
+  }
+
+  bool stateful() const { return stateful_; }
+
+ private:
+  std::string unique(const std::string& base) {
+    std::string n = base;
+    for (int i = 1; taken_.count(n); ++i) n = base + "_" + std::to_string(i);
+    taken_.insert(n);
+    return n;
+  }
+
+  void node(const Node& n) {
+    stateful_ = stateful_ || n.stateful();
+    tensorflow::NodeDef* nd = def_->add_node_def();
+    nd->set_name(names_.at(&n));
+    nd->set_op(n.op->name);
+    if (!n.device.empty()) nd->set_device(n.device);
     auto& attrs = *nd->mutable_attr();
+    switch (n.op->role()) {
+      case OpRole::Call: call(n, nd); break;
+      case OpRole::If: if_node(n, nd); break;
+      case OpRole::While: while_node(n, nd); break;
+      default: op_node(n, nd); break;
+    }
+    for (const auto& [key, value] : n.attrs.items()) {
+      if (!agc_only_attr(n, key)) write_attr(value, &attrs[key]);
+    }
+    for (const Node* c : n.control_inputs) {
+      if (c->op->role() != OpRole::Argument) nd->add_input("^" + names_.at(c));
+    }
+  }
+
+  void op_node(const Node& n, tensorflow::NodeDef* nd) {
+    const TfSignature& s = signature_of(*n.op);
+    auto& attrs = *nd->mutable_attr();
+    std::vector<Span> in = spans(s.inputs, n.inputs.size(), n.attrs, n.op->name, true);
     for (size_t k = 0; k < s.inputs.size(); ++k) {
       const TfArg& a = s.inputs[k];
       if (a.resource) {
-        if (!n->attrs.has("var")) throw InternalError(n->op->name + " without its variable");
-        nd->add_input(resources.at(n->attrs.get<int64_t>("var")));
+        if (!n.attrs.has("var")) throw InternalError(n.op->name + " without its variable");
+        nd->add_input(resource(n.attrs.get<int64_t>("var")));
         continue;
       }
-      for (size_t i = 0; i < in[k].count; ++i) nd->add_input(tensor_name(n->inputs[in[k].start + i]));
       std::vector<DType> types;
-      for (size_t i = 0; i < in[k].count; ++i) types.push_back(n->inputs[in[k].start + i].spec().dtype);
+      for (size_t i = 0; i < in[k].count; ++i) {
+        nd->add_input(tensor(n.inputs[in[k].start + i]));
+        types.push_back(n.inputs[in[k].start + i].spec().dtype);
+      }
       arg_attrs(a, types, attrs);
     }
-    std::vector<Span> outs = spans(s.outputs, n->outputs.size(), n->attrs, n->op->name, false);
+    std::vector<Span> outs = spans(s.outputs, n.outputs.size(), n.attrs, n.op->name, false);
     for (size_t k = 0; k < s.outputs.size(); ++k) {
       std::vector<DType> types;
-      for (size_t i = 0; i < outs[k].count; ++i) types.push_back(n->outputs[outs[k].start + i].dtype);
+      for (size_t i = 0; i < outs[k].count; ++i) types.push_back(n.outputs[outs[k].start + i].dtype);
       arg_attrs(s.outputs[k], types, attrs);
     }
-    for (const auto& [key, value] : n->attrs.items()) {
-      if (key == "var") continue;
-      write_attr(value, &attrs[key]);
+  }
+
+  /// Inputs `from`.. of `n`, then the resources `vars`; their types to `types`.
+  void inputs(const Node& n, size_t from, const std::vector<int64_t>& vars, tensorflow::NodeDef* nd,
+              tensorflow::AttrValue* types) {
+    for (size_t i = from; i < n.inputs.size(); ++i) {
+      nd->add_input(tensor(n.inputs[i]));
+      types->mutable_list()->add_type(data_type(n.inputs[i].spec().dtype));
     }
-    for (const Node* c : n->control_inputs) {
-      if (!args.count(c)) nd->add_input("^" + c->name);
+    for (int64_t v : vars) {
+      nd->add_input(resource(v));
+      types->mutable_list()->add_type(tensorflow::DT_RESOURCE);
     }
   }
-  sig->set_is_stateful(stateful);
-  for (size_t i = 0; i < g.outputs().size(); ++i) {
-    std::string o = "output_" + std::to_string(i);
-    auto* a = sig->add_output_arg();
-    a->set_name(o);
-    a->set_type(static_cast<tensorflow::DataType>(proto::data_type(g.outputs()[i].spec().dtype)));
-    (*def->mutable_ret())[o] = tensor_name(g.outputs()[i]);
+
+  void outputs(const Node& n, tensorflow::AttrValue* types, tensorflow::AttrValue* shapes) {
+    for (const TensorSpec& o : n.outputs) {
+      types->mutable_list()->add_type(data_type(o.dtype));
+      if (shapes) proto::write_shape(o.shape, shapes->mutable_list()->add_shape());
+    }
   }
-  out.def = std::move(def);
+
+  static void func(tensorflow::AttrValue* a, const std::string& name) { a->mutable_func()->set_name(name); }
+
+  /// PartitionedCall(args: Tin) -> (output: Tout), f: the callee.
+  void call(const Node& n, tensorflow::NodeDef* nd) {
+    const Graph& body = *n.subgraphs[0];
+    std::string f = n.attrs.has("f") ? n.attrs.get<std::string>("f") : w_.fresh(n.name);
+    std::vector<int64_t> vars = w_.write(body, f);
+    auto& attrs = *nd->mutable_attr();
+    inputs(n, 0, vars, nd, &attrs["Tin"]);
+    outputs(n, &attrs["Tout"], nullptr);
+    func(&attrs["f"], f);
+    attrs["config"].set_s("");
+    attrs["config_proto"].set_s("");
+    attrs["executor_type"].set_s("");
+  }
+
+  /// If(cond: Tcond, input: Tin) -> (output: Tout): both branches take every
+  /// input (agc's branches take their own captures only).
+  void if_node(const Node& n, tensorflow::NodeDef* nd) {
+    const Graph& then_g = *n.subgraphs[0];
+    const Graph& else_g = *n.subgraphs[1];
+    std::vector<int64_t> vars = variables_of({&then_g, &else_g});
+    Layout base;
+    for (size_t i = 1; i < n.inputs.size(); ++i) {
+      base.specs.push_back(n.inputs[i].spec());
+      base.hints.push_back(i <= then_g.num_args() ? then_g.inputs()[i - 1]->name : "input_" + std::to_string(i - 1));
+    }
+    base.variables = vars;
+    const size_t args = then_g.num_args(), t_caps = then_g.captures().size(), e_caps = else_g.captures().size();
+    Layout t = base, e = base;
+    for (size_t i = 0; i < args + t_caps; ++i) t.binds.push_back(i);
+    for (size_t i = 0; i < args; ++i) e.binds.push_back(i);
+    for (size_t i = 0; i < e_caps; ++i) e.binds.push_back(args + t_caps + i);
+    std::string then_name = w_.fresh(n.name + "_true"), else_name = w_.fresh(n.name + "_false");
+    w_.write_layout(then_g, then_name, t);
+    w_.write_layout(else_g, else_name, e);
+    nd->add_input(tensor(n.inputs[0]));
+    auto& attrs = *nd->mutable_attr();
+    attrs["Tcond"].set_type(data_type(n.inputs[0].spec().dtype));
+    inputs(n, 1, vars, nd, &attrs["Tin"]);
+    outputs(n, &attrs["Tout"], &attrs["output_shapes"]);
+    func(&attrs["then_branch"], then_name);
+    func(&attrs["else_branch"], else_name);
+    attrs["_lower_using_switch_merge"].set_b(true);
+  }
+
+  /// While(input: T) -> (output: T) as TF's while_v2 writes it: the loop
+  /// variables are a counter, the iteration limit (-1: none), agc's loop
+  /// variables, the captures and the resources; cond and body take them all.
+  void while_node(const Node& n, tensorflow::NodeDef* nd) {
+    const Graph& cond_g = *n.subgraphs[0];
+    const Graph& body_g = *n.subgraphs[1];
+    std::vector<int64_t> vars = variables_of({&cond_g, &body_g});
+    const size_t loop = body_g.num_args(), c_caps = cond_g.captures().size(), b_caps = body_g.captures().size();
+    const int64_t limit = n.attrs.get_or<int64_t>("maximum_iterations", -1);
+    Layout base;
+    base.specs = {TensorSpec{DType::Int32, Shape{}}, TensorSpec{DType::Int32, Shape{}}};
+    base.hints = {"loop_counter", "maximum_iterations"};
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      base.specs.push_back(i < loop ? n.outputs[i] : n.inputs[i].spec());  // the loop's shapes, invariants applied
+      base.hints.push_back(i < loop ? body_g.inputs()[i]->name : "capture_" + std::to_string(i - loop));
+    }
+    base.variables = vars;
+    Layout c = base, b = base;
+    c.kind = Layout::Kind::WhileCond;
+    c.limited = limit >= 0;
+    b.kind = Layout::Kind::WhileBody;
+    for (size_t i = 0; i < loop; ++i) {
+      c.binds.push_back(2 + i);
+      b.binds.push_back(2 + i);
+    }
+    for (size_t i = 0; i < c_caps; ++i) c.binds.push_back(2 + loop + i);
+    for (size_t i = 0; i < b_caps; ++i) b.binds.push_back(2 + loop + c_caps + i);
+    std::string cond_name = w_.fresh(n.name + "_cond"), body_name = w_.fresh(n.name + "_body");
+    w_.write_layout(cond_g, cond_name, c);
+    w_.write_layout(body_g, body_name, b);
+    auto& attrs = *nd->mutable_attr();
+    nd->add_input(const_i32(n.name + "/loop_counter", 0));
+    nd->add_input(const_i32(n.name + "/maximum_iterations", static_cast<int32_t>(limit)));
+    auto* types = &attrs["T"];
+    types->mutable_list()->add_type(tensorflow::DT_INT32);
+    types->mutable_list()->add_type(tensorflow::DT_INT32);
+    inputs(n, 0, vars, nd, types);
+    auto* shapes = &attrs["output_shapes"];
+    for (const TensorSpec& s : base.specs) proto::write_shape(s.shape, shapes->mutable_list()->add_shape());
+    for (size_t i = 0; i < vars.size(); ++i) proto::write_shape(Shape{}, shapes->mutable_list()->add_shape());
+    func(&attrs["cond"], cond_name);
+    func(&attrs["body"], body_name);
+    attrs["parallel_iterations"].set_i(10);
+    attrs["_num_original_outputs"].set_i(static_cast<int64_t>(base.specs.size() + vars.size()));
+    attrs["_lower_using_switch_merge"].set_b(true);
+  }
+
+  FunctionDefWriter& w_;
+  tensorflow::FunctionDef* def_;
+  std::set<std::string> taken_;
+  std::map<int64_t, std::string> resource_;
+  std::unordered_map<const Node*, std::string> names_;
+  bool stateful_ = false;
+};
+
+FunctionDefWriter::FunctionDefWriter() : library_(std::make_shared<tensorflow::FunctionDefLibrary>()) {}
+FunctionDefWriter::~FunctionDefWriter() = default;
+
+std::string FunctionDefWriter::fresh(const std::string& base) {
+  std::string n;
+  do {
+    n = base + "_" + std::to_string(next_id_++);
+  } while (written_.count(n));
+  return n;
+}
+
+std::vector<int64_t> FunctionDefWriter::write(const Graph& g, const std::string& name) {
+  if (auto it = written_.find(name); it != written_.end()) return it->second;
+  Layout l;
+  for (size_t i = 0; i < g.inputs().size(); ++i) {
+    l.specs.push_back(g.inputs()[i]->outputs[0]);
+    l.hints.push_back(g.inputs()[i]->name);
+    l.binds.push_back(i);
+  }
+  l.variables = variables_of({&g});
+  write_layout(g, name, l);
+  return l.variables;
+}
+
+void FunctionDefWriter::write_layout(const Graph& g, const std::string& name, const Layout& l) {
+  written_[name] = l.variables;
+  tensorflow::FunctionDef def;
+  def.mutable_signature()->set_name(name);
+  Builder b(*this, &def);
+  std::vector<std::string> args;
+  for (size_t i = 0; i < l.specs.size(); ++i) args.push_back(b.arg(l.hints[i], l.specs[i]));
+  b.resources(l.variables, g);
+  std::vector<std::string> bound;
+  for (size_t i : l.binds) bound.push_back(args[i]);
+  b.nodes(g, bound);
+  switch (l.kind) {
+    case Layout::Kind::Plain:
+      for (const Output& o : g.outputs()) b.ret(b.tensor(o), data_type(o.spec().dtype));
+      break;
+    case Layout::Kind::WhileCond: {
+      std::string out = b.tensor(g.outputs()[0]);
+      if (l.limited) {
+        tensorflow::NodeDef* less = b.extra("Less", "Less");
+        less->add_input(args[0]);
+        less->add_input(args[1]);
+        (*less->mutable_attr())["T"].set_type(tensorflow::DT_INT32);
+        tensorflow::NodeDef* both = b.extra("LogicalAnd", "LogicalAnd");
+        both->add_input(less->name() + ":z:0");
+        both->add_input(out);
+        out = both->name() + ":z:0";
+      }
+      b.ret(out, tensorflow::DT_BOOL);
+      break;
+    }
+    case Layout::Kind::WhileBody: {
+      tensorflow::NodeDef* add = b.extra("AddV2", "add");
+      add->add_input(args[0]);
+      add->add_input(b.const_i32("add/y", 1));
+      (*add->mutable_attr())["T"].set_type(tensorflow::DT_INT32);
+      b.ret(add->name() + ":z:0", tensorflow::DT_INT32);
+      b.ret(args[1], tensorflow::DT_INT32);
+      for (const Output& o : g.outputs()) b.ret(b.tensor(o), data_type(o.spec().dtype));
+      for (size_t i = 2 + g.outputs().size(); i < args.size(); ++i) b.ret(args[i], data_type(l.specs[i].dtype));
+      for (int64_t v : l.variables) b.ret(b.resource(v), tensorflow::DT_RESOURCE);
+      break;
+    }
+  }
+  def.mutable_signature()->set_is_stateful(b.stateful());
+  *library_->add_function() = std::move(def);
+}
+
+ExportedFunction export_function_def(const Graph& g, const std::string& name) {
+  FunctionDefWriter w;
+  ExportedFunction out;
+  out.variables = w.write(g, name);
+  out.library = w.library();
+  for (const auto& f : out.library->function()) {
+    if (f.signature().name() == name) out.def = &f;
+  }
   return out;
 }
 
-std::shared_ptr<Graph> import_function_def(const tensorflow::FunctionDef& def, const std::vector<int64_t>& variables) {
-  const tensorflow::OpDef& sig = def.signature();
-  const OpRegistry& reg = OpRegistry::global();
-  // Every op agc lacks, named at once.
-  std::set<std::string> missing;
+// ---- reading
+
+namespace {
+
+/// The functions a FunctionDef's nodes name (f, branches, cond and body).
+std::vector<std::string> called_functions(const tensorflow::FunctionDef& def) {
+  std::vector<std::string> out;
   for (const auto& nd : def.node_def()) {
-    if (!reg.find(nd.op())) missing.insert(nd.op());
+    for (const auto& [key, value] : nd.attr()) {
+      if (value.value_case() == tensorflow::AttrValue::kFunc) out.push_back(value.func().name());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+FunctionDefReader::FunctionDefReader(std::shared_ptr<const tensorflow::FunctionDefLibrary> library)
+    : library_(std::move(library)) {
+  for (const auto& f : library_->function()) by_name_[f.signature().name()] = &f;
+}
+
+const tensorflow::FunctionDef* FunctionDefReader::find(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+void FunctionDefReader::check_ops(const std::string& name) const {
+  const OpRegistry& reg = OpRegistry::global();
+  std::set<std::string> missing, seen;
+  std::vector<std::string> todo{name};
+  while (!todo.empty()) {
+    std::string f = todo.back();
+    todo.pop_back();
+    if (!seen.insert(f).second) continue;
+    const tensorflow::FunctionDef* def = find(f);
+    if (def == nullptr) throw NotFoundError("Function " + f + " is not in the function library");
+    for (const auto& nd : def->node_def()) {
+      if (!reg.find(nd.op())) missing.insert(nd.op());
+    }
+    for (std::string& c : called_functions(*def)) todo.push_back(std::move(c));
   }
   if (!missing.empty()) {
     std::string names;
     for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
-    throw NotFoundError("Function " + sig.name() + " uses op" + (missing.size() > 1 ? "s" : "") + " agc does not have: " +
+    throw NotFoundError("Function " + name + " uses op" + (missing.size() > 1 ? "s" : "") + " agc does not have: " +
                         names + " (agc's ops are listed in docs/api.md)");
   }
-  auto g = std::make_shared<Graph>(sig.name());
+}
+
+std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const std::vector<int64_t>& variables,
+                                               Graph* parent) const {
+  if (parent == nullptr) check_ops(name);
+  const tensorflow::FunctionDef* found = find(name);
+  if (found == nullptr) throw NotFoundError("Function " + name + " is not in the function library");
+  const tensorflow::FunctionDef& def = *found;
+  const tensorflow::OpDef& sig = def.signature();
+  const OpRegistry& reg = OpRegistry::global();
+  auto g = std::make_shared<Graph>(sig.name(), parent);
   std::unordered_map<std::string, Output> arg_tensors;
   std::unordered_map<std::string, int64_t> resource_args;
   size_t next_variable = 0;
@@ -294,28 +643,45 @@ std::shared_ptr<Graph> import_function_def(const tensorflow::FunctionDef& def, c
   std::unordered_map<std::string, const tensorflow::NodeDef*> by_name;
   for (const auto& nd : def.node_def()) by_name[nd.name()] = &nd;
   std::unordered_map<std::string, Node*> made;
+  // A functional node's TF output index -> agc's (-1: a resource agc drops).
+  std::unordered_map<Node*, std::vector<int>> out_index;
   std::set<std::string> visiting;
   std::function<Node*(const std::string&)> make;
+  auto bad_ref = [&](const std::string& ref, const std::string& user) {
+    return InvalidArgumentError("Function " + sig.name() + ": " + user + " reads '" + ref +
+                                "', which names no argument or node output");
+  };
   // An argument's name, or "node:output_arg:index", as the tensor it names.
   auto resolve = [&](const std::string& ref, const std::string& user) -> Output {
     if (auto a = arg_tensors.find(ref); a != arg_tensors.end()) return a->second;
-    auto bad = [&] { return InvalidArgumentError("Function " + sig.name() + ": " + user + " reads '" + ref + "', which names no argument or node output"); };
     size_t c1 = ref.find(':');
     size_t c2 = c1 == std::string::npos ? std::string::npos : ref.find(':', c1 + 1);
     if (c2 == std::string::npos || c2 + 1 == ref.size() ||
         !std::all_of(ref.begin() + static_cast<std::ptrdiff_t>(c2 + 1), ref.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
         ref.size() - c2 > 10) {
-      throw bad();
+      throw bad_ref(ref, user);
     }
     Node* p = make(ref.substr(0, c1));
     const std::string arg = ref.substr(c1 + 1, c2 - c1 - 1);
     const auto index = static_cast<size_t>(std::stoll(ref.substr(c2 + 1)));
+    if (auto it = out_index.find(p); it != out_index.end()) {
+      if (arg != "output" || index >= it->second.size() || it->second[index] < 0) throw bad_ref(ref, user);
+      return p->output(it->second[index]);
+    }
     const TfSignature& ps = signature_of(*p->op);
     std::vector<Span> sp = spans(ps.outputs, p->outputs.size(), p->attrs, p->op->name, false);
     for (size_t k = 0; k < ps.outputs.size(); ++k) {
       if (ps.outputs[k].name == arg && index < sp[k].count) return p->output(static_cast<int>(sp[k].start + index));
     }
-    throw bad();
+    throw bad_ref(ref, user);
+  };
+  auto func_attr = [&](const tensorflow::NodeDef& nd, const char* key) -> std::string {
+    auto it = nd.attr().find(key);
+    if (it == nd.attr().end() || it->second.value_case() != tensorflow::AttrValue::kFunc) {
+      throw InvalidArgumentError("Function " + sig.name() + ": node " + nd.name() + " (" + nd.op() + ") has no function attr '" +
+                                 key + "'");
+    }
+    return it->second.func().name();
   };
   make = [&](const std::string& name) -> Node* {
     if (auto it = made.find(name); it != made.end()) return it->second;
@@ -324,22 +690,69 @@ std::shared_ptr<Graph> import_function_def(const tensorflow::FunctionDef& def, c
     if (!visiting.insert(name).second) throw InvalidArgumentError("Function " + sig.name() + " has a cycle at node " + name);
     const tensorflow::NodeDef& nd = *it->second;
     const OpDef& op = *reg.find(nd.op());
-    Attrs attrs;
-    for (const auto& [key, value] : nd.attr()) {
-      if (std::optional<AttrValue> v = read_attr(value)) attrs.set(key, std::move(*v));
-    }
     std::vector<Output> inputs;
+    std::vector<int64_t> vars;  // the resources a functional node passes, in order
     std::vector<Node*> control;
     for (const std::string& ref : nd.input()) {
       if (!ref.empty() && ref[0] == '^') {
         control.push_back(make(ref.substr(1)));
       } else if (auto r = resource_args.find(ref); r != resource_args.end()) {
-        attrs.set("var", r->second);  // agc's variable ops name their variable by attr
+        vars.push_back(r->second);
       } else {
         inputs.push_back(resolve(ref, "node " + name));
       }
     }
-    Node* n = g->add_node(op, std::move(inputs), std::move(attrs), nd.name());
+    Node* n = nullptr;
+    // The positions of a function's non-resource outputs among all its outputs.
+    auto kept_outputs = [&](const std::string& f) {
+      std::vector<int> map;
+      int next = 0;
+      for (const auto& a : find(f)->signature().output_arg()) map.push_back(a.type() != tensorflow::DT_RESOURCE ? next++ : -1);
+      return map;
+    };
+    switch (op.role()) {
+      case OpRole::Call: {
+        std::string f = func_attr(nd, "f");
+        n = add_call(*g, std::move(inputs), read(f, vars, g.get()), f, nd.name());
+        out_index[n] = kept_outputs(f);
+        break;
+      }
+      case OpRole::If: {
+        if (inputs.empty()) throw InvalidArgumentError("Function " + sig.name() + ": If node " + name + " has no condition");
+        Output cond = inputs[0];
+        inputs.erase(inputs.begin());
+        n = add_if(*g, cond, std::move(inputs), read(func_attr(nd, "then_branch"), vars, g.get()),
+                   read(func_attr(nd, "else_branch"), vars, g.get()), {}, nd.name());
+        out_index[n] = kept_outputs(func_attr(nd, "then_branch"));
+        break;
+      }
+      case OpRole::While: {
+        WhileOptions options;
+        options.name = nd.name();
+        if (auto s = nd.attr().find("output_shapes"); s != nd.attr().end()) {
+          // A loop variable whose shape the loop relaxes (TF's shape invariants).
+          for (size_t i = 0; i < inputs.size() && static_cast<int>(i) < s->second.list().shape_size(); ++i) {
+            Shape shape = proto::read_shape(s->second.list().shape(static_cast<int>(i)));
+            options.shape_invariants.push_back(shape == inputs[i].spec().shape ? std::nullopt : std::optional<Shape>(shape));
+          }
+        }
+        std::shared_ptr<Graph> cond_g = read(func_attr(nd, "cond"), vars, g.get());
+        std::shared_ptr<Graph> body_g = read(func_attr(nd, "body"), vars, g.get());
+        n = add_while(*g, std::move(inputs), std::move(cond_g), std::move(body_g), options);
+        out_index[n] = kept_outputs(func_attr(nd, "body"));
+        break;
+      }
+      default: {
+        Attrs attrs;
+        for (const auto& [key, value] : nd.attr()) {
+          if (std::optional<AttrValue> v = read_attr(value)) attrs.set(key, std::move(*v));
+        }
+        if (vars.size() > 1) throw UnimplementedError("op " + nd.op() + " (node " + name + ") takes several resources");
+        if (!vars.empty()) attrs.set("var", vars[0]);  // agc's variable ops name their variable by attr
+        n = g->add_node(op, std::move(inputs), std::move(attrs), nd.name());
+        break;
+      }
+    }
     for (Node* c : control) {
       if (std::find(n->control_inputs.begin(), n->control_inputs.end(), c) == n->control_inputs.end()) {
         n->control_inputs.push_back(c);
@@ -352,11 +765,18 @@ std::shared_ptr<Graph> import_function_def(const tensorflow::FunctionDef& def, c
   };
   for (const auto& nd : def.node_def()) make(nd.name());
   for (const auto& a : sig.output_arg()) {
+    if (a.type() == tensorflow::DT_RESOURCE) continue;
     auto it = def.ret().find(a.name());
     if (it == def.ret().end()) throw InvalidArgumentError("Function " + sig.name() + " returns nothing for " + a.name());
     g->outputs().push_back(resolve(it->second, "output " + a.name()));
   }
   return g;
+}
+
+std::shared_ptr<Graph> import_function_def(const tensorflow::FunctionDef& def, const std::vector<int64_t>& variables) {
+  auto lib = std::make_shared<tensorflow::FunctionDefLibrary>();
+  *lib->add_function() = def;
+  return FunctionDefReader(lib).read(def.signature().name(), variables);
 }
 
 }  // namespace ag

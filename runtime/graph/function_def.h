@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,26 +19,80 @@
 
 namespace tensorflow {
 class FunctionDef;
+class FunctionDefLibrary;
 }  // namespace tensorflow
 
 namespace ag {
 
-/// A FunctionDef written from a graph, and the variables (by id) its
-/// resource arguments stand for, in argument order after the graph's inputs.
+/// A graph written as a FunctionDef, with every function it calls.
 struct ExportedFunction {
-  std::shared_ptr<tensorflow::FunctionDef> def;
+  std::shared_ptr<tensorflow::FunctionDefLibrary> library;
+  const tensorflow::FunctionDef* def = nullptr;  // the graph's own, in `library`
+  /// The variables (ids) its resource arguments stand for, in argument order
+  /// after the graph's inputs.
   std::vector<int64_t> variables;
 };
 
-/// `g` as FunctionDef `name`. UnimplementedError naming the op when a node's
-/// op has no declared TF arguments or holds subgraphs (control flow and
-/// function calls are not written yet).
+/// Writes traced graphs into one FunctionDefLibrary. A call node's function
+/// is written once under its concrete name (the node's "f"); an If's
+/// branches and a While's cond and body become functions of their own named
+/// after the node ("cond_true_3"), in TF's form: both branches take every
+/// input of the If, and a While's loop variables are TF's while_v2 ones
+/// (counter, iteration limit, loop variables, captures, resources).
+class FunctionDefWriter {
+ public:
+  FunctionDefWriter();
+  ~FunctionDefWriter();
+  FunctionDefWriter(const FunctionDefWriter&) = delete;
+  FunctionDefWriter& operator=(const FunctionDefWriter&) = delete;
+
+  /// Writes `g` as function `name` unless a function of that name is
+  /// written already; returns the variables its resource arguments stand
+  /// for. UnimplementedError naming the op when a node's op has no declared
+  /// TF arguments.
+  std::vector<int64_t> write(const Graph& g, const std::string& name);
+  const std::shared_ptr<tensorflow::FunctionDefLibrary>& library() const { return library_; }
+
+ private:
+  struct Layout;
+  class Builder;
+  std::string fresh(const std::string& base);
+  void write_layout(const Graph& g, const std::string& name, const Layout& l);
+
+  std::shared_ptr<tensorflow::FunctionDefLibrary> library_;
+  std::map<std::string, std::vector<int64_t>> written_;
+  int next_id_ = 1;
+};
+
+/// Reads the functions of a FunctionDefLibrary (agc's or TensorFlow's) as
+/// graphs: a call, If or While node gets the graphs of the functions it
+/// names; resource arguments bind to variables the caller gives, and a
+/// resource a node passes on binds the callee's.
+class FunctionDefReader {
+ public:
+  explicit FunctionDefReader(std::shared_ptr<const tensorflow::FunctionDefLibrary> library);
+
+  /// Function `name` as a graph whose inputs are its non-resource arguments
+  /// (nested in `parent` when given); `variables` (ids) bind its resource
+  /// arguments in order. NotFoundError for a function not in the library
+  /// and, listing every op type agc lacks in it and the functions it calls,
+  /// for ops agc does not have; InvalidArgumentError for an input that
+  /// names no argument or node output.
+  std::shared_ptr<Graph> read(const std::string& name, const std::vector<int64_t>& variables,
+                              Graph* parent = nullptr) const;
+  const tensorflow::FunctionDef* find(const std::string& name) const;
+
+ private:
+  void check_ops(const std::string& name) const;
+
+  std::shared_ptr<const tensorflow::FunctionDefLibrary> library_;
+  std::map<std::string, const tensorflow::FunctionDef*> by_name_;
+};
+
+/// `g` as FunctionDef `name` (FunctionDefWriter on a library of its own).
 ExportedFunction export_function_def(const Graph& g, const std::string& name);
 
-/// FunctionDef `def` as a graph whose inputs are its non-resource arguments;
-/// `variables` (ids) bind its resource arguments in order. NotFoundError
-/// listing every op type agc does not have; InvalidArgumentError for an
-/// input that names no argument or node output.
+/// A single FunctionDef read as FunctionDefReader reads it.
 std::shared_ptr<Graph> import_function_def(const tensorflow::FunctionDef& def, const std::vector<int64_t>& variables);
 
 }  // namespace ag

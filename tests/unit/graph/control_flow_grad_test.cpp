@@ -82,7 +82,7 @@ Handles loop(const Handles& vars, const Body& cond_f, const Body& body_f) {
 /// A call of `f` over `args`: `f` traced into a graph nested in the current one.
 Handles function_call(const Handles& args, const Body& f) {
   auto body = trace_sub("fn", specs_of(args), f);
-  return results(add_call(*current_graph(), outputs_of(args), body));
+  return results(add_call(*current_graph(), outputs_of(args), body, "body"));
 }
 
 /// A function of one float64 scalar and its derivative, traced once into a

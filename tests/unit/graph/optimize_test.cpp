@@ -225,7 +225,7 @@ TEST_CASE("function calls inline, their stateful nodes taking the call's place i
     body->add_node(op::PrintV2, {body->constant(Tensor::scalar<std::string>(""))},
                    Attrs{{"output_stream", std::string("file:///dev/null")}});
     body->outputs() = {node(*body, "Identity", {node(*body, "Mul", {bx, bx})})};
-    return add_call(g, {x}, body)->output(0);
+    return add_call(g, {x}, body, "body")->output(0);
   };
   auto build = [&](Graph& g) {
     Output x = g.placeholder({DType::Float32, Shape{3}}, "x");
@@ -255,7 +255,7 @@ TEST_CASE("function calls inline, their stateful nodes taking the call's place i
   else_g->outputs() = {else_g->constant(Tensor::scalar<float>(2))};
   Output positive = node(*body, "Greater", {bx, body->constant(Tensor::scalar<float>(0))});
   body->outputs() = {add_if(*body, positive, {}, then_g, else_g)->output(0)};
-  add_call(h, {x}, body);
+  add_call(h, {x}, body, "body");
   inline_calls(h);
   CHECK(count_op(h, "PartitionedCall") + count_op(h, "StatefulPartitionedCall") == 1);
 }

@@ -99,7 +99,7 @@ TEST_CASE("PartitionedCall and StatefulPartitionedCall run their function on the
                      Attrs{{"output_stream", std::string("file:///dev/null")}});
     }
     body->outputs() = {node(*body, "Sub", {node(*body, "Mul", {bx, bx}), body->capture(three)})};
-    Node* call = add_call(g, {xi}, body);
+    Node* call = add_call(g, {xi}, body, "body");
     CHECK(call->op->name == (stateful ? "StatefulPartitionedCall" : "PartitionedCall"));
     CHECK(call->inputs.size() == 2);  // the argument, then the capture
     g.outputs() = {call->output(0)};
