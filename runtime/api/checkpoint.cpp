@@ -109,16 +109,10 @@ std::string escape(const std::string& name) {
 }
 
 
-/// The live object graph from `root`, breadth first.
-struct GraphView {
-  std::vector<Value> nodes;
-  std::vector<std::vector<std::pair<std::string, int>>> edges;
-  std::vector<std::string> keys;    // "model/dense/kernel" (escaped); "" for the root
-  std::vector<std::string> pretty;  // "(root).model.dense.kernel"
-};
-
-GraphView walk(const Value& root) {
-  GraphView g;
+/// The live object graph from `root`, breadth first (ObjectGraphView, with
+/// the children `extra` adds: a SavedModel's functions).
+ObjectGraphView walk(const Value& root, const ExtraChildren& extra = {}) {
+  ObjectGraphView g;
   std::map<const void*, int> ids;
   g.nodes.push_back(root);
   g.keys.emplace_back();
@@ -126,7 +120,11 @@ GraphView walk(const Value& root) {
   ids[identity(root)] = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     g.edges.emplace_back();
-    for (auto& [name, child] : children(g.nodes[i])) {
+    std::vector<std::pair<std::string, Value>> kids = children(g.nodes[i]);
+    if (extra) {
+      for (auto& kid : extra(g.nodes[i])) kids.push_back(std::move(kid));
+    }
+    for (auto& [name, child] : kids) {
       auto [it, inserted] = ids.emplace(identity(child), static_cast<int>(g.nodes.size()));
       if (inserted) {
         g.nodes.push_back(child);
@@ -141,9 +139,9 @@ GraphView walk(const Value& root) {
 
 std::string attribute_key(const std::string& path) { return path + "/.ATTRIBUTES/" + kVariableValue; }
 
-/// Writes the checkpoint of `root` at `prefix`, creating its directory.
-void write_checkpoint(const Value& root, const std::string& prefix) {
-  GraphView g = walk(root);
+/// Writes the variables of `g` and its TrackableObjectGraph at `prefix`,
+/// creating its directory.
+void write_graph(const ObjectGraphView& g, const std::string& prefix) {
   tensorflow::TrackableObjectGraph proto;
   BundleWriter writer(prefix);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -170,6 +168,8 @@ void write_checkpoint(const Value& root, const std::string& prefix) {
   if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   writer.finish();
 }
+
+void write_checkpoint(const Value& root, const std::string& prefix) { write_graph(walk(root), prefix); }
 
 // ---- restoring
 
@@ -306,7 +306,7 @@ Restore& restore_of(const Value& self) { return *native_state<StatusState>(self)
 /// Live objects with values (variables) reachable from the root that no
 /// checkpoint node matched.
 std::vector<Value> unmatched_python_objects(const Restore& r) {
-  GraphView g = walk(r.root);
+  ObjectGraphView g = walk(r.root);
   std::vector<Value> out;
   for (const Value& v : g.nodes) {
     if (!v.is_variable()) continue;
@@ -480,6 +480,32 @@ void checkpoint_restore_deferred() {
 const Value& tf::api::train_Checkpoint() { return checkpoint_class(); }
 
 void checkpoint_write(const Value& checkpoint, const std::string& prefix) { write_checkpoint(checkpoint, prefix); }
+
+ObjectGraphView object_graph_view(const Value& root, const ExtraChildren& extra) { return walk(root, extra); }
+
+void write_object_graph(const ObjectGraphView& view, const std::string& prefix) { write_graph(view, prefix); }
+
+std::map<int, Tensor> read_object_graph_values(const std::string& prefix) {
+  BundleReader reader(prefix);
+  if (!reader.contains(kObjectGraphKey)) {
+    throw DataLossError("Checkpoint " + prefix + " has no object graph");
+  }
+  tensorflow::TrackableObjectGraph graph;
+  if (!graph.ParseFromString(reader.get(kObjectGraphKey).data<std::string>()[0])) {
+    throw DataLossError("The object graph of checkpoint " + prefix + " cannot be parsed");
+  }
+  std::map<int, Tensor> out;
+  for (int i = 0; i < graph.nodes_size(); ++i) {
+    for (const auto& attr : graph.nodes(i).attributes()) {
+      if (attr.name() != kVariableValue) continue;
+      if (!reader.contains(attr.checkpoint_key())) {
+        throw NotFoundError("Key " + attr.checkpoint_key() + " not found in checkpoint");
+      }
+      out.emplace(i, reader.get(attr.checkpoint_key()));
+    }
+  }
+  return out;
+}
 
 Value checkpoint_save_counter(const Value& checkpoint) { return save_counter(checkpoint); }
 

@@ -4,10 +4,13 @@
 // builds on the pieces declared here.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "runtime/core/tensor.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -21,6 +24,26 @@ void checkpoint_restore_deferred();
 void checkpoint_write(const Value& checkpoint, const std::string& prefix);
 /// Checkpoint.save_counter, made on first use so it is saved too.
 Value checkpoint_save_counter(const Value& checkpoint);
+
+/// The trackable object graph a checkpoint records, breadth first from a
+/// root: trackables' named children in TF's order, each object once.
+struct ObjectGraphView {
+  std::vector<Value> nodes;
+  std::vector<std::vector<std::pair<std::string, int>>> edges;  // per node: (local name, node id)
+  std::vector<std::string> keys;    // "model/dense/kernel" (escaped); "" for the root
+  std::vector<std::string> pretty;  // "(root).model.dense.kernel"
+};
+/// Children a walk adds to a node beyond its trackables (a SavedModel's
+/// functions and signatures, which TF's checkpoint of it lists too, so the
+/// node ids of the SavedObjectGraph and of variables/ agree).
+using ExtraChildren = std::function<std::vector<std::pair<std::string, Value>>(const Value& node)>;
+ObjectGraphView object_graph_view(const Value& root, const ExtraChildren& extra = {});
+/// Writes the variables of `view` and its TrackableObjectGraph (every node,
+/// variables or not) at `prefix`.
+void write_object_graph(const ObjectGraphView& view, const std::string& prefix);
+/// The variable values of the checkpoint at `prefix`, by node id of its
+/// object graph (DataLossError for a checkpoint without a readable one).
+std::map<int, Tensor> read_object_graph_values(const std::string& prefix);
 
 /// TF's CheckpointState, the text proto in a directory's "checkpoint" file,
 /// with its paths joined to the directory as get_checkpoint_state returns them.

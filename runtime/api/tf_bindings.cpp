@@ -70,6 +70,7 @@ Value function(const TfCall& c) {
   const Value& relax = c["experimental_relax_shapes"];
   options.reduce_retracing = truthy(c["reduce_retracing"]) || (!relax.is_none() && truthy(relax));
   options.autograph = truthy(c["autograph"]);
+  if (!c["jit_compile"].is_none()) options.jit_compile = truthy(c["jit_compile"]);
   if (!c["func"].is_none()) return wrap_function(c["func"], options);
   // @tf.function(...) with options: the decorator.
   return Value::callable("decorator", [options](std::vector<Value> args, Kwargs kwargs) -> Value {

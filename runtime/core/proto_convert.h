@@ -12,6 +12,7 @@
 #include "runtime/core/tensor.h"
 
 namespace tensorflow {
+enum DataType : int;  // protoc declares its enums with int underlying
 class TensorShapeProto;
 class TensorProto;
 }  // namespace tensorflow
@@ -20,6 +21,8 @@ namespace ag::proto {
 
 /// TF's DataType number of `t` (DT_FLOAT = 1, ..., DT_VARIANT = 21).
 int data_type(DType t);
+/// The same, as the generated enum.
+inline tensorflow::DataType tf_data_type(DType t) { return static_cast<tensorflow::DataType>(data_type(t)); }
 /// The dtype of DataType number `t`; nullopt for one agc has not (DT_HALF, ...).
 std::optional<DType> dtype_of(int t);
 /// "DT_HALF" for the numbers agc has no dtype for (for error messages).

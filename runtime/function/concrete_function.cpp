@@ -46,9 +46,12 @@ std::string composite_spec_repr(const Value& v) {
 }  // namespace
 
 ConcreteFunction::ConcreteFunction(std::string name, std::vector<Param> params, std::vector<Value> args,
-                                   std::vector<TraceType> types, std::shared_ptr<Graph> graph, Value outputs)
+                                   std::vector<TraceType> types, std::shared_ptr<Graph> graph, Value outputs,
+                                   std::string inference_name)
     : name_(std::move(name)),
-      inference_name_("__inference_" + name_ + "_" + std::to_string(g_function_uid.fetch_add(1))),
+      inference_name_(inference_name.empty()
+                          ? "__inference_" + name_ + "_" + std::to_string(g_function_uid.fetch_add(1))
+                          : std::move(inference_name)),
       params_(std::move(params)),
       args_(std::move(args)),
       types_(std::move(types)),

@@ -23,8 +23,9 @@ class ConcreteFunction {
  public:
   /// Built by Function::trace: `args` hold, per parameter, the traced value
   /// (placeholders where tensors go); `outputs` the traced result.
+  /// `inference_name`: a saved function's own (default: a new one).
   ConcreteFunction(std::string name, std::vector<Param> params, std::vector<Value> args, std::vector<TraceType> types,
-                   std::shared_ptr<Graph> graph, Value outputs);
+                   std::shared_ptr<Graph> graph, Value outputs, std::string inference_name = {});
 
   /// Calls with bound arguments, one per parameter.
   Value call_bound(const std::vector<Value>& args) const;
@@ -43,6 +44,9 @@ class ConcreteFunction {
   /// Calls as Python would, binding `args`/`kwargs` to the parameters.
   Value operator()(std::vector<Value> args, Kwargs kwargs = {}) const;
 
+  const std::vector<Param>& params() const { return params_; }
+  /// Per parameter, the value it was traced with (placeholders for tensors).
+  const std::vector<Value>& traced_args() const { return args_; }
   /// The traced argument types, one per parameter.
   const std::vector<TraceType>& input_types() const { return types_; }
   /// The graph as traced (node names as TF gives them).

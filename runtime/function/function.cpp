@@ -429,6 +429,11 @@ std::string Function::pretty_printed_concrete_signatures() const {
   return s;
 }
 
+std::vector<std::shared_ptr<ConcreteFunction>> Function::concrete_functions() const {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  return traces_;
+}
+
 int Function::tracing_count() const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   return static_cast<int>(traces_.size());

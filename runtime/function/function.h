@@ -29,6 +29,10 @@ struct FunctionOptions {
   /// tf.function(autograph=False): traces run the body as written, not its
   /// AutoGraph conversion (see AutographScope).
   bool autograph = true;
+  /// tf.function(jit_compile=...): None, or compile with XLA. agc records
+  /// it (a SavedModel's FunctionSpec; the TPU converter's
+  /// jit_compile_functions selects by it); every function is compiled anyway.
+  std::optional<bool> jit_compile;
 };
 
 class Function {
@@ -50,6 +54,8 @@ class Function {
   std::shared_ptr<ConcreteFunction> get_concrete_function(std::vector<Value> args = {}, Kwargs kwargs = {});
   /// Every trace's signature_summary(), in trace order, separated by blank lines.
   std::string pretty_printed_concrete_signatures() const;
+  /// Its traces, in trace order (what a SavedModel saves).
+  std::vector<std::shared_ptr<ConcreteFunction>> concrete_functions() const;
   /// How many times the body was traced (experimental_get_tracing_count()).
   int tracing_count() const;
 

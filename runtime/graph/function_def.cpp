@@ -87,7 +87,7 @@ void write_attr(const AttrValue& v, tensorflow::AttrValue* out) {
         } else if constexpr (std::is_same_v<T, std::string>) {
           out->set_s(x);
         } else if constexpr (std::is_same_v<T, DType>) {
-          out->set_type(static_cast<tensorflow::DataType>(proto::data_type(x)));
+          out->set_type(proto::tf_data_type(x));
         } else if constexpr (std::is_same_v<T, Shape>) {
           proto::write_shape(x, out->mutable_shape());
         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
@@ -134,12 +134,11 @@ std::optional<AttrValue> read_attr(const tensorflow::AttrValue& v) {
 /// the dtypes of the tensors it takes (an attr already set is kept).
 void arg_attrs(const TfArg& a, const std::vector<DType>& types,
                google::protobuf::Map<std::string, tensorflow::AttrValue>& attrs) {
-  auto data_type = [](DType t) { return static_cast<tensorflow::DataType>(proto::data_type(t)); };
-  if (!a.type_attr.empty() && !types.empty() && !attrs.count(a.type_attr)) attrs[a.type_attr].set_type(data_type(types[0]));
+  if (!a.type_attr.empty() && !types.empty() && !attrs.count(a.type_attr)) attrs[a.type_attr].set_type(proto::tf_data_type(types[0]));
   if (!a.number_attr.empty() && !attrs.count(a.number_attr)) attrs[a.number_attr].set_i(static_cast<int64_t>(types.size()));
   if (!a.type_list_attr.empty() && !attrs.count(a.type_list_attr)) {
     auto* l = attrs[a.type_list_attr].mutable_list();
-    for (DType t : types) l->add_type(data_type(t));
+    for (DType t : types) l->add_type(proto::tf_data_type(t));
   }
 }
 
@@ -168,8 +167,6 @@ std::vector<int64_t> variables_of(std::initializer_list<const Graph*> graphs) {
   for (const Graph* g : graphs) collect_variables(*g, out);
   return out;
 }
-
-tensorflow::DataType data_type(DType t) { return static_cast<tensorflow::DataType>(proto::data_type(t)); }
 
 /// Attributes agc keeps for itself on If/While/call nodes (error wording,
 /// loop shape invariants, the callee's name): TF's ops do not have them, so
@@ -202,6 +199,7 @@ struct FunctionDefWriter::Layout {
   std::vector<size_t> binds;
   std::vector<int64_t> variables;
   bool limited = false;  // WhileCond: the loop has maximum_iterations
+  std::vector<std::string> output_names;  // Plain: the results' names (default output_<i>)
 };
 
 /// One FunctionDef being written: its argument and node names (one name
@@ -214,7 +212,7 @@ class FunctionDefWriter::Builder {
     std::string n = unique(arg_name(hint));
     auto* a = def_->mutable_signature()->add_input_arg();
     a->set_name(n);
-    a->set_type(data_type(spec.dtype));
+    a->set_type(proto::tf_data_type(spec.dtype));
     tensorflow::AttrValue shapes;
     proto::write_shape(spec.shape, shapes.mutable_list()->add_shape());
     (*(*def_->mutable_arg_attr())[static_cast<uint32_t>(def_->signature().input_arg_size() - 1)].mutable_attr())
@@ -289,8 +287,8 @@ class FunctionDefWriter::Builder {
     return nd->name() + ":output:0";
   }
 
-  void ret(const std::string& tensor, tensorflow::DataType type) {
-    std::string o = "output_" + std::to_string(def_->signature().output_arg_size());
+  void ret(const std::string& tensor, tensorflow::DataType type, std::string o = {}) {
+    if (o.empty()) o = "output_" + std::to_string(def_->signature().output_arg_size());
     auto* a = def_->mutable_signature()->add_output_arg();
     a->set_name(o);
     a->set_type(type);
@@ -359,7 +357,7 @@ class FunctionDefWriter::Builder {
               tensorflow::AttrValue* types) {
     for (size_t i = from; i < n.inputs.size(); ++i) {
       nd->add_input(tensor(n.inputs[i]));
-      types->mutable_list()->add_type(data_type(n.inputs[i].spec().dtype));
+      types->mutable_list()->add_type(proto::tf_data_type(n.inputs[i].spec().dtype));
     }
     for (int64_t v : vars) {
       nd->add_input(resource(v));
@@ -369,7 +367,7 @@ class FunctionDefWriter::Builder {
 
   void outputs(const Node& n, tensorflow::AttrValue* types, tensorflow::AttrValue* shapes) {
     for (const TensorSpec& o : n.outputs) {
-      types->mutable_list()->add_type(data_type(o.dtype));
+      types->mutable_list()->add_type(proto::tf_data_type(o.dtype));
       if (shapes) proto::write_shape(o.shape, shapes->mutable_list()->add_shape());
     }
   }
@@ -412,7 +410,7 @@ class FunctionDefWriter::Builder {
     w_.write_layout(else_g, else_name, e);
     nd->add_input(tensor(n.inputs[0]));
     auto& attrs = *nd->mutable_attr();
-    attrs["Tcond"].set_type(data_type(n.inputs[0].spec().dtype));
+    attrs["Tcond"].set_type(proto::tf_data_type(n.inputs[0].spec().dtype));
     inputs(n, 1, vars, nd, &attrs["Tin"]);
     outputs(n, &attrs["Tout"], &attrs["output_shapes"]);
     func(&attrs["then_branch"], then_name);
@@ -486,7 +484,8 @@ std::string FunctionDefWriter::fresh(const std::string& base) {
   return n;
 }
 
-std::vector<int64_t> FunctionDefWriter::write(const Graph& g, const std::string& name) {
+std::vector<int64_t> FunctionDefWriter::write(const Graph& g, const std::string& name,
+                                              const std::vector<std::string>& output_names) {
   if (auto it = written_.find(name); it != written_.end()) return it->second;
   Layout l;
   for (size_t i = 0; i < g.inputs().size(); ++i) {
@@ -495,6 +494,7 @@ std::vector<int64_t> FunctionDefWriter::write(const Graph& g, const std::string&
     l.binds.push_back(i);
   }
   l.variables = variables_of({&g});
+  l.output_names = output_names;
   write_layout(g, name, l);
   return l.variables;
 }
@@ -512,7 +512,10 @@ void FunctionDefWriter::write_layout(const Graph& g, const std::string& name, co
   b.nodes(g, bound);
   switch (l.kind) {
     case Layout::Kind::Plain:
-      for (const Output& o : g.outputs()) b.ret(b.tensor(o), data_type(o.spec().dtype));
+      for (size_t i = 0; i < g.outputs().size(); ++i) {
+        const Output& o = g.outputs()[i];
+        b.ret(b.tensor(o), proto::tf_data_type(o.spec().dtype), i < l.output_names.size() ? l.output_names[i] : std::string());
+      }
       break;
     case Layout::Kind::WhileCond: {
       std::string out = b.tensor(g.outputs()[0]);
@@ -536,8 +539,8 @@ void FunctionDefWriter::write_layout(const Graph& g, const std::string& name, co
       (*add->mutable_attr())["T"].set_type(tensorflow::DT_INT32);
       b.ret(add->name() + ":z:0", tensorflow::DT_INT32);
       b.ret(args[1], tensorflow::DT_INT32);
-      for (const Output& o : g.outputs()) b.ret(b.tensor(o), data_type(o.spec().dtype));
-      for (size_t i = 2 + g.outputs().size(); i < args.size(); ++i) b.ret(args[i], data_type(l.specs[i].dtype));
+      for (const Output& o : g.outputs()) b.ret(b.tensor(o), proto::tf_data_type(o.spec().dtype));
+      for (size_t i = 2 + g.outputs().size(); i < args.size(); ++i) b.ret(args[i], proto::tf_data_type(l.specs[i].dtype));
       for (int64_t v : l.variables) b.ret(b.resource(v), tensorflow::DT_RESOURCE);
       break;
     }

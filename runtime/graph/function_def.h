@@ -50,7 +50,9 @@ class FunctionDefWriter {
   /// written already; returns the variables its resource arguments stand
   /// for. UnimplementedError naming the op when a node's op has no declared
   /// TF arguments.
-  std::vector<int64_t> write(const Graph& g, const std::string& name);
+  /// `output_names` name its results (default "output_0", "output_1", ...;
+  /// a signature's are its output keys).
+  std::vector<int64_t> write(const Graph& g, const std::string& name, const std::vector<std::string>& output_names = {});
   const std::shared_ptr<tensorflow::FunctionDefLibrary>& library() const { return library_; }
 
  private:
