@@ -32,6 +32,7 @@ namespace ag {
 inline constexpr const char* kDefaultServingSignature = "serving_default";
 inline constexpr const char* kPredictMethodName = "tensorflow/serving/predict";
 inline constexpr const char* kServeTag = "serve";
+inline constexpr const char* kInitOpSignature = "__saved_model_init_op";
 
 /// saved_model.pb of `dir`, parsed. OSError "SavedModel file does not exist
 /// at: DIR/{saved_model.pbtxt|saved_model.pb}" when absent, OSError "Cannot

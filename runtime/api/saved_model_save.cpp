@@ -482,6 +482,15 @@ class SavedModelWriter {
       a["config_proto"].set_s("");
       a["executor_type"].set_s("");
     }
+    // TF2's init op: a NoOp every SavedModel names as its
+    // "__saved_model_init_op" signature (nothing to initialize here).
+    tensorflow::NodeDef* init = graph->add_node();
+    init->set_name(unique("NoOp"));
+    init->set_op("NoOp");
+    tensorflow::SignatureDef& def = (*meta->mutable_signature_def())[kInitOpSignature];
+    tensorflow::TensorInfo& info = (*def.mutable_outputs())[kInitOpSignature];
+    info.set_name(init->name());
+    info.mutable_tensor_shape()->set_unknown_rank(true);
   }
 
   Value root_;
