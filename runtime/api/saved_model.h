@@ -19,28 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/saved_model_file.h"
 #include "runtime/value/value.h"
-
-namespace tensorflow {
-class SavedModel;
-class MetaGraphDef;
-}  // namespace tensorflow
 
 namespace ag {
 
-/// TF's constants (signature_constants.py, tag_constants.py).
-inline constexpr const char* kDefaultServingSignature = "serving_default";
-inline constexpr const char* kPredictMethodName = "tensorflow/serving/predict";
-inline constexpr const char* kServeTag = "serve";
-inline constexpr const char* kInitOpSignature = "__saved_model_init_op";
-
-/// saved_model.pb of `dir`, parsed. OSError "SavedModel file does not exist
-/// at: DIR/{saved_model.pbtxt|saved_model.pb}" when absent, OSError "Cannot
-/// parse file PATH: ..." when it is not a SavedModel.
-std::shared_ptr<tensorflow::SavedModel> read_saved_model(const std::string& dir);
-/// The MetaGraphDef tagged exactly `tags` (the only one when `tags` is
-/// empty); RuntimeError listing the tag-sets present otherwise.
-const tensorflow::MetaGraphDef& find_meta_graph(const tensorflow::SavedModel& model, const std::vector<std::string>& tags);
 
 /// `saved_model_cli show --dir DIR --all`: every signature of every
 /// MetaGraphDef with its inputs and outputs, then the saved tf.functions

@@ -22,6 +22,7 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/ops/eager.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 
 namespace ag::tf {
 namespace {
