@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <stdexcept>
 #include <vector>
 
+#include "runtime/core/error.h"
 #include "runtime/ops/kernels/bf16_gemm_avx512.h"
 #include "runtime/ops/kernels/gemm.h"
 
@@ -95,7 +95,9 @@ void bf16_gemm(const bfloat16* a, const bfloat16* b, float* c, int64_t m, int64_
     path = bf16_gemm_has_avx512bf16() ? Bf16GemmPath::Avx512Bf16 : Bf16GemmPath::Portable;
   switch (path) {
     case Bf16GemmPath::Avx512Bf16:
-      if (!bf16_gemm_has_avx512bf16()) throw std::runtime_error("bf16_gemm: this CPU has no AVX512-BF16");
+      if (!bf16_gemm_has_avx512bf16()) {
+        throw InternalError("bf16_gemm: the AVX512-BF16 path was asked for on a CPU without it");
+      }
 #if defined(__x86_64__)
       detail::bf16_gemm_avx512bf16(a, b, c, m, n, k, lda, ldb, ldc, threads);
 #endif

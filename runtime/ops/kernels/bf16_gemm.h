@@ -40,7 +40,7 @@ bool bf16_gemm_has_avx512bf16();
 /// all row-major. C is overwritten (never read); all zeros when k == 0.
 /// `threads` > 1 lets big products use two threads; every element is summed
 /// by one thread, so the bits do not depend on it. Asking for Avx512Bf16 on
-/// a CPU without it throws std::runtime_error (a bug in the caller).
+/// a CPU without it throws InternalError (a bug in the caller).
 void bf16_gemm(const bfloat16* a, const bfloat16* b, float* c, int64_t m, int64_t n, int64_t k, int64_t lda,
                int64_t ldb, int64_t ldc, int threads = 2, Bf16GemmPath path = Bf16GemmPath::Auto);
 
