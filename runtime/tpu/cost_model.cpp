@@ -28,10 +28,10 @@ int64_t item_size(DType dtype) {
   return static_cast<int64_t>(dtype_size(dtype));
 }
 
-double tiled_bytes_sum(const OpCost& op) {
+double tiled_bytes_sum(const OpCost& op, const TpuHardware& hw) {
   double bytes = 0;
-  for (const ArraySpec& a : op.inputs) bytes += static_cast<double>(hbm_tiled_bytes(a.dtype, a.shape));
-  for (const ArraySpec& a : op.outputs) bytes += static_cast<double>(hbm_tiled_bytes(a.dtype, a.shape));
+  for (const ArraySpec& a : op.inputs) bytes += static_cast<double>(hbm_tiled_bytes(a.dtype, a.shape, hw));
+  for (const ArraySpec& a : op.outputs) bytes += static_cast<double>(hbm_tiled_bytes(a.dtype, a.shape, hw));
   return bytes;
 }
 
@@ -44,7 +44,7 @@ double largest_elements(const OpCost& op) {
 
 }  // namespace
 
-int64_t hbm_tiled_bytes(DType dtype, const Shape& shape) {
+int64_t hbm_tiled_bytes(DType dtype, const Shape& shape, const TpuHardware& hw) {
   const int64_t itemsize = item_size(dtype);
   if (!shape.fully_defined()) {
     throw InvalidArgumentError("TPU arrays have static shapes; got " + shape.debug_string());
@@ -58,7 +58,7 @@ int64_t hbm_tiled_bytes(DType dtype, const Shape& shape) {
   // The row tile: 8 rows of 32-bit, scaled so a tile row stays 4 bytes wide
   // per lane (16 for bf16, 32 for int8); small second-minor dims use the
   // compact T/4 and T/2 tiles (S9's (2,128) and (4,128) for 32-bit).
-  const int64_t row_tile = std::max<int64_t>(1, 8 * 4 / itemsize);
+  const int64_t row_tile = itemsize == 2 ? hw.sixteen_bit_row_tile : std::max<int64_t>(1, 8 * 4 / itemsize);
   const int64_t rows = shape.dim(rank - 2);
   int64_t padded_rows;
   if (rows <= row_tile / 4) padded_rows = std::max<int64_t>(1, row_tile / 4);
@@ -70,13 +70,13 @@ int64_t hbm_tiled_bytes(DType dtype, const Shape& shape) {
   return bytes;
 }
 
-int64_t transfer_bytes(const ArraySpec& array, bool io_shape_optimization) {
+int64_t transfer_bytes(const ArraySpec& array, bool io_shape_optimization, const TpuHardware& hw) {
   // B45: with the optimization a rank >= 2 tensor is reshaped to rank 1 on the
   // host, so it crosses as a flat array; for rank <= 1 both are the same.
   if (io_shape_optimization && array.shape.rank() >= 2) {
-    return hbm_tiled_bytes(array.dtype, Shape{array.shape.num_elements()});
+    return hbm_tiled_bytes(array.dtype, Shape{array.shape.num_elements()}, hw);
   }
-  return hbm_tiled_bytes(array.dtype, array.shape);
+  return hbm_tiled_bytes(array.dtype, array.shape, hw);
 }
 
 MxuRate mxu_rate_for(DType dtype, kernels::F32MatmulPrecision precision) {
@@ -118,11 +118,11 @@ double op_device_seconds(const OpCost& op, const TpuHardware& hw) {
       return 0;
     case CostKind::Contraction:
       return std::max(effective_flops(op.contraction) / mxu_ops_per_second(op.rate, hw),
-                      tiled_bytes_sum(op) / hw.hbm_bytes_per_s);
+                      tiled_bytes_sum(op, hw) / hw.hbm_bytes_per_s);
     case CostKind::Elementwise:
-      return std::max(largest_elements(op) / hw.vpu_elems_per_s, tiled_bytes_sum(op) / hw.hbm_bytes_per_s);
+      return std::max(largest_elements(op) / hw.vpu_elems_per_s, tiled_bytes_sum(op, hw) / hw.hbm_bytes_per_s);
     case CostKind::DataMovement:
-      return tiled_bytes_sum(op) / hw.hbm_bytes_per_s;
+      return tiled_bytes_sum(op, hw) / hw.hbm_bytes_per_s;
     case CostKind::Host:
       throw InternalError("a host op has no TPU device time");
     case CostKind::Unset:
@@ -141,8 +141,8 @@ double program_device_seconds(std::span<const double> op_seconds, int num_cores_
 CallCost call_cost(std::span<const ArraySpec> inputs, std::span<const ArraySpec> outputs, double device_seconds,
                    bool io_shape_optimization, double overhead_us, const TpuHardware& hw) {
   CallCost c;
-  for (const ArraySpec& a : inputs) c.h2d_bytes += transfer_bytes(a, io_shape_optimization);
-  for (const ArraySpec& a : outputs) c.d2h_bytes += transfer_bytes(a, io_shape_optimization);
+  for (const ArraySpec& a : inputs) c.h2d_bytes += transfer_bytes(a, io_shape_optimization, hw);
+  for (const ArraySpec& a : outputs) c.d2h_bytes += transfer_bytes(a, io_shape_optimization, hw);
   c.h2d_seconds = static_cast<double>(c.h2d_bytes) / hw.pcie_bytes_per_s;
   c.d2h_seconds = static_cast<double>(c.d2h_bytes) / hw.pcie_bytes_per_s;
   c.device_seconds = device_seconds;
@@ -153,7 +153,7 @@ CallCost call_cost(std::span<const ArraySpec> inputs, std::span<const ArraySpec>
 int64_t check_hbm_capacity(std::span<const ArraySpec> resident, const TpuHardware& hw) {
   int64_t need = 0;
   for (const ArraySpec& a : resident) {
-    if (__builtin_add_overflow(need, hbm_tiled_bytes(a.dtype, a.shape), &need)) {
+    if (__builtin_add_overflow(need, hbm_tiled_bytes(a.dtype, a.shape, hw), &need)) {
       throw InvalidArgumentError("TPU array size overflows int64");
     }
   }

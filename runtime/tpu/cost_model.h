@@ -32,6 +32,9 @@ struct TpuHardware {
   double ici_bytes_per_s_per_link = 5e10; // one way (S13: 1600 Gbps per chip)
   /// f32 at HIGHEST runs several bf16 passes: P_bf16 / 6 [E].
   double f32_highest_slowdown = 6;
+  /// Rows of a 16-bit array's HBM tile: 16 as newer chips' T(16,128)(2,1)
+  /// layouts show; S9 documents 8 (section 9 leaves it configurable).
+  int sixteen_bit_row_tile = 16;
 };
 
 /// The v5e's figures.
@@ -51,12 +54,12 @@ struct ArraySpec {
 /// elements takes 0 bytes [E]. Examples: f32[3,5] -> 2048, f32[1,10] -> 1024,
 /// f32[8,10] -> 4096, f32[10,300] -> 24576, f32[2,3,5] -> 4096, f32[80] -> 512.
 /// The shape must be fully defined (XLA's shapes are static) and the dtype
-/// fixed-size, else InvalidArgumentError.
-int64_t hbm_tiled_bytes(DType dtype, const Shape& shape);
+/// fixed-size, else InvalidArgumentError. `hw` sets the 16-bit row tile.
+int64_t hbm_tiled_bytes(DType dtype, const Shape& shape, const TpuHardware& hw = kTpuV5e);
 
 /// The bytes a boundary tensor crosses PCIe with: its tiled size, or with IO
 /// shape optimization (B45) that of its flattening to rank 1.
-int64_t transfer_bytes(const ArraySpec& array, bool io_shape_optimization);
+int64_t transfer_bytes(const ArraySpec& array, bool io_shape_optimization, const TpuHardware& hw = kTpuV5e);
 
 /// What the MXU multiplies in: the operands' dtype after the bf16 and
 /// quantization rewrites, and for float32 the precision option (B32).

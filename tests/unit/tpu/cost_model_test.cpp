@@ -44,6 +44,17 @@ TEST_CASE("bfloat16 rows tile by 16 and int8 rows by 32, with their compact tile
   CHECK(hbm_tiled_bytes(DType::Int8, Shape{100}) == 512);
 }
 
+TEST_CASE("the 16-bit row tile is configurable: S9's 8 rows instead of 16") {
+  TpuHardware s9;
+  s9.sixteen_bit_row_tile = 8;
+  CHECK(hbm_tiled_bytes(DType::BFloat16, Shape{1, 10}, s9) == 2 * 128 * 2);
+  CHECK(hbm_tiled_bytes(DType::BFloat16, Shape{17, 10}, s9) == 24 * 128 * 2);
+  CHECK(hbm_tiled_bytes(DType::BFloat16, Shape{17, 10}) == 32 * 128 * 2);
+  // Other widths keep their tiles.
+  CHECK(hbm_tiled_bytes(DType::Float32, Shape{3, 5}, s9) == 2048);
+  CHECK(hbm_tiled_bytes(DType::Int8, Shape{9, 10}, s9) == 16 * 128);
+}
+
 TEST_CASE("scalars and vectors take whole 512-byte units; empty arrays none") {
   CHECK(hbm_tiled_bytes(DType::Float32, Shape{}) == 512);
   CHECK(hbm_tiled_bytes(DType::Float32, Shape{128}) == 512);
