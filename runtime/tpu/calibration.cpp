@@ -65,7 +65,8 @@ CalibratedRange histogram_percentile_range(const HistogramStatistics& stats, flo
   for (int64_t f : stats.hist_freq) total += f;
   if (bins == 0 || total == 0) throw ValueError("the calibration histogram is empty");
   const double first_mid = static_cast<double>(stats.lower_bound) + static_cast<double>(stats.bin_width) / 2;
-  const double last_mid = first_mid + rounded_product(static_cast<double>(bins - 1), static_cast<double>(stats.bin_width));
+  const double last_mid =
+      first_mid + rounded_product(static_cast<double>(bins - 1), static_cast<double>(stats.bin_width));
   const double min_quantile = static_cast<double>(min_percentile) / 100.0;
   const double max_quantile = static_cast<double>(max_percentile) / 100.0;
   // searchsorted 'right': the first fraction > min_quantile; 'left': the

@@ -60,7 +60,8 @@ Tensor quantized_matmul(const Tensor& x, QuantParams input, const Tensor& w, con
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       // The bias joins the int32 sum, wrapping as TF's int32 add would.
-      const int32_t sum = static_cast<int32_t>(static_cast<uint32_t>(acc[i * n + j]) + static_cast<uint32_t>(bias_q[j]));
+      const int32_t sum =
+          static_cast<int32_t>(static_cast<uint32_t>(acc[i * n + j]) + static_cast<uint32_t>(bias_q[j]));
       out[i * n + j] = requantize(sum, acc_scale[j], output);
     }
   }

@@ -89,7 +89,9 @@ TEST_CASE("a calibrated quantized matmul stays close to float32, per tensor and 
     float worst = 0;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        if (!only_odd_columns || j % 2 == 1) worst = std::max(worst, std::fabs(back.data<float>()[i * n + j] - yv[i * n + j]));
+        if (!only_odd_columns || j % 2 == 1) {
+          worst = std::max(worst, std::fabs(back.data<float>()[i * n + j] - yv[i * n + j]));
+        }
     return worst;
   };
   const QuantParams wt = weight_params(w);
