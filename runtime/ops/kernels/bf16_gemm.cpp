@@ -3,6 +3,7 @@
 #include "runtime/ops/kernels/bf16_gemm.h"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <vector>
@@ -36,42 +37,97 @@ float flush_tiny(float acc, float a, float b, float r) {
   return tiny ? std::copysign(0.0f, r) : r;
 }
 
-/// One row of C: acc[j] over every pair of the padded K, in the contract's
-/// order. The fused multiply-adds run over the whole row first (so they
-/// vectorize); the rare results at or below FLT_MIN are then fixed one by one.
-/// `a` is the row's K values, `b` the K×n operand, both already widened with
-/// DAZ and with the padding zero row at index k when k is odd.
-void portable_row(const float* a, const float* b, int64_t pairs, int64_t n, float* acc, float* next) {
-  std::fill(acc, acc + n, 0.0f);
-  auto step = [&](float av, const float* brow) {
-    for (int64_t j = 0; j < n; ++j) next[j] = std::fma(av, brow[j], acc[j]);
-    for (int64_t j = 0; j < n; ++j)
-      if (std::fabs(next[j]) <= FLT_MIN) next[j] = flush_tiny(acc[j], av, brow[j], next[j]);
-    std::swap(acc, next);
-  };
-  for (int64_t p = 0; p < pairs; ++p) {
-    step(a[2 * p + 1], b + (2 * p + 1) * n);
-    step(a[2 * p], b + (2 * p) * n);
-  }
-  // After an even number of swaps acc is the caller's first buffer again.
+/// One exact step of the contract: a fused multiply-add whose result FTZ
+/// flushes when tiny (the operands are already read with DAZ, and `acc`,
+/// a flushed result or the initial zero, is never denormal).
+float exact_step(float acc, float a, float b) {
+  const float r = std::fma(a, b, acc);
+  return std::fabs(r) <= FLT_MIN ? flush_tiny(acc, a, b, r) : r;
 }
+
+// The portable path computes blocks of kRows rows × kCols columns with their
+// sums held over the whole of K: plain fused multiply-adds, which GCC
+// vectorizes, and a test of whether any step's result lies in (0, FLT_MIN]
+// in magnitude. Without such a result DAZ and FTZ change
+// nothing, so the block's bits are the contract's; with one, the block is
+// summed again step by step through exact_step (rare: sums near 2^-126).
+constexpr int kRows = 4;
+constexpr int64_t kCols = 16;
+
+/// R rows (`a` rows of the padded K, row stride `lda`) × kCols columns of
+/// `b` (row stride ldb, padded with zero columns) into `out` (R × kCols);
+/// false when a result fell in (0, FLT_MIN].
+template <int R>
+bool fast_block(const float* a, int64_t lda, const float* b, int64_t ldb, int64_t pairs, float* out) {
+  float acc[R][kCols] = {};
+  // Per column, the smallest of (|result| bits · 2) − 1, unsigned: a result
+  // is tiny exactly when this is below FLT_MIN's bits · 2, ±0 wrapping to
+  // the largest value. A shift, a subtract and an unsigned min per result,
+  // kept per column so the loop needs no horizontal reduction.
+  uint32_t smallest[kCols];
+  std::fill(smallest, smallest + kCols, 0xFFFFFFFFu);
+  for (int64_t p = 0; p < pairs; ++p) {
+    const float* b1 = b + (2 * p + 1) * ldb;
+    const float* b0 = b + (2 * p) * ldb;
+    for (int r = 0; r < R; ++r) {
+      const float a1 = a[r * lda + 2 * p + 1], a0 = a[r * lda + 2 * p];
+      for (int64_t j = 0; j < kCols; ++j) {
+        const float x = std::fma(a1, b1[j], acc[r][j]);
+        const float y = std::fma(a0, b0[j], x);
+        smallest[j] = std::min(smallest[j], (std::bit_cast<uint32_t>(x) << 1) - 1u);
+        smallest[j] = std::min(smallest[j], (std::bit_cast<uint32_t>(y) << 1) - 1u);
+        acc[r][j] = y;
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) std::copy(acc[r], acc[r] + kCols, out + r * kCols);
+  return *std::min_element(smallest, smallest + kCols) >= (std::bit_cast<uint32_t>(FLT_MIN) << 1);
+}
+
+/// The same block summed through exact_step, element by element.
+void exact_block(int rows, const float* a, int64_t lda, const float* b, int64_t ldb, int64_t pairs, float* out) {
+  for (int r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < kCols; ++j) {
+      float acc = 0.0f;
+      for (int64_t p = 0; p < pairs; ++p) {
+        acc = exact_step(acc, a[r * lda + 2 * p + 1], b[(2 * p + 1) * ldb + j]);
+        acc = exact_step(acc, a[r * lda + 2 * p], b[(2 * p) * ldb + j]);
+      }
+      out[r * kCols + j] = acc;
+    }
+  }
+}
+
+using FastBlock = bool (*)(const float*, int64_t, const float*, int64_t, int64_t, float*);
+constexpr FastBlock kFastBlocks[kRows + 1] = {nullptr, fast_block<1>, fast_block<2>, fast_block<3>, fast_block<4>};
 
 void bf16_gemm_portable(const bfloat16* a, const bfloat16* b, float* c, int64_t m, int64_t n, int64_t k,
                         int64_t lda, int64_t ldb, int64_t ldc, int threads) {
   if (m <= 0 || n <= 0) return;
-  const int64_t pairs = (k + 1) / 2, padded = 2 * pairs;
-  // Both operands widened to float once, denormals read as zeros, K padded.
-  std::vector<float> bf(static_cast<size_t>(padded * n), 0.0f);
+  const int64_t pairs = (k + 1) / 2, padded_k = 2 * pairs;
+  const int64_t col_blocks = (n + kCols - 1) / kCols, padded_n = col_blocks * kCols;
+  // Both operands widened to float once, denormals read as zeros, K padded
+  // to even and B's columns to whole blocks with zeros.
+  std::vector<float> af(static_cast<size_t>(m * padded_k), 0.0f), bf(static_cast<size_t>(padded_k * padded_n), 0.0f);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t r = 0; r < k; ++r) af[i * padded_k + r] = denormal_as_zero(static_cast<float>(a[i * lda + r]));
   for (int64_t r = 0; r < k; ++r)
-    for (int64_t j = 0; j < n; ++j) bf[r * n + j] = denormal_as_zero(static_cast<float>(b[r * ldb + j]));
+    for (int64_t j = 0; j < n; ++j) bf[r * padded_n + j] = denormal_as_zero(static_cast<float>(b[r * ldb + j]));
+  const int64_t row_blocks = (m + kRows - 1) / kRows, units = row_blocks * col_blocks;
   const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  const int parts = threads > 1 && threads_for(macs) > 1 ? static_cast<int>(std::min<int64_t>(m, 8)) : 1;
-  parallel_for(m, parts, [&](int64_t first, int64_t last) {
-    std::vector<float> arow(static_cast<size_t>(padded), 0.0f), acc(n), next(n);
-    for (int64_t i = first; i < last; ++i) {
-      for (int64_t r = 0; r < k; ++r) arow[r] = denormal_as_zero(static_cast<float>(a[i * lda + r]));
-      portable_row(arow.data(), bf.data(), pairs, n, acc.data(), next.data());
-      std::copy(acc.begin(), acc.end(), c + i * ldc);
+  const int parts = threads > 1 && threads_for(macs) > 1 ? static_cast<int>(std::min<int64_t>(units, 8)) : 1;
+  parallel_for(units, parts, [&](int64_t first, int64_t last) {
+    float out[kRows * kCols];
+    for (int64_t u = first; u < last; ++u) {
+      const int64_t i0 = (u / col_blocks) * kRows, j0 = (u % col_blocks) * kCols;
+      const int rows = static_cast<int>(std::min<int64_t>(kRows, m - i0));
+      const float* ablock = af.data() + i0 * padded_k;
+      const float* bblock = bf.data() + j0;
+      if (!kFastBlocks[rows](ablock, padded_k, bblock, padded_n, pairs, out)) {
+        exact_block(rows, ablock, padded_k, bblock, padded_n, pairs, out);
+      }
+      const int64_t cols = std::min(kCols, n - j0);
+      for (int r = 0; r < rows; ++r) std::copy(out + r * kCols, out + r * kCols + cols, c + (i0 + r) * ldc + j0);
     }
   });
 }
