@@ -183,7 +183,7 @@ TEST_CASE("results stay within the float32 summation bound of a double reference
   }
 }
 
-TEST_CASE("the result does not depend on the thread count, and k = 0 gives zeros") {
+TEST_CASE("the result depends on neither the thread count nor the path chosen, and k = 0 gives zeros") {
   std::mt19937 rng(3);
   const int64_t m = 150, n = 130, k = 77;
   auto a = random_bf16(static_cast<size_t>(m * k), rng);
@@ -193,6 +193,10 @@ TEST_CASE("the result does not depend on the thread count, and k = 0 gives zeros
     bf16_gemm(a.data(), b.data(), one.data(), m, n, k, k, n, n, 1, path);
     bf16_gemm(a.data(), b.data(), two.data(), m, n, k, k, n, n, 2, path);
     CHECK(std::memcmp(one.data(), two.data(), one.size() * sizeof(float)) == 0);
+    // Auto takes one of the paths, so it gives their bits too.
+    std::vector<float> automatic(one.size());
+    bf16_gemm(a.data(), b.data(), automatic.data(), m, n, k, k, n, n, 2, Bf16GemmPath::Auto);
+    CHECK(std::memcmp(one.data(), automatic.data(), one.size() * sizeof(float)) == 0);
     std::vector<float> c(6, 5.0f);
     bf16_gemm(a.data(), b.data(), c.data(), 2, 3, 0, 1, 3, 3, 2, path);
     for (float x : c) CHECK(bits(x) == 0u);
