@@ -27,6 +27,9 @@ constexpr int kBlocks = kPanel / 16;
 constexpr int kRows = 6;
 // Rows each unit of parallel work covers.
 constexpr int64_t kRowGroup = 8 * kRows;
+// A pair of A's bf16 read as one 32-bit word, from bfloat16 storage or a
+// packed copy: may_alias makes the read through the other type defined.
+using PairWord = uint32_t __attribute__((may_alias));
 
 /// Packs B (k×n, row stride ldb) into panels: panel q, pair p, 64 lanes of
 /// (even, odd) bf16, zeros past n and past k.
@@ -60,7 +63,7 @@ AG_AVX512BF16 void pack_b(const uint16_t* b, int64_t k, int64_t n, int64_t ldb, 
 /// R rows × one panel over all pairs: C rows start at c, `cols` of the 64
 /// columns are stored. a_pairs(r, p) is the 32-bit pair of A row r.
 template <int R>
-AG_AVX512BF16 void micro_kernel(const uint32_t* a, int64_t a_stride, const uint16_t* panel, int64_t pairs, float* c,
+AG_AVX512BF16 void micro_kernel(const PairWord* a, int64_t a_stride, const uint16_t* panel, int64_t pairs, float* c,
                                 int64_t ldc, int64_t cols) {
   __m512 acc[R][kBlocks];
   for (int r = 0; r < R; ++r)
@@ -82,7 +85,7 @@ AG_AVX512BF16 void micro_kernel(const uint32_t* a, int64_t a_stride, const uint1
   }
 }
 
-using MicroKernel = void (*)(const uint32_t*, int64_t, const uint16_t*, int64_t, float*, int64_t, int64_t);
+using MicroKernel = void (*)(const PairWord*, int64_t, const uint16_t*, int64_t, float*, int64_t, int64_t);
 constexpr MicroKernel kMicroKernels[kRows + 1] = {nullptr,          micro_kernel<1>, micro_kernel<2>, micro_kernel<3>,
                                                   micro_kernel<4>, micro_kernel<5>, micro_kernel<6>};
 
@@ -98,10 +101,10 @@ AG_AVX512BF16 void bf16_gemm_avx512bf16(const bfloat16* a, const bfloat16* b, fl
   // A's pairs as 32-bit words (even index low): its own rows when they hold
   // whole aligned pairs, else a copy with the odd K padded by a zero.
   std::vector<uint32_t> packed_a;
-  const uint32_t* a_pairs;
+  const PairWord* a_pairs;
   int64_t a_stride;
   if (k % 2 == 0 && lda % 2 == 0 && reinterpret_cast<uintptr_t>(a) % alignof(uint32_t) == 0) {
-    a_pairs = reinterpret_cast<const uint32_t*>(a);  // bf16 is a uint16_t: the pair is one little-endian word
+    a_pairs = reinterpret_cast<const PairWord*>(a);  // bf16 is a uint16_t: the pair is one little-endian word
     a_stride = lda / 2;
   } else {
     packed_a.assign(static_cast<size_t>(m * pairs), 0u);
