@@ -4,6 +4,9 @@
 // AVX512 target, so the rest of the binary still runs on CPUs without it.
 #include "runtime/ops/kernels/bf16_gemm_avx512.h"
 
+// x86-64 only: elsewhere bf16_gemm_has_avx512bf16() is false and this file is empty.
+#if defined(__x86_64__)
+
 #include <immintrin.h>
 
 #include <algorithm>
@@ -132,3 +135,5 @@ AG_AVX512BF16 void bf16_gemm_avx512bf16(const bfloat16* a, const bfloat16* b, fl
 }
 
 }  // namespace ag::kernels::detail
+
+#endif  // defined(__x86_64__)
