@@ -1,5 +1,7 @@
 // bfloat16: the top 16 bits of an IEEE float32. Conversion from float rounds to
-// nearest, ties to even, as TensorFlow and TPUs do; NaN stays a quiet NaN.
+// nearest, ties to even, as TensorFlow and TPUs do (Eigen's
+// float_to_bfloat16_rtne, TPU_EMULATOR.md B30/B31): NaN becomes the canonical
+// quiet NaN of its sign and float32 subnormals flush to a zero of their sign.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +30,13 @@ struct bfloat16 {
   static uint16_t round_bits(float f) {
     uint32_t u;
     std::memcpy(&u, &f, sizeof u);
+    const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
     if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0) {
-      return static_cast<uint16_t>((u >> 16) | 0x0040u);  // quiet NaN, sign kept
+      return static_cast<uint16_t>(sign | 0x7fc0u);  // canonical quiet NaN, payload dropped
     }
+    // |x| < FLT_MIN: rounding would keep a bf16 subnormal (or round the
+    // largest ones up to 0x0080); Eigen, and so TF, flush them instead.
+    if ((u & 0x7f800000u) == 0) return sign;
     uint32_t lsb = (u >> 16) & 1u;
     u += 0x7fffu + lsb;  // round to nearest, ties to even
     return static_cast<uint16_t>(u >> 16);

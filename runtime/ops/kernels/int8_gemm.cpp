@@ -1,0 +1,23 @@
+// int8_gemm: rows of C accumulated in place, the inner loop over C's columns
+// so it vectorizes to 16-bit multiplies and 32-bit adds.
+#include "runtime/ops/kernels/int8_gemm.h"
+
+#include <algorithm>
+
+namespace ag::kernels {
+
+void int8_gemm(const int8_t* a, const int8_t* b, int32_t* c, int64_t m, int64_t n, int64_t k, int64_t lda,
+               int64_t ldb, int64_t ldc, int32_t a_zero_point) {
+  for (int64_t i = 0; i < m; ++i) {
+    // Unsigned sums wrap where int32's would be undefined.
+    uint32_t* row = reinterpret_cast<uint32_t*>(c + i * ldc);
+    std::fill(row, row + n, 0u);
+    for (int64_t r = 0; r < k; ++r) {
+      const uint32_t av = static_cast<uint32_t>(static_cast<int32_t>(a[i * lda + r]) - a_zero_point);
+      const int8_t* brow = b + r * ldb;
+      for (int64_t j = 0; j < n; ++j) row[j] += av * static_cast<uint32_t>(static_cast<int32_t>(brow[j]));
+    }
+  }
+}
+
+}  // namespace ag::kernels
