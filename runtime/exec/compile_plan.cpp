@@ -61,7 +61,10 @@ Plan compile_plan(const Graph& g, Backend backend) {
       continue;
     }
     if (forwards[i].node != nullptr) continue;
-    const KernelFactory& factory = node.op->kernel(backend);
+    // An op without a TPU kernel of its own computes on the emulator as on
+    // the CPU: its numerics are the VPU's float32 ones (TPU_EMULATOR.md B32).
+    const KernelFactory& factory =
+        backend == Backend::TpuEmu && !node.op->kernel(backend) ? node.op->cpu() : node.op->kernel(backend);
     if (!factory) throw UnimplementedError("op " + node.op->name + " has no kernel for this target");
     Instr ins;
     ins.in_begin = static_cast<uint32_t>(p.input_slots_.size());

@@ -2,6 +2,7 @@
 // layer order. It lives in the executor's layer, the highest that defines a
 // part of an op, so that it can see every layer's registration function.
 #include "runtime/exec/exec_ops.h"
+#include "runtime/exec/tpu_emulator.h"
 #include "runtime/graph/graph_ops.h"
 #include "runtime/ops/families.h"
 #include "runtime/ops/registry.h"
@@ -31,6 +32,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_graph_ops(reg);
   register_control_flow_kernels(reg);
   register_fused_kernels(reg);
+  tpu::register_tpu_emulator_kernels(reg);
 }
 
 }  // namespace ag

@@ -151,6 +151,18 @@ std::vector<TensorSpec> infer_call(const InferContext& c) {
   return out;
 }
 
+/// TPUPartitionedCall: the call's inputs, then the device ordinal (an int32
+/// scalar or TPUOrdinalSelector's vector).
+std::vector<TensorSpec> infer_device_call(const InferContext& c) {
+  if (c.inputs.empty() || c.inputs.back().dtype != DType::Int32) {
+    throw InvalidArgumentError(std::string(c.op) + " takes its device ordinal (int32) as its last input");
+  }
+  InferContext call = c;
+  call.inputs = c.inputs.first(c.inputs.size() - 1);
+  call.constants = c.constants.first(c.constants.size() - 1);
+  return infer_call(call);
+}
+
 }  // namespace
 
 bool has_stateful_nodes(const Graph& g) {
@@ -216,7 +228,44 @@ Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body, 
   return n;
 }
 
+Node* add_device_call(Graph& g, std::vector<Output> args, Output device_ordinal, std::shared_ptr<Graph> body,
+                      std::string f, std::string_view name) {
+  check_parent(g, *body, "function");
+  std::vector<Output> inputs = std::move(args);
+  append_captures(*body, inputs);
+  inputs.push_back(device_ordinal);
+  const OpDef& op = OpRegistry::global().get(op::TPUPartitionedCall);
+  Node* n = g.add_node(op, std::move(inputs), Attrs{{"f", std::move(f)}, {"autotuner_thresh", int64_t{0}}},
+                       name.empty() ? std::string_view(op.name) : name, {std::move(body)});
+  record_node(*n);
+  return n;
+}
+
 void register_control_flow_ops(OpRegistry& reg) {
+  // The converter's TPU call stub (TPU_EMULATOR.md B9): a call of a function
+  // placed on the TPU, and the core it runs on. Stateful, as TF's: a TPU
+  // program runs once per call, in program order.
+  reg.op("TPUPartitionedCall")
+      .inputs(1, -1)
+      .outputs(-1)
+      .role(OpRole::DeviceCall)
+      .infer(infer_device_call)
+      .stateful()
+      .grad_unimplemented()
+      .cost(CostKind::ControlFlow)
+      .tpu_unsupported("TPUPartitionedCall runs on the host: it launches the TPU program");
+  reg.op("TPUOrdinalSelector")
+      .tf_signature(" -> device_ordinals: int32")
+      .inputs(0)
+      .infer([](const InferContext&) { return std::vector<TensorSpec>{{DType::Int32, Shape{1}}}; })
+      .cpu([](const KernelSpec&) {
+        // One v5e chip, one TensorCore: core 0 (TPU_EMULATOR.md section 1).
+        return Kernel([](KernelContext& k) { k.set_output(0, Tensor::from_vector<int32_t>({1}, {0})); });
+      })
+      .stateful()
+      .not_differentiable()
+      .cost(CostKind::Free)
+      .tpu_unsupported("TPUOrdinalSelector runs on the host: it picks the core");
   // A stateful body makes the node stateful: kept in program order, never
   // folded or pruned (add_if/add_while pick the variant).
   for (bool stateful : {true, false}) {

@@ -58,6 +58,12 @@ Node* add_while(Graph& g, std::vector<Output> loop_vars, std::shared_ptr<Graph> 
 Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body, std::string f,
                std::string_view name = {});
 
+/// Adds a TPUPartitionedCall to `g`: `body` (nested in `g`) runs on the
+/// TPU core `device_ordinal` (TPUOrdinalSelector's output) on `args`; `f`
+/// is the function's concrete name.
+Node* add_device_call(Graph& g, std::vector<Output> args, Output device_ordinal, std::shared_ptr<Graph> body,
+                      std::string f, std::string_view name = {});
+
 /// True when `g` or a graph nested in it holds a stateful node.
 bool has_stateful_nodes(const Graph& g);
 

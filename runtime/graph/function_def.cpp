@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -176,7 +177,8 @@ bool agc_only_attr(const Node& n, const std::string& key) {
   switch (n.op->role()) {
     case OpRole::If:
     case OpRole::While:
-    case OpRole::Call: return true;
+    case OpRole::Call:
+    case OpRole::DeviceCall: return true;
     default: return false;
   }
 }
@@ -259,6 +261,7 @@ class FunctionDefWriter::Builder {
     if (o.node->op->role() == OpRole::Argument) return name;
     switch (o.node->op->role()) {
       case OpRole::Call:
+      case OpRole::DeviceCall:
       case OpRole::If: return name + ":output:" + std::to_string(o.index);
       case OpRole::While: return name + ":output:" + std::to_string(o.index + 2);  // after TF's counter and limit
       default: break;
@@ -314,6 +317,7 @@ class FunctionDefWriter::Builder {
     auto& attrs = *nd->mutable_attr();
     switch (n.op->role()) {
       case OpRole::Call: call(n, nd); break;
+      case OpRole::DeviceCall: device_call(n, nd); break;
       case OpRole::If: if_node(n, nd); break;
       case OpRole::While: while_node(n, nd); break;
       default: op_node(n, nd); break;
@@ -352,10 +356,11 @@ class FunctionDefWriter::Builder {
     }
   }
 
-  /// Inputs `from`.. of `n`, then the resources `vars`; their types to `types`.
+  /// Inputs `from`..`to` (default: the last) of `n`, then the resources
+  /// `vars`; their types to `types`.
   void inputs(const Node& n, size_t from, const std::vector<int64_t>& vars, tensorflow::NodeDef* nd,
-              tensorflow::AttrValue* types) {
-    for (size_t i = from; i < n.inputs.size(); ++i) {
+              tensorflow::AttrValue* types, size_t to = SIZE_MAX) {
+    for (size_t i = from; i < std::min(to, n.inputs.size()); ++i) {
       nd->add_input(tensor(n.inputs[i]));
       types->mutable_list()->add_type(proto::tf_data_type(n.inputs[i].spec().dtype));
     }
@@ -386,6 +391,19 @@ class FunctionDefWriter::Builder {
     attrs["config"].set_s("");
     attrs["config_proto"].set_s("");
     attrs["executor_type"].set_s("");
+  }
+
+  /// TPUPartitionedCall(args: Tin, device_ordinal: int32) -> (output: Tout).
+  void device_call(const Node& n, tensorflow::NodeDef* nd) {
+    const Graph& body = *n.subgraphs[0];
+    std::string f = n.attrs.has("f") ? n.attrs.get<std::string>("f") : w_.fresh(n.name);
+    std::vector<int64_t> vars = w_.write(body, f);
+    auto& attrs = *nd->mutable_attr();
+    inputs(n, 0, vars, nd, &attrs["Tin"], n.inputs.size() - 1);
+    nd->add_input(tensor(n.inputs.back()));
+    outputs(n, &attrs["Tout"], nullptr);
+    func(&attrs["f"], f);
+    attrs["autotuner_thresh"].set_i(n.attrs.get_or<int64_t>("autotuner_thresh", 0));
   }
 
   /// If(cond: Tcond, input: Tin) -> (output: Tout): both branches take every
@@ -720,12 +738,29 @@ std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const st
         out_index[n] = kept_outputs(f);
         break;
       }
+      case OpRole::DeviceCall: {
+        if (inputs.empty()) {
+          throw InvalidArgumentError("Function " + sig.name() + ": " + nd.op() + " node " + name + " has no device ordinal");
+        }
+        std::string f = func_attr(nd, "f");
+        Output ordinal = inputs.back();
+        inputs.pop_back();
+        n = add_device_call(*g, std::move(inputs), ordinal, read(f, vars, g.get()), f, nd.name());
+        // How the converter placed it (underscore attrs: "_bfloat16_optimization", ...).
+        for (const auto& [key, value] : nd.attr()) {
+          if (key.rfind('_', 0) != 0) continue;
+          if (std::optional<AttrValue> v = read_attr(value)) n->attrs.set(key, std::move(*v));
+        }
+        out_index[n] = kept_outputs(f);
+        break;
+      }
       case OpRole::If: {
         if (inputs.empty()) throw InvalidArgumentError("Function " + sig.name() + ": If node " + name + " has no condition");
         Output cond = inputs[0];
         inputs.erase(inputs.begin());
         n = add_if(*g, cond, std::move(inputs), read(func_attr(nd, "then_branch"), vars, g.get()),
                    read(func_attr(nd, "else_branch"), vars, g.get()), {}, nd.name());
+        n->attrs.set("branches", std::vector<std::string>{func_attr(nd, "then_branch"), func_attr(nd, "else_branch")});
         out_index[n] = kept_outputs(func_attr(nd, "then_branch"));
         break;
       }
@@ -742,6 +777,7 @@ std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const st
         std::shared_ptr<Graph> cond_g = read(func_attr(nd, "cond"), vars, g.get());
         std::shared_ptr<Graph> body_g = read(func_attr(nd, "body"), vars, g.get());
         n = add_while(*g, std::move(inputs), std::move(cond_g), std::move(body_g), options);
+        n->attrs.set("branches", std::vector<std::string>{func_attr(nd, "cond"), func_attr(nd, "body")});
         out_index[n] = kept_outputs(func_attr(nd, "body"));
         break;
       }

@@ -68,7 +68,8 @@ class FunctionDefWriter {
 
 /// Reads the functions of a FunctionDefLibrary (agc's or TensorFlow's) as
 /// graphs: a call, If or While node gets the graphs of the functions it
-/// names; resource arguments bind to variables the caller gives, and a
+/// names (and records their names: a call's "f", an If's or While's
+/// "branches"); resource arguments bind to variables the caller gives, and a
 /// resource a node passes on binds the callee's.
 class FunctionDefReader {
  public:

@@ -264,7 +264,7 @@ void register_basic_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::Elementwise).tpu()
+      .cost(CostKind::Elementwise).tpu({0})
       .grad(fill_grad);
 
   reg.op("ZerosLike")
@@ -355,7 +355,7 @@ void register_basic_ops(OpRegistry& reg) {
         });
         return kernel;
       })
-      .cost(CostKind::Elementwise).tpu()
+      .cost(CostKind::Elementwise).tpu({0, 1, 2})
       .not_differentiable();
 }
 

@@ -100,6 +100,7 @@ void register_cast_ops(OpRegistry& reg) {
         });
       })
       .speculatable(bit(DType::String) | bit(DType::Variant))
+      .semantic(OpSemantic::Cast)
       .cost(CostKind::Elementwise).tpu()
       .grad(cast_grad);
 }

@@ -313,7 +313,7 @@ void register_concat_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({-1})
       .grad(concat_grad);
 
   // Pack(values...) with attr axis: stacks along a new axis.
@@ -443,7 +443,7 @@ void register_concat_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({0})
       .grad(split_grad);
 
   // SplitV(value, size_splits, axis): pieces of the given sizes (one may be -1).
@@ -486,7 +486,7 @@ void register_concat_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({1, 2})
       .grad(splitv_grad);
 }
 

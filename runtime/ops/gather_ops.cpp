@@ -420,7 +420,7 @@ void register_gather_ops(OpRegistry& reg) {
         });
         return kernel;
       })
-      .cost(CostKind::Elementwise).tpu()
+      .cost(CostKind::Elementwise).tpu({1})
       .not_differentiable();
 }
 

@@ -10,6 +10,7 @@
 
 #include "runtime/ops/elementwise_def.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/kernels/bf16_gemm.h"
 #include "runtime/ops/kernels/broadcast.h"
 #include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/grad_context.h"
@@ -445,6 +446,39 @@ std::vector<GradTensor> matmul_grad(GradContext& c, OpType product, const char* 
   return grads({c.unbroadcast(ga, a), c.unbroadcast(gb, b)});
 }
 
+/// A float32 matrix as row-major [rows, cols], transposed first when `t`.
+std::vector<float> row_major(const Tensor& x, bool t) {
+  const int64_t r = x.shape().dim(0), c = x.shape().dim(1);
+  const float* p = x.data<float>();
+  if (!t) return std::vector<float>(p, p + r * c);
+  std::vector<float> out(static_cast<size_t>(r * c));
+  for (int64_t i = 0; i < r; ++i) {
+    for (int64_t j = 0; j < c; ++j) out[static_cast<size_t>(j * r + i)] = p[i * c + j];
+  }
+  return out;
+}
+
+/// MatMul on the TPU emulator (TPU_EMULATOR.md B32): float32 operands are
+/// rounded to bfloat16 and their products summed in float32, as the MXU
+/// does at default precision; other dtypes compute as on the CPU.
+Kernel tpu_matmul_kernel(const KernelSpec& s) {
+  const bool ta = s.attrs.get_or<bool>("transpose_a", false), tb = s.attrs.get_or<bool>("transpose_b", false);
+  if (s.inputs[0].dtype != DType::Float32) return dispatch_matmul<MakeMatMul>(s.inputs[0].dtype, ta, tb);
+  return [ta, tb](KernelContext& k) {
+    const Tensor& a = k.input(0);
+    const Tensor& b = k.input(1);
+    const int64_t m = a.shape().dim(ta ? 1 : 0), depth = a.shape().dim(ta ? 0 : 1), n = b.shape().dim(tb ? 0 : 1);
+    if (b.shape().dim(tb ? 1 : 0) != depth) {
+      throw InvalidArgumentError("Matrix size-incompatible: In[0]: " + a.shape().debug_string() + ", In[1]: " + b.shape().debug_string());
+    }
+    std::vector<float> x = row_major(a, ta), y = row_major(b, tb);
+    Tensor out(DType::Float32, Shape{m, n});
+    kernels::tpu_f32_gemm(x.data(), y.data(), out.data<float>(), m, n, depth, depth, n, n,
+                          kernels::F32MatmulPrecision::Default);
+    k.set_output(0, std::move(out));
+  };
+}
+
 }  // namespace
 
 void register_linalg_ops(OpRegistry& reg) {
@@ -453,6 +487,7 @@ void register_linalg_ops(OpRegistry& reg) {
     return dispatch_matmul<MakeMatMul>(s.inputs[0].dtype, s.attrs.get_or<bool>("transpose_a", false),
                                        s.attrs.get_or<bool>("transpose_b", false));
   })
+      .kernel(Backend::TpuEmu, tpu_matmul_kernel)
       .semantic(OpSemantic::MatMul)
       .cost(CostKind::Contraction, matmul_dims)
       .tpu()

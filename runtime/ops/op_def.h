@@ -126,6 +126,8 @@ enum class OpRole : uint8_t {
   If,        // runs subgraph 0 or 1 on a scalar bool predicate (input 0)
   While,     // subgraph 0 (cond) and 1 (body) over loop variables
   Call,      // runs subgraph 0 (a traced function's graph) on its inputs
+  DeviceCall,  // runs subgraph 0 on another device (TPUPartitionedCall): its
+               // inputs, then a device ordinal last; never inlined
   Fused,     // runs subgraph 0 as one kernel (made by fusion, never traced)
 };
 
@@ -138,6 +140,7 @@ enum class OpSemantic : uint8_t {
   Mul,     // x * y
   Less,    // x < y
   MatMul,  // op(a)·op(b) of 2-D a, b, with bool attrs transpose_a, transpose_b
+  Cast,    // x converted to another dtype (the conversion report counts it free)
 };
 
 /// A node-level question an op answers from its node's types, attributes and
@@ -233,6 +236,9 @@ struct TpuFacts {
   enum class Kind : uint8_t { Unset, Supported, Unsupported };
   Kind kind = Kind::Unset;
   std::string reason;  // why not, for the conversion report
+  /// Inputs XLA needs as compile-time constants (a Reshape's shape, a
+  /// reduction's axes; TPU_EMULATOR.md B12), by index.
+  std::vector<int> constant_inputs;
 };
 
 struct OpDef {

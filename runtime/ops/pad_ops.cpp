@@ -413,13 +413,13 @@ void register_pad_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({1})
       .grad(tile_grad);
 
   for (auto [name, inputs] : {std::pair{"Pad", 2}, std::pair{"PadV2", 3}}) {
-    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu().grad(pad_grad);
+    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu({1}).grad(pad_grad);
   }
-  reg.op("MirrorPad").inputs(2).infer(mirror_pad_infer).cpu(mirror_pad_kernel()).cost(CostKind::DataMovement).tpu()
+  reg.op("MirrorPad").inputs(2).infer(mirror_pad_infer).cpu(mirror_pad_kernel()).cost(CostKind::DataMovement).tpu({1})
       .grad(mirror_grad(op::MirrorPadGrad));
   reg.op("MirrorPadGrad")
       .inputs(2)
@@ -435,7 +435,7 @@ void register_pad_ops(OpRegistry& reg) {
       .cost(CostKind::DataMovement)
       .tpu()
       .grad(mirror_grad(op::MirrorPad));
-  reg.op("BroadcastTo").inputs(2).infer(broadcast_to_infer).cpu(broadcast_to_kernel()).cost(CostKind::DataMovement).tpu()
+  reg.op("BroadcastTo").inputs(2).infer(broadcast_to_infer).cpu(broadcast_to_kernel()).cost(CostKind::DataMovement).tpu({1})
       .grad([](GradContext& c) { return grads({c.unbroadcast(c.grad(0), c.input(0)), GradTensor{}}); });
 }
 

@@ -651,48 +651,48 @@ std::vector<GradTensor> prod_grad(GradContext& c) {
 void register_reduction_ops(OpRegistry& reg) {
   reg.op("Sum").inputs(2).tf_signature("input: T, reduction_indices: Tidx -> output: T").infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Sum))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(sum_grad);
   reg.op("Mean").inputs(2).tf_signature("input: T, reduction_indices: Tidx -> output: T").infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Mean))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(mean_grad);
   reg.op("Prod").inputs(2).tf_signature("input: T, reduction_indices: Tidx -> output: T").infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Prod))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(prod_grad);
   reg.op("Max").inputs(2).tf_signature("input: T, reduction_indices: Tidx -> output: T").infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Max))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(extremum_grad);
   reg.op("Min").inputs(2).tf_signature("input: T, reduction_indices: Tidx -> output: T").infer(infer_reduction(numeric_type, kNumericList)).cpu(reduction_kernel(Red::Min))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(extremum_grad);
   reg.op("EuclideanNorm").inputs(2).tf_signature("input: T, reduction_indices: Tidx -> output: T").infer(infer_reduction(numeric_type, kNumericList))
       .cpu(reduction_kernel(Red::EuclideanNorm))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(euclidean_norm_grad);
   reg.op("Any").inputs(2).tf_signature("input: bool, reduction_indices: Tidx -> output: bool").infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::Any))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .not_differentiable();
   reg.op("All").inputs(2).tf_signature("input: bool, reduction_indices: Tidx -> output: bool").infer(infer_reduction(bool_type, "bool")).cpu(reduction_kernel(Red::All))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .not_differentiable();
   reg.op("ArgMax").inputs(2).tf_signature("input: T, dimension: Tidx -> output: output_type").infer(infer_arg).cpu(arg_kernel(true))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .not_differentiable();
   reg.op("ArgMin").inputs(2).tf_signature("input: T, dimension: Tidx -> output: output_type").infer(infer_arg).cpu(arg_kernel(false))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .not_differentiable();
   reg.op("Cumsum").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(false))
       .cost(CostKind::Elementwise)
-      .tpu()
+      .tpu({1})
       .grad(cumsum_grad);
   reg.op("Cumprod").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(true))
       .cost(CostKind::Elementwise)

@@ -59,8 +59,13 @@ class OpBuilder {
 
   // ---- cost and TPU facts
   OpBuilder& cost(CostKind k, ContractionFn contraction = nullptr) { def_->cost = {k, contraction}; return *this; }
-  OpBuilder& tpu() { def_->tpu = {TpuFacts::Kind::Supported, {}}; return *this; }
-  OpBuilder& tpu_unsupported(std::string why) { def_->tpu = {TpuFacts::Kind::Unsupported, std::move(why)}; return *this; }
+  /// Runs on the TPU; `constant_inputs` must be compile-time constants there
+  /// (negative: counted from the last input, ConcatV2's axis).
+  OpBuilder& tpu(std::vector<int> constant_inputs = {}) {
+    def_->tpu = {TpuFacts::Kind::Supported, {}, std::move(constant_inputs)};
+    return *this;
+  }
+  OpBuilder& tpu_unsupported(std::string why) { def_->tpu = {TpuFacts::Kind::Unsupported, std::move(why), {}}; return *this; }
 
   OpDef& def() const { return *def_; }
 

@@ -268,7 +268,7 @@ void register_shape_ops(OpRegistry& reg) {
           k.set_output(0, k.input(0).reshaped(reshape_shape(k.input(0).shape(), array::int_values(k.input(1)))));
         });
       })
-      .cost(CostKind::Free).tpu()
+      .cost(CostKind::Free).tpu({1})
       .grad(reshape_grad);
 
   reg.op("ExpandDims")
@@ -290,7 +290,7 @@ void register_shape_ops(OpRegistry& reg) {
           k.set_output(0, k.input(0).reshaped(expand_shape(k.input(0).shape(), array::int_at(dim, 0))));
         });
       })
-      .cost(CostKind::Free).tpu()
+      .cost(CostKind::Free).tpu({1})
       .grad(reshape_grad);
 
   reg.op("Squeeze")
@@ -354,7 +354,7 @@ void register_shape_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({1})
       .grad(transpose_grad);
 
   reg.op("ReverseV2")

@@ -371,7 +371,7 @@ void register_slice_ops(OpRegistry& reg) {
           });
         });
       })
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({1, 2, 3})
       .grad(strided_slice_grad);
 
   // StridedSliceGrad(shape, begin, end, strides, dy), StridedSlice's attrs:
@@ -426,7 +426,7 @@ void register_slice_ops(OpRegistry& reg) {
       .inputs(3)
       .infer(infer_slice)
       .cpu(slice_kernel())
-      .cost(CostKind::DataMovement).tpu()
+      .cost(CostKind::DataMovement).tpu({1, 2})
       .grad(slice_grad);
 }
 

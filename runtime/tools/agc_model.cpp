@@ -9,6 +9,7 @@
 
 #include "runtime/api/saved_model.h"
 #include "runtime/core/error.h"
+#include "runtime/tpu/convert.h"
 
 namespace {
 
@@ -16,7 +17,11 @@ const char* kUsage =
     "usage: agc saved-model show DIR\n"
     "       agc saved-model show --dir DIR [--all]\n"
     "                      print a SavedModel's signatures and concrete functions,\n"
-    "                      as `saved_model_cli show --all` does\n";
+    "                      as `saved_model_cli show --all` does\n"
+    "       agc convert --input_model_dir=IN --output_model_dir=OUT\n"
+    "                   [--converter_options_string='tpu_functions { ... }']\n"
+    "                      the Cloud TPU v5e inference converter: places the\n"
+    "                      selected functions on the TPU and prints the report\n";
 
 int usage_error(const std::string& why) {
   std::fprintf(stderr, "agc: error: %s\n\n%s", why.c_str(), kUsage);
@@ -50,6 +55,37 @@ int saved_model(const std::vector<std::string>& args) {
   return 0;
 }
 
+/// The converter image's flags: --name=value or --name value.
+int convert(const std::vector<std::string>& args) {
+  std::string in, out, options;
+  bool have_in = false, have_out = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i], value;
+    size_t eq = a.find('=');
+    std::string name = a.substr(0, eq);
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return usage_error(name + " needs a value");
+    }
+    if (name == "--input_model_dir") {
+      in = value, have_in = true;
+    } else if (name == "--output_model_dir") {
+      out = value, have_out = true;
+    } else if (name == "--converter_options_string") {
+      options = value;
+    } else {
+      return usage_error("unknown option '" + name + "'");
+    }
+  }
+  if (!have_in || in.empty()) return usage_error("convert needs --input_model_dir");
+  if (!have_out || out.empty()) return usage_error("convert needs --output_model_dir");
+  std::fputs(ag::tpu::convert_saved_model(in, out, options).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,6 +98,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "saved-model") return saved_model(args);
+    if (command == "convert") return convert(args);
   } catch (const ag::Error& e) {
     std::fprintf(stderr, "agc: error: %s: %s\n", e.type_name(), e.what());
     return 1;

@@ -105,5 +105,92 @@ expect 2 "$AGC" saved-model show
 expect 2 "$AGC" saved-model list "$TMP/model"
 expect 2 "$AGC" saved-model show "$TMP/model" --bogus
 
+# ---- agc convert: the seed's converter workflow on its toy models (tf.Module
+# for its tf.keras.Model, which has no call here).
+cat >"$TMP/toy.py" <<'PY'
+import os
+import tensorflow as tf
+
+
+class ToyModel(tf.Module):
+  @tf.function(input_signature=[tf.TensorSpec(shape=[None, 10], dtype=tf.float32)])
+  def tpu_func(self, x):
+    return x * 1.0
+
+
+model = ToyModel()
+save_options = tf.saved_model.SaveOptions(function_aliases={
+    'func_on_tpu': model.tpu_func,
+})
+tf.saved_model.save(model, os.getenv("OUT"), options=save_options)
+PY
+OUT="$TMP/toy" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/toy.py"
+expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/toy_tpu" \
+  --converter_options_string='
+    tpu_functions {
+      function_alias: "func_on_tpu"
+    }
+'
+cat >"$TMP/want" <<'TXT'
+-------- Conversion Report --------
+TPU cost of the model: 100.00% (1/1)
+CPU cost of the model:  0.00% (0/1)
+
+Cost breakdown
+================================
+%         Cost    Name
+--------------------------------
+0.00      0       [CPU cost]
+100.00    1       func_on_tpu
+--------------------------------
+TXT
+diff "$TMP/want" "$TMP/out" >"$TMP/diff" || fail "convert toy report: $(cat "$TMP/diff")"
+[ -f "$TMP/toy_tpu/saved_model.pb" ] && [ -f "$TMP/toy_tpu/variables/variables.index" ] || fail "convert: no output model"
+expect 0 "$AGC" saved-model show "$TMP/toy_tpu"
+grep -q "name: serving_default_x:0" "$TMP/out" || fail "converted model lost its signature"
+cat >"$TMP/serve.py" <<'PY'
+import os
+import tensorflow as tf
+
+model = tf.saved_model.load(os.getenv("IN"))
+serving_fn = model.signatures['serving_default']
+print(serving_fn(x=tf.ones([2, 10])))
+print(serving_fn(x=tf.fill([1, 10], 3.14159)))
+PY
+IN="$TMP/toy_tpu" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve.py"
+cat >"$TMP/want" <<'TXT'
+{'output_0': <tf.Tensor: shape=(2, 10), dtype=float32, numpy=
+array([[1., 1., 1., 1., 1., 1., 1., 1., 1., 1.],
+       [1., 1., 1., 1., 1., 1., 1., 1., 1., 1.]], dtype=float32)>}
+{'output_0': <tf.Tensor: shape=(1, 10), dtype=float32, numpy=
+array([[3.140625, 3.140625, 3.140625, 3.140625, 3.140625, 3.140625,
+        3.140625, 3.140625, 3.140625, 3.140625]], dtype=float32)>}
+TXT
+diff "$TMP/want" "$TMP/out" >"$TMP/diff" || fail "converted toy model's results (bfloat16 on, B33): $(cat "$TMP/diff")"
+# With the bfloat16 optimization off, float32 stays float32 (B36).
+expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/toy_f32" \
+  --converter_options_string='tpu_functions { function_alias: "func_on_tpu" } bfloat16_optimization: DISABLED'
+IN="$TMP/toy_f32" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve.py"
+grep -q "array(\[\[3.14159, 3.14159" "$TMP/out" || fail "bfloat16_optimization: DISABLED rounded: $(cat "$TMP/out")"
+
+# Bad conversions fail whole: no output directory.
+expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/none" \
+  --converter_options_string='tpu_functions { function_alias: "tpu_func" }'
+grep -qx 'agc: error: NotFoundError: Function alias "tpu_func" not found in the SavedModel' "$TMP/err" ||
+  fail "unknown alias: $(cat "$TMP/err")"
+expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/none" \
+  --converter_options_string='disable_default_optimizations=True'
+grep -qx 'agc: error: InvalidArgumentError: Failed to parse converter_options_string: 1:30: Expected ":", found "=".' "$TMP/err" ||
+  fail "bad options: $(cat "$TMP/err")"
+expect 1 "$AGC" convert --input_model_dir="$TMP/bad" --output_model_dir="$TMP/none"
+grep -q "Cannot parse file $TMP/bad/saved_model.pb" "$TMP/err" || fail "convert of a corrupt model: $(cat "$TMP/err")"
+expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/toy_tpu"
+grep -q "AlreadyExistsError: Output directory $TMP/toy_tpu already exists and is not empty" "$TMP/err" ||
+  fail "convert over a model: $(cat "$TMP/err")"
+[ -e "$TMP/none" ] && fail "a failed conversion left $TMP/none"
+ls "$TMP" | grep -q agc-tmp && fail "a failed conversion left a temporary directory"
+expect 2 "$AGC" convert --input_model_dir="$TMP/toy"
+expect 2 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/x" --bogus=1
+
 echo ok
 exit $((failures > 0))

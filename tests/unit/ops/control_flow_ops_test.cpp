@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "runtime/core/bfloat16.h"
 #include "runtime/graph/control_flow.h"
 #include "runtime/exec/plan.h"
 #include "runtime/graph/optimize/optimize.h"
@@ -13,7 +14,7 @@
 using namespace ag;
 
 AG_SWEEP_COVERS("If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall", "StatefulPartitionedCall",
-                "FusedElementwise");
+                "FusedElementwise", "TPUPartitionedCall", "TPUOrdinalSelector");
 
 namespace {
 
@@ -109,6 +110,35 @@ TEST_CASE("PartitionedCall and StatefulPartitionedCall run their function on the
     Tensor want(DType::Float32, x.shape());
     for (int64_t i = 0; i < x.num_elements(); ++i) want.data<float>()[i] = x.data<float>()[i] * x.data<float>()[i] - 3;
     sweep::expect_close(got, want, call->op->name);
+  }
+}
+
+TEST_CASE("TPUPartitionedCall runs its function on the core TPUOrdinalSelector picks, with TPU numerics") {
+  for (bool bf16 : {false, true}) {
+    Tensor x = sweep::random_tensor(DType::Float32, Shape{3, 4});
+    Graph g("f");
+    Output xi = g.placeholder({x.dtype(), x.shape()}, "x");
+    Node* selector = g.add_node(op::TPUOrdinalSelector, {});
+    CHECK(selector->outputs[0].shape == Shape{1});
+    auto body = std::make_shared<Graph>("tpu_func", &g);
+    Output bx = body->placeholder({x.dtype(), x.shape()}, "x");
+    body->outputs() = {node(*body, "Mul", {bx, bx})};
+    Node* call = add_device_call(g, {xi}, selector->output(0), body, "tpu_func");
+    call->attrs.set("_bfloat16_optimization", bf16);
+    CHECK(call->op->role() == OpRole::DeviceCall);
+    CHECK(call->inputs.size() == 2);  // the argument, then the device ordinal
+    g.outputs() = {call->output(0)};
+    Plan plan = compile_plan(g);
+    std::vector<Tensor> args{x};
+    Tensor got = plan.run(args)[0];
+    // The VPU squares in float32; with the bfloat16 optimization the operand
+    // enters rounded to bfloat16 and the result leaves rounded (B33).
+    for (int64_t i = 0; i < x.num_elements(); ++i) {
+      float v = x.data<float>()[i];
+      float want = bf16 ? static_cast<float>(bfloat16(static_cast<float>(bfloat16(v)) * static_cast<float>(bfloat16(v))))
+                        : v * v;
+      CHECK(got.data<float>()[i] == want);
+    }
   }
 }
 

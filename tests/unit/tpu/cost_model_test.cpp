@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "runtime/core/error.h"
-#include "runtime/tpu/cost_model.h"
+#include "runtime/exec/tpu_cost_model.h"
 
 using namespace ag;
 using namespace ag::tpu;

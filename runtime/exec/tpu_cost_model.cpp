@@ -1,5 +1,5 @@
 // Section 8's formulas, each stated before the code that applies it.
-#include "runtime/tpu/cost_model.h"
+#include "runtime/exec/tpu_cost_model.h"
 
 #include <algorithm>
 #include <cmath>

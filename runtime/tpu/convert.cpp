@@ -1,0 +1,93 @@
+#include "runtime/tpu/convert.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/core/error.h"
+#include "runtime/core/proto/saved_model.pb.h"
+#include "runtime/core/saved_model_file.h"
+#include "runtime/tpu/conversion_report.h"
+#include "runtime/tpu/converter_options.h"
+#include "runtime/tpu/model_cost.h"
+#include "runtime/tpu/model_functions.h"
+#include "runtime/tpu/placement.h"
+#include "runtime/tpu/tpu_selection.h"
+
+namespace ag::tpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The converted model written at `out` through a sibling temporary
+/// directory: the input's variables and assets, the new saved_model.pb.
+void write_output(const std::string& input_dir, const std::string& out, const tensorflow::SavedModel& model) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
+    throw AlreadyExistsError("Output directory " + out + " already exists and is not empty");
+  }
+  fs::path target = fs::absolute(out, ec);
+  fs::path tmp = target.parent_path() / (target.filename().string() + ".agc-tmp-" + std::to_string(::getpid()));
+  fs::remove_all(tmp, ec);
+  try {
+    fs::create_directories(tmp);
+    for (const char* sub : {"variables", "assets"}) {
+      fs::path from = fs::path(input_dir) / sub;
+      if (fs::exists(from)) fs::copy(from, tmp / sub, fs::copy_options::recursive);
+    }
+    std::string bytes;
+    if (!model.SerializeToString(&bytes)) throw InternalError("agc could not serialize the converted SavedModel");
+    std::ofstream pb(tmp / "saved_model.pb", std::ios::binary | std::ios::trunc);
+    pb.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    pb.close();
+    if (!pb) throw PermissionDeniedError("Failed to write " + (tmp / "saved_model.pb").string());
+    if (fs::exists(target)) fs::remove(target);  // empty, checked above
+    fs::rename(tmp, target);
+  } catch (const fs::filesystem_error& e) {
+    fs::remove_all(tmp, ec);
+    throw PermissionDeniedError(std::string("Failed to write the converted model: ") + e.what());
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace
+
+std::string convert_saved_model(const std::string& input_dir, const std::string& output_dir,
+                                const std::string& converter_options) {
+  ConverterOptions options = parse_converter_options(converter_options);
+  check_converter_options(options);
+  if (options.batch_options_size() > 0) {
+    throw UnimplementedError("agc's converter does not insert BatchFunction yet: batch_options is not supported");
+  }
+  if (options.has_external_feature_configs() && options.external_feature_configs().has_quantization_options()) {
+    throw UnimplementedError("agc's converter does not quantize yet: quantization_options is not supported");
+  }
+  std::shared_ptr<tensorflow::SavedModel> model = read_saved_model(input_dir);
+  tensorflow::MetaGraphDef* meta = nullptr;
+  const tensorflow::MetaGraphDef& found = find_meta_graph(*model, {});
+  for (auto& m : *model->mutable_meta_graphs()) {
+    if (&m == &found) meta = &m;
+  }
+  std::vector<TpuSelection> selected;
+  ModelCost cost;
+  {
+    ModelFunctions functions(*meta);
+    selected = select_tpu_functions(options, functions);
+    check_indirect_calls(selected, functions);
+    cost = model_cost(*meta, functions, selected);
+    PlacementOptions placement;
+    placement.io_shape_optimization = optimization_enabled(options.io_shape_optimization(), options);
+    placement.bfloat16_optimization = optimization_enabled(options.bfloat16_optimization(), options);
+    // Placement adds functions to the library `functions` points into: a copy is rewritten.
+    tensorflow::MetaGraphDef converted = *meta;
+    place_on_tpu(converted, selected, functions, placement);
+    *meta = std::move(converted);
+  }
+  write_output(input_dir, output_dir, *model);
+  return conversion_report(cost.cpu, cost.tpu);
+}
+
+}  // namespace ag::tpu
