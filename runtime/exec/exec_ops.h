@@ -8,6 +8,7 @@ namespace ag {
 class OpRegistry;
 
 void register_control_flow_kernels(OpRegistry& reg);  // control_flow_kernels.cpp
+void register_batch_function_kernel(OpRegistry& reg);  // batch_function_kernel.cpp
 void register_fused_kernels(OpRegistry& reg);         // fused_kernels.cpp
 
 }  // namespace ag

@@ -163,6 +163,16 @@ std::vector<TensorSpec> infer_device_call(const InferContext& c) {
   return infer_call(call);
 }
 
+/// BatchFunction: the function's outputs, their batch dim unknown (the
+/// batch is built at run time from concurrent calls).
+std::vector<TensorSpec> infer_batch_function(const InferContext& c) {
+  std::vector<TensorSpec> out = infer_call(c);
+  for (TensorSpec& o : out) {
+    if (o.shape.rank_known() && o.shape.rank() > 0) o.shape = o.shape.with_dim(0, kUnknownDim);
+  }
+  return out;
+}
+
 }  // namespace
 
 bool has_stateful_nodes(const Graph& g) {
@@ -241,7 +251,35 @@ Node* add_device_call(Graph& g, std::vector<Output> args, Output device_ordinal,
   return n;
 }
 
+Node* add_batch_function(Graph& g, std::vector<Output> in_tensors, std::vector<Output> captured,
+                         std::shared_ptr<Graph> body, std::string f, Attrs options, std::string_view name) {
+  check_parent(g, *body, "function");
+  const auto num_captured = static_cast<int64_t>(captured.size());
+  std::vector<Output> inputs = std::move(in_tensors);
+  inputs.insert(inputs.end(), captured.begin(), captured.end());
+  append_captures(*body, inputs);
+  options.set("f", std::move(f));
+  options.set("num_captured", num_captured + static_cast<int64_t>(body->captures().size()));
+  const OpDef& op = OpRegistry::global().get(op::BatchFunction);
+  Node* n = g.add_node(op, std::move(inputs), std::move(options), name.empty() ? std::string_view(op.name) : name,
+                       {std::move(body)});
+  record_node(*n);
+  return n;
+}
+
 void register_control_flow_ops(OpRegistry& reg) {
+  // TF's in-graph batching (TPU_EMULATOR.md section 4): calls from many
+  // threads gathered along dim 0 into one run of the function. Stateful: a
+  // call is a request to a shared queue.
+  reg.op("BatchFunction")
+      .inputs(1, -1)
+      .outputs(-1)
+      .role(OpRole::Batched)
+      .infer(infer_batch_function)
+      .stateful()
+      .grad_unimplemented()
+      .cost(CostKind::ControlFlow)
+      .tpu_unsupported("BatchFunction runs on the host: the batching op cannot run on the TPU");
   // The converter's TPU call stub (TPU_EMULATOR.md B9): a call of a function
   // placed on the TPU, and the core it runs on. Stateful, as TF's: a TPU
   // program runs once per call, in program order.

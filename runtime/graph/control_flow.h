@@ -64,6 +64,16 @@ Node* add_call(Graph& g, std::vector<Output> args, std::shared_ptr<Graph> body, 
 Node* add_device_call(Graph& g, std::vector<Output> args, Output device_ordinal, std::shared_ptr<Graph> body,
                       std::string f, std::string_view name = {});
 
+/// Adds a BatchFunction to `g`: `body` (nested in `g`) runs on batches of
+/// `in_tensors` gathered along dim 0 from concurrent calls, with the last
+/// call's `captured` tensors; `options` are TF's attrs (num_batch_threads,
+/// max_batch_size, batch_timeout_micros, max_enqueued_batches,
+/// allowed_batch_sizes, enable_large_batch_splitting, container,
+/// shared_name, batching_queue). The node's inputs are the batched tensors,
+/// then the captured ones (attr "num_captured" counts those).
+Node* add_batch_function(Graph& g, std::vector<Output> in_tensors, std::vector<Output> captured,
+                         std::shared_ptr<Graph> body, std::string f, Attrs options, std::string_view name = {});
+
 /// True when `g` or a graph nested in it holds a stateful node.
 bool has_stateful_nodes(const Graph& g);
 

@@ -175,6 +175,7 @@ std::vector<int64_t> variables_of(std::initializer_list<const Graph*> graphs) {
 bool agc_only_attr(const Node& n, const std::string& key) {
   if (key == "var") return true;
   switch (n.op->role()) {
+    case OpRole::Batched: return key == "f" || key == "num_captured";  // the rest are TF's
     case OpRole::If:
     case OpRole::While:
     case OpRole::Call:
@@ -263,6 +264,7 @@ class FunctionDefWriter::Builder {
       case OpRole::Call:
       case OpRole::DeviceCall:
       case OpRole::If: return name + ":output:" + std::to_string(o.index);
+      case OpRole::Batched: return name + ":out_tensors:" + std::to_string(o.index);
       case OpRole::While: return name + ":output:" + std::to_string(o.index + 2);  // after TF's counter and limit
       default: break;
     }
@@ -318,6 +320,7 @@ class FunctionDefWriter::Builder {
     switch (n.op->role()) {
       case OpRole::Call: call(n, nd); break;
       case OpRole::DeviceCall: device_call(n, nd); break;
+      case OpRole::Batched: batch_function(n, nd); break;
       case OpRole::If: if_node(n, nd); break;
       case OpRole::While: while_node(n, nd); break;
       default: op_node(n, nd); break;
@@ -404,6 +407,20 @@ class FunctionDefWriter::Builder {
     outputs(n, &attrs["Tout"], nullptr);
     func(&attrs["f"], f);
     attrs["autotuner_thresh"].set_i(n.attrs.get_or<int64_t>("autotuner_thresh", 0));
+  }
+
+  /// BatchFunction(in_tensors: Tin, captured_tensors: Tcaptured) ->
+  /// (out_tensors: Tout); the variables the function reads are captured.
+  void batch_function(const Node& n, tensorflow::NodeDef* nd) {
+    const Graph& body = *n.subgraphs[0];
+    std::string f = n.attrs.get<std::string>("f");
+    std::vector<int64_t> vars = w_.write(body, f);
+    auto& attrs = *nd->mutable_attr();
+    const size_t batched = n.inputs.size() - static_cast<size_t>(n.attrs.get_or<int64_t>("num_captured", 0));
+    inputs(n, 0, {}, nd, &attrs["Tin"], batched);
+    inputs(n, batched, vars, nd, &attrs["Tcaptured"]);
+    outputs(n, &attrs["Tout"], nullptr);
+    func(&attrs["f"], f);
   }
 
   /// If(cond: Tcond, input: Tin) -> (output: Tout): both branches take every
@@ -666,6 +683,7 @@ std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const st
   std::unordered_map<std::string, Node*> made;
   // A functional node's TF output index -> agc's (-1: a resource agc drops).
   std::unordered_map<Node*, std::vector<int>> out_index;
+  std::set<Node*> batch_outputs;  // BatchFunction names its outputs out_tensors
   std::set<std::string> visiting;
   std::function<Node*(const std::string&)> make;
   auto bad_ref = [&](const std::string& ref, const std::string& user) {
@@ -686,7 +704,8 @@ std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const st
     const std::string arg = ref.substr(c1 + 1, c2 - c1 - 1);
     const auto index = static_cast<size_t>(std::stoll(ref.substr(c2 + 1)));
     if (auto it = out_index.find(p); it != out_index.end()) {
-      if (arg != "output" || index >= it->second.size() || it->second[index] < 0) throw bad_ref(ref, user);
+      const char* want = batch_outputs.count(p) ? "out_tensors" : "output";
+      if (arg != want || index >= it->second.size() || it->second[index] < 0) throw bad_ref(ref, user);
       return p->output(it->second[index]);
     }
     const TfSignature& ps = signature_of(*p->op);
@@ -752,6 +771,27 @@ std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const st
           if (std::optional<AttrValue> v = read_attr(value)) n->attrs.set(key, std::move(*v));
         }
         out_index[n] = kept_outputs(f);
+        break;
+      }
+      case OpRole::Batched: {
+        std::string f = func_attr(nd, "f");
+        auto tin = nd.attr().find("Tin");
+        const size_t batched = tin == nd.attr().end() ? inputs.size() : static_cast<size_t>(tin->second.list().type_size());
+        if (batched > inputs.size()) {
+          throw InvalidArgumentError("Function " + sig.name() + ": BatchFunction node " + name + " has fewer inputs than Tin");
+        }
+        std::vector<Output> captured(inputs.begin() + static_cast<std::ptrdiff_t>(batched), inputs.end());
+        inputs.resize(batched);
+        Attrs options;
+        for (const auto& [key, value] : nd.attr()) {
+          if (key == "f" || key == "Tin" || key == "Tcaptured" || key == "Tout") continue;
+          if (std::optional<AttrValue> v = read_attr(value)) options.set(key, std::move(*v));
+        }
+        n = add_batch_function(*g, std::move(inputs), std::move(captured), read(f, vars, g.get()), f, std::move(options),
+                               nd.name());
+        std::vector<int>& map = out_index[n];
+        for (size_t i = 0; i < n->outputs.size(); ++i) map.push_back(static_cast<int>(i));
+        batch_outputs.insert(n);
         break;
       }
       case OpRole::If: {

@@ -128,6 +128,8 @@ enum class OpRole : uint8_t {
   Call,      // runs subgraph 0 (a traced function's graph) on its inputs
   DeviceCall,  // runs subgraph 0 on another device (TPUPartitionedCall): its
                // inputs, then a device ordinal last; never inlined
+  Batched,     // runs subgraph 0 on batches that gather its inputs from
+               // concurrent calls (BatchFunction); never inlined
   Fused,     // runs subgraph 0 as one kernel (made by fusion, never traced)
 };
 

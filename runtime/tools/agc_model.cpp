@@ -9,6 +9,7 @@
 
 #include "runtime/api/saved_model.h"
 #include "runtime/core/error.h"
+#include "runtime/tools/model_server.h"
 #include "runtime/tpu/convert.h"
 
 namespace {
@@ -21,7 +22,11 @@ const char* kUsage =
     "       agc convert --input_model_dir=IN --output_model_dir=OUT\n"
     "                   [--converter_options_string='tpu_functions { ... }']\n"
     "                      the Cloud TPU v5e inference converter: places the\n"
-    "                      selected functions on the TPU and prints the report\n";
+    "                      selected functions on the TPU and prints the report\n"
+    "       agc serve DIR [--port N] [--model_name NAME] [--host ADDR] [--threads N]\n"
+    "                      TensorFlow Serving's REST predict API over the model\n"
+    "                      (POST /v1/models/NAME:predict; port 8501, NAME the\n"
+    "                      directory's name by default)\n";
 
 int usage_error(const std::string& why) {
   std::fprintf(stderr, "agc: error: %s\n\n%s", why.c_str(), kUsage);
@@ -86,6 +91,50 @@ int convert(const std::vector<std::string>& args) {
   return 0;
 }
 
+int serve(const std::vector<std::string>& args) {
+  ag::tools::ServeOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i], value;
+    if (a.rfind("--", 0) != 0) {
+      if (!o.model_dir.empty()) return usage_error("more than one model directory given");
+      o.model_dir = a;
+      continue;
+    }
+    size_t eq = a.find('=');
+    std::string name = a.substr(0, eq);
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return usage_error(name + " needs a value");
+    }
+    auto number = [&](int& out) {
+      try {
+        size_t used = 0;
+        out = std::stoi(value, &used);
+        return used == value.size() && out > 0;
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
+    if (name == "--port") {
+      if (!number(o.port) || o.port > 65535) return usage_error("--port takes a port number, not '" + value + "'");
+    } else if (name == "--threads") {
+      if (!number(o.threads)) return usage_error("--threads takes a positive number, not '" + value + "'");
+    } else if (name == "--model_name") {
+      o.model_name = value;
+    } else if (name == "--host") {
+      o.host = value;
+    } else {
+      return usage_error("unknown option '" + name + "'");
+    }
+  }
+  if (o.model_dir.empty()) return usage_error("serve needs a SavedModel directory");
+  ag::tools::serve(o);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,6 +148,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "saved-model") return saved_model(args);
     if (command == "convert") return convert(args);
+    if (command == "serve") return serve(args);
   } catch (const ag::Error& e) {
     std::fprintf(stderr, "agc: error: %s: %s\n", e.type_name(), e.what());
     return 1;

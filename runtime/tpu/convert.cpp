@@ -8,6 +8,7 @@
 #include "runtime/core/error.h"
 #include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/core/saved_model_file.h"
+#include "runtime/tpu/batching_insertion.h"
 #include "runtime/tpu/conversion_report.h"
 #include "runtime/tpu/converter_options.h"
 #include "runtime/tpu/model_cost.h"
@@ -59,9 +60,6 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
                                 const std::string& converter_options) {
   ConverterOptions options = parse_converter_options(converter_options);
   check_converter_options(options);
-  if (options.batch_options_size() > 0) {
-    throw UnimplementedError("agc's converter does not insert BatchFunction yet: batch_options is not supported");
-  }
   if (options.has_external_feature_configs() && options.external_feature_configs().has_quantization_options()) {
     throw UnimplementedError("agc's converter does not quantize yet: quantization_options is not supported");
   }
@@ -84,6 +82,7 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
     // Placement adds functions to the library `functions` points into: a copy is rewritten.
     tensorflow::MetaGraphDef converted = *meta;
     place_on_tpu(converted, selected, functions, placement);
+    insert_batching(converted, options, selected, functions);
     *meta = std::move(converted);
   }
   write_output(input_dir, output_dir, *model);

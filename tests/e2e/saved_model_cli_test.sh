@@ -173,6 +173,70 @@ expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/to
 IN="$TMP/toy_f32" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve.py"
 grep -q "array(\[\[3.14159, 3.14159" "$TMP/out" || fail "bfloat16_optimization: DISABLED rounded: $(cat "$TMP/out")"
 
+# The seed's converter command: the TPU function and the seed's batch options.
+# A request of 3 rows waits for the 5 ms timeout, runs padded to 4, and
+# gets its own 3 rows back.
+expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/toy_batched" \
+  --converter_options_string=' \
+    tpu_functions { \
+      function_alias: "func_on_tpu" \
+    } \
+    batch_options { \
+      num_batch_threads: 2 \
+      max_batch_size: 8 \
+      batch_timeout_micros: 5000 \
+      allowed_batch_sizes: 2 \
+      allowed_batch_sizes: 4 \
+      allowed_batch_sizes: 8 \
+      max_enqueued_batches: 10 \
+    } '
+cat >"$TMP/serve_batched.py" <<'PY'
+import os
+import tensorflow as tf
+
+model = tf.saved_model.load(os.getenv("IN"))
+serving_fn = model.signatures['serving_default']
+print(serving_fn(x=tf.reshape(tf.range(30, dtype=tf.float32), [3, 10]))['output_0'])
+PY
+IN="$TMP/toy_batched" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve_batched.py"
+cat >"$TMP/want" <<'TXT'
+tf.Tensor(
+[[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9.]
+ [10. 11. 12. 13. 14. 15. 16. 17. 18. 19.]
+ [20. 21. 22. 23. 24. 25. 26. 27. 28. 29.]], shape=(3, 10), dtype=float32)
+TXT
+diff "$TMP/want" "$TMP/out" >"$TMP/diff" || fail "batched toy model: $(cat "$TMP/diff")"
+
+# agc serve: TF Serving's REST predict API over the batched model.
+http() {  # http METHOD PATH [BODY]: the response, status line and body
+  local body=${3:-}
+  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
+  printf '%s %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
+    "$1" "$2" "${#body}" "$body" >&3
+  cat <&3
+  exec 3<&-
+}
+port=$((20000 + RANDOM % 20000))
+"$AGC" serve "$TMP/toy_batched" --port "$port" --model_name toy 2>"$TMP/serve.err" &
+server=$!
+for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+http POST /v1/models/toy:predict '{"instances": [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 1, 1, 1, 1, 1, 1, 1, 1, 3.14159]]}' >"$TMP/resp"
+grep -q "^HTTP/1.1 200" "$TMP/resp" || fail "serve: $(cat "$TMP/resp")"
+grep -qF '{"predictions": [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.140625]]}' "$TMP/resp" ||
+  fail "serve predictions: $(cat "$TMP/resp")"
+http POST /v1/models/toy:predict '{"inputs": {"x": [[2, 2, 2, 2, 2, 2, 2, 2, 2, 2]]}}' >"$TMP/resp"
+grep -qF '{"outputs": [[2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]]}' "$TMP/resp" || fail "serve columnar: $(cat "$TMP/resp")"
+http POST /v1/models/toy:predict '{"instances": [[1, 2]' >"$TMP/resp"
+grep -q "^HTTP/1.1 400" "$TMP/resp" && grep -q '"error": "JSON Parse error' "$TMP/resp" || fail "serve bad JSON: $(cat "$TMP/resp")"
+http POST /v1/models/other:predict '{"instances": [[1]]}' >"$TMP/resp"
+grep -q "^HTTP/1.1 404" "$TMP/resp" && grep -qF 'Servable not found for request: Latest(other)' "$TMP/resp" || fail "serve unknown model: $(cat "$TMP/resp")"
+http GET /v1/models/toy >"$TMP/resp"
+grep -qF '"state": "AVAILABLE"' "$TMP/resp" || fail "serve status: $(cat "$TMP/resp")"
+kill "$server"; wait "$server" 2>/dev/null
+expect 1 "$AGC" serve "$TMP/nowhere" --port "$port"
+grep -q "OSError: SavedModel file does not exist" "$TMP/err" || fail "serve of a missing model: $(cat "$TMP/err")"
+expect 2 "$AGC" serve "$TMP/toy_batched" --port 0
+
 # Bad conversions fail whole: no output directory.
 expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/none" \
   --converter_options_string='tpu_functions { function_alias: "tpu_func" }'

@@ -1,0 +1,268 @@
+#include "runtime/tools/model_server.h"
+
+#include <httplib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "runtime/api/json.h"
+#include "runtime/api/python_api.h"
+#include "runtime/core/error.h"
+#include "runtime/core/proto/saved_model.pb.h"
+#include "runtime/core/proto_convert.h"
+#include "runtime/core/saved_model_file.h"
+#include "runtime/graph/tracing.h"
+
+namespace ag::tools {
+namespace {
+
+/// A request the server refuses, with TF Serving's HTTP status.
+struct BadRequest {
+  int status;
+  std::string message;
+};
+
+/// A JSON value as a tensor of `dtype`: nested arrays give the shape.
+Tensor tensor_of(const json::Json& j, DType dtype, const std::string& input) {
+  std::vector<int64_t> dims;
+  const json::Json* probe = &j;
+  while (probe->is_array()) {
+    dims.push_back(static_cast<int64_t>(probe->as_array().size()));
+    if (probe->as_array().empty()) break;
+    probe = &probe->as_array()[0];
+  }
+  Tensor t(dtype, Shape(dims));
+  int64_t next = 0;
+  std::function<void(const json::Json&, size_t)> fill = [&](const json::Json& v, size_t depth) {
+    if (depth < dims.size()) {
+      if (!v.is_array() || static_cast<int64_t>(v.as_array().size()) != dims[depth]) {
+        throw BadRequest{400, "Input '" + input + "' is not a rectangular array: its rows differ in length"};
+      }
+      for (const json::Json& e : v.as_array()) fill(e, depth + 1);
+      return;
+    }
+    const int64_t i = next++;
+    switch (dtype) {
+      case DType::String:
+        if (!v.is_string()) throw BadRequest{400, "Input '" + input + "' expects strings, got a " + v.kind_name()};
+        t.data<std::string>()[i] = v.as_string();
+        return;
+      case DType::Bool:
+        if (!v.is_bool()) throw BadRequest{400, "Input '" + input + "' expects booleans, got a " + v.kind_name()};
+        t.data<bool>()[i] = v.as_bool();
+        return;
+      default: break;
+    }
+    if (!v.is_int() && !v.is_float()) {
+      throw BadRequest{400, "Input '" + input + "' expects numbers, got a " + std::string(v.kind_name())};
+    }
+    const double d = v.is_int() ? static_cast<double>(v.as_int()) : v.as_float();
+    switch (dtype) {
+      case DType::Float32: t.data<float>()[i] = static_cast<float>(d); return;
+      case DType::Float64: t.data<double>()[i] = d; return;
+      case DType::Int32: t.data<int32_t>()[i] = static_cast<int32_t>(v.is_int() ? v.as_int() : static_cast<int64_t>(d)); return;
+      case DType::Int64: t.data<int64_t>()[i] = v.is_int() ? v.as_int() : static_cast<int64_t>(d); return;
+      default: throw BadRequest{400, "Input '" + input + "' has a dtype the REST API does not take"};
+    }
+  };
+  fill(j, 0);
+  return t;
+}
+
+json::Json json_of(const Tensor& t) {
+  const Shape& s = t.shape();
+  int64_t next = 0;
+  std::function<json::Json(int)> build = [&](int depth) -> json::Json {
+    if (depth == s.rank()) {
+      const int64_t i = next++;
+      switch (t.dtype()) {
+        case DType::Float32: return json::Json(static_cast<double>(t.data<float>()[i]));
+        case DType::Float64: return json::Json(t.data<double>()[i]);
+        case DType::Int32: return json::Json(static_cast<int64_t>(t.data<int32_t>()[i]));
+        case DType::Int64: return json::Json(t.data<int64_t>()[i]);
+        case DType::Bool: return json::Json(t.data<bool>()[i]);
+        case DType::String: return json::Json(t.data<std::string>()[i]);
+        default: throw InternalError("the REST API cannot write a " + std::string(dtype_name(t.dtype())) + " tensor");
+      }
+    }
+    json::Array a;
+    for (int64_t k = 0; k < s.dim(depth); ++k) a.push_back(build(depth + 1));
+    return json::Json(std::move(a));
+  };
+  return build(0);
+}
+
+const json::Json* member(const json::Json& object, const std::string& key) {
+  for (const auto& [k, v] : object.as_object()) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+class Server {
+ public:
+  explicit Server(const ServeOptions& o) : options_(o) {
+    model_ = tf::api::saved_model_load({Value(o.model_dir)}, {});
+    auto proto = read_saved_model(o.model_dir);
+    for (const auto& [key, sig] : find_meta_graph(*proto, {}).signature_def()) {
+      if (key == kInitOpSignature) continue;
+      Signature& s = signatures_[key];
+      for (const auto& [name, info] : sig.inputs()) {
+        std::optional<DType> t = proto::dtype_of(info.dtype());
+        if (!t) throw UnimplementedError("agc serve: input '" + name + "' of signature '" + key + "' has a dtype agc lacks");
+        s.inputs[name] = *t;
+      }
+    }
+  }
+
+  /// The predict API: (HTTP status, JSON body).
+  std::pair<int, std::string> predict(const std::string& name, const std::string& body) {
+    try {
+      if (name != options_.model_name) throw BadRequest{404, "Servable not found for request: Latest(" + name + ")"};
+      json::Json req;
+      try {
+        req = json::parse(body);
+      } catch (const json::JsonError& e) {
+        throw BadRequest{400, std::string("JSON Parse error: ") + e.what()};
+      }
+      if (!req.is_object()) throw BadRequest{400, "Request body must be a JSON object"};
+      std::string key = kDefaultServingSignature;
+      if (const json::Json* s = member(req, "signature_name")) {
+        if (!s->is_string()) throw BadRequest{400, "'signature_name' must be a string"};
+        key = s->as_string();
+      }
+      auto sig = signatures_.find(key);
+      if (sig == signatures_.end()) throw BadRequest{400, "Serving signature key \"" + key + "\" not found."};
+      const json::Json* instances = member(req, "instances");
+      const json::Json* inputs = member(req, "inputs");
+      if ((instances == nullptr) == (inputs == nullptr)) {
+        throw BadRequest{400, "Missing 'inputs' or 'instances' key"};
+      }
+      Kwargs kwargs = instances ? row_inputs(*instances, sig->second) : columnar_inputs(*inputs, sig->second);
+      Value out = getitem(model_.getattr("signatures"), Value(key))({}, std::move(kwargs));
+      std::vector<std::pair<std::string, Tensor>> outputs;
+      for (const auto& [k, v] : out.as_dict().entries) outputs.emplace_back(str(k), v.as_tensor().value());
+      return {200, json::write(instances ? row_outputs(outputs) : columnar_outputs(outputs))};
+    } catch (const BadRequest& e) {
+      return {e.status, json::write(json::Object{{"error", e.message}})};
+    } catch (const Error& e) {
+      return {400, json::write(json::Object{{"error", std::string(e.type_name()) + ": " + e.what()}})};
+    }
+  }
+
+  std::string status() const {
+    json::Object ok{{"error_code", "OK"}, {"error_message", ""}};
+    json::Object version{{"version", "1"}, {"state", "AVAILABLE"}, {"status", json::Json(std::move(ok))}};
+    return json::write(json::Object{{"model_version_status", json::Array{json::Json(std::move(version))}}});
+  }
+
+ private:
+  struct Signature {
+    std::map<std::string, DType> inputs;
+  };
+
+  static Kwargs row_inputs(const json::Json& instances, const Signature& s) {
+    if (!instances.is_array() || instances.as_array().empty()) throw BadRequest{400, "'instances' must be a non-empty list"};
+    Kwargs kwargs;
+    const auto& rows = instances.as_array();
+    if (s.inputs.size() == 1 && !rows[0].is_object()) {
+      const auto& [name, dtype] = *s.inputs.begin();
+      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(instances, dtype, name))));
+      return kwargs;
+    }
+    for (const auto& [name, dtype] : s.inputs) {
+      json::Array column;
+      for (const json::Json& row : rows) {
+        const json::Json* v = row.is_object() ? member(row, name) : nullptr;
+        if (v == nullptr) throw BadRequest{400, "Failed to process element: 0 key: " + name + " of 'instances' list."};
+        column.push_back(*v);
+      }
+      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(json::Json(std::move(column)), dtype, name))));
+    }
+    return kwargs;
+  }
+
+  static Kwargs columnar_inputs(const json::Json& inputs, const Signature& s) {
+    Kwargs kwargs;
+    if (!inputs.is_object()) {
+      if (s.inputs.size() != 1) throw BadRequest{400, "'inputs' must name each of the signature's inputs"};
+      kwargs.emplace_back(s.inputs.begin()->first, Value(TensorHandle(tensor_of(inputs, s.inputs.begin()->second, s.inputs.begin()->first))));
+      return kwargs;
+    }
+    for (const auto& [name, dtype] : s.inputs) {
+      const json::Json* v = member(inputs, name);
+      if (v == nullptr) throw BadRequest{400, "Missing input: " + name};
+      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(*v, dtype, name))));
+    }
+    return kwargs;
+  }
+
+  static json::Json row_outputs(const std::vector<std::pair<std::string, Tensor>>& outputs) {
+    int64_t rows = -1;
+    for (const auto& [k, t] : outputs) {
+      if (t.shape().rank() < 1) throw BadRequest{400, "Output '" + k + "' has no batch dimension for row format"};
+      if (rows >= 0 && t.shape().dim(0) != rows) throw BadRequest{400, "Outputs differ in their batch size"};
+      rows = t.shape().dim(0);
+    }
+    std::vector<json::Json> per_output;
+    for (const auto& [k, t] : outputs) per_output.push_back(json_of(t));
+    json::Array predictions;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (outputs.size() == 1) {
+        predictions.push_back(per_output[0].as_array()[static_cast<size_t>(r)]);
+        continue;
+      }
+      json::Object row;
+      for (size_t o = 0; o < outputs.size(); ++o) row.emplace_back(outputs[o].first, per_output[o].as_array()[static_cast<size_t>(r)]);
+      predictions.push_back(json::Json(std::move(row)));
+    }
+    return json::Object{{"predictions", json::Json(std::move(predictions))}};
+  }
+
+  static json::Json columnar_outputs(const std::vector<std::pair<std::string, Tensor>>& outputs) {
+    if (outputs.size() == 1) return json::Object{{"outputs", json_of(outputs[0].second)}};
+    json::Object named;
+    for (const auto& [k, t] : outputs) named.emplace_back(k, json_of(t));
+    return json::Object{{"outputs", json::Json(std::move(named))}};
+  }
+
+  ServeOptions options_;
+  Value model_;
+  std::map<std::string, Signature> signatures_;
+};
+
+}  // namespace
+
+void serve(const ServeOptions& given) {
+  ServeOptions o = given;
+  if (o.model_name.empty()) o.model_name = std::filesystem::path(o.model_dir).filename().string();
+  Server server(o);
+  httplib::Server http;
+  const int threads = o.threads;
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  const std::string route = R"(/v1/models/([^/:]+)(?:/versions/[0-9]+)?)";
+  http.Post(route + ":predict", [&](const httplib::Request& req, httplib::Response& res) {
+    auto [status, body] = server.predict(req.matches[1], req.body);
+    res.status = status;
+    res.set_content(body, "application/json");
+  });
+  http.Get(route, [&](const httplib::Request& req, httplib::Response& res) {
+    if (req.matches[1] != o.model_name) {
+      res.status = 404;
+      res.set_content(json::write(json::Object{{"error", "Servable not found for request: Latest(" +
+                                                         std::string(req.matches[1]) + ")"}}),
+                      "application/json");
+      return;
+    }
+    res.set_content(server.status(), "application/json");
+  });
+  if (!http.bind_to_port(o.host, o.port)) {
+    throw OSError("agc serve: cannot listen on " + o.host + ":" + std::to_string(o.port));
+  }
+  std::fprintf(stderr, "agc serve: model '%s' from %s at http://%s:%d/v1/models/%s:predict\n", o.model_name.c_str(),
+               o.model_dir.c_str(), o.host.c_str(), o.port, o.model_name.c_str());
+  http.listen_after_bind();
+}
+
+}  // namespace ag::tools
