@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
     threads.emplace_back([&, c] {
       httplib::Client client("127.0.0.1", a.port);
       client.set_read_timeout(30, 0);
+      client.set_keep_alive(true);  // one connection per client, as a serving client keeps
+      client.set_tcp_nodelay(true);
       for (int i = 0; i < a.requests && std::chrono::steady_clock::now() < deadline; ++i) {
         const int id = c * a.requests + i;
         ag::json::Array instances;
@@ -80,7 +82,11 @@ int main(int argc, char** argv) {
         auto res = client.Post(("/v1/models/" + a.model + ":predict").c_str(), body, "application/json");
         auto t1 = std::chrono::steady_clock::now();
         if (!res || res->status != 200) {
-          ++lost;
+          if (lost++ == 0) {
+            std::fprintf(stderr, "first lost request: %s\n",
+                         res ? ("HTTP " + std::to_string(res->status) + " " + res->body).c_str()
+                             : httplib::to_string(res.error()).c_str());
+          }
           continue;
         }
         latencies[static_cast<size_t>(c)].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());

@@ -1,6 +1,7 @@
 #include "runtime/tools/model_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -241,6 +242,9 @@ void serve(const ServeOptions& given) {
   httplib::Server http;
   const int threads = o.threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  // Serving clients keep their connection (httplib closes one after 5 requests by default).
+  http.set_keep_alive_max_count(1 << 20);
+  http.set_tcp_nodelay(true);  // a response is one write; Nagle would hold it for the client's ACK
   const std::string route = R"(/v1/models/([^/:]+)(?:/versions/[0-9]+)?)";
   http.Post(route + ":predict", [&](const httplib::Request& req, httplib::Response& res) {
     auto [status, body] = server.predict(req.matches[1], req.body);
@@ -257,9 +261,20 @@ void serve(const ServeOptions& given) {
     }
     res.set_content(server.status(), "application/json");
   });
+  // httplib listens with a backlog of 5: a burst of clients connecting at
+  // once would see dropped handshakes (retried a second later) and resets.
+  // Its socket-options hook hands us the socket, which listens again with
+  // a real backlog once bound.
+  int listening = -1;
+  http.set_socket_options([&listening](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    listening = sock;
+  });
   if (!http.bind_to_port(o.host, o.port)) {
     throw OSError("agc serve: cannot listen on " + o.host + ":" + std::to_string(o.port));
   }
+  if (listening >= 0) ::listen(listening, 1024);
   std::fprintf(stderr, "agc serve: model '%s' from %s at http://%s:%d/v1/models/%s:predict\n", o.model_name.c_str(),
                o.model_dir.c_str(), o.host.c_str(), o.port, o.model_name.c_str());
   http.listen_after_bind();
