@@ -9,6 +9,7 @@
 #include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/core/saved_model_file.h"
 #include "runtime/tpu/batching_insertion.h"
+#include "runtime/tpu/bfloat16_checks.h"
 #include "runtime/tpu/conversion_report.h"
 #include "runtime/tpu/converter_options.h"
 #include "runtime/tpu/model_cost.h"
@@ -71,6 +72,7 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
   }
   std::vector<TpuSelection> selected;
   ModelCost cost;
+  std::string warnings;
   {
     ModelFunctions functions(*meta);
     selected = select_tpu_functions(options, functions);
@@ -79,6 +81,10 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
     PlacementOptions placement;
     placement.io_shape_optimization = optimization_enabled(options.io_shape_optimization(), options);
     placement.bfloat16_optimization = optimization_enabled(options.bfloat16_optimization(), options);
+    if (placement.bfloat16_optimization) {
+      std::vector<std::string> scope = bfloat16_scope(options, functions, tpu_function_names(selected), *meta);
+      for (const std::string& w : check_bfloat16(options, functions, scope)) warnings += "WARNING: " + w + "\n";
+    }
     // Placement adds functions to the library `functions` points into: a copy is rewritten.
     tensorflow::MetaGraphDef converted = *meta;
     place_on_tpu(converted, selected, functions, placement);
@@ -86,7 +92,7 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
     *meta = std::move(converted);
   }
   write_output(input_dir, output_dir, *model);
-  return conversion_report(cost.cpu, cost.tpu);
+  return warnings + conversion_report(cost.cpu, cost.tpu);
 }
 
 }  // namespace ag::tpu

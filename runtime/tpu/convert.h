@@ -9,7 +9,8 @@
 namespace ag::tpu {
 
 /// Converts the SavedModel in `input_dir` into `output_dir` and returns the
-/// conversion report (section 7). The output is written to a fresh
+/// conversion report (section 7), after a "WARNING: ..." line per problem
+/// that does not stop the conversion (B34's unknown filterlist names). The output is written to a fresh
 /// directory beside it and renamed into place, so a failure leaves no
 /// partial output; `output_dir` must not exist or be empty
 /// (AlreadyExistsError otherwise). Errors are the options' (B1, B2, B7),
