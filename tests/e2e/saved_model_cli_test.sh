@@ -237,6 +237,40 @@ expect 1 "$AGC" serve "$TMP/nowhere" --port "$port"
 grep -q "OSError: SavedModel file does not exist" "$TMP/err" || fail "serve of a missing model: $(cat "$TMP/err")"
 expect 2 "$AGC" serve "$TMP/toy_batched" --port 0
 
+# B8 on traced functions: tpu_func calls tpu_func_2 through helper.
+cat >"$TMP/indirect.py" <<'PY'
+import os
+import tensorflow as tf
+
+
+class Indirect(tf.Module):
+  @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+  def tpu_func_2(self, x):
+    return x + 1.0
+
+  @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+  def helper(self, x):
+    return self.tpu_func_2(x) * 2.0
+
+  @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+  def tpu_func(self, x):
+    return self.helper(x)
+
+
+m = Indirect()
+tf.saved_model.save(m, os.getenv("OUT"), signatures=m.tpu_func, options=tf.saved_model.SaveOptions(
+    function_aliases={'tpu_func': m.tpu_func, 'tpu_func_2': m.tpu_func_2}))
+PY
+OUT="$TMP/indirect" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/indirect.py"
+expect 1 "$AGC" convert --input_model_dir="$TMP/indirect" --output_model_dir="$TMP/none" \
+  --converter_options_string='tpu_functions { function_alias: "tpu_func" } tpu_functions { function_alias: "tpu_func_2" }'
+grep -Eqx 'agc: error: InvalidArgumentError: Unable to place both "__inference_tpu_func_[0-9]+" and "__inference_tpu_func_2_[0-9]+" on the TPU because "__inference_tpu_func_[0-9]+" indirectly calls "__inference_tpu_func_2_[0-9]+". This behavior is unsupported because it can cause invalid graphs to be generated.' "$TMP/err" ||
+  fail "B8: $(cat "$TMP/err")"
+# tpu_func alone takes helper and tpu_func_2 into its TPU program.
+expect 0 "$AGC" convert --input_model_dir="$TMP/indirect" --output_model_dir="$TMP/indirect_tpu" \
+  --converter_options_string='tpu_functions { function_alias: "tpu_func" }'
+grep -q "^100.00    [0-9]* *tpu_func$" "$TMP/out" || fail "B8 single TPU function report: $(cat "$TMP/out")"
+
 # Bad conversions fail whole: no output directory.
 expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/none" \
   --converter_options_string='tpu_functions { function_alias: "tpu_func" }'
