@@ -8,6 +8,7 @@
 #include "runtime/core/error.h"
 #include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/core/saved_model_file.h"
+#include "runtime/core/tensor_bundle.h"
 #include "runtime/tpu/batching_insertion.h"
 #include "runtime/tpu/bfloat16_checks.h"
 #include "runtime/tpu/conversion_report.h"
@@ -55,6 +56,20 @@ void write_output(const std::string& input_dir, const std::string& out, const te
   }
 }
 
+/// The variables the output will copy must be whole: every value of the
+/// checkpoint read once (DataLossError for a truncated or corrupt file).
+void check_variables(const std::string& input_dir, const tensorflow::SavedModel& model) {
+  for (const auto& m : model.meta_graphs()) {
+    for (const auto& node : m.object_graph_def().nodes()) {
+      if (node.has_variable()) {
+        BundleReader reader((fs::path(input_dir) / "variables" / "variables").string());
+        for (const std::string& key : reader.keys()) reader.get(key);
+        return;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string convert_saved_model(const std::string& input_dir, const std::string& output_dir,
@@ -65,6 +80,7 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
     throw UnimplementedError("agc's converter does not quantize yet: quantization_options is not supported");
   }
   std::shared_ptr<tensorflow::SavedModel> model = read_saved_model(input_dir);
+  check_variables(input_dir, *model);
   tensorflow::MetaGraphDef* meta = nullptr;
   const tensorflow::MetaGraphDef& found = find_meta_graph(*model, {});
   for (auto& m : *model->mutable_meta_graphs()) {

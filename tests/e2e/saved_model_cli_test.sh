@@ -287,6 +287,12 @@ grep -q "AlreadyExistsError: Output directory $TMP/toy_tpu already exists and is
   fail "convert over a model: $(cat "$TMP/err")"
 [ -e "$TMP/none" ] && fail "a failed conversion left $TMP/none"
 ls "$TMP" | grep -q agc-tmp && fail "a failed conversion left a temporary directory"
+cp -r "$TMP/model" "$TMP/truncated"
+data="$TMP/truncated/variables/variables.data-00000-of-00001"
+head -c 4 "$data" >"$data.short" && mv "$data.short" "$data"
+expect 1 "$AGC" convert --input_model_dir="$TMP/truncated" --output_model_dir="$TMP/none"
+grep -q "^agc: error: DataLossError: .*truncated" "$TMP/err" || fail "truncated variables: $(cat "$TMP/err")"
+[ -e "$TMP/none" ] && fail "a conversion of truncated variables left $TMP/none"
 expect 2 "$AGC" convert --input_model_dir="$TMP/toy"
 expect 2 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/x" --bogus=1
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The seed's converter workflow (Cloud TPU v5e inference converter guide) on
+# its toy models, end to end on one machine: each model saved by its Python
+# program with tf.saved_model.save and function aliases, converted by `agc
+# convert` with the seed's option strings, its conversion report printed, and
+# the converted model run through its serving signature on the emulated TPU.
+# usage: samples/tpu/run.sh [AGC] [WORK_DIR]
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+AGC=${1:-build/agc}
+WORK=${2:-$(mktemp -d)}
+mkdir -p "$WORK"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "two TPU functions (tpu_func_1, tpu_func_2)"
+rm -rf "$WORK/two" "$WORK/two_tpu"
+OUT="$WORK/two" "$AGC" run "$HERE/two_tpu_functions.py"
+"$AGC" convert --input_model_dir="$WORK/two" --output_model_dir="$WORK/two_tpu" --converter_options_string='
+tpu_functions {
+  function_alias: "tpu_func_1"
+}
+tpu_functions {
+  function_alias: "tpu_func_2"
+}'
+IN="$WORK/two_tpu" "$AGC" run "$HERE/serve_two.py"
+
+step "language model: preprocessing on the CPU, tpu_func on the TPU"
+rm -rf "$WORK/lm" "$WORK/lm_tpu" "$WORK/lm_all"
+OUT="$WORK/lm" "$AGC" run "$HERE/language_model.py"
+"$AGC" convert --input_model_dir="$WORK/lm" --output_model_dir="$WORK/lm_tpu" \
+  --converter_options_string='tpu_functions { function_alias: "tpu_func" }'
+IN="$WORK/lm_tpu" "$AGC" run "$HERE/serve_language_model.py"
+
+step "language model placed whole on the TPU: its string ops fail at the first run"
+"$AGC" convert --input_model_dir="$WORK/lm" --output_model_dir="$WORK/lm_all" \
+  --converter_options_string='tpu_functions { signature_name: "serving_default" }'
+IN="$WORK/lm_all" "$AGC" run "$HERE/serve_language_model.py"
