@@ -47,6 +47,16 @@ std::string python_name(const std::string& inference_name) {
   return n;
 }
 
+/// A class's `__call__` that calls the instance's native state `S`.
+template <class S>
+std::pair<std::string, Value> native_call() {
+  return {"__call__", Value::callable("__call__", [](std::vector<Value> a, Kwargs kwargs) -> Value {
+            Value self = a.at(0);
+            a.erase(a.begin());
+            return native_state<S>(self)->call(std::move(a), std::move(kwargs));
+          })};
+}
+
 // ---- restored functions
 
 struct RestoredFunctionState : NativeState {
@@ -118,11 +128,7 @@ Value RestoredFunctionState::call(std::vector<Value> args, Kwargs kwargs) {
 const Value& restored_function_class() {
   static const Value cls = make_class(
       "RestoredFunction", {},
-      {{"__call__", Value::callable("__call__", [](std::vector<Value> a, Kwargs kwargs) -> Value {
-          Value self = a.at(0);
-          a.erase(a.begin());
-          return native_state<RestoredFunctionState>(self)->call(std::move(a), std::move(kwargs));
-        })},
+      {native_call<RestoredFunctionState>(),
        {"concrete_functions",
         make_property(Value::callable("concrete_functions", [](std::vector<Value> a, Kwargs) -> Value {
           std::vector<Value> out;
@@ -161,11 +167,7 @@ struct SignatureState : NativeState {
 const Value& signature_function_class() {
   static const Value cls = make_class(
       "ConcreteFunction", {},
-      {{"__call__", Value::callable("__call__", [](std::vector<Value> a, Kwargs kwargs) -> Value {
-          Value self = a.at(0);
-          a.erase(a.begin());
-          return native_state<SignatureState>(self)->call(std::move(a), std::move(kwargs));
-        })},
+      {native_call<SignatureState>(),
        {"structured_outputs",
         make_property(Value::callable("structured_outputs", [](std::vector<Value> a, Kwargs) -> Value {
           return native_state<SignatureState>(a.at(0))->cf->structured_outputs();

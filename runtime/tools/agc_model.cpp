@@ -60,21 +60,27 @@ int saved_model(const std::vector<std::string>& args) {
   return 0;
 }
 
-/// The converter image's flags: --name=value or --name value.
+/// Flag `args[i]` as the converter image takes flags, "--name=value" or
+/// "--name value" (then `i` moves past the value); false when it has none.
+bool flag(const std::vector<std::string>& args, size_t& i, std::string& name, std::string& value) {
+  const std::string& a = args[i];
+  size_t eq = a.find('=');
+  name = a.substr(0, eq);
+  if (eq != std::string::npos) {
+    value = a.substr(eq + 1);
+    return true;
+  }
+  if (i + 1 >= args.size()) return false;
+  value = args[++i];
+  return true;
+}
+
 int convert(const std::vector<std::string>& args) {
   std::string in, out, options;
   bool have_in = false, have_out = false;
   for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i], value;
-    size_t eq = a.find('=');
-    std::string name = a.substr(0, eq);
-    if (eq != std::string::npos) {
-      value = a.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return usage_error(name + " needs a value");
-    }
+    std::string name, value;
+    if (!flag(args, i, name, value)) return usage_error(name + " needs a value");
     if (name == "--input_model_dir") {
       in = value, have_in = true;
     } else if (name == "--output_model_dir") {
@@ -100,15 +106,8 @@ int serve(const std::vector<std::string>& args) {
       o.model_dir = a;
       continue;
     }
-    size_t eq = a.find('=');
-    std::string name = a.substr(0, eq);
-    if (eq != std::string::npos) {
-      value = a.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return usage_error(name + " needs a value");
-    }
+    std::string name;
+    if (!flag(args, i, name, value)) return usage_error(name + " needs a value");
     auto number = [&](int& out) {
       try {
         size_t used = 0;
