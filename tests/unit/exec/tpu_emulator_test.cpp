@@ -52,6 +52,32 @@ TEST_CASE("B11: one compile per distinct argument shape, cached after") {
   CHECK(tpu::tpu_stats().compile_count - before == 3);
 }
 
+TEST_CASE("B11 with batching: allowed_batch_sizes [2, 4, 8] bound the compiles at 3") {
+  // BatchFunction(TPUPartitionedCall(x * x)): requests of 1..7 rows run padded to 2, 4 or 8.
+  Graph g("f");
+  Output x = g.placeholder({DType::Float32, Shape{kUnknownDim, 4}}, "x");
+  auto batched = std::make_shared<Graph>("batched", &g);
+  Output bx = batched->placeholder({DType::Float32, Shape{kUnknownDim, 4}}, "x");
+  auto body = std::make_shared<Graph>("tpu_func", batched.get());
+  Output tx = body->placeholder({DType::Float32, Shape{kUnknownDim, 4}}, "x");
+  body->outputs() = {body->add_node(op::Mul, {tx, tx})->output(0)};
+  Node* call = add_device_call(*batched, {bx}, batched->add_node(op::TPUOrdinalSelector, {})->output(0), body, "tpu_func");
+  batched->outputs() = {call->output(0)};
+  Attrs options{{"num_batch_threads", int64_t{1}},
+                {"max_batch_size", int64_t{8}},
+                {"batch_timeout_micros", int64_t{0}},
+                {"allowed_batch_sizes", std::vector<int64_t>{2, 4, 8}},
+                {"enable_large_batch_splitting", true}};
+  g.outputs() = {add_batch_function(g, {x}, {}, batched, "batched", options)->output(0)};
+  Plan plan = compile_plan(g);
+  const int64_t before = tpu::tpu_stats().compile_count;
+  for (int64_t rows : {1, 2, 3, 5, 7, 8, 4}) {
+    std::vector<Tensor> args{ones(Shape{rows, 4})};
+    CHECK(plan.run(args)[0].shape() == (Shape{rows, 4}));
+  }
+  CHECK(tpu::tpu_stats().compile_count - before == 3);
+}
+
 TEST_CASE("B10: a string op fails the first execution with TF's message") {
   auto g = tpu_graph({{DType::String, Shape{2}}},
                      [](Graph& b, const std::vector<Output>& a) {
