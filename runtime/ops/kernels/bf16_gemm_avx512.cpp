@@ -111,7 +111,8 @@ AG_AVX512BF16 void bf16_gemm_avx512bf16(const bfloat16* a, const bfloat16* b, fl
     a_stride = lda / 2;
   } else {
     packed_a.assign(static_cast<size_t>(m * pairs), 0u);
-    for (int64_t i = 0; i < m; ++i)
+    // (k == 0 leaves nothing to copy, and memcpy may not see the empty vector's null data.)
+    for (int64_t i = 0; i < m && k > 0; ++i)
       std::memcpy(packed_a.data() + i * pairs, a + i * lda, static_cast<size_t>(k) * sizeof(bfloat16));
     a_pairs = packed_a.data();
     a_stride = pairs;
