@@ -10,6 +10,7 @@
 
 #include "runtime/core/proto/graph_def.pb.h"
 #include "runtime/core/tensor_format.h"
+#include "runtime/core/variable.h"
 #include "runtime/exec/compile.h"
 #include "runtime/graph/function_def.h"
 #include "runtime/ops/eager.h"
@@ -30,18 +31,17 @@ const std::set<std::string> kWrittenByRoleOrInternal = {
 };
 
 /// TF ops whose agc form differs from TF's, so no signature is declared yet
-/// (the FunctionDef writer names them): agc's stateful random ops read no
-/// `algorithm` input; agc's TensorList ops hold the element shape as an attr
-/// where TF passes an input (element_shape, max_num_elements, leading_dims);
-/// agc's iterators name their dataset by attr where TF passes resources;
-/// agc's EagerPyFunc keeps Tout as ints, not list(type); agc's Parse ops
-/// take their keys and dense defaults as attrs in its own layout.
+/// (the FunctionDef writer names them): agc's TensorList ops hold the element
+/// shape as an attr where TF passes an input (element_shape,
+/// max_num_elements, leading_dims); agc's iterators name their dataset by
+/// attr where TF passes resources; agc's EagerPyFunc keeps Tout as ints, not
+/// list(type); agc's Parse ops take their keys and dense defaults as attrs in
+/// its own layout.
 const std::set<std::string> kNotYetTf = {
-    "StatefulUniform",      "StatefulStandardNormalV2", "StatefulTruncatedNormal", "StatefulUniformFullInt",
-    "StatefulUniformInt",   "EmptyTensorList",          "TensorListReserve",       "TensorListFromTensor",
-    "TensorListGetItem",    "TensorListPopBack",        "TensorListStack",         "TensorListGather",
-    "TensorListConcatV2",   "TensorListSplit",          "AnonymousIteratorV3",     "IteratorGetNextAsOptional",
-    "DeleteIterator",       "EagerPyFunc",              "ParseSingleExample",      "ParseExampleV2",
+    "EmptyTensorList",    "TensorListReserve",   "TensorListFromTensor", "TensorListGetItem",
+    "TensorListPopBack",  "TensorListStack",     "TensorListGather",     "TensorListConcatV2",
+    "TensorListSplit",    "AnonymousIteratorV3", "IteratorGetNextAsOptional", "DeleteIterator",
+    "EagerPyFunc",        "ParseSingleExample",  "ParseExampleV2",
 };
 
 const tensorflow::NodeDef& node_def(const ExportedFunction& e, const std::string& op) {
@@ -208,4 +208,36 @@ TEST_CASE("TensorList ops that take a list read it through TF's variant argument
   auto back = read_back(e);
   std::vector<Tensor> args = {list, Tensor::scalar<float>(2)};
   CHECK(run_graph(*back, args)[0].scalar_value<int32_t>() == 3);
+}
+
+TEST_CASE("a Generator's StatefulUniform reads its state through TF's resource and algorithm inputs") {
+  auto state = Variable::create(Tensor::from_vector<int64_t>({3}, {1234, 0, 0}), "StateVar");
+  Graph g("r");
+  Output shape = g.placeholder({DType::Int64, Shape{1}}, "shape");
+  Node* u = g.add_node(op::StatefulUniform, {g.constant(Tensor::scalar<int64_t>(1)), shape},
+                       Attrs{{"var", state->id()}, {"dtype", DType::Float32}}, "StatefulUniform");
+  g.outputs() = {u->output(0)};
+  ExportedFunction e = export_function_def(g, "r");
+  REQUIRE(e.variables == std::vector<int64_t>{state->id()});
+  const auto& nd = node_def(e, "StatefulUniform");
+  REQUIRE(nd.input_size() == 3);
+  CHECK(nd.input(0) == e.def->signature().input_arg(1).name());  // the state, a resource argument
+  CHECK(e.def->signature().input_arg(1).type() == tensorflow::DT_RESOURCE);
+  CHECK(nd.input(1) == "Const:output:0");
+  CHECK(nd.input(2) == "shape");
+  CHECK(nd.attr().at("dtype").type() == tensorflow::DT_FLOAT);
+  CHECK(nd.attr().at("shape_dtype").type() == tensorflow::DT_INT64);
+  CHECK(nd.attr().count("var") == 0);
+  CHECK(e.def->signature().is_stateful());
+
+  std::vector<Tensor> args = {Tensor::from_vector<int64_t>({1}, {4})};
+  std::vector<Tensor> want = run_graph(g, args);
+  state->assign(Tensor::from_vector<int64_t>({3}, {1234, 0, 0}));
+  std::string bytes;
+  REQUIRE(e.library->SerializeToString(&bytes));
+  auto lib = std::make_shared<tensorflow::FunctionDefLibrary>();
+  REQUIRE(lib->ParseFromString(bytes));
+  auto back = FunctionDefReader(lib).read("r", {state->id()});
+  check_same(run_graph(*back, args), want);
+  CHECK(state->read().data<int64_t>()[0] == 1234 + 4 * 256);  // the loaded graph moved the state on
 }
