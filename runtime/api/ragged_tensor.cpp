@@ -397,7 +397,7 @@ Value ragged_to_dense(const RaggedParts& p, const Value& default_value) {
     in.push_back(s);
     types.push_back("ROW_SPLITS");
   }
-  return Value(apply_op1(op::RaggedTensorToTensor, in, Attrs{{"num_row_partition_tensors", static_cast<int64_t>(types.size())}},
+  return Value(apply_op1(op::RaggedTensorToTensor, in, Attrs{{"num_row_partition_tensors", static_cast<int64_t>(types.size())}, {"row_partition_types", types}},
                          "RaggedTensorToTensor"));
 }
 

@@ -89,7 +89,7 @@ DType generator_dtype_or(const Value& v, DType d) { return v.is_none() ? d : req
 Value generator_draw(const Value& self, OpType op, const Value& shape, DType dtype, const char* hint,
            std::vector<TensorHandle> extra = {}) {
   GeneratorState& g = generator_of(self);
-  std::vector<TensorHandle> in{generator_shape_arg(shape)};
+  std::vector<TensorHandle> in{TensorHandle(Tensor::scalar<int64_t>(g.alg)), generator_shape_arg(shape)};
   for (TensorHandle& h : extra) in.push_back(std::move(h));
   Attrs attrs{{"var", g.state.as_variable()->id()}};
   if (extra.empty()) attrs.set("dtype", dtype);

@@ -75,7 +75,12 @@ std::string summarize_node(const FailedNode& node) {
       attrs.emplace_back(name, enum_name(node.ctx.inputs[static_cast<size_t>(input)].dtype));
     }
   }
-  for (const auto& [name, value] : node.attrs.items()) attrs.emplace_back(name, summarize_attr(value));
+  for (const auto& [name, value] : node.attrs.items()) {
+    // A type attr the node also holds itself (Range's Tidx, a NodeDef read back) is listed once.
+    if (std::none_of(attrs.begin(), attrs.end(), [&](const auto& a) { return a.first == name; })) {
+      attrs.emplace_back(name, summarize_attr(value));
+    }
+  }
   std::sort(attrs.begin(), attrs.end());
   std::string s = "{{node " + std::string(node.name) + "}} = " + node.op.name + "[";
   for (size_t i = 0; i < attrs.size(); ++i) s += (i > 0 ? ", " : "") + attrs[i].first + "=" + attrs[i].second;

@@ -160,6 +160,7 @@ void register_basic_ops(OpRegistry& reg) {
       .not_differentiable();
 
   reg.op("Size")
+      .tf_signature("input: T -> output: out_type")
       .inputs(1)
       .infer([](const InferContext& c) {
         DType t = out_type(c.attrs);
@@ -182,6 +183,7 @@ void register_basic_ops(OpRegistry& reg) {
   // two shapes was broadcast to their common shape, for reducing gradients
   // (the dynamic side of the broadcasting rule; GradContext::unbroadcast).
   reg.op("BroadcastGradientArgs")
+      .tf_signature("s0: T, s1: T -> r0: T, r1: T")
       .inputs(2)
       .outputs(2)
       .infer([](const InferContext& c) {
@@ -221,6 +223,7 @@ void register_basic_ops(OpRegistry& reg) {
       .not_differentiable();
 
   reg.op("Rank")
+      .tf_signature("input: T -> output: int32")
       .inputs(1)
       .infer([](const InferContext&) { return one(DType::Int32, Shape{}); })
       .cpu([](const KernelSpec&) {
@@ -234,6 +237,7 @@ void register_basic_ops(OpRegistry& reg) {
 
   // Fill(dims, value): a tensor of shape `dims` holding `value` everywhere.
   reg.op("Fill")
+      .tf_signature("dims: index_type, value: T -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[0].dtype, "index_type");
@@ -268,6 +272,7 @@ void register_basic_ops(OpRegistry& reg) {
       .grad(fill_grad);
 
   reg.op("ZerosLike")
+      .tf_signature("x: T -> y: T")
       .inputs(1)
       .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
       .cpu([](const KernelSpec& s) {
@@ -294,6 +299,7 @@ void register_basic_ops(OpRegistry& reg) {
       .not_differentiable();
 
   reg.op("OnesLike")
+      .tf_signature("x: T -> y: T")
       .inputs(1)
       .infer([](const InferContext& c) {
         if (c.inputs[0].dtype == DType::String) {
@@ -321,6 +327,7 @@ void register_basic_ops(OpRegistry& reg) {
 
   // Range(start, limit, delta): [start, start + delta, ...) up to limit.
   reg.op("Range")
+      .tf_signature("start: Tidx, limit: Tidx, delta: Tidx -> output: Tidx")
       .inputs(3)
       .infer([](const InferContext& c) {
         DType t = c.inputs[0].dtype;

@@ -216,8 +216,8 @@ std::vector<GradTensor> select_grad(GradContext& c) {
 
 void register_compare_ops(OpRegistry& reg) {
   // TF's comparisons, logical ops and shape-like results have no gradient (MG).
-  equality_op<EqualOp, false>(reg, "Equal");
-  equality_op<NotEqualOp, true>(reg, "NotEqual");
+  equality_op<EqualOp, false>(reg, "Equal").tf_signature("x: T, y: T -> z: bool");
+  equality_op<NotEqualOp, true>(reg, "NotEqual").tf_signature("x: T, y: T -> z: bool");
   const char* const real = kRealNumberSet.tf_list;
   register_binary<LessOp, kRealTypes, true>(reg, "Less", real).semantic(OpSemantic::Less).not_differentiable();
   register_binary<LessEqualOp, kRealTypes, true>(reg, "LessEqual", real).not_differentiable();
@@ -229,6 +229,7 @@ void register_compare_ops(OpRegistry& reg) {
 
   // SelectV2(condition: bool, t: T, e: T) -> T.
   reg.op("SelectV2")
+      .tf_signature("condition: bool, t: T, e: T -> output: T")
       .inputs(3)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::Bool);
@@ -251,6 +252,7 @@ void register_compare_ops(OpRegistry& reg) {
       "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, "
       "uint16, complex128, half, uint32, uint64, bool"};
   reg.op("Where")
+      .tf_signature("input: T -> index: int64")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_allowed(c.op, c.inputs[0].dtype, kWhereSet);

@@ -365,6 +365,7 @@ void register_concat_ops(OpRegistry& reg) {
 
   // Unpack(value) with attrs axis and num: one output per slice along axis.
   reg.op("Unpack")
+      .tf_signature("value: T -> output: num * T")
       .inputs(1)
       .outputs(-1)
       .infer([](const InferContext& c) {
@@ -417,6 +418,7 @@ void register_concat_ops(OpRegistry& reg) {
 
   // Split(axis, value) with attr num_split: equal pieces.
   reg.op("Split")
+      .tf_signature("split_dim: int32, value: T -> output: num_split * T")
       .inputs(2)
       .outputs(-1)
       .infer([](const InferContext& c) {
@@ -448,6 +450,7 @@ void register_concat_ops(OpRegistry& reg) {
 
   // SplitV(value, size_splits, axis): pieces of the given sizes (one may be -1).
   reg.op("SplitV")
+      .tf_signature("value: T, size_splits: Tlen, split_dim: int32 -> output: num_split * T")
       .inputs(3)
       .outputs(-1)
       .infer([](const InferContext& c) {

@@ -277,6 +277,7 @@ bool gathers_row(const InferContext& c) {
 void register_gather_ops(OpRegistry& reg) {
   // GatherV2(params, indices, axis) with attr batch_dims.
   reg.op("GatherV2")
+      .tf_signature("params: Tparams, indices: Tindices, axis: Taxis -> output: Tparams")
       .inputs(3)
       .selects_row(gathers_row)
       .infer([](const InferContext& c) {
@@ -319,6 +320,7 @@ void register_gather_ops(OpRegistry& reg) {
       .grad(gather_grad);
 
   reg.op("GatherNd")
+      .tf_signature("params: Tparams, indices: Tindices -> output: Tparams")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tindices");
@@ -345,6 +347,7 @@ void register_gather_ops(OpRegistry& reg) {
 
   // OneHot(indices, depth, on_value, off_value) with attr axis (-1: last).
   reg.op("OneHot")
+      .tf_signature("indices: TI, depth: int32, on_value: T, off_value: T -> output: T")
       .inputs(4)
       .infer([](const InferContext& c) {
         DType it = c.inputs[0].dtype;

@@ -482,6 +482,7 @@ void register_list_ops(OpRegistry& reg) {
       .grad(from_tensor_grad);
 
   reg.op("TensorListLength")
+      .tf_signature("input_handle: variant -> length: int32")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_list_input(c);
@@ -509,6 +510,7 @@ void register_list_ops(OpRegistry& reg) {
       .grad(get_item_grad);
 
   reg.op("TensorListSetItem")
+      .tf_signature("input_handle: variant, index: int32, item: element_dtype -> output_handle: variant")
       .inputs(3)
       .infer([](const InferContext& c) {
         check_list_input(c);
@@ -522,6 +524,7 @@ void register_list_ops(OpRegistry& reg) {
       .grad(set_item_grad);
 
   reg.op("TensorListPushBack")
+      .tf_signature("input_handle: variant, tensor: element_dtype -> output_handle: variant")
       .inputs(2)
       .infer([](const InferContext& c) {
         check_list_input(c);
@@ -655,6 +658,7 @@ void register_list_ops(OpRegistry& reg) {
       .grad(split_grad);
 
   reg.op("TensorListScatterIntoExistingList")
+      .tf_signature("input_handle: variant, tensor: element_dtype, indices: int32 -> output_handle: variant")
       .inputs(3)
       .infer([](const InferContext& c) {
         check_list_input(c);

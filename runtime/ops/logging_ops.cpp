@@ -71,6 +71,7 @@ void emit_print(std::string_view stream, std::string_view text) {
 void register_logging_ops(OpRegistry& reg) {
   // PrintV2(input: string scalar); attrs output_stream ("stderr"), end ("\n").
   reg.op("PrintV2")
+      .tf_signature("input: string ->")
       .inputs(1)
       .outputs(0)
       .stateful()
@@ -107,6 +108,7 @@ void register_logging_ops(OpRegistry& reg) {
   // When the condition is false: InvalidArgumentError "assertion failed: "
   // followed by each data tensor in brackets, strings unquoted, as TF's kernel.
   reg.op("Assert")
+      .tf_signature("condition: bool, data: T[] ->")
       .inputs(1, -1)
       .outputs(0)
       .stateful()

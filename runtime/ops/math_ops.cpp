@@ -373,6 +373,7 @@ Kernel add_n_kernel(const KernelSpec& s) {
 
 void register_math_ops(OpRegistry& reg) {
   reg.op("AddN")
+      .tf_signature("inputs: N * T -> sum: T")
       .inputs(1, -1)
       .infer(infer_add_n)
       .cpu(add_n_kernel)

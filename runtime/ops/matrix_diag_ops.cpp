@@ -377,13 +377,13 @@ std::vector<GradTensor> band_part_grad(GradContext& c) {
 }  // namespace
 
 void register_matrix_diag_ops(OpRegistry& reg) {
-  reg.op("MatrixDiagPartV3").inputs(3).infer(infer_diag_part).cpu(diag_part_kernel()).cost(CostKind::DataMovement).tpu()
+  reg.op("MatrixDiagPartV3").tf_signature("input: T, k: int32, padding_value: T -> diagonal: T").inputs(3).infer(infer_diag_part).cpu(diag_part_kernel()).cost(CostKind::DataMovement).tpu()
       .grad(diag_part_grad);
-  reg.op("MatrixDiagV3").inputs(5).infer(infer_diag).cpu(diag_kernel()).cost(CostKind::DataMovement).tpu()
+  reg.op("MatrixDiagV3").tf_signature("diagonal: T, k: int32, num_rows: int32, num_cols: int32, padding_value: T -> output: T").inputs(5).infer(infer_diag).cpu(diag_kernel()).cost(CostKind::DataMovement).tpu()
       .grad(diag_grad);
-  reg.op("MatrixSetDiagV3").inputs(3).infer(infer_set_diag).cpu(set_diag_kernel()).cost(CostKind::DataMovement).tpu()
+  reg.op("MatrixSetDiagV3").tf_signature("input: T, diagonal: T, k: int32 -> output: T").inputs(3).infer(infer_set_diag).cpu(set_diag_kernel()).cost(CostKind::DataMovement).tpu()
       .grad(set_diag_grad);
-  reg.op("MatrixBandPart").inputs(3).infer(infer_band_part).cpu(band_part_kernel()).cost(CostKind::DataMovement).tpu()
+  reg.op("MatrixBandPart").tf_signature("input: T, num_lower: Tindex, num_upper: Tindex -> band: T").inputs(3).infer(infer_band_part).cpu(band_part_kernel()).cost(CostKind::DataMovement).tpu()
       .grad(band_part_grad);
 }
 

@@ -352,6 +352,7 @@ std::vector<GradTensor> qr_grad(GradContext& c) {
 
 void register_matrix_factor_ops(OpRegistry& reg) {
   reg.op("MatrixInverse")
+      .tf_signature("input: T -> output: T")
       .inputs(1)
       .infer(infer_square)
       .cpu([](const KernelSpec& s) {
@@ -368,6 +369,7 @@ void register_matrix_factor_ops(OpRegistry& reg) {
       .tpu_unsupported("no LU decomposition on the TPU")
       .grad(inverse_grad);
   reg.op("MatrixDeterminant")
+      .tf_signature("input: T -> output: T")
       .inputs(1)
       .infer(infer_determinant)
       .cpu([](const KernelSpec& s) {
@@ -385,6 +387,7 @@ void register_matrix_factor_ops(OpRegistry& reg) {
       .tpu_unsupported("no LU decomposition on the TPU")
       .grad(determinant_grad);
   reg.op("MatrixSolve")
+      .tf_signature("matrix: T, rhs: T -> output: T")
       .inputs(2)
       .infer(infer_solve)
       .cpu([](const KernelSpec& s) {
@@ -405,6 +408,7 @@ void register_matrix_factor_ops(OpRegistry& reg) {
       .tpu_unsupported("no LU decomposition on the TPU")
       .grad(solve_grad);
   reg.op("Cholesky")
+      .tf_signature("input: T -> output: T")
       .inputs(1)
       .infer(infer_square)
       .cpu([](const KernelSpec& s) {
@@ -420,6 +424,7 @@ void register_matrix_factor_ops(OpRegistry& reg) {
       .tpu_unsupported("no Cholesky decomposition on the TPU")
       .grad(cholesky_grad);
   reg.op("Qr")
+      .tf_signature("input: T -> q: T, r: T")
       .inputs(1)
       .outputs(2)
       .infer(infer_qr)

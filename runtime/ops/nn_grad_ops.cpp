@@ -349,6 +349,7 @@ std::vector<GradTensor> avg_pool_grad_grad(GradContext& c) {
 
 void register_nn_grad_ops(OpRegistry& reg) {
   reg.op("Conv2DBackpropInput")
+      .tf_signature("input_sizes: int32, filter: T, out_backprop: T -> output: T")
       .inputs(3)
       .infer([](const InferContext& c) { return infer_conv_backprop(c, 0, 1); })
       .cpu(conv_backprop_input_kernel())
@@ -356,6 +357,7 @@ void register_nn_grad_ops(OpRegistry& reg) {
       .tpu()
       .grad(conv_backprop_input_grad);
   reg.op("Conv2DBackpropFilter")
+      .tf_signature("input: T, filter_sizes: int32, out_backprop: T -> output: T")
       .inputs(3)
       .infer([](const InferContext& c) { return infer_conv_backprop(c, 1, 0); })
       .cpu(conv_backprop_filter_kernel())
@@ -363,6 +365,7 @@ void register_nn_grad_ops(OpRegistry& reg) {
       .tpu()
       .grad(conv_backprop_filter_grad);
   reg.op("MaxPoolGrad")
+      .tf_signature("orig_input: T, orig_output: T, grad: T -> output: T")
       .inputs(3)
       .infer([](const InferContext& c) -> std::vector<TensorSpec> {
         DType t = c.inputs[0].dtype;
@@ -379,6 +382,7 @@ void register_nn_grad_ops(OpRegistry& reg) {
   // MaxPoolGradGrad(orig_input, orig_output, grad): grad (x's shape) read at
   // each window's maximum, in y's shape.
   reg.op("MaxPoolGradGrad")
+      .tf_signature("orig_input: T, orig_output: T, grad: T -> output: T")
       .inputs(3)
       .infer([](const InferContext& c) -> std::vector<TensorSpec> {
         DType t = c.inputs[0].dtype;
@@ -393,6 +397,7 @@ void register_nn_grad_ops(OpRegistry& reg) {
       .tpu()
       .grad(max_pool_grad_grad_grad);
   reg.op("AvgPoolGrad")
+      .tf_signature("orig_input_shape: int32, grad: T -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) -> std::vector<TensorSpec> {
         array::check_index_dtype(c.inputs[0].dtype, "orig_input_shape");

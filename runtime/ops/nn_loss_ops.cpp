@@ -416,6 +416,7 @@ KernelFactory l2_loss_kernel() {
 
 void register_nn_loss_ops(OpRegistry& reg) {
   reg.op("L2Loss")
+      .tf_signature("t: T -> output: T")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_float(c);
@@ -426,6 +427,7 @@ void register_nn_loss_ops(OpRegistry& reg) {
       .tpu()
       .grad([](GradContext& c) { return grads({c.mul(c.input(0), c.grad(0))}); });
   reg.op("SoftmaxCrossEntropyWithLogits")
+      .tf_signature("features: T, labels: T -> loss: T, backprop: T")
       .inputs(2)
       .outputs(2)
       .infer(infer_xent)
@@ -434,6 +436,7 @@ void register_nn_loss_ops(OpRegistry& reg) {
       .tpu()
       .grad(xent_grad);
   reg.op("SparseSoftmaxCrossEntropyWithLogits")
+      .tf_signature("features: T, labels: Tlabels -> loss: T, backprop: T")
       .inputs(2)
       .outputs(2)
       .infer(infer_sparse_xent)
@@ -442,6 +445,7 @@ void register_nn_loss_ops(OpRegistry& reg) {
       .tpu()
       .grad(sparse_xent_grad);
   reg.op("FusedBatchNormV3")
+      .tf_signature("x: T, scale: U, offset: U, mean: U, variance: U -> y: T, batch_mean: U, batch_variance: U, reserve_space_1: U, reserve_space_2: U, reserve_space_3: U")
       .inputs(5)
       .outputs(6)
       .infer(infer_batch_norm)

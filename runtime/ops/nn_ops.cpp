@@ -488,14 +488,15 @@ void register_nn_ops(OpRegistry& reg) {
       .tpu()
       .grad(bias_add_grad);
   reg.op("Conv2D")
+      .tf_signature("input: T, filter: T -> output: T")
       .inputs(2)
       .infer(infer_conv2d)
       .cpu(conv2d_kernel)
       .cost(CostKind::Contraction, conv2d_dims)
       .tpu()
       .grad(conv2d_grad);
-  reg.op("MaxPool").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad(max_pool_grad);
-  reg.op("AvgPool").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad(avg_pool_grad);
+  reg.op("MaxPool").tf_signature("input: T -> output: T").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad(max_pool_grad);
+  reg.op("AvgPool").tf_signature("value: T -> output: T").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad(avg_pool_grad);
   register_nn_grad_ops(reg);
   register_nn_loss_ops(reg);
 }

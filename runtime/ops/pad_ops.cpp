@@ -5,6 +5,8 @@
 // gradients take back what was copied: Tile's and BroadcastTo's sum the
 // copies, Pad's slices the border off, MirrorPad's (MirrorPadGrad) folds the
 // border back onto what it mirrored (TF's array_grad.py).
+#include <tuple>
+
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/kernels/broadcast.h"
@@ -388,6 +390,7 @@ GradFn mirror_grad(OpType to) {
 
 void register_pad_ops(OpRegistry& reg) {
   reg.op("Tile")
+      .tf_signature("input: T, multiples: Tmultiples -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tmultiples");
@@ -416,12 +419,15 @@ void register_pad_ops(OpRegistry& reg) {
       .cost(CostKind::DataMovement).tpu({1})
       .grad(tile_grad);
 
-  for (auto [name, inputs] : {std::pair{"Pad", 2}, std::pair{"PadV2", 3}}) {
-    reg.op(name).inputs(inputs).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu({1}).grad(pad_grad);
+  for (auto [name, inputs, signature] :
+       {std::tuple{"Pad", 2, "input: T, paddings: Tpaddings -> output: T"},
+        std::tuple{"PadV2", 3, "input: T, paddings: Tpaddings, constant_values: T -> output: T"}}) {
+    reg.op(name).inputs(inputs).tf_signature(signature).infer(pad_infer).cpu(pad_kernel()).cost(CostKind::DataMovement).tpu({1}).grad(pad_grad);
   }
-  reg.op("MirrorPad").inputs(2).infer(mirror_pad_infer).cpu(mirror_pad_kernel()).cost(CostKind::DataMovement).tpu({1})
+  reg.op("MirrorPad").tf_signature("input: T, paddings: Tpaddings -> output: T").inputs(2).infer(mirror_pad_infer).cpu(mirror_pad_kernel()).cost(CostKind::DataMovement).tpu({1})
       .grad(mirror_grad(op::MirrorPadGrad));
   reg.op("MirrorPadGrad")
+      .tf_signature("input: T, paddings: Tpaddings -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tpaddings");
@@ -435,7 +441,7 @@ void register_pad_ops(OpRegistry& reg) {
       .cost(CostKind::DataMovement)
       .tpu()
       .grad(mirror_grad(op::MirrorPad));
-  reg.op("BroadcastTo").inputs(2).infer(broadcast_to_infer).cpu(broadcast_to_kernel()).cost(CostKind::DataMovement).tpu({1})
+  reg.op("BroadcastTo").tf_signature("input: T, shape: Tidx -> output: T").inputs(2).infer(broadcast_to_infer).cpu(broadcast_to_kernel()).cost(CostKind::DataMovement).tpu({1})
       .grad([](GradContext& c) { return grads({c.unbroadcast(c.grad(0), c.input(0)), GradTensor{}}); });
 }
 

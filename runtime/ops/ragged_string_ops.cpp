@@ -71,6 +71,7 @@ void register_ragged_string_ops(OpRegistry& reg) {
   // StringSplitV2(input: string [N], sep: string []) -> indices: int64 [?, 2],
   // values: string [?], shape: int64 [2]; attr maxsplit.
   reg.op("StringSplitV2")
+      .tf_signature("input: string, sep: string -> indices: int64, values: string, shape: int64")
       .inputs(2)
       .outputs(3)
       .infer([](const InferContext& c) {
@@ -115,6 +116,7 @@ void register_ragged_string_ops(OpRegistry& reg) {
   // StringNGrams(data: string [?], data_splits: Tsplits [?]) -> ngrams, ngrams_splits;
   // attrs separator, ngram_widths, left_pad, right_pad, pad_width, preserve_short_sequences.
   reg.op("StringNGrams")
+      .tf_signature("data: string, data_splits: Tsplits -> ngrams: string, ngrams_splits: Tsplits")
       .inputs(2)
       .outputs(2)
       .infer([](const InferContext& c) {
@@ -213,8 +215,16 @@ namespace ag {
 /// default_value, then one row_splits vector per ragged dimension.
 void register_ragged_conversion_ops(OpRegistry& reg) {
   reg.op("RaggedTensorToTensor")
+      .tf_signature("shape: Tshape, values: T, default_value: T, row_partition_tensors: num_row_partition_tensors * Tindex -> result: T")
       .inputs(4, -1)
       .infer([](const InferContext& c) {
+        // TF's row_partition_types name each partition tensor's kind; agc
+        // reads row splits only (a TF graph may hold FIRST_DIM_SIZE, VALUE_ROWIDS).
+        for (const std::string& kind : c.attrs.get_or<std::vector<std::string>>("row_partition_types", {})) {
+          if (kind != "ROW_SPLITS") {
+            throw UnimplementedError("RaggedTensorToTensor with row partition type " + kind + ": agc reads ROW_SPLITS only");
+          }
+        }
         const Shape& vs = c.inputs[1].shape;
         if (c.inputs[2].dtype != c.inputs[1].dtype) {
           throw InvalidArgumentError("default_value must have the dtype of values");

@@ -116,6 +116,7 @@ struct GammaSampleDerAlphaOp {
 void register_random_gamma_ops(OpRegistry& reg) {
   // RandomGamma(shape: S, alpha: T) -> T; attrs seed, seed2.
   reg.op("RandomGamma")
+      .tf_signature("shape: S, alpha: T -> output: T")
       .inputs(2)
       .stateful()
       .infer([](const InferContext& c) {
@@ -138,6 +139,7 @@ void register_random_gamma_ops(OpRegistry& reg) {
 
   // StatelessRandomGammaV2(shape, seed, alpha: dtype) -> dtype.
   reg.op("StatelessRandomGammaV2")
+      .tf_signature("shape: T, seed: Tseed, alpha: dtype -> output: dtype")
       .inputs(3)
       .infer([](const InferContext& c) {
         DType t = c.inputs[2].dtype;

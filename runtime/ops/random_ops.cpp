@@ -276,14 +276,17 @@ Shape random_output_shape(const Tensor& t) { return shape_from_tensor(t); }
 
 void register_random_ops(OpRegistry& reg) {
   // TF's random ops have no gradient (NotDifferentiable in random_grad.py).
-  register_float_random<FloatDist::Uniform>(reg, "RandomUniform").cost(CostKind::Elementwise).tpu().not_differentiable();
+  register_float_random<FloatDist::Uniform>(reg, "RandomUniform").tf_signature("shape: T -> output: dtype").cost(CostKind::Elementwise).tpu().not_differentiable();
   register_float_random<FloatDist::Normal>(reg, "RandomStandardNormal")
+      .tf_signature("shape: T -> output: dtype")
       .cost(CostKind::Elementwise).tpu().not_differentiable();
   register_float_random<FloatDist::TruncatedNormal>(reg, "TruncatedNormal")
+      .tf_signature("shape: T -> output: dtype")
       .cost(CostKind::Elementwise).tpu().not_differentiable();
 
   // RandomUniformInt(shape, minval: Tout, maxval: Tout) -> Tout; attrs seed, seed2.
   reg.op("RandomUniformInt")
+      .tf_signature("shape: T, minval: Tout, maxval: Tout -> output: Tout")
       .inputs(3)
       .stateful()
       .infer([](const InferContext& c) {
@@ -325,12 +328,13 @@ void register_random_ops(OpRegistry& reg) {
       .cost(CostKind::Elementwise).tpu()
       .not_differentiable();
 
-  register_stateless_float<FloatDist::Uniform>(reg, "StatelessRandomUniform");
-  register_stateless_float<FloatDist::Normal>(reg, "StatelessRandomNormal");
-  register_stateless_float<FloatDist::TruncatedNormal>(reg, "StatelessTruncatedNormal");
+  register_stateless_float<FloatDist::Uniform>(reg, "StatelessRandomUniform").tf_signature("shape: T, seed: Tseed -> output: dtype");
+  register_stateless_float<FloatDist::Normal>(reg, "StatelessRandomNormal").tf_signature("shape: T, seed: Tseed -> output: dtype");
+  register_stateless_float<FloatDist::TruncatedNormal>(reg, "StatelessTruncatedNormal").tf_signature("shape: T, seed: Tseed -> output: dtype");
 
   // StatelessRandomUniformInt(shape, seed, minval: dtype, maxval: dtype) -> dtype.
   reg.op("StatelessRandomUniformInt")
+      .tf_signature("shape: T, seed: Tseed, minval: dtype, maxval: dtype -> output: dtype")
       .inputs(4)
       .infer([](const InferContext& c) {
         DType t = c.inputs[2].dtype;
@@ -366,6 +370,7 @@ void register_random_ops(OpRegistry& reg) {
 
   // StatelessRandomUniformFullInt(shape, seed) -> dtype: every bit pattern.
   reg.op("StatelessRandomUniformFullInt")
+      .tf_signature("shape: T, seed: Tseed -> output: dtype")
       .inputs(2)
       .infer([](const InferContext& c) {
         DType t = c.attrs.get_or<DType>("dtype", DType::Int64);
@@ -387,6 +392,7 @@ void register_random_ops(OpRegistry& reg) {
 
   // StatelessMultinomial(logits, num_samples, seed) -> output_dtype.
   reg.op("StatelessMultinomial")
+      .tf_signature("logits: T, num_samples: int32, seed: Tseed -> output: output_dtype")
       .inputs(3)
       .infer([](const InferContext& c) {
         check_seed_input(c, 2);
@@ -404,6 +410,7 @@ void register_random_ops(OpRegistry& reg) {
 
   // RandomShuffle(value: T) -> T; attrs seed, seed2. Rows of the first axis.
   reg.op("RandomShuffle")
+      .tf_signature("value: T -> output: T")
       .inputs(1)
       .stateful()
       .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; })
@@ -428,6 +435,7 @@ void register_random_ops(OpRegistry& reg) {
 
   // Multinomial(logits: T, num_samples: int32) -> output_dtype; attrs seed, seed2.
   reg.op("Multinomial")
+      .tf_signature("logits: T, num_samples: int32 -> output: output_dtype")
       .inputs(2)
       .stateful()
       .infer(multinomial_infer)

@@ -123,6 +123,7 @@ void poisson_run(const Philox4x32& gen, const Tensor& rate, Tensor& out) {
 void register_random_poisson_ops(OpRegistry& reg) {
   // RandomPoissonV2(shape: S, rate: R) -> dtype; attrs seed, seed2, dtype (default int64).
   reg.op("RandomPoissonV2")
+      .tf_signature("shape: S, rate: R -> output: dtype")
       .inputs(2)
       .stateful()
       .infer([](const InferContext& c) {
@@ -147,6 +148,7 @@ void register_random_poisson_ops(OpRegistry& reg) {
 
   // StatelessRandomPoisson(shape, seed, lam: Rtype) -> dtype.
   reg.op("StatelessRandomPoisson")
+      .tf_signature("shape: T, seed: Tseed, lam: Rtype -> output: dtype")
       .inputs(3)
       .infer([](const InferContext& c) {
         kernels::check_allowed(c.op, c.inputs[2].dtype, kPoissonSet, "Rtype");

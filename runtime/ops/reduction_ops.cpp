@@ -690,11 +690,11 @@ void register_reduction_ops(OpRegistry& reg) {
       .cost(CostKind::Elementwise)
       .tpu({1})
       .not_differentiable();
-  reg.op("Cumsum").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(false))
+  reg.op("Cumsum").tf_signature("x: T, axis: Tidx -> out: T").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(false))
       .cost(CostKind::Elementwise)
       .tpu({1})
       .grad(cumsum_grad);
-  reg.op("Cumprod").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(true))
+  reg.op("Cumprod").tf_signature("x: T, axis: Tidx -> out: T").inputs(2).infer(infer_cumsum).cpu(cumsum_kernel(true))
       .cost(CostKind::Elementwise)
       .tpu()
       .grad(cumprod_grad);

@@ -183,10 +183,10 @@ GradFn tensor_scatter_add_grad(double sign) {
 }  // namespace
 
 void register_scatter_ops(OpRegistry& reg) {
-  reg.op("ScatterNd").inputs(3).infer(infer_scatter_nd).cpu(scatter_nd_kernel).cost(CostKind::DataMovement).tpu()
+  reg.op("ScatterNd").tf_signature("indices: Tindices, updates: T, shape: Tindices -> output: T").inputs(3).infer(infer_scatter_nd).cpu(scatter_nd_kernel).cost(CostKind::DataMovement).tpu()
       .grad(scatter_nd_grad);
   auto tensor_scatter = [&](const char* name, Write how) {
-    return reg.op(name).inputs(3).infer(infer_tensor_scatter).cpu(tensor_scatter_kernel(how)).cost(CostKind::DataMovement)
+    return reg.op(name).inputs(3).tf_signature("tensor: T, indices: Tindices, updates: T -> output: T").infer(infer_tensor_scatter).cpu(tensor_scatter_kernel(how)).cost(CostKind::DataMovement)
         .tpu();
   };
   tensor_scatter("TensorScatterUpdate", Write::Assign).grad(tensor_scatter_update_grad);

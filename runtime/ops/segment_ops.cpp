@@ -410,7 +410,7 @@ std::vector<GradTensor> sorted_extremum_grad(GradContext& c) {
 
 void register_segment_ops(OpRegistry& reg) {
   auto sorted = [&](const char* name, KernelFactory kernel) {
-    return reg.op(name).inputs(2).infer(infer_sorted).cpu(std::move(kernel)).cost(CostKind::DataMovement).tpu();
+    return reg.op(name).inputs(2).tf_signature("data: T, segment_ids: Tindices -> output: T").infer(infer_sorted).cpu(std::move(kernel)).cost(CostKind::DataMovement).tpu();
   };
   sorted("SegmentSum", sorted_kernel<Reduce::Sum>()).grad(sorted_sum_grad);
   sorted("SegmentMean", sorted_kernel<Reduce::Mean>()).grad(sorted_mean_grad);
@@ -420,7 +420,9 @@ void register_segment_ops(OpRegistry& reg) {
   sorted("SegmentProd", sorted_kernel<Reduce::Prod>()).grad_unimplemented();
 
   auto unsorted = [&](const char* name, KernelFactory kernel) {
-    return reg.op(name).inputs(3).infer(infer_unsorted).cpu(std::move(kernel)).cost(CostKind::DataMovement).tpu();
+    return reg.op(name).inputs(3)
+        .tf_signature("data: T, segment_ids: Tindices, num_segments: Tnumsegments -> output: T")
+        .infer(infer_unsorted).cpu(std::move(kernel)).cost(CostKind::DataMovement).tpu();
   };
   unsorted("UnsortedSegmentSum", unsorted_kernel<Reduce::Sum>()).grad(unsorted_sum_grad);
   unsorted("UnsortedSegmentMax", unsorted_kernel<Reduce::Max>()).grad(unsorted_extremum_grad);
@@ -428,6 +430,7 @@ void register_segment_ops(OpRegistry& reg) {
   unsorted("UnsortedSegmentProd", unsorted_kernel<Reduce::Prod>()).grad(unsorted_prod_grad);
 
   reg.op("DenseBincount")
+      .tf_signature("input: Tidx, size: Tidx, weights: T -> output: T")
       .inputs(3)
       .infer(infer_bincount)
       .cpu(bincount_kernel())

@@ -272,6 +272,7 @@ void register_shape_ops(OpRegistry& reg) {
       .grad(reshape_grad);
 
   reg.op("ExpandDims")
+      .tf_signature("input: T, dim: Tdim -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tdim");
@@ -294,6 +295,7 @@ void register_shape_ops(OpRegistry& reg) {
       .grad(reshape_grad);
 
   reg.op("Squeeze")
+      .tf_signature("input: T -> output: T")
       .inputs(1)
       .infer([](const InferContext& c) {
         auto dims = c.attrs.get_or<std::vector<int64_t>>("squeeze_dims", {});
@@ -309,6 +311,7 @@ void register_shape_ops(OpRegistry& reg) {
       .grad(reshape_grad);
 
   reg.op("Transpose")
+      .tf_signature("x: T, perm: Tperm -> y: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tperm");
@@ -358,6 +361,7 @@ void register_shape_ops(OpRegistry& reg) {
       .grad(transpose_grad);
 
   reg.op("ReverseV2")
+      .tf_signature("tensor: T, axis: Tidx -> output: T")
       .inputs(2)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tidx");
@@ -392,6 +396,7 @@ void register_shape_ops(OpRegistry& reg) {
       .grad(reverse_grad);
 
   reg.op("Roll")
+      .tf_signature("input: T, shift: Tshift, axis: Taxis -> output: T")
       .inputs(3)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tshift");

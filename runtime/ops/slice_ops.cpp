@@ -377,6 +377,7 @@ void register_slice_ops(OpRegistry& reg) {
   // StridedSliceGrad(shape, begin, end, strides, dy), StridedSlice's attrs:
   // zeros of `shape` with dy at the positions StridedSlice reads.
   reg.op("StridedSliceGrad")
+      .tf_signature("shape: Index, begin: Index, end: Index, strides: Index, dy: T -> output: T")
       .inputs(5)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[0].dtype, "Index");
@@ -423,6 +424,7 @@ void register_slice_ops(OpRegistry& reg) {
       .grad(strided_slice_grad_grad);
 
   reg.op("Slice")
+      .tf_signature("input: T, begin: Index, size: Index -> output: T")
       .inputs(3)
       .infer(infer_slice)
       .cpu(slice_kernel())

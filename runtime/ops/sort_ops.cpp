@@ -259,14 +259,14 @@ KernelFactory bound_kernel(bool upper) {
 }  // namespace
 
 void register_sort_ops(OpRegistry& reg) {
-  reg.op("TopKV2").inputs(2).outputs(2).infer(infer_top_k).cpu(top_k_kernel).cost(CostKind::Elementwise).tpu()
+  reg.op("TopKV2").tf_signature("input: T, k: Tk -> values: T, indices: index_type").inputs(2).outputs(2).infer(infer_top_k).cpu(top_k_kernel).cost(CostKind::Elementwise).tpu()
       .grad(top_k_grad);
   // TF registers no gradient for Unique.
-  reg.op("Unique").inputs(1).outputs(2).infer(infer_unique).cpu(unique_kernel).cost(CostKind::Elementwise)
+  reg.op("Unique").tf_signature("x: T -> y: T, idx: out_idx").inputs(1).outputs(2).infer(infer_unique).cpu(unique_kernel).cost(CostKind::Elementwise)
       .tpu_unsupported("its output's size depends on the values").grad_unimplemented();
-  reg.op("LowerBound").inputs(2).infer(infer_bound).cpu(bound_kernel(false)).cost(CostKind::Elementwise).tpu()
+  reg.op("LowerBound").tf_signature("sorted_inputs: T, values: T -> output: out_type").inputs(2).infer(infer_bound).cpu(bound_kernel(false)).cost(CostKind::Elementwise).tpu()
       .not_differentiable();
-  reg.op("UpperBound").inputs(2).infer(infer_bound).cpu(bound_kernel(true)).cost(CostKind::Elementwise).tpu()
+  reg.op("UpperBound").tf_signature("sorted_inputs: T, values: T -> output: out_type").inputs(2).infer(infer_bound).cpu(bound_kernel(true)).cost(CostKind::Elementwise).tpu()
       .not_differentiable();
 }
 

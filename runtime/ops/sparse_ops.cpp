@@ -128,6 +128,7 @@ std::vector<int64_t> sorted_order(const Tensor& ix, int64_t n, int64_t r) {
 void register_sparse_to_dense(OpRegistry& reg) {
   // SparseToDense(sparse_indices, output_shape, sparse_values, default_value); attr validate_indices.
   reg.op("SparseToDense")
+      .tf_signature("sparse_indices: Tindices, output_shape: Tindices, sparse_values: T, default_value: T -> dense: T")
       .inputs(4)
       .infer([](const InferContext& c) {
         kernels::check_allowed(c.op, c.inputs[0].dtype, kIndexSet, "Tindices");
@@ -190,6 +191,7 @@ void register_sparse_matmul(OpRegistry& reg) {
   // SparseTensorDenseMatMul(a_indices, a_values, a_shape, b); attrs adjoint_a, adjoint_b.
   // out[m, :] += a_value * b[k, :] over the nonzeros in order (TF's CPU functor).
   reg.op("SparseTensorDenseMatMul")
+      .tf_signature("a_indices: Tindices, a_values: T, a_shape: int64, b: T -> product: T")
       .inputs(4)
       .infer([](const InferContext& c) {
         kernels::check_allowed(c.op, c.inputs[0].dtype, kIndexSet, "Tindices");
@@ -271,6 +273,7 @@ void register_sparse_matmul(OpRegistry& reg) {
 void register_sparse_reorder(OpRegistry& reg) {
   // SparseReorder(input_indices, input_values, input_shape) -> (output_indices, output_values).
   reg.op("SparseReorder")
+      .tf_signature("input_indices: int64, input_values: T, input_shape: int64 -> output_indices: int64, output_values: T")
       .inputs(3)
       .outputs(2)
       .infer([](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0], c.inputs[1]}; })
@@ -299,6 +302,7 @@ void register_sparse_add(OpRegistry& reg) {
   //   -> (sum_indices, sum_values, sum_shape): a merge of two ordered index lists;
   //   a sum whose magnitude is below thresh is dropped.
   reg.op("SparseAdd")
+      .tf_signature("a_indices: int64, a_values: T, a_shape: int64, b_indices: int64, b_values: T, b_shape: int64, thresh: Treal -> sum_indices: int64, sum_values: T, sum_shape: int64")
       .inputs(7)
       .outputs(3)
       .infer([](const InferContext& c) {
@@ -365,6 +369,7 @@ void register_sparse_add(OpRegistry& reg) {
 
   // SparseTensorDenseAdd(a_indices, a_values, a_shape, b) -> b with a's values added.
   reg.op("SparseTensorDenseAdd")
+      .tf_signature("a_indices: Tindices, a_values: T, a_shape: Tindices, b: T -> output: T")
       .inputs(4)
       .infer([](const InferContext& c) {
         kernels::check_dtype(c, 3, c.inputs[1].dtype);
@@ -405,6 +410,7 @@ void register_sparse_reduce_sum(OpRegistry& reg) {
   // SparseReduceSum(input_indices, input_values, input_shape, reduction_axes); attr keep_dims.
   // Entries ordered by (kept dims, reduced dims) and summed per kept index in that order.
   reg.op("SparseReduceSum")
+      .tf_signature("input_indices: int64, input_values: T, input_shape: int64, reduction_axes: int32 -> output: T")
       .inputs(4)
       .infer([](const InferContext& c) {
         return std::vector<TensorSpec>{{c.inputs[1].dtype, Shape::unknown_rank()}};

@@ -60,23 +60,40 @@ Philox4x32 read_and_skip(int64_t var_id, int64_t outputs) {
 
 enum class Dist { Uniform, Normal, TruncatedNormal, FullInt };
 
+/// TF's RNG_ALG_PHILOX and RNG_ALG_AUTO_SELECT (Philox on CPU): the
+/// algorithms of input `algorithm` agc draws with.
+constexpr int64_t kPhilox = 1, kAutoSelect = 3;
+
+/// Checks input `algorithm` (int64 scalar) names Philox, as TF's kernel does.
+void check_algorithm(const Tensor& alg) {
+  if (alg.dtype() != DType::Int64 || alg.rank() != 0) {
+    throw InvalidArgumentError("algorithm must be an int64 scalar, got " + std::string(dtype_tf_string(alg.dtype())) +
+                               " of shape " + alg.shape().debug_string());
+  }
+  int64_t a = alg.scalar_value<int64_t>();
+  if (a != kPhilox && a != kAutoSelect) throw InvalidArgumentError("Unsupported algorithm id: " + std::to_string(a));
+}
+
 /// StatefulUniform / StatefulStandardNormalV2 / StatefulTruncatedNormal /
-/// StatefulUniformFullInt(shape) -> dtype; attrs var, dtype.
+/// StatefulUniformFullInt(algorithm, shape) -> dtype; attrs var (TF's
+/// resource input), dtype.
 template <Dist kDist>
 void register_stateful(OpRegistry& reg, const char* name) {
   reg.op(name)
-      .inputs(1)
+      .tf_signature("resource: resource, algorithm: int64, shape: shape_dtype -> output: dtype")
+      .inputs(2)
       .stateful()
       .infer([](const InferContext& c) {
         DType t = c.attrs.get_or<DType>("dtype", kDist == Dist::FullInt ? DType::Int64 : DType::Float32);
         kernels::check_allowed(c.op, t, kDist == Dist::FullInt ? kIntSet : kFloatSet, "dtype");
-        return std::vector<TensorSpec>{{t, random_output_shape(c, 0)}};
+        return std::vector<TensorSpec>{{t, random_output_shape(c, 1)}};
       })
       .cpu([](const KernelSpec& s) {
         DType t = s.outputs[0].dtype;
         int64_t var_id = s.attrs.get<int64_t>("var");
         return Kernel([var_id, t](KernelContext& k) {
-          Tensor& out = k.allocate_output(0, t, random_output_shape(k.input(0)));
+          check_algorithm(k.input(0));
+          Tensor& out = k.allocate_output(0, t, random_output_shape(k.input(1)));
           int64_t n = out.num_elements();
           Philox4x32 gen = read_and_skip(var_id, n);
           dispatch_dtype(t, [&]<class T>() {
@@ -106,25 +123,27 @@ void register_stateful_random_ops(OpRegistry& reg) {
   register_stateful<Dist::TruncatedNormal>(reg, "StatefulTruncatedNormal");
   register_stateful<Dist::FullInt>(reg, "StatefulUniformFullInt");
 
-  // StatefulUniformInt(shape, minval: dtype, maxval: dtype) -> dtype; attr var.
+  // StatefulUniformInt(algorithm, shape, minval: dtype, maxval: dtype) -> dtype; attr var.
   reg.op("StatefulUniformInt")
-      .inputs(3)
+      .tf_signature("resource: resource, algorithm: int64, shape: shape_dtype, minval: dtype, maxval: dtype -> output: dtype")
+      .inputs(4)
       .stateful()
       .infer([](const InferContext& c) {
-        DType t = c.inputs[1].dtype;
+        DType t = c.inputs[2].dtype;
         kernels::check_allowed(c.op, t, kIntSet, "dtype");
-        kernels::check_dtype(c, 2, t);
-        return std::vector<TensorSpec>{{t, random_output_shape(c, 0)}};
+        kernels::check_dtype(c, 3, t);
+        return std::vector<TensorSpec>{{t, random_output_shape(c, 1)}};
       })
       .cpu([](const KernelSpec& s) {
         DType t = s.outputs[0].dtype;
         int64_t var_id = s.attrs.get<int64_t>("var");
         return Kernel([var_id, t](KernelContext& k) {
-          const Tensor& lo_t = k.input(1);
-          const Tensor& hi_t = k.input(2);
+          check_algorithm(k.input(0));
+          const Tensor& lo_t = k.input(2);
+          const Tensor& hi_t = k.input(3);
           if (lo_t.rank() != 0) throw InvalidArgumentError("minval must be 0-D, got shape " + lo_t.shape().debug_string());
           if (hi_t.rank() != 0) throw InvalidArgumentError("maxval must be 0-D, got shape " + hi_t.shape().debug_string());
-          Tensor& out = k.allocate_output(0, t, random_output_shape(k.input(0)));
+          Tensor& out = k.allocate_output(0, t, random_output_shape(k.input(1)));
           int64_t n = out.num_elements();
           dispatch_dtype(t, [&]<class T>() {
             if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {

@@ -187,6 +187,7 @@ int64_t utf8_length(const std::string& s) {
 void register_string_ops(OpRegistry& reg) {
   // StringJoin(inputs: N * string) -> string; attr separator. Scalars broadcast.
   reg.op("StringJoin")
+      .tf_signature("inputs: N * string -> output: string")
       .inputs(0, -1)
       .infer([](const InferContext& c) { return std::vector<TensorSpec>{{DType::String, join_shape(c)}}; })
       .cpu([](const KernelSpec& s) {
@@ -224,6 +225,7 @@ void register_string_ops(OpRegistry& reg) {
 
   // AsString(input: T) -> string; attrs precision, scientific, shortest, width, fill.
   reg.op("AsString")
+      .tf_signature("input: T -> output: string")
       .inputs(1)
       .infer([](const InferContext& c) {
         as_string_format(c.inputs[0].dtype, c.attrs);
@@ -304,6 +306,7 @@ void register_string_ops(OpRegistry& reg) {
 
   // StringLength(input: string) -> int32; attr unit "BYTE" | "UTF8_CHAR".
   reg.op("StringLength")
+      .tf_signature("input: string -> output: int32")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::String);
@@ -332,6 +335,7 @@ void register_string_ops(OpRegistry& reg) {
 
   // StringFormat(inputs: T...) -> string scalar; attrs template, placeholder, summarize.
   reg.op("StringFormat")
+      .tf_signature("inputs: T[] -> output: string")
       .inputs(0, -1)
       .infer([](const InferContext& c) {
         auto parts = split_template(c.attrs.get_or<std::string>("template", "%s"),

@@ -265,7 +265,7 @@ Shape reduce_join_shape(const Shape& in, const std::vector<int>& axes, bool keep
 
 void register_text_ops(OpRegistry& reg) {
   // StringLower/StringUpper(input: string) -> string; attr encoding.
-  elementwise_string_op(reg.op("StringLower"), [](const Attrs& a) -> StringFn {
+  elementwise_string_op(reg.op("StringLower").tf_signature("input: string -> output: string"), [](const Attrs& a) -> StringFn {
     check_case_encoding(a);
     return [](const std::string& s) {
       std::string r = s;
@@ -273,7 +273,7 @@ void register_text_ops(OpRegistry& reg) {
       return r;
     };
   });
-  elementwise_string_op(reg.op("StringUpper"), [](const Attrs& a) -> StringFn {
+  elementwise_string_op(reg.op("StringUpper").tf_signature("input: string -> output: string"), [](const Attrs& a) -> StringFn {
     check_case_encoding(a);
     return [](const std::string& s) {
       std::string r = s;
@@ -282,7 +282,7 @@ void register_text_ops(OpRegistry& reg) {
     };
   });
   // StringStrip(input: string) -> string: ASCII whitespace off both ends.
-  elementwise_string_op(reg.op("StringStrip"), [](const Attrs&) -> StringFn {
+  elementwise_string_op(reg.op("StringStrip").tf_signature("input: string -> output: string"), [](const Attrs&) -> StringFn {
     return [](const std::string& s) {
       size_t b = 0, e = s.size();
       while (b < e && strip_space(s[b])) ++b;
@@ -291,7 +291,7 @@ void register_text_ops(OpRegistry& reg) {
     };
   });
   // StaticRegexReplace(input) -> string; attrs pattern, rewrite, replace_global.
-  elementwise_string_op(reg.op("StaticRegexReplace"), [](const Attrs& a) -> StringFn {
+  elementwise_string_op(reg.op("StaticRegexReplace").tf_signature("input: string -> output: string"), [](const Attrs& a) -> StringFn {
     auto re = compile_regex(a.get_or<std::string>("pattern", ""));
     std::string rewrite = a.get_or<std::string>("rewrite", "");
     bool global = a.get_or<bool>("replace_global", true);
@@ -299,6 +299,7 @@ void register_text_ops(OpRegistry& reg) {
   });
   // RegexReplace(input, pattern: string scalar, rewrite: string scalar) -> string.
   reg.op("RegexReplace")
+      .tf_signature("input: string, pattern: string, rewrite: string -> output: string")
       .inputs(3)
       .infer([](const InferContext& c) {
         for (size_t i = 0; i < 3; ++i) check_dtype(c, i, DType::String);
@@ -330,6 +331,7 @@ void register_text_ops(OpRegistry& reg) {
     for (int64_t i = 0; i < in.num_elements(); ++i) out.data<bool>()[i] = RE2::FullMatch(in.data<std::string>()[i], re);
   };
   reg.op("StaticRegexFullMatch")
+      .tf_signature("input: string -> output: bool")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::String);
@@ -346,6 +348,7 @@ void register_text_ops(OpRegistry& reg) {
       .tpu_unsupported("TPUs have no string type")
       .not_differentiable();
   reg.op("RegexFullMatch")
+      .tf_signature("input: string, pattern: string -> output: bool")
       .inputs(2)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::String);
@@ -367,6 +370,7 @@ void register_text_ops(OpRegistry& reg) {
       .not_differentiable();
   // Substr(input: string, pos: T, len: T) -> string; attr unit BYTE | UTF8_CHAR.
   reg.op("Substr")
+      .tf_signature("input: string, pos: T, len: T -> output: string")
       .inputs(3)
       .infer([](const InferContext& c) {
         std::string unit = c.attrs.get_or<std::string>("unit", "BYTE");
@@ -390,6 +394,7 @@ void register_text_ops(OpRegistry& reg) {
   // ReduceJoin(inputs: string, reduction_indices: int32) -> string; attrs
   // keep_dims, separator. The first listed axis varies fastest in the join.
   reg.op("ReduceJoin")
+      .tf_signature("inputs: string, reduction_indices: int32 -> output: string")
       .inputs(2)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::String);

@@ -43,6 +43,7 @@ void register_unicode_ops(OpRegistry& reg) {
   // UnicodeDecode(input: string) -> row_splits: Tsplits [n+1], char_values: int32;
   // attrs input_encoding, errors, replacement_char, replace_control_characters.
   reg.op("UnicodeDecode")
+      .tf_signature("input: string -> row_splits: Tsplits, char_values: int32")
       .inputs(1)
       .outputs(2)
       .infer([](const InferContext& c) {
@@ -91,6 +92,7 @@ void register_unicode_ops(OpRegistry& reg) {
   // UnicodeEncode(input_values: int32 [?], input_splits: Tsplits [?]) -> string [nsplits-1];
   // attrs errors, output_encoding, replacement_char.
   reg.op("UnicodeEncode")
+      .tf_signature("input_values: int32, input_splits: Tsplits -> output: string")
       .inputs(2)
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::Int32);
@@ -135,6 +137,7 @@ void register_unicode_ops(OpRegistry& reg) {
   // StringSplit(input: string [N], delimiter: string []) -> indices, values, shape;
   // attr skip_empty. Each delimiter byte splits; an empty delimiter gives bytes.
   reg.op("StringSplit")
+      .tf_signature("input: string, delimiter: string -> indices: int64, values: string, shape: int64")
       .inputs(2)
       .outputs(3)
       .infer([](const InferContext& c) {

@@ -55,6 +55,17 @@ TEST_CASE("a shape rule failing as a node is traced is TF's ValueError: message,
   CHECK_THROWS_WITH_AS(other.add_node(op::AddV2, {a, b3}), "Incompatible shapes: [2] vs. [3]", InvalidArgumentError);
 }
 
+TEST_CASE("a type attr the node holds itself (as a NodeDef read back does) is listed once") {
+  Graph g("f");
+  TraceScope tracing(g);
+  Output x = g.placeholder({DType::Float32, Shape{2, 3}}, "x");
+  Output y = g.placeholder({DType::Float32, Shape{4, 2}}, "y");
+  CHECK(value_error_of([&] {
+          g.add_node(op::MatMul, {x, y}, Attrs{{"T", DType::Float32}, {"transpose_a", false}, {"transpose_b", false}});
+        }) == "Dimensions must be equal, but are 3 and 4 for '{{node MatMul}} = MatMul[T=DT_FLOAT, "
+              "transpose_a=false, transpose_b=false](x, y)' with input shapes: [2,3], [4,2].");
+}
+
 TEST_CASE("partial shapes: a Pack of scalars, a Shape, small constant subgraphs") {
   Graph g("f");
   TraceScope tracing(g);

@@ -20,11 +20,11 @@ TEST_CASE("Const returns its value and Identity its input, for every dtype and s
     DType dt = static_cast<DType>(i);
     for (int trial = 0; trial < 5; ++trial) {
       Tensor v = sweep::random_tensor(dt, sweep::random_shape());
-      Tensor c = run_op1(op::Const, {}, Attrs{{"value", v}});
+      Tensor c = run1(op::Const, {}, Attrs{{"value", v}});
       sweep::expect_close(c, v, std::string("Const ") + dtype_name(dt));
       std::vector<Tensor> in{c};
-      sweep::expect_close(run_op1(op::Identity, in), v, std::string("Identity ") + dtype_name(dt));
-      sweep::expect_close(run_op1(op::StopGradient, in), v, std::string("StopGradient ") + dtype_name(dt));
+      sweep::expect_close(run1(op::Identity, in), v, std::string("Identity ") + dtype_name(dt));
+      sweep::expect_close(run1(op::StopGradient, in), v, std::string("StopGradient ") + dtype_name(dt));
     }
   }
 }
@@ -61,7 +61,7 @@ TEST_CASE("BroadcastGradientArgs gives the axes each shape was broadcast along")
     a.erase(a.begin(), a.begin() + static_cast<long>(sweep::rng()() % (a.size() + 1)));
     for (DType dt : {DType::Int32, DType::Int64}) {
       std::vector<Tensor> in{ints(a, dt), ints(b, dt)};
-      std::vector<Tensor> r = run_op(op::BroadcastGradientArgs, in, Attrs{{"T", dt}});
+      std::vector<Tensor> r = runv(op::BroadcastGradientArgs, in, Attrs{{"T", dt}});
       const size_t rank = std::max(a.size(), b.size());
       Index ra, rb;
       for (size_t i = 0; i < rank; ++i) {
@@ -77,7 +77,7 @@ TEST_CASE("BroadcastGradientArgs gives the axes each shape was broadcast along")
     }
   }
   std::vector<Tensor> bad{ints({2, 3}), ints({4})};
-  CHECK_THROWS_WITH_AS(run_op(op::BroadcastGradientArgs, bad, Attrs{{"T", DType::Int32}}),
+  CHECK_THROWS_WITH_AS(runv(op::BroadcastGradientArgs, bad, Attrs{{"T", DType::Int32}}),
                        "Incompatible shapes: [2,3] vs. [4]", InvalidArgumentError);
 }
 
@@ -448,7 +448,7 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
       int ax = static_cast<int>(sweep::rng()() % static_cast<unsigned>(r));
       Tensor x = sweep::random_tensor(dt, s);
       // Unpack: one output per index along ax.
-      std::vector<Tensor> outs = run_op(op::Unpack, std::vector<Tensor>{x}, {{"axis", int64_t{ax - r}}});
+      std::vector<Tensor> outs = runv(op::Unpack, std::vector<Tensor>{x}, {{"axis", int64_t{ax - r}}});
       REQUIRE(static_cast<int64_t>(outs.size()) == s.dim(ax));
       Shape us;
       for (int i = 0; i < r; ++i) {
@@ -473,7 +473,7 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
       sizes[static_cast<size_t>(n - 1)] = left;
       Index arg = sizes;
       arg[sweep::rng()() % static_cast<unsigned>(n)] = -1;
-      std::vector<Tensor> parts = run_op(op::SplitV, std::vector<Tensor>{x, ints(arg), iscalar(ax)});
+      std::vector<Tensor> parts = runv(op::SplitV, std::vector<Tensor>{x, ints(arg), iscalar(ax)});
       REQUIRE(static_cast<int>(parts.size()) == n);
       int64_t start = 0;
       for (int k = 0; k < n; ++k) {
@@ -487,7 +487,7 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
         start += sizes[static_cast<size_t>(k)];
       }
       int64_t ways = s.dim(ax) == 0 ? 2 : (s.dim(ax) % 2 == 0 ? 2 : 1);
-      std::vector<Tensor> eq = run_op(op::Split, std::vector<Tensor>{iscalar(ax), x}, {{"num_split", ways}});
+      std::vector<Tensor> eq = runv(op::Split, std::vector<Tensor>{iscalar(ax), x}, {{"num_split", ways}});
       REQUIRE(static_cast<int64_t>(eq.size()) == ways);
       for (int64_t k = 0; k < ways; ++k) {
         int64_t piece = s.dim(ax) / ways;
@@ -501,19 +501,19 @@ TEST_CASE("Unpack, Split and SplitV cut tensors along an axis") {
     }
   }
   Tensor x = sweep::random_tensor(DType::Float32, Shape{5, 2});
-  CHECK_THROWS_WITH_AS(run_op(op::Split, std::vector<Tensor>{iscalar(0), x}, {{"num_split", int64_t{2}}}),
+  CHECK_THROWS_WITH_AS(runv(op::Split, std::vector<Tensor>{iscalar(0), x}, {{"num_split", int64_t{2}}}),
                        "Number of ways to split should evenly divide the split dimension, but got split_dim 0 (size = 5) "
                        "and num_split 2",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op(op::Split, std::vector<Tensor>{iscalar(2), x}, {{"num_split", int64_t{1}}}),
+  CHECK_THROWS_WITH_AS(runv(op::Split, std::vector<Tensor>{iscalar(2), x}, {{"num_split", int64_t{1}}}),
                        "-input rank(-2) <= split_dim < input rank (2), but got 2", InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op(op::SplitV, std::vector<Tensor>{x, ints({-1, -1}), iscalar(0)}),
+  CHECK_THROWS_WITH_AS(runv(op::SplitV, std::vector<Tensor>{x, ints({-1, -1}), iscalar(0)}),
                        "There can only be one -1 in the input.", InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op(op::SplitV, std::vector<Tensor>{x, ints({2, 2}), iscalar(0)}),
+  CHECK_THROWS_WITH_AS(runv(op::SplitV, std::vector<Tensor>{x, ints({2, 2}), iscalar(0)}),
                        "Determined shape must either match input shape along split_dim exactly if fully specified, or "
                        "be less than the size of the input along split_dim if not fully specified.  Got: 4",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op(op::Unpack, std::vector<Tensor>{x}, {{"axis", int64_t{2}}}), "axis = 2 not in [-2, 2)",
+  CHECK_THROWS_WITH_AS(runv(op::Unpack, std::vector<Tensor>{x}, {{"axis", int64_t{2}}}), "axis = 2 not in [-2, 2)",
                        InvalidArgumentError);
   CHECK_THROWS_WITH_AS(infer_outputs(OpRegistry::global().get(op::Unpack), std::vector<TensorSpec>{{DType::Float32, Shape{-1, 3}}},
                                      {}, std::vector<const Tensor*>{nullptr}),

@@ -43,7 +43,7 @@ TEST_CASE("MatMul matches a naive triple loop") {
       Tensor a = sweep::random_tensor(dt, ta ? Shape{k, m} : Shape{m, k});
       Tensor b = sweep::random_tensor(dt, tb ? Shape{n, k} : Shape{k, n});
       std::vector<Tensor> args{a, b};
-      Tensor got = run_op1(op::MatMul, args, Attrs{{"transpose_a", ta}, {"transpose_b", tb}});
+      Tensor got = run1(op::MatMul, args, Attrs{{"transpose_a", ta}, {"transpose_b", tb}});
       Tensor want(dt, Shape{m, n});
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < n; ++j) {
@@ -97,7 +97,7 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
       os.push_back(m);
       os.push_back(n);
       std::vector<Tensor> args{a, b};
-      Tensor got = run_op1(op::BatchMatMulV2, args, Attrs{{"adj_x", ax}, {"adj_y", ay}});
+      Tensor got = run1(op::BatchMatMulV2, args, Attrs{{"adj_x", ax}, {"adj_y", ay}});
       Tensor want(dt, os);
       int64_t batches = 1;
       for (int64_t d : obs) batches *= d;
@@ -137,7 +137,7 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
   Tensor a = sweep::random_tensor(DType::Float32, Shape{64, 24, 24});
   Tensor b = sweep::random_tensor(DType::Float32, Shape{24, 24});
   std::vector<Tensor> args{a, b};
-  Tensor got = run_op1(op::BatchMatMulV2, args);
+  Tensor got = run1(op::BatchMatMulV2, args);
   for (int64_t bi : {0, 37, 63}) {
     for (int64_t i = 0; i < 24; i += 5) {
       for (int64_t j = 0; j < 24; j += 7) {
@@ -152,31 +152,31 @@ TEST_CASE("BatchMatMulV2 matches a naive loop, with broadcast batch dims") {
 TEST_CASE("MatMul and BatchMatMulV2 errors and shape rules") {
   Tensor a = sweep::random_tensor(DType::Float32, Shape{2, 3});
   std::vector<Tensor> same{a, a};
-  CHECK_THROWS_WITH_AS(run_op1(op::MatMul, same), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
+  CHECK_THROWS_WITH_AS(run1(op::MatMul, same), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
                        InvalidArgumentError);
   Tensor v = sweep::random_tensor(DType::Float32, Shape{2});
   std::vector<Tensor> vec{v, a};
-  CHECK_THROWS_WITH_AS(run_op1(op::MatMul, vec), "In[0] is not a matrix. Instead it has shape [2]",
+  CHECK_THROWS_WITH_AS(run1(op::MatMul, vec), "In[0] is not a matrix. Instead it has shape [2]",
                        InvalidArgumentError);
   Tensor i = sweep::random_tensor(DType::Int32, Shape{3, 2});
   std::vector<Tensor> mixed{a, i};
-  CHECK_THROWS_WITH_AS(run_op1(op::MatMul, mixed),
+  CHECK_THROWS_WITH_AS(run1(op::MatMul, mixed),
                        "cannot compute MatMul as input #1(zero-based) was expected to be a float tensor but is a "
                        "int32 tensor",
                        InvalidArgumentError);
   Tensor bo = sweep::random_tensor(DType::Bool, Shape{2, 2});
   std::vector<Tensor> bools{bo, bo};
-  CHECK_THROWS_AS(run_op1(op::MatMul, bools), InvalidArgumentError);
+  CHECK_THROWS_AS(run1(op::MatMul, bools), InvalidArgumentError);
   std::vector<Tensor> bvec{v, a};
-  CHECK_THROWS_WITH_AS(run_op1(op::BatchMatMulV2, bvec), "In[0] ndims must be >= 2: 1", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run1(op::BatchMatMulV2, bvec), "In[0] ndims must be >= 2: 1", InvalidArgumentError);
   Tensor x = sweep::random_tensor(DType::Float32, Shape{2, 3, 4});
   Tensor y = sweep::random_tensor(DType::Float32, Shape{5, 4, 3});
   std::vector<Tensor> bad_batch{x, y};
-  CHECK_THROWS_WITH_AS(run_op1(op::BatchMatMulV2, bad_batch),
+  CHECK_THROWS_WITH_AS(run1(op::BatchMatMulV2, bad_batch),
                        "In[0] and In[1] must have compatible batch dimensions: [2,3,4] vs. [5,4,3]",
                        InvalidArgumentError);
   std::vector<Tensor> bad_inner{x, x};
-  CHECK_THROWS_WITH_AS(run_op1(op::BatchMatMulV2, bad_inner), "Matrix size-incompatible: In[0]: [2,3,4], In[1]: [2,3,4]",
+  CHECK_THROWS_WITH_AS(run1(op::BatchMatMulV2, bad_inner), "Matrix size-incompatible: In[0]: [2,3,4], In[1]: [2,3,4]",
                        InvalidArgumentError);
   // Partial shapes.
   const OpDef& bmm = OpRegistry::global().get(op::BatchMatMulV2);
@@ -260,29 +260,29 @@ TEST_CASE("FusedMatMul errors and shape rules") {
   Tensor c = sweep::random_tensor(DType::Float32, Shape{3, 5});
   Tensor d = sweep::random_tensor(DType::Float32, Shape{5, 4});
   std::vector<Tensor> mismatched{a, b, c, d};
-  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, mismatched, Attrs{{"products", int64_t{2}}}),
+  CHECK_THROWS_WITH_AS(run1(op::FusedMatMul, mismatched, Attrs{{"products", int64_t{2}}}),
                        "Incompatible shapes: [2,4] vs. [3,4]", InvalidArgumentError);
   Tensor bias = sweep::random_tensor(DType::Float32, Shape{3});
   std::vector<Tensor> bad_bias{a, b, bias};
-  CHECK_THROWS_AS(run_op1(op::FusedMatMul, bad_bias, Attrs{{"bias", true}}), InvalidArgumentError);
+  CHECK_THROWS_AS(run1(op::FusedMatMul, bad_bias, Attrs{{"bias", true}}), InvalidArgumentError);
   std::vector<Tensor> too_few{a, b};
-  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, too_few, Attrs{{"bias", true}}), "FusedMatMul expects 3 inputs, got 2",
+  CHECK_THROWS_WITH_AS(run1(op::FusedMatMul, too_few, Attrs{{"bias", true}}), "FusedMatMul expects 3 inputs, got 2",
                        InvalidArgumentError);
   Tensor i = sweep::random_tensor(DType::Int32, Shape{2, 3});
   std::vector<Tensor> ints{i, i};
-  CHECK_THROWS_AS(run_op1(op::FusedMatMul, ints, Attrs{{"transpose_b", true}}), InvalidArgumentError);
+  CHECK_THROWS_AS(run1(op::FusedMatMul, ints, Attrs{{"transpose_b", true}}), InvalidArgumentError);
   std::vector<Tensor> bad_inner{a, a};
-  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, bad_inner), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
+  CHECK_THROWS_WITH_AS(run1(op::FusedMatMul, bad_inner), "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
                        InvalidArgumentError);
   std::vector<Tensor> ok{a, b};
   // The activation is any unary elementwise op, by name.
-  CHECK_THROWS_WITH_AS(run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("AddV2")}}),
+  CHECK_THROWS_WITH_AS(run1(op::FusedMatMul, ok, Attrs{{"activation", std::string("AddV2")}}),
                        "FusedMatMul: activation 'AddV2' is not a unary elementwise op on float32", InvalidArgumentError);
-  CHECK_THROWS_AS(run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("NoSuchOp")}}), InvalidArgumentError);
-  Tensor elu = run_op1(op::FusedMatMul, ok, Attrs{{"activation", std::string("Elu")}});
-  Tensor product = run_op1(op::MatMul, ok);
+  CHECK_THROWS_AS(run1(op::FusedMatMul, ok, Attrs{{"activation", std::string("NoSuchOp")}}), InvalidArgumentError);
+  Tensor elu = run1(op::FusedMatMul, ok, Attrs{{"activation", std::string("Elu")}});
+  Tensor product = run1(op::MatMul, ok);
   std::vector<Tensor> product_in{product};
-  sweep::expect_close(elu, run_op1(OpType{"Elu"}, product_in), "FusedMatMul with Elu", 0, 0);
+  sweep::expect_close(elu, run1(OpType{"Elu"}, product_in), "FusedMatMul with Elu", 0, 0);
   const OpDef& fm = OpRegistry::global().get(op::FusedMatMul);
   TensorSpec specs[4] = {{DType::Float32, Shape{-1, 3}},
                          {DType::Float32, Shape{3, -1}},

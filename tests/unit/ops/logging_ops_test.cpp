@@ -99,11 +99,11 @@ TEST_CASE("PrintV2's errors") {
 
 TEST_CASE("Assert passes on true and raises TF's message on false") {
   std::vector<Tensor> ok{Tensor::scalar<bool>(true), Tensor::scalar<std::string>("never shown")};
-  CHECK(run_op(op::Assert, ok).empty());
+  CHECK(runv(op::Assert, ok).empty());
   std::vector<Tensor> bad{Tensor::scalar<bool>(false), Tensor::scalar<std::string>("x must be positive"),
                           Tensor::from_vector<int32_t>({5}, {1, 2, 3, 4, 5})};
-  CHECK_THROWS_WITH_AS(run_op(op::Assert, bad), "assertion failed: [x must be positive] [1 2 3...]",
+  CHECK_THROWS_WITH_AS(runv(op::Assert, bad), "assertion failed: [x must be positive] [1 2 3...]",
                        InvalidArgumentError);
   std::vector<Tensor> not_scalar{Tensor::from_vector<bool>({2}, {true, true})};
-  CHECK_THROWS_AS(run_op(op::Assert, not_scalar), InvalidArgumentError);
+  CHECK_THROWS_AS(runv(op::Assert, not_scalar), InvalidArgumentError);
 }

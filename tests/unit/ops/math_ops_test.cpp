@@ -167,7 +167,7 @@ void sweep_binary(const char* op, std::initializer_list<DType> dtypes, const FRe
       Tensor want = reference_binary(a, b, od, fref, iref);
       std::string what = std::string(op) + " " + dtype_name(dt) + " " + sa.str() + " vs " + sb.str();
       std::vector<Tensor> in{a, b};
-      sweep::expect_close(run_op1(OpType{op}, in), want, what, tolerance(dt), tolerance(dt));
+      sweep::expect_close(run1(OpType{op}, in), want, what, tolerance(dt), tolerance(dt));
       sweep::expect_close(run_dynamic(op, in), want, what + " (dynamic)", tolerance(dt), tolerance(dt));
     }
   }
@@ -259,10 +259,10 @@ TEST_CASE("strings: AddV2 concatenates, Equal and NotEqual compare, with broadca
       ne.data<bool>()[i] = x != y;
     }
     std::vector<Tensor> in{a, b};
-    sweep::expect_close(run_op1(op::AddV2, in), cat, "AddV2 string " + sa.str() + " " + sb.str());
+    sweep::expect_close(run1(op::AddV2, in), cat, "AddV2 string " + sa.str() + " " + sb.str());
     sweep::expect_close(run_dynamic("AddV2", in), cat, "AddV2 string dynamic");
-    sweep::expect_close(run_op1(op::Equal, in), eq, "Equal string");
-    sweep::expect_close(run_op1(op::NotEqual, in), ne, "NotEqual string");
+    sweep::expect_close(run1(op::Equal, in), eq, "Equal string");
+    sweep::expect_close(run1(op::NotEqual, in), ne, "NotEqual string");
   }
 }
 
@@ -285,7 +285,7 @@ void sweep_unary(const char* op, std::initializer_list<DType> dtypes, const URef
       }
       std::string what = std::string(op) + " " + dtype_name(dt) + " " + s.str();
       std::vector<Tensor> in{x};
-      sweep::expect_close(run_op1(OpType{op}, in), want, what, tolerance(dt), tolerance(dt));
+      sweep::expect_close(run1(OpType{op}, in), want, what, tolerance(dt), tolerance(dt));
       sweep::expect_close(run_dynamic(op, in), want, what + " (dynamic)", tolerance(dt), tolerance(dt));
     }
   }
@@ -338,7 +338,7 @@ TEST_CASE("Cast matches the reference between every pair of non-string dtypes") 
         std::vector<Tensor> in{x};
         Attrs attrs{{"DstT", dst}};
         std::string what = std::string("Cast ") + dtype_name(src) + " -> " + dtype_name(dst);
-        sweep::expect_close(run_op1(op::Cast, in, attrs), want, what, 0, 0);
+        sweep::expect_close(run1(op::Cast, in, attrs), want, what, 0, 0);
         sweep::expect_close(run_dynamic("Cast", in, attrs), want, what + " (dynamic)", 0, 0);
       }
     }
@@ -348,7 +348,7 @@ TEST_CASE("Cast matches the reference between every pair of non-string dtypes") 
 TEST_CASE("Cast edge cases: truncation, out of range, NaN, bool, bfloat16 ties to even, strings") {
   auto cast = [](const Tensor& x, DType dst) {
     std::vector<Tensor> in{x};
-    return run_op1(op::Cast, in, Attrs{{"DstT", dst}});
+    return run1(op::Cast, in, Attrs{{"DstT", dst}});
   };
   float nan = std::numeric_limits<float>::quiet_NaN();
   Tensor f = Tensor::from_vector<float>(Shape{6}, {-1.9f, 2.9f, 300.7f, 1e10f, nan, 0.0f});
@@ -396,7 +396,7 @@ TEST_CASE("SelectV2 matches the reference with broadcasting among condition, the
       });
       std::vector<Tensor> in{c, t, e};
       std::string what = std::string("SelectV2 ") + dtype_name(dt) + " " + sc.str() + " " + st.str() + " " + se.str();
-      sweep::expect_close(run_op1(op::SelectV2, in), want, what, 0, 0);
+      sweep::expect_close(run1(op::SelectV2, in), want, what, 0, 0);
       sweep::expect_close(run_dynamic("SelectV2", in), want, what + " (dynamic)", 0, 0);
     }
   }
@@ -424,7 +424,7 @@ TEST_CASE("Where returns the row-major coordinates of true and non-zero elements
       Tensor want = Tensor::from_vector<int64_t>(Shape{count, s.rank()}, coords);
       std::vector<Tensor> in{x};
       std::string what = std::string("Where ") + dtype_name(dt) + " " + s.str();
-      sweep::expect_close(run_op1(op::Where, in), want, what);
+      sweep::expect_close(run1(op::Where, in), want, what);
       sweep::expect_close(run_dynamic("Where", in), want, what + " (dynamic)");
     }
   }
@@ -438,7 +438,7 @@ Tensor vec(std::vector<T> v) {
 }
 Tensor run2(const char* op, const Tensor& a, const Tensor& b) {
   std::vector<Tensor> in{a, b};
-  return run_op1(OpType{op}, in);
+  return run1(OpType{op}, in);
 }
 template <class T>
 std::vector<T> values(const Tensor& t) {
@@ -491,19 +491,19 @@ TEST_CASE("TF's error texts") {
                        InvalidArgumentError);
   Tensor c = vec<bool>({true, false});
   std::vector<Tensor> bad_types{c, f, i};
-  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_types),
+  CHECK_THROWS_WITH_AS(run1(op::SelectV2, bad_types),
                        "cannot compute SelectV2 as input #2(zero-based) was expected to be a float tensor but is a "
                        "int32 tensor",
                        InvalidArgumentError);
   std::vector<Tensor> bad_cond{f, f, f};
-  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_cond),
+  CHECK_THROWS_WITH_AS(run1(op::SelectV2, bad_cond),
                        "cannot compute SelectV2 as input #0(zero-based) was expected to be a bool tensor but is a "
                        "float tensor",
                        InvalidArgumentError);
   std::vector<Tensor> bad_te{c, i, i3};
-  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_te), "then [2] and else [3] must be broadcastable", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run1(op::SelectV2, bad_te), "then [2] and else [3] must be broadcastable", InvalidArgumentError);
   std::vector<Tensor> bad_c{vec<bool>({true, false, true}), i, i};
-  CHECK_THROWS_WITH_AS(run_op1(op::SelectV2, bad_c), "condition [3], then [2], and else [2] must be broadcastable",
+  CHECK_THROWS_WITH_AS(run1(op::SelectV2, bad_c), "condition [3], then [2], and else [2] must be broadcastable",
                        InvalidArgumentError);
 }
 
@@ -511,7 +511,7 @@ TEST_CASE("Equal and NotEqual with incompatible_shape_error=false give a scalar"
   Tensor a = vec<int32_t>({1, 2}), b = vec<int32_t>({1, 2, 3});
   std::vector<Tensor> in{a, b};
   Attrs lenient{{"incompatible_shape_error", false}};
-  Tensor eq = run_op1(op::Equal, in, lenient), ne = run_op1(op::NotEqual, in, lenient);
+  Tensor eq = run1(op::Equal, in, lenient), ne = run1(op::NotEqual, in, lenient);
   CHECK(eq.rank() == 0);
   CHECK(eq.scalar_value<bool>() == false);
   CHECK(ne.scalar_value<bool>() == true);
@@ -555,7 +555,7 @@ TEST_CASE("semantics: Python floordiv/floormod signs, NaN in Maximum/Minimum, ro
 
   Tensor halves = vec<float>({0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f});
   CHECK(values<float>(run1("Round", {halves})) == std::vector<float>{0, 2, 2, -0.0f, -2, -2});
-  Tensor bh = run1("Round", {run_op1(op::Cast, std::vector<Tensor>{halves}, Attrs{{"DstT", DType::BFloat16}})});
+  Tensor bh = run1("Round", {run1(op::Cast, std::vector<Tensor>{halves}, Attrs{{"DstT", DType::BFloat16}})});
   CHECK(static_cast<float>(bh.data<bfloat16>()[2]) == 2.0f);
   CHECK(values<double>(run1("Round", {vec<double>({2.5, 3.5})})) == std::vector<double>{2, 4});
 }
@@ -568,9 +568,9 @@ TEST_CASE("large tensors: vectorized paths agree with scalar references") {
     Tensor t = run1("Tanh", {x}), bt = run1("Tanh", {bx});
     Tensor s = run2("AddV2", x, Tensor::scalar<float>(1.5f));
     Tensor d = run2("Sub", x, x);
-    Tensor ci = run_op1(op::Cast, std::vector<Tensor>{x}, Attrs{{"DstT", DType::Int32}});
+    Tensor ci = run1(op::Cast, std::vector<Tensor>{x}, Attrs{{"DstT", DType::Int32}});
     Tensor pos = run2("Greater", x, Tensor::scalar<float>(0.0f));
-    Tensor sel = run_op1(op::SelectV2, std::vector<Tensor>{pos, x, s});
+    Tensor sel = run1(op::SelectV2, std::vector<Tensor>{pos, x, s});
     int64_t bad = 0;  // mismatches, counted so the loop stays cheap
     for (int64_t i = 0; i < n; ++i) {
       float v = x.data<float>()[i];
@@ -672,7 +672,7 @@ TEST_CASE("Erfc, Erfinv, Lgamma and Digamma match their references on every floa
   sweep_unary("Digamma", fl, digamma_ref, nullptr, 0.1, 20);
   // TF's erfinv: ±inf at ±1, NaN past them.
   std::vector<Tensor> edges{Tensor::from_vector<float>(Shape{3}, {1.0f, -1.0f, 1.5f})};
-  Tensor e = run_op1(OpType{"Erfinv"}, edges);
+  Tensor e = run1(OpType{"Erfinv"}, edges);
   CHECK(e.data<float>()[0] == INFINITY);
   CHECK(e.data<float>()[1] == -INFINITY);
   CHECK(std::isnan(e.data<float>()[2]));
@@ -685,9 +685,9 @@ TEST_CASE("Polygamma(n, x) is digamma for n = 0, trigamma for n = 1, NaN for a f
     Tensor n = Tensor::from_vector<double>(Shape{4}, {0, 1, 0.5, -1});
     Tensor x = Tensor::from_vector<double>(Shape{4}, {2.5, 2.5, 2.5, 2.5});
     auto as = [&](const Tensor& t) {
-      return run_op1(op::Cast, std::vector<Tensor>{t}, Attrs{{"SrcT", DType::Float64}, {"DstT", dt}});
+      return run1(op::Cast, std::vector<Tensor>{t}, Attrs{{"SrcT", DType::Float64}, {"DstT", dt}});
     };
-    Tensor got = run_op1(op::Polygamma, std::vector<Tensor>{as(n), as(x)});
+    Tensor got = run1(op::Polygamma, std::vector<Tensor>{as(n), as(x)});
     CHECK(sweep::element(got, 0) == doctest::Approx(digamma_ref(2.5)).epsilon(1e-6));
     CHECK(sweep::element(got, 1) == doctest::Approx(trigamma_ref(2.5)).epsilon(1e-6));
     CHECK(std::isnan(sweep::element(got, 2)));
@@ -729,24 +729,24 @@ TEST_CASE("Xlogy, Xlog1py and Xdivy are 0 where x is 0, whatever y is, and broad
   sweep_binary("Xdivy", fl, [](double x, double y) { return x == 0 ? 0 : x / y; }, nullptr, false, -5, 5, true);
   Tensor x = Tensor::from_vector<float>(Shape{5}, {0, 0, 0, 1, 2});
   Tensor y = Tensor::from_vector<float>(Shape{5}, {0, NAN, -1, 0, -1});
-  Tensor l = run_op1(op::Xlogy, std::vector<Tensor>{x, y});
+  Tensor l = run1(op::Xlogy, std::vector<Tensor>{x, y});
   CHECK(l.data<float>()[0] == 0);
   CHECK(l.data<float>()[1] == 0);
   CHECK(l.data<float>()[2] == 0);
   CHECK(l.data<float>()[3] == -INFINITY);
   CHECK(std::isnan(l.data<float>()[4]));
-  Tensor d = run_op1(op::Xdivy, std::vector<Tensor>{x, y});
+  Tensor d = run1(op::Xdivy, std::vector<Tensor>{x, y});
   CHECK(d.data<float>()[0] == 0);
   CHECK(d.data<float>()[1] == 0);
   CHECK(d.data<float>()[3] == INFINITY);
   CHECK(d.data<float>()[4] == -2);
-  Tensor p = run_op1(op::Xlog1py, std::vector<Tensor>{x, y});
+  Tensor p = run1(op::Xlog1py, std::vector<Tensor>{x, y});
   CHECK(p.data<float>()[2] == 0);
   CHECK(p.data<float>()[3] == 0);
   CHECK(p.data<float>()[4] == -INFINITY);
   // TF's list has no integers.
   std::vector<Tensor> ints{Tensor::from_vector<int32_t>(Shape{1}, {1}), Tensor::from_vector<int32_t>(Shape{1}, {1})};
-  CHECK_THROWS_WITH_AS(run_op1(op::Xlogy, ints),
+  CHECK_THROWS_WITH_AS(run1(op::Xlogy, ints),
                        doctest::Contains("Value for attr 'T' of int32 is not in the list of allowed values: half, float, "
                                          "double, complex64, complex128"),
                        InvalidArgumentError);
@@ -755,7 +755,7 @@ TEST_CASE("Xlogy, Xlog1py and Xdivy are 0 where x is 0, whatever y is, and broad
 TEST_CASE("Expm1 matches expm1 on every float dtype, exact near zero") {
   sweep_unary("Expm1", {DType::Float32, DType::Float64, DType::BFloat16}, [](double x) { return std::expm1(x); });
   std::vector<Tensor> tiny{Tensor::scalar<double>(1e-10)};
-  CHECK(run_op1(OpType{"Expm1"}, tiny).scalar_value<double>() == doctest::Approx(1.00000000005e-10).epsilon(1e-15));
+  CHECK(run1(OpType{"Expm1"}, tiny).scalar_value<double>() == doctest::Approx(1.00000000005e-10).epsilon(1e-15));
 }
 
 TEST_CASE("Asinh matches asinh on every float dtype") {
@@ -780,7 +780,7 @@ void sweep_predicate(const char* op, bool (*want)(double)) {
       }
       std::vector<Tensor> in{x};
       const std::string what = std::string(op) + " " + dtype_name(dt) + " " + s.str();
-      sweep::expect_close(run_op1(OpType{op}, in), expected, what, 0, 0);
+      sweep::expect_close(run1(OpType{op}, in), expected, what, 0, 0);
       sweep::expect_close(run_dynamic(op, in), expected, what + " (dynamic)", 0, 0);
     }
   }
@@ -809,7 +809,7 @@ TEST_CASE("Atan2 matches atan2 with broadcasting on every float dtype, its quadr
   Tensor y = Tensor::from_vector<double>({4}, {0.0, -0.0, 1.0, -1.0});
   Tensor x = Tensor::from_vector<double>({4}, {-1.0, -1.0, -1.0, -1.0});
   std::vector<Tensor> in{y, x};
-  Tensor got = run_op1(OpType{"Atan2"}, in);
+  Tensor got = run1(OpType{"Atan2"}, in);
   CHECK(got.data<double>()[0] == M_PI);
   CHECK(got.data<double>()[1] == -M_PI);
   CHECK(got.data<double>()[2] == doctest::Approx(3 * M_PI / 4));
@@ -824,18 +824,18 @@ AG_SWEEP_COVERS("AddN");
 TEST_CASE("AddN sums N tensors of one dtype and shape in every arithmetic dtype") {
   for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::BFloat16, DType::UInt8}) {
     INFO(dtype_name(dt));
-    Tensor a = run_op1(OpType("Cast"), std::vector<Tensor>{Tensor::from_vector<float>({2, 2}, {1, 2, 3, 4})},
+    Tensor a = run1(OpType("Cast"), std::vector<Tensor>{Tensor::from_vector<float>({2, 2}, {1, 2, 3, 4})},
                        Attrs{{"SrcT", DType::Float32}, {"DstT", dt}});
-    Tensor sum = run_op1(op::AddN, std::vector<Tensor>{a, a, a});
-    Tensor back = run_op1(OpType("Cast"), std::vector<Tensor>{sum}, Attrs{{"SrcT", dt}, {"DstT", DType::Float32}});
+    Tensor sum = run1(op::AddN, std::vector<Tensor>{a, a, a});
+    Tensor back = run1(OpType("Cast"), std::vector<Tensor>{sum}, Attrs{{"SrcT", dt}, {"DstT", DType::Float32}});
     CHECK(back.data<float>()[3] == 12.f);
   }
   Tensor one = Tensor::from_vector<float>({2}, {1, 2});
-  CHECK(run_op1(op::AddN, std::vector<Tensor>{one}).data<float>()[1] == 2.f);
-  CHECK_THROWS_WITH_AS(run_op1(op::AddN, std::vector<Tensor>{one, Tensor::from_vector<int32_t>({2}, {1, 2})}),
+  CHECK(run1(op::AddN, std::vector<Tensor>{one}).data<float>()[1] == 2.f);
+  CHECK_THROWS_WITH_AS(run1(op::AddN, std::vector<Tensor>{one, Tensor::from_vector<int32_t>({2}, {1, 2})}),
                        "Inconsistent values for attr 'T' DT_FLOAT vs. DT_INT32 while building NodeDef 'AddN'",
                        InvalidArgumentError);
-  CHECK_THROWS_WITH_AS(run_op1(op::AddN, std::vector<Tensor>{Tensor::from_vector<std::string>({1}, {"a"})}),
+  CHECK_THROWS_WITH_AS(run1(op::AddN, std::vector<Tensor>{Tensor::from_vector<std::string>({1}, {"a"})}),
                        doctest::Contains("Value for attr 'T' of string is not in the list of allowed values"),
                        InvalidArgumentError);
 }

@@ -101,21 +101,25 @@ TEST_CASE("stateless ops derive key and counter from the seed (GenerateKey)") {
 TEST_CASE("Stateful ops draw from the state variable and move its counter on") {
   auto var = Variable::create(Tensor::from_vector<int64_t>({3}, {1234, 0, 0}), "StateVar");
   Attrs a{{"var", var->id()}, {"dtype", DType::Float32}};
-  Tensor n = run1("StatefulStandardNormalV2", {shape_of({2, 3})}, a);
+  Tensor philox = Tensor::scalar<int64_t>(1);  // TF's algorithm input: RNG_ALG_PHILOX
+  Tensor n = run1("StatefulStandardNormalV2", {philox, shape_of({2, 3})}, a);
   // The Generator docstring: from_seed(1234).normal((2, 3)) starts 0.9356609, 1.0854305.
   CHECK(n.data<float>()[0] == doctest::Approx(0.9356609).epsilon(1e-6));
   CHECK(n.data<float>()[1] == doctest::Approx(1.0854305).epsilon(1e-6));
   CHECK(var->read().data<int64_t>()[0] == 1234 + 6 * 256);
-  Tensor u = run1("StatefulUniform", {shape_of({5})}, a);
+  Tensor u = run1("StatefulUniform", {philox, shape_of({5})}, a);
   CHECK(var->read().data<int64_t>()[0] == 1234 + 11 * 256);
   for (int i = 0; i < 5; ++i) CHECK((u.data<float>()[i] >= 0.0f && u.data<float>()[i] < 1.0f));
-  Tensor t = run1("StatefulTruncatedNormal", {shape_of({7})}, a);
+  Tensor t = run1("StatefulTruncatedNormal", {philox, shape_of({7})}, a);
   for (int i = 0; i < 7; ++i) CHECK(std::abs(t.data<float>()[i]) < 2.0f);
-  Tensor f = run1("StatefulUniformFullInt", {shape_of({2})}, Attrs{{"var", var->id()}, {"dtype", DType::Int64}});
+  Tensor f = run1("StatefulUniformFullInt", {philox, shape_of({2})}, Attrs{{"var", var->id()}, {"dtype", DType::Int64}});
   CHECK(f.dtype() == DType::Int64);
-  Tensor i = run1("StatefulUniformInt", {shape_of({50}), Tensor::scalar<int32_t>(3), Tensor::scalar<int32_t>(6)},
+  Tensor i = run1("StatefulUniformInt", {philox, shape_of({50}), Tensor::scalar<int32_t>(3), Tensor::scalar<int32_t>(6)},
                   Attrs{{"var", var->id()}});
   for (int k = 0; k < 50; ++k) CHECK((i.data<int32_t>()[k] >= 3 && i.data<int32_t>()[k] < 6));
-  CHECK(error_of("StatefulUniformInt", {shape_of({1}), Tensor::scalar<int32_t>(6), Tensor::scalar<int32_t>(6)},
+  CHECK(error_of("StatefulUniformInt", {philox, shape_of({1}), Tensor::scalar<int32_t>(6), Tensor::scalar<int32_t>(6)},
                  Attrs{{"var", var->id()}}) == "Need minval < maxval, got 6 >= 6");
+  // Auto-select is Philox; ThreeFry (2) is not agc's.
+  CHECK(run1("StatefulUniform", {Tensor::scalar<int64_t>(3), shape_of({2})}, a).num_elements() == 2);
+  CHECK(error_of("StatefulUniform", {Tensor::scalar<int64_t>(2), shape_of({2})}, a) == "Unsupported algorithm id: 2");
 }

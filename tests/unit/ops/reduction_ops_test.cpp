@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/support.h"
 #include "tests/unit/ops/sweep.h"
 
 using namespace ag;
+using namespace ag::test;
 
 AG_SWEEP_COVERS("Sum", "Mean", "Prod", "Max", "Min", "Any", "All", "ArgMax", "ArgMin", "Cumsum", "Cumprod");
 AG_SWEEP_COVERS("EuclideanNorm");
@@ -139,7 +141,7 @@ std::vector<bool> random_axes(int rank, std::vector<int64_t>& axes) {
 
 Tensor reduce(const std::string& op, const Tensor& in, const Tensor& axes, bool keep) {
   std::vector<Tensor> args{in, axes};
-  return run_op1(OpType{op}, args, Attrs{{"keep_dims", keep}});
+  return run1(OpType{op}, args, Attrs{{"keep_dims", keep}});
 }
 
 const DType kNumeric[] = {DType::Float32, DType::Float64, DType::Int32, DType::Int64,
@@ -290,7 +292,7 @@ TEST_CASE("ArgMax and ArgMin match a naive loop") {
         std::vector<Tensor> args{in, index_tensor({given}, DType::Int32, true)};
         Attrs attrs;
         if (ot == DType::Int32) attrs.set("output_type", DType::Int32);
-        Tensor got = run_op1(is_max ? op::ArgMax : op::ArgMin, args, attrs);
+        Tensor got = run1(is_max ? op::ArgMax : op::ArgMin, args, attrs);
         Shape os;
         for (int d = 0; d < s.rank(); ++d) {
           if (d != axis) os.push_back(s.dim(d));
@@ -314,18 +316,18 @@ TEST_CASE("ArgMax and ArgMin match a naive loop") {
   }
   Tensor e = Tensor::zeros(DType::Float32, Shape{0});
   std::vector<Tensor> args{e, index_tensor({0}, DType::Int32, true)};
-  CHECK_THROWS_WITH_AS(run_op1(op::ArgMax, args), "Reduction axis 0 is empty in shape [0]", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run1(op::ArgMax, args), "Reduction axis 0 is empty in shape [0]", InvalidArgumentError);
   Tensor m = sweep::random_tensor(DType::Float32, Shape{2, 3});
   std::vector<Tensor> bad{m, index_tensor({2}, DType::Int64, true)};
-  CHECK_THROWS_WITH_AS(run_op1(op::ArgMin, bad), "Expected dimension in the range [-2, 2), but got 2",
+  CHECK_THROWS_WITH_AS(run1(op::ArgMin, bad), "Expected dimension in the range [-2, 2), but got 2",
                        InvalidArgumentError);
   std::vector<Tensor> vec{m, index_tensor({0}, DType::Int32, false)};
-  CHECK_THROWS_WITH_AS(run_op1(op::ArgMax, vec), "dim must be a scalar, but received tensor of shape: [1]",
+  CHECK_THROWS_WITH_AS(run1(op::ArgMax, vec), "dim must be a scalar, but received tensor of shape: [1]",
                        InvalidArgumentError);
   // Output of an empty non-axis dim is empty, not an error.
   Tensor ez = Tensor::zeros(DType::Float32, Shape{0, 3});
   std::vector<Tensor> ok{ez, index_tensor({1}, DType::Int32, true)};
-  CHECK(run_op1(op::ArgMax, ok).shape().str() == "(0,)");
+  CHECK(run1(op::ArgMax, ok).shape().str() == "(0,)");
 }
 
 TEST_CASE("Cumprod matches a naive loop") {
@@ -337,7 +339,7 @@ TEST_CASE("Cumprod matches a naive loop") {
       int axis = static_cast<int>(sweep::rng()() % static_cast<unsigned>(s.rank()));
       bool exclusive = sweep::rng()() % 2, reverse = sweep::rng()() % 2;
       std::vector<Tensor> args{in, index_tensor({axis}, DType::Int32, true)};
-      Tensor got = run_op1(op::Cumprod, args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
+      Tensor got = run1(op::Cumprod, args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
       Tensor want(dt, s);
       int64_t len = s.dim(axis), inner = 1;
       for (int d = axis + 1; d < s.rank(); ++d) inner *= s.dim(d);
@@ -364,7 +366,7 @@ TEST_CASE("Cumsum matches a naive loop") {
       int axis = static_cast<int>(sweep::rng()() % static_cast<unsigned>(s.rank()));
       bool exclusive = sweep::rng()() % 2, reverse = sweep::rng()() % 2;
       std::vector<Tensor> args{in, index_tensor({sweep::rng()() % 2 ? axis : axis - s.rank()}, DType::Int32, true)};
-      Tensor got = run_op1(op::Cumsum, args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
+      Tensor got = run1(op::Cumsum, args, Attrs{{"exclusive", exclusive}, {"reverse", reverse}});
       Tensor want(dt, s);
       int64_t len = s.dim(axis), inner = 1;
       for (int d = axis + 1; d < s.rank(); ++d) inner *= s.dim(d);
@@ -384,8 +386,8 @@ TEST_CASE("Cumsum matches a naive loop") {
   }
   Tensor m = sweep::random_tensor(DType::Float32, Shape{2, 3});
   std::vector<Tensor> bad{m, index_tensor({2}, DType::Int32, true)};
-  CHECK_THROWS_WITH_AS(run_op1(op::Cumsum, bad), "ScanOp: Expected scan axis in the range [-2, 2), but got 2",
+  CHECK_THROWS_WITH_AS(run1(op::Cumsum, bad), "ScanOp: Expected scan axis in the range [-2, 2), but got 2",
                        InvalidArgumentError);
   std::vector<Tensor> vec{m, index_tensor({0}, DType::Int32, false)};
-  CHECK_THROWS_WITH_AS(run_op1(op::Cumsum, vec), "ScanOp: axis must be a scalar, not [1]", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run1(op::Cumsum, vec), "ScanOp: axis must be a scalar, not [1]", InvalidArgumentError);
 }

@@ -12,17 +12,26 @@
 #include "runtime/core/error.h"
 #include "runtime/core/tensor.h"
 #include "runtime/ops/eager.h"
+#include "tests/unit/ops/function_def_round_trip.h"
 #include "tests/unit/ops/sweep.h"
 
 namespace ag::test {
 
-/// run_op1 / run_op on a braced list of inputs; the family tests name their
-/// ops as data (case tables), so an unregistered name fails the test.
-inline Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
-  return run_op1(OpType{op}, in, a);
-}
+/// run_op / run_op1 on a braced list of inputs; the family tests name their
+/// ops as data (case tables), so an unregistered name fails the test. The
+/// first calls of each op are also written to a FunctionDef and read back
+/// (function_def_round_trip.h).
 inline std::vector<Tensor> runv(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
-  return run_op(OpType{op}, in, a);
+  const OpDef& def = OpRegistry::global().get(OpType{op});
+  std::vector<Tensor> out = run_op(def, in, a);
+  check_function_def_round_trip(def, in, a, out);
+  return out;
+}
+inline std::vector<Tensor> runv(OpType op, const std::vector<Tensor>& in, const Attrs& a = {}) { return runv(op.name(), in, a); }
+inline Tensor run1(std::string_view op, const std::vector<Tensor>& in, const Attrs& a = {}) {
+  std::vector<Tensor> out = runv(op, in, a);
+  if (out.size() != 1) throw InternalError(std::string(op) + " has " + std::to_string(out.size()) + " outputs, not 1");
+  return out[0];
 }
 
 /// The message of the InvalidArgumentError run1(op, in, a) throws ("<no error>" if none).
@@ -69,5 +78,7 @@ inline void put(Tensor& t, int64_t i, double v) {
     else if constexpr (std::is_arithmetic_v<T>) t.data<T>()[i] = static_cast<T>(v);
   });
 }
+
+inline Tensor run1(OpType op, const std::vector<Tensor>& in, const Attrs& a = {}) { return run1(op.name(), in, a); }
 
 }  // namespace ag::test

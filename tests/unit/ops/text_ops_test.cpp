@@ -167,6 +167,12 @@ TEST_CASE("RaggedTensorToTensor pads rows with the default value") {
                                               int64_vec({0, 2, 3}), int64_vec({0, 1, 3, 5})});
   CHECK(deep.shape() == Shape{2, 2, 2});
   CHECK(int_values(deep) == std::vector<int64_t>{1, 0, 2, 3, 4, 5, 0, 0});
+  // TF's row_partition_types: row splits are read, other kinds refused by name.
+  std::vector<Tensor> in = {Tensor::scalar<int64_t>(-1), vals, Tensor::scalar<int32_t>(9), int64_vec({0, 2, 2, 5})};
+  auto kinds = [](const char* kind) { return Attrs{{"row_partition_types", std::vector<std::string>{kind}}}; };
+  CHECK(int_values(run1("RaggedTensorToTensor", in, kinds("ROW_SPLITS"))) == std::vector<int64_t>{1, 2, 9, 9, 9, 9, 3, 4, 5});
+  CHECK_THROWS_WITH_AS(run1("RaggedTensorToTensor", in, kinds("VALUE_ROWIDS")),
+                       "RaggedTensorToTensor with row partition type VALUE_ROWIDS: agc reads ROW_SPLITS only", UnimplementedError);
 }
 
 TEST_CASE("UnicodeDecode replaces each maximal ill-formed subsequence once; UnicodeEncode inverts it") {
