@@ -20,21 +20,32 @@ TpuStats g_stats;
 
 bool host_dtype(DType t) { return t == DType::String || t == DType::Variant; }
 
-/// B10 (S12's message): an op the TPU cannot run, or a string or variant
-/// tensor, fails the compile.
-void check_compilable(const Graph& g) {
+/// B10 (S12's message): an op the TPU cannot run, or one touching a string
+/// or variant tensor, fails the compile. An op that cannot run there at all
+/// is named before one that only passes a string along (a Reshape of it).
+const Node* first_not_compilable(const Graph& g, bool by_op) {
   for (const auto& n : g.nodes()) {
-    const OpRole role = n->op->role();
-    if (role == OpRole::Argument) continue;
+    if (n->op->role() == OpRole::Argument) continue;
     bool host = n->op->tpu.kind == TpuFacts::Kind::Unsupported;
-    for (const Output& in : n->inputs) host = host || host_dtype(in.spec().dtype);
-    for (const TensorSpec& out : n->outputs) host = host || host_dtype(out.dtype);
-    if (host) {
-      throw InvalidArgumentError("'tf." + n->op->name +
-                                 "' op isn't compilable for TPU device. enable soft_device_placement option to run on "
-                                 "CPU");
+    if (!by_op) {
+      for (const Output& in : n->inputs) host = host || host_dtype(in.spec().dtype);
+      for (const TensorSpec& out : n->outputs) host = host || host_dtype(out.dtype);
     }
-    for (const auto& sub : n->subgraphs) check_compilable(*sub);
+    if (host) return n.get();
+    for (const auto& sub : n->subgraphs) {
+      if (const Node* inner = first_not_compilable(*sub, by_op)) return inner;
+    }
+  }
+  return nullptr;
+}
+
+void check_compilable(const Graph& g) {
+  const Node* n = first_not_compilable(g, true);
+  if (n == nullptr) n = first_not_compilable(g, false);
+  if (n != nullptr) {
+    throw InvalidArgumentError("'tf." + n->op->name +
+                               "' op isn't compilable for TPU device. enable soft_device_placement option to run on "
+                               "CPU");
   }
 }
 

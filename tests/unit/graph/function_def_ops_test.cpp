@@ -28,6 +28,7 @@ const std::set<std::string> kWrittenByRoleOrInternal = {
     "FusedMatMul",  "FusedElementwise", "FusedScalar", "Placeholder",    "If",
     "While",        "StatelessIf",      "StatelessWhile", "PartitionedCall", "StatefulPartitionedCall",
     "TPUPartitionedCall",
+    "BatchFunction",
 };
 
 /// TF ops whose agc form differs from TF's, so no signature is declared yet
