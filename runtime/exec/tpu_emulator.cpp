@@ -200,7 +200,8 @@ struct ProgramCache {
   std::map<std::vector<std::pair<DType, std::vector<int64_t>>>, std::shared_ptr<const Program>> programs;
 };
 
-std::shared_ptr<const Program> compile_program(const Graph& fn, std::span<const TensorSpec> args, bool bf16) {
+std::shared_ptr<const Program> compile_program(const Graph& fn, std::span<const TensorSpec> args, bool bf16,
+                                               int cores) {
   std::shared_ptr<Graph> g = specialize(fn, args);
   check_compilable(*g);
   fold_constant_inputs(*g);
@@ -212,7 +213,8 @@ std::shared_ptr<const Program> compile_program(const Graph& fn, std::span<const 
   run_passes(*g, simplification_passes());
   auto p = std::make_shared<Program>();
   p->plan = compile_plan(*g, Backend::TpuEmu);
-  p->device_seconds = device_seconds(*g);
+  const double seconds = device_seconds(*g);
+  p->device_seconds = program_device_seconds(std::span<const double>(&seconds, 1), cores);
   return p;
 }
 
@@ -226,8 +228,10 @@ Kernel tpu_call_kernel(const KernelSpec& s) {
   // default to on, as the converter's DEFAULT state.
   const bool io_shape_optimization = s.attrs.get_or<bool>("_io_shape_optimization", true);
   const bool bf16 = s.attrs.get_or<bool>("_bfloat16_optimization", true);
+  // XLA sharding splits the program over this many cores (ideal SPMD, section 8).
+  const int cores = static_cast<int>(s.attrs.get_or<int64_t>("_num_cores_per_replica", 1));
   auto cache = std::make_shared<ProgramCache>();
-  return [fn, io_shape_optimization, bf16, cache](KernelContext& k) {
+  return [fn, io_shape_optimization, bf16, cores, cache](KernelContext& k) {
     const size_t n = k.inputs.size() - 1;
     std::vector<TensorSpec> specs;
     decltype(ProgramCache::programs)::key_type key;
@@ -241,7 +245,7 @@ Kernel tpu_call_kernel(const KernelSpec& s) {
       std::lock_guard<std::mutex> lock(cache->mu);
       auto it = cache->programs.find(key);
       if (it == cache->programs.end()) {
-        it = cache->programs.emplace(key, compile_program(*fn, specs, bf16)).first;
+        it = cache->programs.emplace(key, compile_program(*fn, specs, bf16, cores)).first;
         std::lock_guard<std::mutex> stats(g_stats_mu);
         ++g_stats.compile_count;
       }

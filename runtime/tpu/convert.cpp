@@ -97,6 +97,9 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
     PlacementOptions placement;
     placement.io_shape_optimization = optimization_enabled(options.io_shape_optimization(), options);
     placement.bfloat16_optimization = optimization_enabled(options.bfloat16_optimization(), options);
+    if (options.has_xla_sharding_options()) {
+      placement.num_cores_per_replica = options.xla_sharding_options().num_cores_per_replica();
+    }
     if (placement.bfloat16_optimization) {
       std::vector<std::string> scope = bfloat16_scope(options, functions, tpu_function_names(selected), *meta);
       for (const std::string& w : check_bfloat16(options, functions, scope)) warnings += "WARNING: " + w + "\n";

@@ -26,6 +26,7 @@ void make_tpu_call(tensorflow::NodeDef* nd, const std::string& ordinal, const Pl
   attrs["autotuner_thresh"].set_i(0);
   attrs["_io_shape_optimization"].set_b(options.io_shape_optimization);
   attrs["_bfloat16_optimization"].set_b(options.bfloat16_optimization);
+  attrs["_num_cores_per_replica"].set_i(options.num_cores_per_replica);
 }
 
 /// A node name `base` that none of `taken` has.

@@ -22,6 +22,8 @@ namespace ag::tpu {
 struct PlacementOptions {
   bool io_shape_optimization = true;
   bool bfloat16_optimization = true;
+  /// xla_sharding_options' cores the program is split over (section 8).
+  int num_cores_per_replica = 1;
 };
 
 /// Rewrites `meta` in place. `model` describes `meta` before the rewrite.

@@ -148,4 +148,11 @@ TEST_CASE("B45, section 8: a call's transfers and device time") {
   CHECK(s.last_call.h2d_bytes == 512);  // f32[8,10] flattened to rank 1 (IO shape optimization)
   CHECK(s.last_call.d2h_bytes == 512);
   CHECK(s.last_call.device_seconds > 0);
+  // XLA sharding over 2 cores halves the device time (ideal SPMD).
+  auto sharded = tpu_graph({{DType::Float32, Shape{8, 10}}},
+                           [](Graph& b, const std::vector<Output>& a) { return b.add_node(op::Mul, {a[0], a[0]})->output(0); });
+  sharded->outputs()[0].node->attrs.set("_num_cores_per_replica", int64_t{2});
+  Plan sharded_plan = compile_plan(*sharded);
+  sharded_plan.run(args);
+  CHECK(tpu::tpu_stats().last_call.device_seconds == doctest::Approx(s.last_call.device_seconds / 2));
 }
