@@ -31,7 +31,7 @@ TSAN_TESTS=(
   "core/unit_core_threads:concurrent reads and assignments are atomic"
   "ops/unit_ops_threads:parallel*"
   "batching/unit_batching_threads:*"
-  "ops/unit_ops:BatchFunction gathers concurrent calls*"
+  "ops/unit_ops_threads:BatchFunction gathers concurrent calls*"
 )
 
 log() { printf 'sanitize: %s\n' "$*" >&2; }
