@@ -188,7 +188,6 @@ class Loader {
  public:
   Loader(const std::string& dir, const tensorflow::MetaGraphDef& meta)
       : dir_(dir),
-        meta_(meta),
         graph_(meta.object_graph_def()),
         functions_(std::make_shared<tensorflow::FunctionDefLibrary>(meta.graph_def().library())),
         nodes_(static_cast<size_t>(graph_.nodes_size())),
@@ -236,7 +235,7 @@ class Loader {
       case tensorflow::SavedObject::kVariable: v = variable(id, n.variable()); break;
       case tensorflow::SavedObject::kFunction: v = function(n.function()); break;
       case tensorflow::SavedObject::kBareConcreteFunction: v = bare(n.bare_concrete_function()); break;
-      case tensorflow::SavedObject::kUserObject: v = user_object(id, n); break;
+      case tensorflow::SavedObject::kUserObject: v = user_object(n); break;
       default:
         throw UnimplementedError("agc does not load SavedModel objects of this kind (node " + std::to_string(id) +
                                  ": assets, constants, resources and captured tensors)");
@@ -255,7 +254,7 @@ class Loader {
     return var;
   }
 
-  Value user_object(int id, const tensorflow::SavedObject& n) {
+  Value user_object(const tensorflow::SavedObject& n) {
     const std::string& kind = n.user_object().identifier();
     auto children = [&] {
       std::vector<std::pair<std::string, Value>> out;
@@ -278,7 +277,6 @@ class Loader {
       for (auto& [name, child] : children()) items.emplace_back(Value(name), std::move(child));
       return Value::dict(std::move(items));
     }
-    (void)id;
     static const Value cls = make_class("_UserObject", {}, {});
     // A saved __call__ makes the object callable (TF sets it on the
     // object's class; here the class forwards to the instance's).
@@ -351,7 +349,6 @@ class Loader {
   }
 
   std::string dir_;
-  const tensorflow::MetaGraphDef& meta_;
   const tensorflow::SavedObjectGraph& graph_;
   FunctionDefReader functions_;
   std::vector<Value> nodes_;
