@@ -27,8 +27,6 @@ namespace {
 
 // ---- ARGS_JSON -> Values.
 
-Value to_value(const json::Json& j);
-
 // {"tensor": nested, "dtype": "float32"}: tf.constant(nested, dtype).
 Value tensor_from_json(const json::Object& o) {
   const json::Json* elements = nullptr;
@@ -47,10 +45,12 @@ Value tensor_from_json(const json::Object& o) {
     }
     dtype = d;
   }
-  return tf::constant(to_value(*elements), dtype);
+  return tf::constant(json_value(*elements), dtype);
 }
 
-Value to_value(const json::Json& j) {
+}  // namespace
+
+Value json_value(const json::Json& j) {
   if (j.is_null()) return Value();
   if (j.is_bool()) return Value(j.as_bool());
   if (j.is_int()) return Value(static_cast<long long>(j.as_int()));
@@ -58,7 +58,7 @@ Value to_value(const json::Json& j) {
   if (j.is_string()) return Value(j.as_string());
   if (j.is_array()) {
     std::vector<Value> items;
-    for (const json::Json& item : j.as_array()) items.push_back(to_value(item));
+    for (const json::Json& item : j.as_array()) items.push_back(json_value(item));
     return Value::list(std::move(items));
   }
   const json::Object& o = j.as_object();
@@ -66,9 +66,11 @@ Value to_value(const json::Json& j) {
     if (member.first == "tensor") return tensor_from_json(o);
   }
   std::vector<std::pair<Value, Value>> entries;
-  for (const auto& [key, v] : o) entries.emplace_back(Value(key), to_value(v));
+  for (const auto& [key, v] : o) entries.emplace_back(Value(key), json_value(v));
   return Value::dict(std::move(entries));
 }
+
+namespace {
 
 // ---- Values -> JSON.
 
@@ -104,6 +106,15 @@ json::Json tensor_elements(const Tensor& t, int axis, int64_t& index) {
   for (int64_t k = 0; k < n; ++k) items.push_back(tensor_elements(t, axis + 1, index));
   return json::Json(std::move(items));
 }
+
+}  // namespace
+
+json::Json tensor_elements_json(const Tensor& t) {
+  int64_t index = 0;
+  return tensor_elements(t, 0, index);
+}
+
+namespace {
 
 json::Json tensor_json(const Tensor& t) {
   int64_t index = 0;
@@ -258,14 +269,14 @@ CallArguments parse_call_arguments(std::string_view args_json) {
                      j.kind_name());
   }
   if (args != nullptr) {
-    for (const json::Json& a : args->as_array()) call.args.push_back(to_value(a));
+    for (const json::Json& a : args->as_array()) call.args.push_back(json_value(a));
   }
   if (kwargs != nullptr) {
     for (const auto& [key, v] : kwargs->as_object()) {
       for (const auto& seen : call.kwargs) {
         if (seen.first == key) throw ValueError("keyword argument \"" + key + "\" given twice");
       }
-      call.kwargs.emplace_back(key, to_value(v));
+      call.kwargs.emplace_back(key, json_value(v));
     }
   }
   return call;

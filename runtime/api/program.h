@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/api/json.h"
+#include "runtime/core/tensor.h"
 #include "runtime/value/value.h"
 
 namespace ag {
@@ -59,6 +61,12 @@ struct CallArguments {
 /// Parses and converts an ARGS_JSON. ValueError saying what is wrong (the
 /// JSON error and its offset, a tensor's bad dtype, ...).
 CallArguments parse_call_arguments(std::string_view args_json);
+/// A JSON value as ARGS_JSON reads it: arrays as lists, objects as dicts,
+/// {"tensor": nested, "dtype": name} as a tensor.
+Value json_value(const json::Json& j);
+/// A tensor's elements as nested JSON arrays (float32 in the shortest digits
+/// that read back as the same float32).
+json::Json tensor_elements_json(const Tensor& t);
 /// A value as JSON, as the `result` of a --results line: None null, bools,
 /// ints, floats (repr digits; NaN/Infinity as Python's json writes them), str,
 /// lists and tuples as arrays, dicts as objects (keys as json.dumps converts

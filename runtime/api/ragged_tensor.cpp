@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/api/binding.h"
+#include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/tf_api_common.h"
 #include "runtime/core/tensor_format.h"

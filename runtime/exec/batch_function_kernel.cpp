@@ -7,6 +7,7 @@
 #include "runtime/core/error.h"
 #include "runtime/exec/exec_ops.h"
 #include "runtime/exec/plan.h"
+#include "runtime/ops/registry.h"
 
 namespace ag {
 namespace {

@@ -8,12 +8,14 @@
 #include <map>
 
 #include "runtime/api/json.h"
+#include "runtime/api/program.h"
 #include "runtime/api/python_api.h"
 #include "runtime/core/error.h"
 #include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/core/proto_convert.h"
 #include "runtime/core/saved_model_file.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/value/convert.h"
 
 namespace ag::tools {
 namespace {
@@ -24,75 +26,9 @@ struct BadRequest {
   std::string message;
 };
 
-/// A JSON value as a tensor of `dtype`: nested arrays give the shape.
-Tensor tensor_of(const json::Json& j, DType dtype, const std::string& input) {
-  std::vector<int64_t> dims;
-  const json::Json* probe = &j;
-  while (probe->is_array()) {
-    dims.push_back(static_cast<int64_t>(probe->as_array().size()));
-    if (probe->as_array().empty()) break;
-    probe = &probe->as_array()[0];
-  }
-  Tensor t(dtype, Shape(dims));
-  int64_t next = 0;
-  std::function<void(const json::Json&, size_t)> fill = [&](const json::Json& v, size_t depth) {
-    if (depth < dims.size()) {
-      if (!v.is_array() || static_cast<int64_t>(v.as_array().size()) != dims[depth]) {
-        throw BadRequest{400, "Input '" + input + "' is not a rectangular array: its rows differ in length"};
-      }
-      for (const json::Json& e : v.as_array()) fill(e, depth + 1);
-      return;
-    }
-    const int64_t i = next++;
-    switch (dtype) {
-      case DType::String:
-        if (!v.is_string()) throw BadRequest{400, "Input '" + input + "' expects strings, got a " + v.kind_name()};
-        t.data<std::string>()[i] = v.as_string();
-        return;
-      case DType::Bool:
-        if (!v.is_bool()) throw BadRequest{400, "Input '" + input + "' expects booleans, got a " + v.kind_name()};
-        t.data<bool>()[i] = v.as_bool();
-        return;
-      default: break;
-    }
-    if (!v.is_int() && !v.is_float()) {
-      throw BadRequest{400, "Input '" + input + "' expects numbers, got a " + std::string(v.kind_name())};
-    }
-    const double d = v.is_int() ? static_cast<double>(v.as_int()) : v.as_float();
-    switch (dtype) {
-      case DType::Float32: t.data<float>()[i] = static_cast<float>(d); return;
-      case DType::Float64: t.data<double>()[i] = d; return;
-      case DType::Int32: t.data<int32_t>()[i] = static_cast<int32_t>(v.is_int() ? v.as_int() : static_cast<int64_t>(d)); return;
-      case DType::Int64: t.data<int64_t>()[i] = v.is_int() ? v.as_int() : static_cast<int64_t>(d); return;
-      default: throw BadRequest{400, "Input '" + input + "' has a dtype the REST API does not take"};
-    }
-  };
-  fill(j, 0);
-  return t;
-}
-
-json::Json json_of(const Tensor& t) {
-  const Shape& s = t.shape();
-  int64_t next = 0;
-  std::function<json::Json(int)> build = [&](int depth) -> json::Json {
-    if (depth == s.rank()) {
-      const int64_t i = next++;
-      switch (t.dtype()) {
-        case DType::Float32: return json::Json(static_cast<double>(t.data<float>()[i]));
-        case DType::Float64: return json::Json(t.data<double>()[i]);
-        case DType::Int32: return json::Json(static_cast<int64_t>(t.data<int32_t>()[i]));
-        case DType::Int64: return json::Json(t.data<int64_t>()[i]);
-        case DType::Bool: return json::Json(t.data<bool>()[i]);
-        case DType::String: return json::Json(t.data<std::string>()[i]);
-        default: throw InternalError("the REST API cannot write a " + std::string(dtype_name(t.dtype())) + " tensor");
-      }
-    }
-    json::Array a;
-    for (int64_t k = 0; k < s.dim(depth); ++k) a.push_back(build(depth + 1));
-    return json::Json(std::move(a));
-  };
-  return build(0);
-}
+/// A request's value as a tensor of the input's dtype, converted as
+/// tf.constant converts nested lists (TF's errors for ragged rows, bad types).
+Tensor tensor_of(const json::Json& j, DType dtype) { return to_tensor(json_value(j), dtype).value(); }
 
 const json::Json* member(const json::Json& object, const std::string& key) {
   for (const auto& [k, v] : object.as_object()) {
@@ -169,7 +105,7 @@ class Server {
     const auto& rows = instances.as_array();
     if (s.inputs.size() == 1 && !rows[0].is_object()) {
       const auto& [name, dtype] = *s.inputs.begin();
-      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(instances, dtype, name))));
+      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(instances, dtype))));
       return kwargs;
     }
     for (const auto& [name, dtype] : s.inputs) {
@@ -179,7 +115,7 @@ class Server {
         if (v == nullptr) throw BadRequest{400, "Failed to process element: 0 key: " + name + " of 'instances' list."};
         column.push_back(*v);
       }
-      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(json::Json(std::move(column)), dtype, name))));
+      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(json::Json(std::move(column)), dtype))));
     }
     return kwargs;
   }
@@ -188,13 +124,13 @@ class Server {
     Kwargs kwargs;
     if (!inputs.is_object()) {
       if (s.inputs.size() != 1) throw BadRequest{400, "'inputs' must name each of the signature's inputs"};
-      kwargs.emplace_back(s.inputs.begin()->first, Value(TensorHandle(tensor_of(inputs, s.inputs.begin()->second, s.inputs.begin()->first))));
+      kwargs.emplace_back(s.inputs.begin()->first, Value(TensorHandle(tensor_of(inputs, s.inputs.begin()->second))));
       return kwargs;
     }
     for (const auto& [name, dtype] : s.inputs) {
       const json::Json* v = member(inputs, name);
       if (v == nullptr) throw BadRequest{400, "Missing input: " + name};
-      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(*v, dtype, name))));
+      kwargs.emplace_back(name, Value(TensorHandle(tensor_of(*v, dtype))));
     }
     return kwargs;
   }
@@ -207,7 +143,7 @@ class Server {
       rows = t.shape().dim(0);
     }
     std::vector<json::Json> per_output;
-    for (const auto& [k, t] : outputs) per_output.push_back(json_of(t));
+    for (const auto& [k, t] : outputs) per_output.push_back(tensor_elements_json(t));
     json::Array predictions;
     for (int64_t r = 0; r < rows; ++r) {
       if (outputs.size() == 1) {
@@ -222,9 +158,9 @@ class Server {
   }
 
   static json::Json columnar_outputs(const std::vector<std::pair<std::string, Tensor>>& outputs) {
-    if (outputs.size() == 1) return json::Object{{"outputs", json_of(outputs[0].second)}};
+    if (outputs.size() == 1) return json::Object{{"outputs", tensor_elements_json(outputs[0].second)}};
     json::Object named;
-    for (const auto& [k, t] : outputs) named.emplace_back(k, json_of(t));
+    for (const auto& [k, t] : outputs) named.emplace_back(k, tensor_elements_json(t));
     return json::Object{{"outputs", json::Json(std::move(named))}};
   }
 

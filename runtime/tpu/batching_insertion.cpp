@@ -5,6 +5,7 @@
 #include "runtime/core/error.h"
 #include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/core/proto_convert.h"
+#include "runtime/graph/node_def_format.h"
 #include "runtime/ops/registry.h"
 
 namespace ag::tpu {
@@ -38,19 +39,10 @@ void set_batch_attrs(tensorflow::NodeDef* nd, const BatchOptions& b) {
   }
 }
 
-/// The static shape of argument `i` of `f` (its _output_shapes arg attr).
-std::optional<Shape> arg_shape(const tensorflow::FunctionDef& f, int i) {
-  auto attrs = f.arg_attr().find(static_cast<uint32_t>(i));
-  if (attrs == f.arg_attr().end()) return std::nullopt;
-  auto shapes = attrs->second.attr().find("_output_shapes");
-  if (shapes == attrs->second.attr().end() || shapes->second.list().shape_size() != 1) return std::nullopt;
-  return proto::read_shape(shapes->second.list().shape(0));
-}
-
 /// B14: a batched input needs rank >= 1 and an unknown dim 0.
 void check_batchable(const std::string& name, const tensorflow::FunctionDef& f, const std::vector<int>& batched) {
   for (int i : batched) {
-    std::optional<Shape> s = arg_shape(f, i);
+    std::optional<Shape> s = node_def::arg_output_shape(f, i);
     if (s && s->rank_known() && s->rank() >= 1 && s->dim(0) < 0) continue;
     std::string text = s ? s->str() : std::string("<unknown>");
     throw InvalidArgumentError("Cannot batch \"" + name + "\": input " + std::to_string(i) + " has shape " + text +
@@ -91,7 +83,7 @@ class Inserter {
         auto* a = w.mutable_signature()->add_input_arg();
         a->set_name("in_" + std::to_string(i));
         a->set_type(tin.type(i));
-        if (auto s = arg_shape(*g, i)) {
+        if (auto s = node_def::arg_output_shape(*g, i)) {
           tensorflow::AttrValue shapes;
           proto::write_shape(*s, shapes.mutable_list()->add_shape());
           (*(*w.mutable_arg_attr())[static_cast<uint32_t>(index)].mutable_attr())["_output_shapes"] = shapes;

@@ -1,0 +1,122 @@
+#include "runtime/graph/node_def_format.h"
+
+#include "runtime/core/error.h"
+#include "runtime/core/proto/graph_def.pb.h"
+#include "runtime/core/proto_convert.h"
+
+namespace ag::node_def {
+
+std::vector<Span> spans(const std::vector<TfArg>& args, size_t n_tensors, const Attrs& attrs, const std::string& op,
+                        bool skip_resources) {
+  size_t singles = 0, lists = 0;
+  for (const TfArg& a : args) {
+    if (skip_resources && a.resource) continue;
+    if (a.is_list()) {
+      ++lists;
+    } else {
+      ++singles;
+    }
+  }
+  if (singles > n_tensors || (lists == 0 && singles != n_tensors)) {
+    throw InvalidArgumentError("op " + op + " has " + std::to_string(n_tensors) + " tensors where its TF arguments take " +
+                               std::to_string(singles));
+  }
+  std::vector<Span> out;
+  size_t at = 0;
+  for (const TfArg& a : args) {
+    if (skip_resources && a.resource) {
+      out.push_back({at, 0});
+      continue;
+    }
+    size_t count = 1;
+    if (a.is_list()) {
+      if (lists == 1) {
+        count = n_tensors - singles;
+      } else if (!a.number_attr.empty() && attrs.has(a.number_attr)) {
+        count = static_cast<size_t>(attrs.get<int64_t>(a.number_attr));
+      } else {
+        throw UnimplementedError("agc cannot tell the sizes of " + op + "'s argument lists");
+      }
+    }
+    out.push_back({at, count});
+    at += count;
+  }
+  if (at != n_tensors) {
+    throw InvalidArgumentError("op " + op + "'s argument lists take " + std::to_string(at) + " tensors, not " +
+                               std::to_string(n_tensors));
+  }
+  return out;
+}
+
+const TfSignature& signature_of(const OpDef& op) {
+  if (!op.tf_signature) {
+    throw UnimplementedError("op " + op.name + " cannot be written to a FunctionDef yet: agc has not declared its "
+                             "TensorFlow arguments");
+  }
+  return *op.tf_signature;
+}
+
+// ---- attribute values
+
+void write_attr(const AttrValue& v, tensorflow::AttrValue* out) {
+  std::visit(
+      [&]<class T>(const T& x) {
+        if constexpr (std::is_same_v<T, int64_t>) {
+          out->set_i(x);
+        } else if constexpr (std::is_same_v<T, double>) {
+          out->set_f(static_cast<float>(x));
+        } else if constexpr (std::is_same_v<T, bool>) {
+          out->set_b(x);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          out->set_s(x);
+        } else if constexpr (std::is_same_v<T, DType>) {
+          out->set_type(proto::tf_data_type(x));
+        } else if constexpr (std::is_same_v<T, Shape>) {
+          proto::write_shape(x, out->mutable_shape());
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          for (int64_t i : x) out->mutable_list()->add_i(i);
+        } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          for (double f : x) out->mutable_list()->add_f(static_cast<float>(f));
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+          for (const std::string& s : x) out->mutable_list()->add_s(s);
+        } else {
+          proto::write_tensor(x, out->mutable_tensor());
+        }
+      },
+      v);
+}
+
+std::optional<AttrValue> read_attr(const tensorflow::AttrValue& v) {
+  switch (v.value_case()) {
+    case tensorflow::AttrValue::kI: return AttrValue(v.i());
+    case tensorflow::AttrValue::kF: return AttrValue(static_cast<double>(v.f()));
+    case tensorflow::AttrValue::kB: return AttrValue(v.b());
+    case tensorflow::AttrValue::kS: return AttrValue(v.s());
+    case tensorflow::AttrValue::kType: {
+      std::optional<DType> t = proto::dtype_of(v.type());
+      if (!t) throw UnimplementedError("agc has no dtype " + proto::data_type_name(v.type()));
+      return AttrValue(*t);
+    }
+    case tensorflow::AttrValue::kShape: return AttrValue(proto::read_shape(v.shape()));
+    case tensorflow::AttrValue::kTensor: return AttrValue(proto::read_tensor(v.tensor()));
+    case tensorflow::AttrValue::kList: {
+      const auto& l = v.list();
+      if (l.i_size() > 0) return AttrValue(std::vector<int64_t>(l.i().begin(), l.i().end()));
+      if (l.f_size() > 0) return AttrValue(std::vector<double>(l.f().begin(), l.f().end()));
+      if (l.s_size() > 0) return AttrValue(std::vector<std::string>(l.s().begin(), l.s().end()));
+      if (l.type_size() > 0 || l.shape_size() > 0 || l.func_size() > 0 || l.tensor_size() > 0) return std::nullopt;
+      return AttrValue(std::vector<int64_t>{});
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Shape> arg_output_shape(const tensorflow::FunctionDef& f, int i) {
+  auto attrs = f.arg_attr().find(static_cast<uint32_t>(i));
+  if (attrs == f.arg_attr().end()) return std::nullopt;
+  auto shapes = attrs->second.attr().find("_output_shapes");
+  if (shapes == attrs->second.attr().end() || shapes->second.list().shape_size() != 1) return std::nullopt;
+  return proto::read_shape(shapes->second.list().shape(0));
+}
+
+}  // namespace ag::node_def
