@@ -1,11 +1,13 @@
-// The TPU emulator's bf16 matmul (bf16 operands, f32 sums; TPU_EMULATOR.md
-// B32) against the float32 GEMM every MatMul uses, 1024x1024 · 1024x1024 on
-// the same two threads in one run: kernels::bf16_gemm on its AVX512-BF16 path
-// (when this CPU has it) and its portable path, and kernels::gemm(float).
-// GFLOP/s = 2·M·N·K / best time over the repeats. The bf16 paths are checked
-// against each other (bit for bit) before anything is timed.
+// The TPU emulator's matmuls against the float32 GEMM every MatMul uses,
+// 1024x1024 · 1024x1024 on the same two threads in one run: kernels::bf16_gemm
+// (bf16 operands, f32 sums; TPU_EMULATOR.md B32) on its AVX512-BF16 path (when
+// this CPU has it) and its portable path, kernels::int8_gemm (a quantized
+// model's int8 product with int32 sums, B41) on its AVX512-VNNI and portable
+// paths, and kernels::gemm(float). GFLOP/s (or GOP/s for int8) = 2·M·N·K /
+// best time over the repeats. Each kernel's two paths are checked against
+// each other (bit for bit) before anything is timed.
 //
-//   bench_bf16_gemm [--repeats N] [--size N]
+//   bench_tpu_matmul [--repeats N] [--size N]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,7 @@
 
 #include "runtime/ops/kernels/bf16_gemm.h"
 #include "runtime/ops/kernels/gemm.h"
+#include "runtime/ops/kernels/int8_gemm.h"
 
 namespace {
 
@@ -88,5 +91,37 @@ int main(int argc, char** argv) {
   }
   std::printf("  bf16 gemm portable      %8.2f ms  %7.1f GFLOP/s  (%.2fx f32)\n", portable_ms, gflops(portable_ms),
               f32_ms / portable_ms);
+
+  // int8: values a quantized model's activations (zero point -3) and
+  // symmetric weights take.
+  std::uniform_int_distribution<int> byte(-128, 127), weight(-127, 127);
+  std::vector<int8_t> ai(n * n), bi(n * n);
+  for (auto& x : ai) x = static_cast<int8_t>(byte(rng));
+  for (auto& x : bi) x = static_cast<int8_t>(weight(rng));
+  std::vector<int32_t> ci_fast(n * n), ci_portable(n * n);
+  const bool vnni = kernels::int8_gemm_has_vnni();
+  kernels::int8_gemm(ai.data(), bi.data(), ci_portable.data(), n, n, n, n, n, n, -3, 2, kernels::Int8GemmPath::Portable);
+  if (vnni) {
+    kernels::int8_gemm(ai.data(), bi.data(), ci_fast.data(), n, n, n, n, n, n, -3, 2, kernels::Int8GemmPath::Vnni);
+    if (ci_fast != ci_portable) {
+      std::fprintf(stderr, "the AVX512-VNNI and portable int8 paths differ\n");
+      return 1;
+    }
+    const double fast_ms = best_ms(repeats, [&] {
+      kernels::int8_gemm(ai.data(), bi.data(), ci_fast.data(), n, n, n, n, n, n, -3, 2, kernels::Int8GemmPath::Vnni);
+      g_sink = g_sink + ci_fast[0];
+    });
+    std::printf("  int8 gemm AVX512-VNNI   %8.2f ms  %7.1f GOP/s    (%.2fx f32)\n", fast_ms, gflops(fast_ms),
+                f32_ms / fast_ms);
+  } else {
+    std::printf("  int8 gemm AVX512-VNNI   (this CPU has no AVX512-VNNI)\n");
+  }
+  const double int8_portable_ms = best_ms(std::max(1, repeats / 5), [&] {
+    kernels::int8_gemm(ai.data(), bi.data(), ci_portable.data(), n, n, n, n, n, n, -3, 2,
+                       kernels::Int8GemmPath::Portable);
+    g_sink = g_sink + ci_portable[0];
+  });
+  std::printf("  int8 gemm portable      %8.2f ms  %7.1f GOP/s    (%.2fx f32)\n", int8_portable_ms,
+              gflops(int8_portable_ms), f32_ms / int8_portable_ms);
   return 0;
 }

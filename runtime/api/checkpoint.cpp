@@ -33,6 +33,7 @@
 #include "runtime/api/tf_call.h"
 #include "runtime/api/tf_module.h"
 #include "runtime/core/error.h"
+#include "runtime/core/object_graph_values.h"
 #include "runtime/core/proto/checkpoint_state.pb.h"
 #include "runtime/core/proto/trackable_object_graph.pb.h"
 #include "runtime/core/tensor_bundle.h"
@@ -42,9 +43,6 @@
 
 namespace ag {
 namespace {
-
-constexpr const char* kObjectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
-constexpr const char* kVariableValue = "VARIABLE_VALUE";
 
 using ObjectProto = tensorflow::TrackableObjectGraph::TrackableObject;
 
@@ -484,28 +482,6 @@ void checkpoint_write(const Value& checkpoint, const std::string& prefix) { writ
 ObjectGraphView object_graph_view(const Value& root, const ExtraChildren& extra) { return walk(root, extra); }
 
 void write_object_graph(const ObjectGraphView& view, const std::string& prefix) { write_graph(view, prefix); }
-
-std::map<int, Tensor> read_object_graph_values(const std::string& prefix) {
-  BundleReader reader(prefix);
-  if (!reader.contains(kObjectGraphKey)) {
-    throw DataLossError("Checkpoint " + prefix + " has no object graph");
-  }
-  tensorflow::TrackableObjectGraph graph;
-  if (!graph.ParseFromString(reader.get(kObjectGraphKey).data<std::string>()[0])) {
-    throw DataLossError("The object graph of checkpoint " + prefix + " cannot be parsed");
-  }
-  std::map<int, Tensor> out;
-  for (int i = 0; i < graph.nodes_size(); ++i) {
-    for (const auto& attr : graph.nodes(i).attributes()) {
-      if (attr.name() != kVariableValue) continue;
-      if (!reader.contains(attr.checkpoint_key())) {
-        throw NotFoundError("Key " + attr.checkpoint_key() + " not found in checkpoint");
-      }
-      out.emplace(i, reader.get(attr.checkpoint_key()));
-    }
-  }
-  return out;
-}
 
 Value checkpoint_save_counter(const Value& checkpoint) { return save_counter(checkpoint); }
 

@@ -41,9 +41,6 @@ ObjectGraphView object_graph_view(const Value& root, const ExtraChildren& extra 
 /// Writes the variables of `view` and its TrackableObjectGraph (every node,
 /// variables or not) at `prefix`.
 void write_object_graph(const ObjectGraphView& view, const std::string& prefix);
-/// The variable values of the checkpoint at `prefix`, by node id of its
-/// object graph (DataLossError for a checkpoint without a readable one).
-std::map<int, Tensor> read_object_graph_values(const std::string& prefix);
 
 /// TF's CheckpointState, the text proto in a directory's "checkpoint" file,
 /// with its paths joined to the directory as get_checkpoint_state returns them.

@@ -17,6 +17,7 @@
 #include "runtime/api/structured_value.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/core/error.h"
+#include "runtime/core/object_graph_values.h"
 #include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/core/tensor_bundle.h"
 #include "runtime/core/variable.h"

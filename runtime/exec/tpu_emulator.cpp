@@ -182,7 +182,8 @@ double device_seconds(const Graph& g) {
     if (op.inputs.size() != ins.size() || op.outputs.size() != n->outputs.size()) continue;  // not static
     if (kind == CostKind::Contraction && n->op->cost.contraction) {
       op.contraction = with_context(*n, [&](const InferContext& c) { return n->op->cost.contraction(c, n->outputs); });
-      op.rate = mxu_rate_for(n->outputs[0].dtype, kernels::F32MatmulPrecision::Default);
+      // The operands' dtype sets the MXU's rate (an int8 product sums into int32).
+      op.rate = mxu_rate_for(ins.at(0).dtype, kernels::F32MatmulPrecision::Default);
     }
     total += op_device_seconds(op);
   }

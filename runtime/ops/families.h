@@ -28,5 +28,6 @@ void register_state_ops(OpRegistry& reg);      // state_ops.cpp: variable reads 
 void register_iterator_ops(OpRegistry& reg);   // iterator_ops.cpp: dataset iterators in traced loops
 void register_sparse_ops(OpRegistry& reg);     // sparse_ops.cpp: tf.SparseTensor's ops
 void register_parse_example_ops(OpRegistry& reg);  // parse_example_ops.cpp: tf.train.Example records
+void register_quantization_ops(OpRegistry& reg);  // quantization_ops.cpp: XlaDotV2, CustomAggregator
 
 }  // namespace ag

@@ -16,6 +16,7 @@
 #include "runtime/tpu/model_cost.h"
 #include "runtime/tpu/model_functions.h"
 #include "runtime/tpu/placement.h"
+#include "runtime/tpu/quantization.h"
 #include "runtime/tpu/tpu_selection.h"
 
 namespace ag::tpu {
@@ -76,9 +77,6 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
                                 const std::string& converter_options) {
   ConverterOptions options = parse_converter_options(converter_options);
   check_converter_options(options);
-  if (options.has_external_feature_configs() && options.external_feature_configs().has_quantization_options()) {
-    throw UnimplementedError("agc's converter does not quantize yet: quantization_options is not supported");
-  }
   std::shared_ptr<tensorflow::SavedModel> model = read_saved_model(input_dir);
   check_variables(input_dir, *model);
   tensorflow::MetaGraphDef* meta = nullptr;
@@ -94,6 +92,13 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
     selected = select_tpu_functions(options, functions);
     check_indirect_calls(selected, functions);
     cost = model_cost(*meta, functions, selected);
+    // The report costs the model as given; quantization rewrites nodes
+    // inside functions (no function is added or removed), before placement.
+    if (options.has_external_feature_configs() && options.external_feature_configs().has_quantization_options()) {
+      for (const std::string& w : quantize_model(*meta, options.external_feature_configs().quantization_options(), input_dir)) {
+        warnings += "WARNING: " + w + "\n";
+      }
+    }
     PlacementOptions placement;
     placement.io_shape_optimization = optimization_enabled(options.io_shape_optimization(), options);
     placement.bfloat16_optimization = optimization_enabled(options.bfloat16_optimization(), options);

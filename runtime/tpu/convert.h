@@ -15,8 +15,8 @@ namespace ag::tpu {
 /// partial output; `output_dir` must not exist or be empty
 /// (AlreadyExistsError otherwise). Errors are the options' (B1, B2, B7),
 /// the selection's (B4-B6), the indirect-call check's (B8), the SavedModel
-/// reader's (OSError), and UnimplementedError for the options agc does not
-/// apply yet (batch_options, quantization).
+/// reader's (OSError) and the quantizer's (tpu/quantization.h). Warnings
+/// also come from quantization (B43's sample count, B44's unreached ops).
 std::string convert_saved_model(const std::string& input_dir, const std::string& output_dir,
                                 const std::string& converter_options);
 

@@ -99,11 +99,13 @@ QuantParams activation_params(float min, float max) {
 }
 
 int8_t quantize_value(float x, QuantParams p, int32_t qmin, int32_t qmax) {
-  const float q = std::round(x / p.scale);  // half away from zero
+  // In double, as the quantized model's graph divides (tpu/quantization):
+  // its float64 steps are out of the bfloat16 optimization's reach.
+  const double q = std::round(static_cast<double>(x) / static_cast<double>(p.scale));  // half away from zero
   if (std::isnan(q)) return static_cast<int8_t>(std::clamp(p.zero_point, qmin, qmax));
-  // Clamp in float first: x / scale may be far outside int32.
-  const float shifted = std::clamp(q + static_cast<float>(p.zero_point), static_cast<float>(qmin),
-                                   static_cast<float>(qmax));
+  // Clamp before converting: x / scale may be far outside int32.
+  const double shifted = std::clamp(q + static_cast<double>(p.zero_point), static_cast<double>(qmin),
+                                    static_cast<double>(qmax));
   return static_cast<int8_t>(shifted);
 }
 

@@ -45,8 +45,8 @@ std::vector<QuantParams> per_channel_weight_params(const Tensor& weights, int ax
 /// scale 1, zero point 0 [E].
 QuantParams activation_params(float min, float max);
 
-/// clamp(round(x / scale) + zero_point, qmin, qmax), rounding half away from
-/// zero [E]. NaN quantizes to the zero point [E].
+/// clamp(round(x / scale) + zero_point, qmin, qmax), x / scale in double,
+/// rounding half away from zero [E]. NaN quantizes to the zero point [E].
 int8_t quantize_value(float x, QuantParams p, int32_t qmin = kActivationQMin, int32_t qmax = kActivationQMax);
 
 /// (q − zero_point) · scale.

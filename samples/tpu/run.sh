@@ -36,3 +36,23 @@ step "language model placed whole on the TPU: its string ops fail at the first r
 "$AGC" convert --input_model_dir="$WORK/lm" --output_model_dir="$WORK/lm_all" \
   --converter_options_string='tpu_functions { signature_name: "serving_default" }'
 IN="$WORK/lm_all" "$AGC" run "$HERE/serve_language_model.py"
+
+step "quantized: static range int8 with the seed's representative dataset (tpu_func on the TPU)"
+rm -rf "$WORK/q" "$WORK/q_tpu" "$WORK/q_data"
+OUT="$WORK/q" DATA="$WORK/q_data" "$AGC" run "$HERE/quantized_model.py"
+"$AGC" convert --input_model_dir="$WORK/q" --output_model_dir="$WORK/q_tpu" --converter_options_string=' \
+    tpu_functions { \
+      function_alias: "tpu_func" \
+    } \
+    external_feature_configs { \
+      quantization_options { \
+        signature_keys: "serving_default" \
+        representative_datasets: { \
+          key: "serving_default" \
+          value: { \
+            tfrecord_file_path: "'"$WORK/q_data"'" \
+          } \
+        } \
+      } \
+    } '
+FLOAT="$WORK/q" IN="$WORK/q_tpu" "$AGC" run "$HERE/serve_quantized.py"

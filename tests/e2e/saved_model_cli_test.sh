@@ -293,6 +293,18 @@ head -c 4 "$data" >"$data.short" && mv "$data.short" "$data"
 expect 1 "$AGC" convert --input_model_dir="$TMP/truncated" --output_model_dir="$TMP/none"
 grep -q "^agc: error: DataLossError: .*truncated" "$TMP/err" || fail "truncated variables: $(cat "$TMP/err")"
 [ -e "$TMP/none" ] && fail "a conversion of truncated variables left $TMP/none"
+# Quantization: a dataset file that is missing, or is not TFRecord, is an
+# error that names it, and the output is not written.
+quantize='external_feature_configs { quantization_options { representative_datasets { key: "serving_default" value { tfrecord_file_path: "'
+expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/none" \
+  --converter_options_string="$quantize$TMP/missing\" } } } }"
+grep -q "^agc: error: NotFoundError: $TMP/missing; No such file or directory" "$TMP/err" ||
+  fail "quantization with a missing dataset: $(cat "$TMP/err")"
+printf 'not a TFRecord file at all' >"$TMP/garbage"
+expect 1 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/none" \
+  --converter_options_string="$quantize$TMP/garbage\" } } } }"
+grep -q "^agc: error: DataLossError: .*$TMP/garbage" "$TMP/err" || fail "quantization with a bad dataset: $(cat "$TMP/err")"
+[ -e "$TMP/none" ] && fail "a failed quantization left $TMP/none"
 expect 2 "$AGC" convert --input_model_dir="$TMP/toy"
 expect 2 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/x" --bogus=1
 

@@ -2,6 +2,7 @@
 // s_in·s_w, and requantization, by hand and against float32.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -27,6 +28,25 @@ TEST_CASE("int8_gemm sums int8 products in int32, the left zero point taken out"
   const int8_t a3[] = {2, 3, 100};
   kernels::int8_gemm(a3, b, wide, 1, 2, 2, 3, 2, 3);
   CHECK(std::vector<int32_t>(wide, wide + 3) == std::vector<int32_t>{18, 4, 9});
+}
+
+TEST_CASE("int8_gemm's VNNI and portable paths give the same bits") {
+  if (!kernels::int8_gemm_has_vnni()) return;  // nothing to compare on this CPU
+  // Sizes off every block (6 rows, 64 columns, 4 K per quad), row strides
+  // wider than the rows, every int8 value, and two threads.
+  for (auto [m, n, k] : {std::array<int64_t, 3>{1, 1, 1}, {7, 65, 5}, {13, 130, 67}, {50, 64, 128}}) {
+    const int64_t lda = k + 3, ldb = n + 5, ldc = n + 2;
+    std::vector<int8_t> a(static_cast<size_t>(m * lda)), b(static_cast<size_t>(k * ldb));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>((i * 37 + 11) % 256);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>((i * 53 + 7) % 256);
+    for (int32_t zp : {0, -128, 127, 17}) {
+      std::vector<int32_t> fast(static_cast<size_t>(m * ldc), 1), portable(fast);
+      kernels::int8_gemm(a.data(), b.data(), fast.data(), m, n, k, lda, ldb, ldc, zp, 2, kernels::Int8GemmPath::Vnni);
+      kernels::int8_gemm(a.data(), b.data(), portable.data(), m, n, k, lda, ldb, ldc, zp, 1,
+                         kernels::Int8GemmPath::Portable);
+      CHECK(fast == portable);
+    }
+  }
 }
 
 TEST_CASE("bias quantizes at s_in·s_w and sums requantize to the output's int8") {
