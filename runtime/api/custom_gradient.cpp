@@ -63,7 +63,10 @@ void add_variable_inputs(TapeEntry& e, const std::vector<int64_t>& ids) {
 }
 
 Value call_with_custom_gradient(const Value& f, std::vector<Value> args, Kwargs kwargs) {
-  auto [result, variables] = call_watching_variables(f, args, std::move(kwargs));
+  // Not a structured binding: lambdas below capture them (Clang 14 cannot).
+  auto called = call_watching_variables(f, args, std::move(kwargs));
+  Value result = std::move(called.first);
+  std::vector<int64_t> variables = std::move(called.second);
   if (!(result.is_tuple() || result.is_list()) || result.items().size() != 2) {
     throw TypeError("a function decorated with tf.custom_gradient must return a pair (y, grad_fn); got " +
                     repr(result));
@@ -129,7 +132,9 @@ Value call_with_custom_gradient(const Value& f, std::vector<Value> args, Kwargs 
 /// whose backward reruns f and differentiates it with respect to the
 /// arguments' tensors and the trainable variables f read.
 Value call_recomputed(const Value& f, std::vector<Value> args, Kwargs kwargs) {
-  auto [y, variables] = call_watching_variables(f, args, kwargs);
+  auto called = call_watching_variables(f, args, kwargs);
+  Value y = std::move(called.first);
+  std::vector<int64_t> variables = std::move(called.second);
   if (!any_tape_recording()) return y;
 
   TapeEntry e = call_entry("RecomputeGrad", args, y);

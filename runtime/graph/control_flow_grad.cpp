@@ -63,7 +63,8 @@ Graph::ForeignResolver resolver_for(Graph& into, const Graph& sub, std::function
 /// follow its `first` other keys).
 std::vector<size_t> variable_keys(const Graph& sub, const std::vector<std::pair<int64_t, DType>>& all, size_t first) {
   std::vector<size_t> keys;
-  for (auto [id, dtype] : variables_read(sub)) {
+  for (const auto& var : variables_read(sub)) {
+    const int64_t id = var.first;
     auto it = std::find_if(all.begin(), all.end(), [id](const auto& v) { return v.first == id; });
     keys.push_back(first + static_cast<size_t>(it - all.begin()));
   }

@@ -75,10 +75,11 @@ std::string summarize_node(const FailedNode& node) {
       attrs.emplace_back(name, enum_name(node.ctx.inputs[static_cast<size_t>(input)].dtype));
     }
   }
-  for (const auto& [name, value] : node.attrs.items()) {
+  for (const auto& item : node.attrs.items()) {
     // A type attr the node also holds itself (Range's Tidx, a NodeDef read back) is listed once.
+    const std::string& name = item.first;
     if (std::none_of(attrs.begin(), attrs.end(), [&](const auto& a) { return a.first == name; })) {
-      attrs.emplace_back(name, summarize_attr(value));
+      attrs.emplace_back(name, summarize_attr(item.second));
     }
   }
   std::sort(attrs.begin(), attrs.end());

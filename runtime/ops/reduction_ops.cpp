@@ -490,20 +490,20 @@ KernelFactory cumsum_kernel(bool product) {
     bool exclusive = s.attrs.get_or<bool>("exclusive", false);
     bool reverse = s.attrs.get_or<bool>("reverse", false);
     return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
-      return [exclusive, reverse, product](KernelContext& k) {
-        const Tensor& in = k.input(0);
-        int axis = cumsum_axis(in.shape(), k.input(1).shape(), &k.input(1));
-        Tensor& out = k.allocate_output(0, in.dtype(), in.shape());
-        if (in.num_elements() == 0) return;
-        int64_t outer = 1, inner = 1, len = in.shape().dim(axis);
-        for (int i = 0; i < axis; ++i) outer *= in.shape().dim(i);
-        for (int i = axis + 1; i < in.rank(); ++i) inner *= in.shape().dim(i);
-        if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) {
-          throw InternalError("Cumsum/Cumprod kernel for a non-numeric dtype");
-        } else {
+      if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) {
+        throw InternalError("Cumsum/Cumprod kernel for a non-numeric dtype");
+      } else {
+        return [exclusive, reverse, product](KernelContext& k) {
+          const Tensor& in = k.input(0);
+          int axis = cumsum_axis(in.shape(), k.input(1).shape(), &k.input(1));
+          Tensor& out = k.allocate_output(0, in.dtype(), in.shape());
+          if (in.num_elements() == 0) return;
+          int64_t outer = 1, inner = 1, len = in.shape().dim(axis);
+          for (int i = 0; i < axis; ++i) outer *= in.shape().dim(i);
+          for (int i = axis + 1; i < in.rank(); ++i) inner *= in.shape().dim(i);
           cumsum<T>(in.data<T>(), out.data<T>(), outer, len, inner, exclusive, reverse, product);
-        }
-      };
+        };
+      }
     });
   };
 }

@@ -195,7 +195,6 @@ std::optional<Tensor> constant_of(const FunctionDef& f, const std::string& ref, 
 struct Target {
   std::string function;
   std::string matmul;  // node
-  std::string input;   // the activation it reads
   std::string output;  // where its float result is read: the MatMul's, or the fused add's
   std::string add;     // the fused AddV2 node (static range), or ""
   Tensor weight;       // float32 [K, N]
@@ -235,7 +234,7 @@ std::vector<Target> find_targets(const tensorflow::MetaGraphDef& meta, const std
       }
       std::optional<Tensor> w = constant_of(f, n.input(1), model);
       if (!w || w->dtype() != DType::Float32 || w->rank() != 2) continue;
-      Target t{f.signature().name(), n.name(), n.input(0), output_ref(n), "", attr_true(n, "transpose_b") ? transposed(*w) : *w, Tensor()};
+      Target t{f.signature().name(), n.name(), output_ref(n), "", attr_true(n, "transpose_b") ? transposed(*w) : *w, Tensor()};
       if (fuse_bias && uses(f, t.output) == 1) {
         // Its one reader, when it adds a constant [N] (x·w + b).
         for (const NodeDef& u : f.node_def()) {
@@ -313,10 +312,10 @@ class Emitter {
     const DType d = DType::Float64;
     return binary("Maximum", binary("Minimum", x, f64(hi), d), f64(lo), d);
   }
-  /// x float32 quantized with `scale` and `zero_point` (float64 scalars) to int8 (B41).
+  /// x (float64) quantized with `scale` and `zero_point` (float64 scalars) to int8 (B41).
   std::string quantize(const std::string& x, const std::string& scale, const std::string& zero_point) {
     const DType d = DType::Float64;
-    std::string q = round(binary("RealDiv", cast(x, DType::Float32, d), scale, d));
+    std::string q = round(binary("RealDiv", x, scale, d));
     return cast(clamp(binary("AddV2", q, zero_point, d), kActivationQMin, kActivationQMax), d, DType::Int8);
   }
   /// int8 x [M, K] · int8 w [K, N] summed in int32.
@@ -380,11 +379,16 @@ Tensor requantize_ratios(const QuantizedWeight& w, double in_scale, double out_s
   return vector_f64(r);
 }
 
+/// What the target's MatMul reads now: a target rewritten before it may
+/// have replaced its input.
+std::string activation_of(const FunctionDef& f, const Target& t) { return find_node(f, t.matmul)->input(0); }
+
 /// B41's static-range MatMul, the float result read where `t.output` was.
 void emit_static(FunctionDef& f, const Target& t, const QuantizedWeight& w, QuantParams in, QuantParams out) {
   Emitter e(f, t.matmul + "/quantized");
   const DType d = DType::Float64;
-  std::string xq = e.quantize(t.input, e.f64(in.scale), e.f64(in.zero_point));
+  std::string x = e.cast(activation_of(f, t), DType::Float32, d);
+  std::string xq = e.quantize(x, e.f64(in.scale), e.f64(in.zero_point));
   std::string acc = e.dot(xq, e.constant("weight", w.values));
   acc = e.binary("Sub", acc, e.constant("zero_point_share", w.zero_point_share(in.zero_point)), DType::Int32);
   if (t.bias.defined()) {
@@ -406,7 +410,7 @@ void emit_static(FunctionDef& f, const Target& t, const QuantizedWeight& w, Quan
 void emit_dynamic(FunctionDef& f, const Target& t, const QuantizedWeight& w) {
   Emitter e(f, t.matmul + "/quantized");
   const DType d = DType::Float64;
-  std::string x = e.cast(t.input, DType::Float32, d);
+  std::string x = e.cast(activation_of(f, t), DType::Float32, d);
   tensorflow::AttrValue int32_type = type_attr(DType::Int32), no;
   no.set_b(false);
   std::string flat = e.op("Reshape", "Reshape", {x, e.constant("shape", Tensor::from_vector<int32_t>(Shape{1}, {-1}))},
@@ -426,7 +430,7 @@ void emit_dynamic(FunctionDef& f, const Target& t, const QuantizedWeight& w) {
   std::string zero_point =
       select(e.f64(0), e.clamp(e.round(e.binary("Sub", e.f64(-128), e.binary("RealDiv", lo, scale, d), d)),
                                kActivationQMin, kActivationQMax));
-  std::string xq = e.quantize(t.input, scale, zero_point);
+  std::string xq = e.quantize(x, scale, zero_point);
   std::string acc = e.dot(xq, e.constant("weight", w.values));
   // The zero point is a tensor here: its share is zero_point · Σ_k w[k][j].
   std::string share = e.binary("Mul", e.cast(zero_point, d, DType::Int32), e.constant("weight_sums", w.zero_point_share(1)),
@@ -557,7 +561,7 @@ tensorflow::MetaGraphDef calibration_model(const tensorflow::MetaGraphDef& meta,
       (*n->mutable_attr())["id"].set_s(id);
       return output_ref(*n);
     };
-    std::string in = aggregate(t.input, t.matmul + "/calibration_input", t.id() + ":input");
+    std::string in = aggregate(activation_of(f, t), t.matmul + "/calibration_input", t.id() + ":input");
     for (NodeDef& n : *f.mutable_node_def()) {
       if (n.name() == t.matmul) n.set_input(0, in);
     }

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/ops/kernels/gemm.h"
+#include "runtime/ops/kernels/panel_tiles.h"
 
 #define AG_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 
@@ -28,8 +28,6 @@ constexpr int kBlocks = kPanel / 16;
 // Rows per micro-kernel: 6 × 4 accumulators + 4 B registers + 1 broadcast
 // fit the 32 zmm registers.
 constexpr int kRows = 6;
-// Rows each unit of parallel work covers.
-constexpr int64_t kRowGroup = 8 * kRows;
 // A pair of A's bf16 read as one 32-bit word, from bfloat16 storage or a
 // packed copy: may_alias makes the read through the other type defined.
 using PairWord = uint32_t __attribute__((may_alias));
@@ -117,21 +115,9 @@ AG_AVX512BF16 void bf16_gemm_avx512bf16(const bfloat16* a, const bfloat16* b, fl
     a_pairs = packed_a.data();
     a_stride = pairs;
   }
-  const int64_t row_groups = (m + kRowGroup - 1) / kRowGroup;
-  const int64_t units = panels * row_groups;
-  const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  const int parts = std::min<int64_t>(threads_for(macs) > 1 && threads > 1 ? 8 : 1, units);
-  parallel_for(units, parts, [&](int64_t first, int64_t last) {
-    for (int64_t u = first; u < last; ++u) {
-      const int64_t q = u / row_groups, group = u % row_groups;
-      const uint16_t* panel = packed_b.data() + q * pairs * kPanel * 2;
-      const int64_t cols = std::min(kPanel, n - q * kPanel);
-      const int64_t row_end = std::min(m, (group + 1) * kRowGroup);
-      for (int64_t i = group * kRowGroup; i < row_end; i += kRows) {
-        const int rows = static_cast<int>(std::min<int64_t>(kRows, row_end - i));
-        kMicroKernels[rows](a_pairs + i * a_stride, a_stride, panel, pairs, c + i * ldc + q * kPanel, ldc, cols);
-      }
-    }
+  for_each_tile(m, n, k, threads, kPanel, kRows, [&](int64_t i, int rows, int64_t q, int64_t cols) {
+    kMicroKernels[rows](a_pairs + i * a_stride, a_stride, packed_b.data() + q * pairs * kPanel * 2, pairs,
+                        c + i * ldc + q * kPanel, ldc, cols);
   });
 }
 

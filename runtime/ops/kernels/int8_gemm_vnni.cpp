@@ -14,7 +14,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/ops/kernels/gemm.h"
+#include "runtime/ops/kernels/panel_tiles.h"
 
 #define AG_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
@@ -27,7 +27,6 @@ constexpr int64_t kPanel = 64;
 constexpr int kBlocks = kPanel / 16;
 // 6 rows × 4 accumulators + 4 B registers + 1 broadcast fit 32 zmm registers.
 constexpr int kRows = 6;
-constexpr int64_t kRowGroup = 8 * kRows;
 using QuadWord = uint32_t __attribute__((may_alias));
 
 /// B (k×n, row stride ldb) as panels of quads, zeros past k and n: each
@@ -95,8 +94,8 @@ void int8_gemm_vnni(const int8_t* a, const int8_t* b, int32_t* c, int64_t m, int
   const int64_t panels = (n + kPanel - 1) / kPanel;
   std::vector<int8_t> packed_b(static_cast<size_t>(panels * quads * kPanel * 4));
   pack_b(b, k, n, ldb, quads, packed_b.data());
-  // (128 + zp) · Σ_r B[r][j], modulo 2^32; padded to whole panels.
-  // Row by row, so the sums vectorize and B is read in order.
+  // (128 + zp) · Σ_r B[r][j], modulo 2^32, padded to whole panels; summed
+  // row by row, so the sums vectorize and B is read in order.
   std::vector<uint32_t> sums(static_cast<size_t>(panels * kPanel), 0u);
   for (int64_t r = 0; r < k; ++r) {
     for (int64_t j = 0; j < n; ++j) sums[j] += static_cast<uint32_t>(static_cast<int32_t>(b[r * ldb + j]));
@@ -110,23 +109,10 @@ void int8_gemm_vnni(const int8_t* a, const int8_t* b, int32_t* c, int64_t m, int
     auto* row = reinterpret_cast<uint8_t*>(packed_a.data() + i * quads);
     for (int64_t r = 0; r < k; ++r) row[r] = static_cast<uint8_t>(a[i * lda + r]) ^ 0x80u;
   }
-  const int64_t row_groups = (m + kRowGroup - 1) / kRowGroup;
-  const int64_t units = panels * row_groups;
-  const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  const int parts = static_cast<int>(std::min<int64_t>(threads_for(macs) > 1 && threads > 1 ? 8 : 1, units));
   const QuadWord* a_quads = packed_a.data();
-  parallel_for(units, parts, [&](int64_t first, int64_t last) {
-    for (int64_t u = first; u < last; ++u) {
-      const int64_t q = u / row_groups, group = u % row_groups;
-      const int8_t* panel = packed_b.data() + q * quads * kPanel * 4;
-      const int64_t cols = std::min(kPanel, n - q * kPanel);
-      const int64_t row_end = std::min(m, (group + 1) * kRowGroup);
-      for (int64_t i = group * kRowGroup; i < row_end; i += kRows) {
-        const int rows = static_cast<int>(std::min<int64_t>(kRows, row_end - i));
-        kMicroKernels[rows](a_quads + i * quads, quads, panel, quads, correction.data() + q * kPanel,
-                            c + i * ldc + q * kPanel, ldc, cols);
-      }
-    }
+  for_each_tile(m, n, k, threads, kPanel, kRows, [&](int64_t i, int rows, int64_t q, int64_t cols) {
+    kMicroKernels[rows](a_quads + i * quads, quads, packed_b.data() + q * quads * kPanel * 4, quads,
+                        correction.data() + q * kPanel, c + i * ldc + q * kPanel, ldc, cols);
   });
 }
 

@@ -600,7 +600,10 @@ TEST_CASE("the gradients of shaped ops agree with central differences in float64
 TEST_CASE("the shaped ops' gradients built in a trace, with the inputs' dims unknown, agree with the eager ones") {
   // The run-time shape paths of the gradient functions: each differentiated
   // input is a placeholder of known rank and unknown dims.
-  for (const auto& [name, make] : shaped_cases()) {
+  for (const auto& shaped : shaped_cases()) {
+    // Not a structured binding: INFO captures it (Clang 14 cannot).
+    const auto& name = shaped.first;
+    const auto& make = shaped.second;
     const OpDef& op = OpRegistry::global().get(OpType(name));
     for (const Case& c : make()) {
       if (!c.unknown_dims) continue;

@@ -21,9 +21,11 @@
 #include "runtime/tpu/quantization_params.h"
 #include "runtime/tpu/quantized_matmul.h"
 #include "tests/unit/error_text.h"
+#include "tests/unit/tpu/support.h"
 
 using namespace ag;
 using namespace ag::tpu;
+using ag::test::add_function;
 using ag::test::error_text;
 
 namespace {
@@ -51,14 +53,7 @@ void add_const(tensorflow::FunctionDef* f, const std::string& name, const Tensor
 /// serving_default: W(x) = MatMul(x, w) + b, x float32 [2, 3], w [3, 4].
 tensorflow::MetaGraphDef dense_model() {
   tensorflow::MetaGraphDef m;
-  tensorflow::FunctionDef* f = m.mutable_graph_def()->mutable_library()->add_function();
-  f->mutable_signature()->set_name("W");
-  auto* a = f->mutable_signature()->add_input_arg();
-  a->set_name("x");
-  a->set_type(tensorflow::DT_FLOAT);
-  auto* o = f->mutable_signature()->add_output_arg();
-  o->set_name("output_0");
-  o->set_type(tensorflow::DT_FLOAT);
+  tensorflow::FunctionDef* f = add_function(m, "W");
   add_const(f, "w", Tensor::from_vector<float>(Shape{3, 4}, kWeights));
   add_const(f, "b", Tensor::from_vector<float>(Shape{4}, kBias));
   tensorflow::NodeDef* mm = add_node(f, "MatMul", "MatMul", {"x", "w:output:0"});
@@ -182,6 +177,37 @@ TEST_CASE("static range: the MatMul and its bias become an int8 product, B41's a
     // And close to the float model: within a few output steps.
     Tensor f = run_w(original, x);
     for (int i = 0; i < 8; ++i) CHECK(std::fabs(got.data<float>()[i] - f.data<float>()[i]) < 4 * pout.scale);
+  }
+}
+
+TEST_CASE("static range: a MatMul reading another's result reads it quantized and back") {
+  // W(x) = (x · w) · v: the second MatMul's input is the first's output.
+  tensorflow::MetaGraphDef m = dense_model();
+  tensorflow::FunctionDef* f = m.mutable_graph_def()->mutable_library()->mutable_function(0);
+  add_const(f, "v", Tensor::from_vector<float>(Shape{4, 2}, {0.3f, -0.7f, 1.2f, 0.1f, -0.5f, 0.9f, 0.25f, -1.0f}));
+  tensorflow::NodeDef* mm = add_node(f, "MatMul_1", "MatMul", {"MatMul:product:0", "v:output:0"});
+  (*mm->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+  f->mutable_node_def()->DeleteSubrange(3, 1);  // the add: W returns MatMul_1
+  (*f->mutable_ret())["output_0"] = "MatMul_1:product:0";
+  const tensorflow::MetaGraphDef original = m;
+  TempDir dir;
+  std::string path = write_dataset(dir, "data", "x", samples());
+  quantize_model(
+      m, options_from("representative_datasets { key: 'serving_default' value { tfrecord_file_path: '" + path + "' } }"),
+      dir.path.string());
+  int dots = 0;
+  for (const auto& n : m.graph_def().library().function(0).node_def()) dots += n.op() == "XlaDotV2";
+  CHECK(dots == 2);
+  CHECK_FALSE(has_op(m, "MatMul"));
+  // Two 8-bit steps in a row: within 3% of the outputs' spread.
+  float lo = 0, hi = 0;
+  for (const Tensor& x : samples()) {
+    Tensor want = run_w(original, x);
+    for (int i = 0; i < 4; ++i) lo = std::min(lo, want.data<float>()[i]), hi = std::max(hi, want.data<float>()[i]);
+  }
+  for (const Tensor& x : samples()) {
+    Tensor got = run_w(m, x), want = run_w(original, x);
+    for (int i = 0; i < 4; ++i) CHECK(std::fabs(got.data<float>()[i] - want.data<float>()[i]) < 0.03f * (hi - lo));
   }
 }
 

@@ -10,9 +10,11 @@
 #include "runtime/tpu/placement.h"
 #include "runtime/tpu/tpu_selection.h"
 #include "tests/unit/error_text.h"
+#include "tests/unit/tpu/support.h"
 
 using namespace ag;
 using namespace ag::tpu;
+using ag::test::add_function;
 using ag::test::error_text;
 
 namespace {
@@ -25,18 +27,6 @@ void add_call(tensorflow::FunctionDef* f, const std::string& node, const std::st
   nd->add_input("^other");
   (*nd->mutable_attr())["f"].mutable_func()->set_name(callee);
   (*nd->mutable_attr())["config_proto"].set_s("");
-}
-
-tensorflow::FunctionDef* add_function(tensorflow::MetaGraphDef& m, const std::string& name) {
-  tensorflow::FunctionDef* f = m.mutable_graph_def()->mutable_library()->add_function();
-  f->mutable_signature()->set_name(name);
-  auto* a = f->mutable_signature()->add_input_arg();
-  a->set_name("x");
-  a->set_type(tensorflow::DT_FLOAT);
-  auto* o = f->mutable_signature()->add_output_arg();
-  o->set_name("output_0");
-  o->set_type(tensorflow::DT_FLOAT);
-  return f;
 }
 
 tensorflow::MetaGraphDef model() {
