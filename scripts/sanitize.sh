@@ -8,8 +8,8 @@
 #
 # Each sanitizer has its own build directory (build-asan, build-tsan; or
 # AGC_ASAN_BUILD_DIR, AGC_TSAN_BUILD_DIR), set up once with Clang (Debian's
-# clang and libclang-rt-dev, which scripts/bootstrap.sh installs) and line tables only
-# (-g1: symbolized stacks, cheap to compile), in which only the tested targets
+# clang and libclang-rt-dev, which scripts/bootstrap.sh installs) and without
+# debug info (see setup), in which only the tested targets
 # are built: the rest of the project costs build time and tests nothing here.
 # The transpiler is left out for that reason (its fuzz test would add the whole
 # transpiler build); by hand:
@@ -53,8 +53,11 @@ setup() {
   # 15.8 s at -O0); the threaded tests TSan runs take seconds even at -O0.
   local opt=0
   # Unity build, as scripts/bootstrap.sh's: a third of the compile time here.
+  # No debug info (AGC_SANITIZE_DEBUG=-g1 for line numbers in the reports):
+  # function names symbolize the stacks, and -g1 costs 14% of the compile.
+  local debug=${AGC_SANITIZE_DEBUG:--g0}
   if ! out=$(CC=clang CXX=clang++ meson setup "$dir" -Dsanitize="$sanitizer" -Dbuildtype=plain -Doptimization=$opt \
-      -Dunity=on -Dunity_size=12 -Dc_args=-g1 -Dcpp_args=-g1 2>&1); then
+      -Dunity=on -Dunity_size=12 -Dc_args="$debug" -Dcpp_args="$debug" 2>&1); then
     printf '%s\n' "$out" >&2
     log "meson setup $dir failed"
     exit 1

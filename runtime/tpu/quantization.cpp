@@ -708,11 +708,18 @@ std::vector<std::string> quantize_model(tensorflow::MetaGraphDef& meta, const Qu
       }
       emit_static(f, t, w, activation_params(in->min, in->max), activation_params(out->min, out->max));
     }
-    const NodeDef* mm = find_node(f, t.matmul);
-    std::string weight = mm != nullptr && !is_arg(mm->input(1)) ? node_of(mm->input(1)) : std::string();
-    remove_node(f, t.matmul);
-    if (!t.add.empty()) remove_node(f, t.add);
-    if (!weight.empty()) remove_if_unused(f, weight);
+    // The MatMul and its fused add go, then the weight's and bias's sources
+    // nothing else reads.
+    std::vector<std::string> sources;
+    for (const std::string& name : {t.matmul, t.add}) {
+      const NodeDef* n = name.empty() ? nullptr : find_node(f, name);
+      if (n == nullptr) continue;
+      for (const std::string& in : n->input()) {
+        if (!is_arg(in)) sources.push_back(node_of(in));
+      }
+      remove_node(f, name);
+    }
+    for (const std::string& source : sources) remove_if_unused(f, source);
   }
   if (!unreached.empty()) {
     std::string list;
