@@ -97,12 +97,12 @@ run_address() {
   # dangling span into a temporary, say); halt_on_error makes every report fatal.
   export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  # Every test in suite `runtime` (meson builds only what those tests need);
+  # Every test in suites `runtime` and `bench` (meson builds only what those tests need);
   # -t 20: a 30 s test timeout becomes 10 min, for the slow -O0 instrumented code.
   local out
-  if ! out=$(meson test -C "$ASAN_BUILD_DIR" --suite runtime --print-errorlogs --num-processes 2 -t 20 2>&1); then
+  if ! out=$(meson test -C "$ASAN_BUILD_DIR" --suite runtime --suite bench --print-errorlogs --num-processes 2 -t 20 2>&1); then
     printf '%s\n' "$out" >&2
-    log "FAIL asan+ubsan suite runtime"
+    log "FAIL asan+ubsan suites runtime and bench"
     failures=$((failures + 1))
   else
     grep -E '^ *[0-9]+/[0-9]+ ' <<<"$out" | sed 's/^/sanitize: asan+ubsan /' >&2
