@@ -317,6 +317,7 @@ void register_gather_ops(OpRegistry& reg) {
         return kernel;
       })
       .cost(CostKind::DataMovement).tpu()
+      .quantization(QuantRole::Gather)
       .grad(gather_grad);
 
   reg.op("GatherNd")

@@ -491,6 +491,7 @@ void register_linalg_ops(OpRegistry& reg) {
       .semantic(OpSemantic::MatMul)
       .cost(CostKind::Contraction, matmul_dims)
       .tpu()
+      .quantization(QuantRole::Dot)
       .grad([](GradContext& c) { return matmul_grad(c, op::MatMul, "transpose_a", "transpose_b"); });
   // BatchMatMulV2(x: T, y: T) -> T; attrs adj_x, adj_y; batch dims broadcast.
   reg.op("BatchMatMulV2").inputs(2).tf_signature("x: T, y: T -> output: T").infer(infer_batch_matmul).cpu([](const KernelSpec& s) {
@@ -499,6 +500,7 @@ void register_linalg_ops(OpRegistry& reg) {
   })
       .cost(CostKind::Contraction, batch_matmul_dims)
       .tpu()
+      .quantization(QuantRole::Dot)
       .grad([](GradContext& c) { return matmul_grad(c, op::BatchMatMulV2, "adj_x", "adj_y"); });
   // FusedMatMul(a, b[, c, d][, bias]) -> T; see fused_matmul_kernel.
   reg.op("FusedMatMul").inputs(2, 6).infer(infer_fused_matmul).cpu([](const KernelSpec& s) -> Kernel {

@@ -10,6 +10,7 @@
 #include "runtime/core/error.h"
 #include "runtime/ops/attrs.h"
 #include "runtime/ops/kernels/conv.h"
+#include "runtime/ops/op_def.h"
 
 namespace ag {
 
@@ -104,6 +105,17 @@ inline ConvAttrs conv_attrs(const Attrs& a) {
     }
   }
   return c;
+}
+
+/// A 2-D convolution of an NHWC input over an HWIO filter (input 1) as the
+/// product im2col computes: [N·Ho·Wo, kh·kw·Cin/groups]·[.., Cout].
+inline ContractionDims nhwc_conv_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& f = c.inputs[1].shape;
+  const Shape& y = out[0].shape;
+  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
+  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)),
+          static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)) * static_cast<double>(f.dim(2)),
+          static_cast<double>(f.dim(3))};
 }
 
 inline kernels::WindowDim conv_window(const ConvAttrs& a, int dim, int64_t in, int64_t k) {

@@ -257,16 +257,6 @@ std::vector<TensorSpec> infer_conv2d(const InferContext& c) {
   return {{t, out}};
 }
 
-/// Conv2D as the product im2col computes: [N·Ho·Wo, kh·kw·Cin/groups]·[.., Cout].
-ContractionDims conv2d_dims(const InferContext& c, std::span<const TensorSpec> out) {
-  const Shape& f = c.inputs[1].shape;
-  const Shape& y = out[0].shape;
-  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
-  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)),
-          static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)) * static_cast<double>(f.dim(2)),
-          static_cast<double>(f.dim(3))};
-}
-
 Kernel conv2d_kernel(const KernelSpec& s) {
   ConvAttrs a = conv_attrs(s.attrs);
   return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
@@ -464,8 +454,8 @@ std::vector<GradTensor> avg_pool_grad(GradContext& c) {
 void register_nn_ops(OpRegistry& reg) {
   using kernels::register_binary;
   using kernels::register_unary;
-  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).tf_signature("features: T -> activations: T").grad(relu_grad);
-  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).tf_signature("features: T -> activations: T").grad(relu6_grad);
+  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).tf_signature("features: T -> activations: T").grad(relu_grad).quantization(QuantRole::Relu);
+  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).tf_signature("features: T -> activations: T").grad(relu6_grad).quantization(QuantRole::Relu6);
   register_binary<ReluGradOp, kRealTypes>(reg, "ReluGrad", kRealList).grad([](GradContext& c) {
     return relu_grad_grad(c, op::ReluGrad);
   });
@@ -486,14 +476,16 @@ void register_nn_ops(OpRegistry& reg) {
       .canonicalize(bias_add_as_add)
       .cost(CostKind::Elementwise)
       .tpu()
+      .quantization(QuantRole::Bias)
       .grad(bias_add_grad);
   reg.op("Conv2D")
       .tf_signature("input: T, filter: T -> output: T")
       .inputs(2)
       .infer(infer_conv2d)
       .cpu(conv2d_kernel)
-      .cost(CostKind::Contraction, conv2d_dims)
+      .cost(CostKind::Contraction, nhwc_conv_dims)
       .tpu()
+      .quantization(QuantRole::Conv)
       .grad(conv2d_grad);
   reg.op("MaxPool").tf_signature("input: T -> output: T").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad(max_pool_grad);
   reg.op("AvgPool").tf_signature("value: T -> output: T").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad(avg_pool_grad);

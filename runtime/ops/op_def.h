@@ -234,6 +234,13 @@ struct CostFacts {
   CostKind kind = CostKind::Unset;
   ContractionFn contraction = nullptr;  // for CostKind::Contraction
 };
+/// What post-training quantization makes of a node of the op
+/// (TPU_EMULATOR.md B39): a product whose right operand, known at conversion,
+/// becomes int8 weights (Dot: x[..., K] · w[K, N]; Conv: an NHWC input over
+/// an HWIO filter), a table read in int8 rows (Gather), or an op fused after
+/// a product (Bias: + b[N] on the last dim; Relu, Relu6).
+enum class QuantRole : uint8_t { None, Dot, Conv, Gather, Bias, Relu, Relu6 };
+
 struct TpuFacts {
   enum class Kind : uint8_t { Unset, Supported, Unsupported };
   Kind kind = Kind::Unset;
@@ -241,6 +248,7 @@ struct TpuFacts {
   /// Inputs XLA needs as compile-time constants (a Reshape's shape, a
   /// reduction's axes; TPU_EMULATOR.md B12), by index.
   std::vector<int> constant_inputs;
+  QuantRole quantization = QuantRole::None;
 };
 
 struct OpDef {

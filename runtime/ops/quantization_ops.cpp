@@ -1,5 +1,5 @@
-// Quantization's ops (see quantization_ops.h): XlaDotV2 for the products of
-// a quantized model, CustomAggregator for its calibration.
+// Quantization's ops (see quantization_ops.h): XlaDotV2 and XlaConvV2 for
+// the products of a quantized model, CustomAggregator for its calibration.
 #include "runtime/ops/quantization_ops.h"
 
 #include <mutex>
@@ -8,7 +8,10 @@
 
 #include "runtime/core/proto/xla_data.pb.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/kernels/array_common.h"
+#include "runtime/ops/kernels/conv.h"
 #include "runtime/ops/kernels/int8_gemm.h"
+#include "runtime/ops/nn_common.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -25,29 +28,28 @@ CalibrationObserver& current_observer() {
 }
 
 /// XlaDotV2's product as agc runs it: lhs [batch..., M, K] · rhs [batch...,
-/// K, N], the batch dims leading and equal, one contracted dim each. Other
-/// dimension numbers XLA allows are UnimplementedError.
-struct DotLayout {
-  int batch = 0;  // number of leading batch dims
-};
-
-DotLayout dot_layout(const Attrs& attrs, int lhs_rank, int rhs_rank) {
+/// K, N], the batch dims leading and equal, one contracted dim each; without
+/// batch dims lhs may have any rank >= 1 ([M..., K] · [K, N] -> [M..., N], a
+/// dense layer over a sequence). Other dimension numbers XLA allows are
+/// UnimplementedError. Returns the number of batch dims.
+int dot_batch_dims(const Attrs& attrs, int lhs_rank, int rhs_rank) {
   xla::DotDimensionNumbers dn;
   if (!dn.ParseFromString(attrs.get_or<std::string>("dimension_numbers", ""))) {
     throw InvalidArgumentError("XlaDotV2: dimension_numbers is not a serialized xla.DotDimensionNumbers");
   }
   const int batch = dn.lhs_batch_dimensions_size();
+  const bool lhs_ok = batch == 0 ? lhs_rank >= 1 : lhs_rank == batch + 2;
   bool ok = dn.rhs_batch_dimensions_size() == batch && dn.lhs_contracting_dimensions_size() == 1 &&
-            dn.rhs_contracting_dimensions_size() == 1 && lhs_rank == batch + 2 && rhs_rank == batch + 2 &&
+            dn.rhs_contracting_dimensions_size() == 1 && lhs_ok && rhs_rank == batch + 2 &&
             dn.lhs_contracting_dimensions(0) == lhs_rank - 1 && dn.rhs_contracting_dimensions(0) == batch;
   for (int i = 0; ok && i < batch; ++i) ok = dn.lhs_batch_dimensions(i) == i && dn.rhs_batch_dimensions(i) == i;
   if (!ok) {
     throw UnimplementedError("agc runs XlaDotV2 only as [batch..., M, K] x [batch..., K, N] (leading batch dims, "
-                             "lhs's last and rhs's first non-batch dim contracted); got dimension_numbers " +
-                             dn.ShortDebugString() + " for operands of rank " + std::to_string(lhs_rank) + " and " +
-                             std::to_string(rhs_rank));
+                             "lhs's last and rhs's first non-batch dim contracted) or [M..., K] x [K, N]; got "
+                             "dimension_numbers " + dn.ShortDebugString() + " for operands of rank " +
+                             std::to_string(lhs_rank) + " and " + std::to_string(rhs_rank));
   }
-  return {batch};
+  return batch;
 }
 
 std::vector<TensorSpec> infer_xla_dot(const InferContext& c) {
@@ -62,12 +64,10 @@ std::vector<TensorSpec> infer_xla_dot(const InferContext& c) {
   const Shape& a = c.inputs[0].shape;
   const Shape& b = c.inputs[1].shape;
   if (!a.rank_known() || !b.rank_known()) return {{out, Shape::unknown_rank()}};
-  const int batch = dot_layout(c.attrs, a.rank(), b.rank()).batch;
-  std::vector<int64_t> dims;
-  for (int i = 0; i < batch; ++i) dims.push_back(a.dim(i));
-  dims.push_back(a.dim(batch));
+  const int batch = dot_batch_dims(c.attrs, a.rank(), b.rank());
+  std::vector<int64_t> dims(a.dims().begin(), a.dims().end() - 1);
   dims.push_back(b.dim(batch + 1));
-  const int64_t ka = a.dim(batch + 1), kb = b.dim(batch);
+  const int64_t ka = a.dim(a.rank() - 1), kb = b.dim(batch);
   bool mismatch = ka >= 0 && kb >= 0 && ka != kb;
   for (int i = 0; i < batch; ++i) mismatch = mismatch || (a.dim(i) >= 0 && b.dim(i) >= 0 && a.dim(i) != b.dim(i));
   if (mismatch) {
@@ -80,11 +80,11 @@ std::vector<TensorSpec> infer_xla_dot(const InferContext& c) {
 ContractionDims xla_dot_dims(const InferContext& c, std::span<const TensorSpec> out) {
   const Shape& a = c.inputs[0].shape;
   const Shape& y = out[0].shape;
-  if (!a.rank_known() || a.rank() < 2 || !y.rank_known() || y.rank() != a.rank()) return {-1, -1, -1, -1};
-  double batch = 1;
-  for (int i = 0; i + 2 < y.rank(); ++i) batch *= static_cast<double>(y.dim(i));
-  return {batch, static_cast<double>(y.dim(y.rank() - 2)), static_cast<double>(a.dim(a.rank() - 1)),
-          static_cast<double>(y.dim(y.rank() - 1))};
+  if (!a.rank_known() || a.rank() < 1 || !y.rank_known() || y.rank() != a.rank()) return {-1, -1, -1, -1};
+  // Batch and free dims alike multiply the product's rows.
+  double rows = 1;
+  for (int i = 0; i + 1 < y.rank(); ++i) rows *= static_cast<double>(y.dim(i));
+  return {1, rows, static_cast<double>(a.dim(a.rank() - 1)), static_cast<double>(y.dim(y.rank() - 1))};
 }
 
 Kernel xla_dot_kernel(const KernelSpec& s) {
@@ -93,7 +93,7 @@ Kernel xla_dot_kernel(const KernelSpec& s) {
   return [int8, attrs](KernelContext& k) {
     const Tensor& a = k.input(0);
     const Tensor& b = k.input(1);
-    const int batch_dims = dot_layout(attrs, a.rank(), b.rank()).batch;
+    const int batch_dims = dot_batch_dims(attrs, a.rank(), b.rank());
     int64_t batch = 1;
     for (int i = 0; i < batch_dims; ++i) {
       if (a.shape().dim(i) != b.shape().dim(i)) {
@@ -102,14 +102,14 @@ Kernel xla_dot_kernel(const KernelSpec& s) {
       }
       batch *= a.shape().dim(i);
     }
-    const int64_t m = a.shape().dim(batch_dims), kk = a.shape().dim(batch_dims + 1);
+    const int64_t kk = a.shape().dim(a.rank() - 1);
+    const int64_t m = batch == 0 ? 0 : a.num_elements() / std::max<int64_t>(kk, 1) / batch;
     const int64_t n = b.shape().dim(batch_dims + 1);
     if (b.shape().dim(batch_dims) != kk) {
       throw InvalidArgumentError("XlaDotV2: contracted dims differ: lhs " + a.shape().debug_string() + ", rhs " +
                                  b.shape().debug_string());
     }
-    std::vector<int64_t> dims(a.shape().dims().begin(), a.shape().dims().begin() + batch_dims);
-    dims.push_back(m);
+    std::vector<int64_t> dims(a.shape().dims().begin(), a.shape().dims().end() - 1);
     dims.push_back(n);
     Tensor out(int8 ? DType::Int32 : DType::Float32, Shape(dims));
     for (int64_t p = 0; p < batch; ++p) {
@@ -134,6 +134,159 @@ Kernel xla_dot_kernel(const KernelSpec& s) {
   };
 }
 
+// ---- XlaConvV2(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+// feature_group_count) -> preferred_element_type: XLA's general convolution.
+
+/// XlaConvV2's convolution as agc runs it: an NHWC input over an HWIO filter
+/// into NHWC (XLA's b01f_01io->b01f), zero padding, window strides, filter
+/// dilation and feature groups. Other layouts, input dilation and batch
+/// groups are UnimplementedError.
+void check_conv_layout(const Attrs& attrs) {
+  xla::ConvolutionDimensionNumbers dn;
+  if (!dn.ParseFromString(attrs.get_or<std::string>("dimension_numbers", ""))) {
+    throw InvalidArgumentError("XlaConvV2: dimension_numbers is not a serialized xla.ConvolutionDimensionNumbers");
+  }
+  auto dims = [](const google::protobuf::RepeatedField<int64_t>& r) { return std::vector<int64_t>(r.begin(), r.end()); };
+  const bool nhwc = dn.input_batch_dimension() == 0 && dn.input_feature_dimension() == 3 &&
+                    dims(dn.input_spatial_dimensions()) == std::vector<int64_t>{1, 2} &&
+                    dn.kernel_input_feature_dimension() == 2 && dn.kernel_output_feature_dimension() == 3 &&
+                    dims(dn.kernel_spatial_dimensions()) == std::vector<int64_t>{0, 1} &&
+                    dn.output_batch_dimension() == 0 && dn.output_feature_dimension() == 3 &&
+                    dims(dn.output_spatial_dimensions()) == std::vector<int64_t>{1, 2};
+  if (!nhwc) {
+    throw UnimplementedError("agc runs XlaConvV2 only on NHWC inputs and HWIO filters into NHWC; got "
+                             "dimension_numbers " + dn.ShortDebugString());
+  }
+  if (attrs.get_or<int64_t>("batch_group_count", 1) != 1) {
+    throw UnimplementedError("agc runs XlaConvV2 only with batch_group_count 1");
+  }
+}
+
+/// XlaConvV2's window inputs (2..6) as numbers: [2] strides, [2, 2]
+/// padding, [2] dilations, and the group count.
+struct ConvWindow {
+  int64_t strides[2], pads[2][2], lhs_dilation[2], rhs_dilation[2], groups;
+};
+
+ConvWindow xla_conv_window(const Tensor& strides, const Tensor& padding, const Tensor& lhs_dilation,
+                       const Tensor& rhs_dilation, const Tensor& groups) {
+  auto check = [](const Tensor& t, const Shape& want, const char* name) {
+    if (t.shape() != want) {
+      throw InvalidArgumentError(std::string("XlaConvV2: ") + name + " must have shape " + want.debug_string() +
+                                 ", got " + t.shape().debug_string());
+    }
+  };
+  check(strides, Shape{2}, "window_strides");
+  check(padding, Shape{2, 2}, "padding");
+  check(lhs_dilation, Shape{2}, "lhs_dilation");
+  check(rhs_dilation, Shape{2}, "rhs_dilation");
+  check(groups, Shape{}, "feature_group_count");
+  ConvWindow w{};
+  for (int d = 0; d < 2; ++d) {
+    w.strides[d] = array::int_at(strides, d);
+    w.pads[d][0] = array::int_at(padding, 2 * d);
+    w.pads[d][1] = array::int_at(padding, 2 * d + 1);
+    w.lhs_dilation[d] = array::int_at(lhs_dilation, d);
+    w.rhs_dilation[d] = array::int_at(rhs_dilation, d);
+    if (w.strides[d] < 1 || w.rhs_dilation[d] < 1 || w.pads[d][0] < 0 || w.pads[d][1] < 0) {
+      throw InvalidArgumentError("XlaConvV2: window strides and dilations must be positive and padding "
+                                 "non-negative");
+    }
+    if (w.lhs_dilation[d] != 1) throw UnimplementedError("agc runs XlaConvV2 only with lhs_dilation 1");
+  }
+  w.groups = array::int_at(groups, 0);
+  return w;
+}
+
+/// The convolution's geometry for input shape `in` and filter shape `f`
+/// (both rank 4), checked as XLA's shape inference does.
+kernels::ConvGeom conv_geom(const Shape& in, const Shape& f, const ConvWindow& w) {
+  if (in.rank() != 4 || f.rank() != 4) {
+    throw InvalidArgumentError("XlaConvV2: operands must be 4-D, got " + in.debug_string() + " and " +
+                               f.debug_string());
+  }
+  if (w.groups < 1 || in.dim(3) != f.dim(2) * w.groups || f.dim(3) % w.groups != 0) {
+    throw InvalidArgumentError("XlaConvV2: input features " + std::to_string(in.dim(3)) + " and filter " +
+                               f.debug_string() + " do not match feature_group_count " + std::to_string(w.groups));
+  }
+  kernels::WindowDim r = kernels::window_dim(in.dim(1), f.dim(0), w.strides[0], w.rhs_dilation[0],
+                                             kernels::Padding::Explicit, w.pads[0][0], w.pads[0][1]);
+  kernels::WindowDim c = kernels::window_dim(in.dim(2), f.dim(1), w.strides[1], w.rhs_dilation[1],
+                                             kernels::Padding::Explicit, w.pads[1][0], w.pads[1][1]);
+  return {in.dim(0), in.dim(1),       in.dim(2),       in.dim(3),       f.dim(0),          f.dim(1),
+          f.dim(2),  f.dim(3),        r.out,           c.out,           w.strides[0],      w.strides[1],
+          w.rhs_dilation[0], w.rhs_dilation[1], r.pad_before, c.pad_before};
+}
+
+std::vector<TensorSpec> infer_xla_conv(const InferContext& c) {
+  const DType lt = c.inputs[0].dtype, rt = c.inputs[1].dtype;
+  const DType out = c.attrs.get_or<DType>("preferred_element_type", lt);
+  const bool int8 = lt == DType::Int8 && rt == DType::Int8 && out == DType::Int32;
+  const bool f32 = lt == DType::Float32 && rt == DType::Float32 && out == DType::Float32;
+  if (!int8 && !f32) {
+    throw UnimplementedError(std::string("agc runs XlaConvV2 on int8 operands into int32 and float32 into float32; "
+                                         "got ") + dtype_name(lt) + " x " + dtype_name(rt) + " into " + dtype_name(out));
+  }
+  check_conv_layout(c.attrs);
+  const Shape& in = c.inputs[0].shape;
+  const Shape& f = c.inputs[1].shape;
+  Shape y = Shape::unknown_dims(4);
+  if (in.rank_known()) y.set_dim(0, in.dim(0));
+  if (f.rank_known()) y.set_dim(3, f.dim(3));
+  const Tensor* strides = c.constant(2);
+  const Tensor* padding = c.constant(3);
+  const Tensor* lhs_dilation = c.constant(4);
+  const Tensor* rhs_dilation = c.constant(5);
+  const Tensor* groups = c.constant(6);
+  if (in.fully_defined() && f.fully_defined() && strides && padding && lhs_dilation && rhs_dilation && groups) {
+    kernels::ConvGeom g = conv_geom(in, f, xla_conv_window(*strides, *padding, *lhs_dilation, *rhs_dilation, *groups));
+    y = Shape{g.batch, g.out_rows, g.out_cols, g.out_depth};
+  }
+  return {{out, y}};
+}
+
+/// out[N, OH, OW, OC] (int32) = Σ in · filter over each window, int8 operands
+/// zero-padded: im2col rows in chunks, each group's product on int8_gemm.
+void conv2d_int8(const int8_t* in, const int8_t* filter, int32_t* out, const kernels::ConvGeom& g) {
+  const int64_t pixels = g.batch * g.out_rows * g.out_cols;
+  if (pixels == 0 || g.out_depth == 0) return;
+  const int64_t groups = g.groups(), og = g.out_depth / groups;
+  const int64_t patch = g.k_rows * g.k_cols * g.filter_depth;
+  const int64_t rows = std::max<int64_t>(16, std::min<int64_t>(4096, (int64_t{1} << 18) / std::max<int64_t>(patch, 1)));
+  std::vector<int8_t> cols(static_cast<size_t>(rows * patch));
+  // Each group's filter columns, contiguous for the product.
+  std::vector<int8_t> w(static_cast<size_t>(patch * og));
+  for (int64_t grp = 0; grp < groups; ++grp) {
+    for (int64_t r = 0; r < patch; ++r) {
+      std::copy_n(filter + r * g.out_depth + grp * og, og, w.data() + r * og);
+    }
+    for (int64_t p0 = 0; p0 < pixels; p0 += rows) {
+      const int64_t p1 = std::min(pixels, p0 + rows);
+      kernels::im2col_rows(in, g, grp, p0, p1, cols.data());
+      kernels::int8_gemm(cols.data(), w.data(), out + p0 * g.out_depth + grp * og, p1 - p0, og, patch, patch, og,
+                         g.out_depth, 0, 2);
+    }
+  }
+}
+
+Kernel xla_conv_kernel(const KernelSpec& s) {
+  const bool int8 = s.inputs[0].dtype == DType::Int8;
+  check_conv_layout(s.attrs);
+  return [int8](KernelContext& k) {
+    const Tensor& in = k.input(0);
+    const Tensor& f = k.input(1);
+    kernels::ConvGeom g = conv_geom(in.shape(), f.shape(),
+                                    xla_conv_window(k.input(2), k.input(3), k.input(4), k.input(5), k.input(6)));
+    Tensor& out = k.allocate_output(0, int8 ? DType::Int32 : DType::Float32,
+                                    Shape{g.batch, g.out_rows, g.out_cols, g.out_depth});
+    if (int8) {
+      conv2d_int8(in.data<int8_t>(), f.data<int8_t>(), out.data<int32_t>(), g);
+    } else {
+      kernels::conv2d_nhwc(in.data<float>(), f.data<float>(), out.data<float>(), g);
+    }
+  };
+}
+
 }  // namespace
 
 CalibrationObserver set_calibration_observer(CalibrationObserver observer) {
@@ -154,6 +307,20 @@ void register_quantization_ops(OpRegistry& reg) {
       .cpu(xla_dot_kernel)
       .cost(CostKind::Contraction, xla_dot_dims)
       .tpu()
+      .not_differentiable();
+  // XlaConvV2(lhs: LhsT, rhs: RhsT, window_strides, padding, lhs_dilation,
+  // rhs_dilation, feature_group_count: Tindices) -> preferred_element_type;
+  // attrs dimension_numbers (serialized xla.ConvolutionDimensionNumbers),
+  // precision_config, batch_group_count. The quantized model's int8
+  // convolutions, exact int32 sums; the window inputs are XLA constants.
+  reg.op("XlaConvV2")
+      .tf_signature("lhs: LhsT, rhs: RhsT, window_strides: Tindices, padding: Tindices, lhs_dilation: Tindices, "
+                    "rhs_dilation: Tindices, feature_group_count: Tindices -> output: preferred_element_type")
+      .inputs(7)
+      .infer(infer_xla_conv)
+      .cpu(xla_conv_kernel)
+      .cost(CostKind::Contraction, nn::nhwc_conv_dims)
+      .tpu({2, 3, 4, 5, 6})
       .not_differentiable();
   // CustomAggregator(input: float) -> output: float; attr id. The identity a
   // calibration run threads each quantizable op's input and output through;

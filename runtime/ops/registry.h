@@ -62,10 +62,16 @@ class OpBuilder {
   /// Runs on the TPU; `constant_inputs` must be compile-time constants there
   /// (negative: counted from the last input, ConcatV2's axis).
   OpBuilder& tpu(std::vector<int> constant_inputs = {}) {
-    def_->tpu = {TpuFacts::Kind::Supported, {}, std::move(constant_inputs)};
+    def_->tpu.kind = TpuFacts::Kind::Supported;
+    def_->tpu.constant_inputs = std::move(constant_inputs);
     return *this;
   }
-  OpBuilder& tpu_unsupported(std::string why) { def_->tpu = {TpuFacts::Kind::Unsupported, std::move(why), {}}; return *this; }
+  OpBuilder& tpu_unsupported(std::string why) {
+    def_->tpu.kind = TpuFacts::Kind::Unsupported;
+    def_->tpu.reason = std::move(why);
+    return *this;
+  }
+  OpBuilder& quantization(QuantRole r) { def_->tpu.quantization = r; return *this; }
 
   OpDef& def() const { return *def_; }
 

@@ -56,3 +56,12 @@ OUT="$WORK/q" DATA="$WORK/q_data" "$AGC" run "$HERE/quantized_model.py"
       } \
     } '
 FLOAT="$WORK/q" IN="$WORK/q_tpu" "$AGC" run "$HERE/serve_quantized.py"
+
+step "quantized CNN: convolutions with their bias and ReLU as int8 XlaConvV2s, the dense layer as an XlaDotV2"
+rm -rf "$WORK/cnn" "$WORK/cnn_tpu" "$WORK/cnn_data"
+OUT="$WORK/cnn" DATA="$WORK/cnn_data" "$AGC" run "$HERE/quantized_cnn.py"
+"$AGC" convert --input_model_dir="$WORK/cnn" --output_model_dir="$WORK/cnn_tpu" --converter_options_string=' \
+    tpu_functions { function_alias: "tpu_func" } \
+    external_feature_configs { quantization_options { \
+      representative_datasets: { key: "serving_default" value: { tfrecord_file_path: "'"$WORK/cnn_data"'" } } } }'
+FLOAT="$WORK/cnn" IN="$WORK/cnn_tpu" SHAPE=8,8,3 "$AGC" run "$HERE/serve_quantized.py"

@@ -1,6 +1,7 @@
-// Sweep cases for quantization_ops.cpp: XlaDotV2's int8 products summed in
-// int32 (and float32's), against sums written out here; CustomAggregator
-// forwards its input and shows it to the calibration observer.
+// Sweep cases for quantization_ops.cpp: XlaDotV2's and XlaConvV2's int8
+// products summed in int32 (and float32's), against sums written out here;
+// CustomAggregator forwards its input and shows it to the calibration
+// observer.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -14,7 +15,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("XlaDotV2", "CustomAggregator");
+AG_SWEEP_COVERS("XlaDotV2", "XlaConvV2", "CustomAggregator");
 
 namespace {
 
@@ -39,7 +40,107 @@ Tensor random_int8(std::mt19937& rng, const Shape& s) {
   return Tensor::from_vector<int8_t>(s, v);
 }
 
+/// XlaConvV2's attrs: NHWC over HWIO into NHWC (XLA's b01f_01io->b01f).
+Attrs conv_attrs(DType out) {
+  xla::ConvolutionDimensionNumbers dn;
+  dn.set_input_batch_dimension(0);
+  dn.set_input_feature_dimension(3);
+  dn.set_kernel_input_feature_dimension(2);
+  dn.set_kernel_output_feature_dimension(3);
+  dn.set_output_batch_dimension(0);
+  dn.set_output_feature_dimension(3);
+  for (int d : {1, 2}) {
+    dn.add_input_spatial_dimensions(d);
+    dn.add_kernel_spatial_dimensions(d - 1);
+    dn.add_output_spatial_dimensions(d);
+  }
+  return Attrs{{"dimension_numbers", dn.SerializeAsString()}, {"precision_config", std::string()},
+               {"preferred_element_type", out}, {"batch_group_count", int64_t{1}}};
+}
+
+Tensor ints(std::vector<int32_t> v, Shape s) { return Tensor::from_vector<int32_t>(s, v); }
+
+struct ConvCase {
+  int64_t n, h, w, c, kh, kw, groups, oc, stride_h, stride_w, dil_h, dil_w, top, bottom, left, right;
+};
+
 }  // namespace
+
+TEST_CASE("XlaConvV2 sums int8 products in int32 over each window: strides, padding, dilation, groups") {
+  std::mt19937 rng(11);
+  for (const ConvCase& k : {ConvCase{1, 5, 5, 2, 3, 3, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                            ConvCase{2, 7, 6, 4, 3, 2, 2, 6, 2, 1, 1, 2, 0, 2, 1, 0},
+                            ConvCase{1, 4, 4, 3, 1, 1, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},
+                            ConvCase{1, 9, 9, 8, 3, 3, 1, 70, 2, 2, 1, 1, 1, 1, 1, 1}}) {
+    Tensor x = random_int8(rng, Shape{k.n, k.h, k.w, k.c});
+    Tensor f = random_int8(rng, Shape{k.kh, k.kw, k.c / k.groups, k.oc});
+    Tensor y = run1("XlaConvV2",
+                    {x, f, ints({int32_t(k.stride_h), int32_t(k.stride_w)}, Shape{2}),
+                     ints({int32_t(k.top), int32_t(k.bottom), int32_t(k.left), int32_t(k.right)}, Shape{2, 2}),
+                     ints({1, 1}, Shape{2}), ints({int32_t(k.dil_h), int32_t(k.dil_w)}, Shape{2}),
+                     Tensor::scalar<int32_t>(int32_t(k.groups))},
+                    conv_attrs(DType::Int32));
+    const int64_t oh = (k.h + k.top + k.bottom - ((k.kh - 1) * k.dil_h + 1)) / k.stride_h + 1;
+    const int64_t ow = (k.w + k.left + k.right - ((k.kw - 1) * k.dil_w + 1)) / k.stride_w + 1;
+    REQUIRE(y.shape() == Shape{k.n, oh, ow, k.oc});
+    const int64_t cg = k.c / k.groups, og = k.oc / k.groups;
+    int mismatches = 0;
+    for (int64_t b = 0; b < k.n; ++b) {
+      for (int64_t i = 0; i < oh; ++i) {
+        for (int64_t j = 0; j < ow; ++j) {
+          for (int64_t o = 0; o < k.oc; ++o) {
+            int32_t sum = 0;
+            for (int64_t r = 0; r < k.kh; ++r) {
+              for (int64_t s = 0; s < k.kw; ++s) {
+                const int64_t ih = i * k.stride_h - k.top + r * k.dil_h, iw = j * k.stride_w - k.left + s * k.dil_w;
+                if (ih < 0 || ih >= k.h || iw < 0 || iw >= k.w) continue;
+                for (int64_t c = 0; c < cg; ++c) {
+                  sum += x.data<int8_t>()[((b * k.h + ih) * k.w + iw) * k.c + (o / og) * cg + c] *
+                         f.data<int8_t>()[((r * k.kw + s) * cg + c) * k.oc + o];
+                }
+              }
+            }
+            mismatches += y.data<int32_t>()[((b * oh + i) * ow + j) * k.oc + o] != sum;
+          }
+        }
+      }
+    }
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("XlaConvV2 in float32, and what agc does not run") {
+  // A 1x1 window: each output channel is a weighted sum of the input's.
+  Tensor x = Tensor::from_vector<float>(Shape{1, 1, 2, 2}, {1.0f, 2.0f, 3.0f, -1.0f});
+  Tensor f = Tensor::from_vector<float>(Shape{1, 1, 2, 1}, {0.5f, 2.0f});
+  auto window = [](Tensor pad, Tensor lhs_dilation) {
+    return std::vector<Tensor>{ints({1, 1}, Shape{2}), pad, lhs_dilation, ints({1, 1}, Shape{2}),
+                               Tensor::scalar<int32_t>(1)};
+  };
+  std::vector<Tensor> in = {x, f};
+  for (Tensor& t : window(ints({0, 0, 0, 0}, Shape{2, 2}), ints({1, 1}, Shape{2}))) in.push_back(t);
+  Tensor y = run1("XlaConvV2", in, conv_attrs(DType::Float32));
+  CHECK(y.shape() == Shape{1, 1, 2, 1});
+  CHECK(y.data<float>()[0] == 4.5f);
+  CHECK(y.data<float>()[1] == -0.5f);
+  in[4] = ints({2, 1}, Shape{2});
+  CHECK(error_text([&] { run1("XlaConvV2", in, conv_attrs(DType::Float32)); }) ==
+        "UnimplementedError: agc runs XlaConvV2 only with lhs_dilation 1");
+  in[4] = ints({1, 1}, Shape{2});
+  in[3] = ints({0, 0}, Shape{2});
+  CHECK(error_text([&] { run1("XlaConvV2", in, conv_attrs(DType::Float32)); }) ==
+        "InvalidArgumentError: XlaConvV2: padding must have shape [2,2], got [2]");
+  in[3] = ints({0, 0, 0, 0}, Shape{2, 2});
+  in[6] = Tensor::scalar<int32_t>(2);
+  CHECK(error_text([&] { run1("XlaConvV2", in, conv_attrs(DType::Float32)); }) ==
+        "InvalidArgumentError: XlaConvV2: input features 2 and filter [1,1,2,1] do not match feature_group_count 2");
+  Attrs nchw = conv_attrs(DType::Float32);
+  xla::ConvolutionDimensionNumbers dn;
+  dn.set_input_feature_dimension(1);
+  nchw.set("dimension_numbers", dn.SerializeAsString());
+  CHECK(error_text([&] { run1("XlaConvV2", in, nchw); }).find("UnimplementedError: agc runs XlaConvV2 only on NHWC") ==
+        0);
+}
 
 TEST_CASE("XlaDotV2 sums int8 products in int32, with leading batch dims") {
   std::mt19937 rng(7);
@@ -60,6 +161,21 @@ TEST_CASE("XlaDotV2 sums int8 products in int32, with leading batch dims") {
           CHECK(y.data<int32_t>()[(p * m + i) * n + j] == sum);
         }
       }
+    }
+  }
+  // No batch dims, a rank-3 lhs: [B, M, K] · [K, N] -> [B, M, N], as a dense layer over a sequence.
+  xla::DotDimensionNumbers seq;
+  seq.add_lhs_contracting_dimensions(2);
+  seq.add_rhs_contracting_dimensions(0);
+  Tensor xs = random_int8(rng, Shape{2, 3, 4}), ws = random_int8(rng, Shape{4, 5});
+  Tensor ys = run1("XlaDotV2", {xs, ws},
+                   Attrs{{"dimension_numbers", seq.SerializeAsString()}, {"preferred_element_type", DType::Int32}});
+  REQUIRE(ys.shape() == Shape{2, 3, 5});
+  for (int64_t i = 0; i < 6; ++i) {
+    for (int64_t j = 0; j < 5; ++j) {
+      int32_t sum = 0;
+      for (int64_t r = 0; r < 4; ++r) sum += xs.data<int8_t>()[i * 4 + r] * ws.data<int8_t>()[r * 5 + j];
+      CHECK(ys.data<int32_t>()[i * 5 + j] == sum);
     }
   }
   // float32 in float32.

@@ -1,0 +1,318 @@
+#include "runtime/tpu/quantization_targets.h"
+
+#include <algorithm>
+
+#include "runtime/core/error.h"
+#include "runtime/core/object_graph_values.h"
+#include "runtime/core/proto_convert.h"
+#include "runtime/graph/function_def.h"
+#include "runtime/graph/node_def_format.h"
+#include "runtime/ops/nn_common.h"
+#include "runtime/tpu/function_def_edit.h"
+
+namespace ag::tpu {
+namespace {
+
+using tensorflow::FunctionDef;
+using tensorflow::NodeDef;
+using nn::ConvAttrs;
+using nn::conv_attrs;
+
+using ArgVariables = std::map<std::string, std::map<int, int>>;
+
+ArgVariables argument_variables(const tensorflow::MetaGraphDef& meta) {
+  std::map<std::string, const FunctionDef*> defs;
+  for (const FunctionDef& f : meta.graph_def().library().function()) defs[f.signature().name()] = &f;
+  ArgVariables out;
+  for (const auto& [name, saved] : meta.object_graph_def().concrete_functions()) {
+    auto it = defs.find(name);
+    if (it == defs.end()) continue;
+    const int first = it->second->signature().input_arg_size() - saved.bound_inputs_size();
+    for (int i = 0; i < saved.bound_inputs_size() && first >= 0; ++i) out[name][first + i] = saved.bound_inputs(i);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [name, def] : defs) {
+      auto known = out.find(name);
+      if (known == out.end()) continue;
+      for (const NodeDef& n : def->node_def()) {
+        const OpDef* op = op_of(n);
+        if (op == nullptr) continue;
+        const int offset = op->role() == OpRole::If ? 1 : 0;
+        for (const auto& [attr, v] : n.attr()) {
+          if (!v.has_func()) continue;
+          for (int i = offset; i < n.input_size(); ++i) {
+            if (!is_arg(n.input(i))) continue;
+            auto var = known->second.find(arg_index(*def, n.input(i)));
+            if (var == known->second.end()) continue;
+            changed = out[v.func().name()].emplace(i - offset, var->second).second || changed;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Attrs attrs_of(const NodeDef& n) {
+  Attrs a;
+  for (const auto& [k, v] : n.attr()) {
+    if (std::optional<AttrValue> x = node_def::read_attr(v)) a.set(k, std::move(*x));
+  }
+  return a;
+}
+
+Tensor transposed(const Tensor& w) {
+  const int64_t rows = w.shape().dim(0), cols = w.shape().dim(1);
+  Tensor t(DType::Float32, Shape{cols, rows});
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) t.data<float>()[j * rows + i] = w.data<float>()[i * cols + j];
+  }
+  return t;
+}
+
+QuantRole role_of(const NodeDef& n) {
+  const OpDef* op = op_of(n);
+  return op == nullptr ? QuantRole::None : op->tpu.quantization;
+}
+
+/// The shape the conversion knows for input `i` of node `n` of `f`.
+Shape input_shape(const std::map<std::string, std::vector<Shape>>& shapes, const FunctionDef& f, const NodeDef& n,
+                  size_t i) {
+  auto it = shapes.find(f.signature().name() + "/" + n.name());
+  return it == shapes.end() || it->second.size() <= i ? Shape::unknown_rank() : it->second[i];
+}
+
+/// Why a Dot node cannot be quantized, or "" when `t` now holds it (or it
+/// has no known operand).
+std::string dot_target(const FunctionDef& f, const NodeDef& n, const ModelValues& model,
+                       const std::map<std::string, std::vector<Shape>>& shapes, Target& t) {
+  std::optional<Tensor> w = constant_of(f, n.input(1), model);
+  if (!w || w->dtype() != DType::Float32) return "";
+  if (attr_true(n, "adj_x")) return "its left operand is adjoint (adj_x)";
+  if (w->rank() != 2) return "its right operand has rank " + std::to_string(w->rank()) + ", not 2";
+  const Shape x = input_shape(shapes, f, n, 0);
+  const OpDef* op = op_of(n);
+  if (x.rank_known()) {
+    t.activation_rank = x.rank();
+  } else if (op->traits.semantic != OpSemantic::MatMul) {
+    return "the conversion does not know its input's rank";
+  }
+  t.transpose_x = attr_true(n, "transpose_a");
+  t.weight = attr_true(n, "transpose_b") || attr_true(n, "adj_y") ? transposed(*w) : *w;
+  return {};
+}
+
+/// The convolution's padding, explicit, when the conversion can tell it.
+std::optional<std::array<int64_t, 4>> conv_pads(const ConvAttrs& a, const Shape& in, const Shape& filter) {
+  std::array<int64_t, 4> pads{};
+  for (int d = 1; d <= 2; ++d) {
+    const size_t i = static_cast<size_t>(2 * (d - 1));
+    const int64_t k = filter.dim(d - 1), stride = a.strides[static_cast<size_t>(d)];
+    const int64_t eff = (k - 1) * a.dilations[static_cast<size_t>(d)] + 1;
+    switch (a.padding) {
+      case kernels::Padding::Valid: break;
+      case kernels::Padding::Explicit:
+        pads[i] = a.explicit_pads[static_cast<size_t>(2 * d)];
+        pads[i + 1] = a.explicit_pads[static_cast<size_t>(2 * d + 1)];
+        break;
+      case kernels::Padding::Same: {
+        // TF's SAME: the output has ceil(in / stride) positions; with stride
+        // 1 the padding is the window's overhang whatever the input's size.
+        int64_t total = eff - 1;
+        if (stride != 1) {
+          const int64_t size = in.rank_known() && in.rank() == 4 ? in.dim(d) : kUnknownDim;
+          if (size == kUnknownDim) return std::nullopt;
+          total = std::max<int64_t>(0, ((size + stride - 1) / stride - 1) * stride + eff - size);
+        }
+        pads[i] = total / 2;
+        pads[i + 1] = total - total / 2;
+        break;
+      }
+    }
+  }
+  return pads;
+}
+
+std::string conv_target(const FunctionDef& f, const NodeDef& n, const ModelValues& model,
+                        const std::map<std::string, std::vector<Shape>>& input_shapes, Target& t) {
+  std::optional<Tensor> w = constant_of(f, n.input(1), model);
+  if (!w || w->dtype() != DType::Float32 || w->rank() != 4) return "";
+  ConvAttrs a;
+  try {
+    a = conv_attrs(attrs_of(n));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  const Shape in = input_shape(input_shapes, f, n, 0);
+  const int64_t depth = in.rank_known() && in.rank() == 4 ? in.dim(3) : kUnknownDim;
+  if (depth == kUnknownDim) return "the conversion does not know its input's depth";
+  std::optional<std::array<int64_t, 4>> pads = conv_pads(a, in, w->shape());
+  if (!pads) return "its SAME padding with strides depends on an input size the conversion does not know";
+  t.weight = *w;
+  t.window.strides = {a.strides[1], a.strides[2]};
+  t.window.dilations = {a.dilations[1], a.dilations[2]};
+  t.window.pads = *pads;
+  t.window.groups = depth / std::max<int64_t>(w->shape().dim(2), 1);
+  return {};
+}
+
+std::string gather_target(const FunctionDef& f, const NodeDef& n, const ModelValues& model, Target& t) {
+  std::optional<Tensor> table = constant_of(f, n.input(0), model);
+  if (!table || table->dtype() != DType::Float32) return "";
+  auto batch_dims = n.attr().find("batch_dims");
+  if (batch_dims != n.attr().end() && batch_dims->second.i() != 0) return "it has batch_dims";
+  t.weight = *table;
+  return {};
+}
+
+/// Fuses into `t` what alone reads its result: a constant [N] added over
+/// the last dim, then a Relu or Relu6.
+void fuse_after(const FunctionDef& f, const ModelValues& model, Target& t) {
+  const int64_t n = t.weight.shape().dim(t.weight.rank() - 1);
+  const NodeDef* r = sole_reader(f, t.output);
+  const OpDef* op = r == nullptr ? nullptr : op_of(*r);
+  auto nchw = [](const NodeDef& add) {
+    auto format = add.attr().find("data_format");
+    return format != add.attr().end() && format->second.s() == "NCHW";
+  };
+  const bool adds = op != nullptr && r->input_size() == 2 &&
+                    (op->traits.semantic == OpSemantic::Add || (op->tpu.quantization == QuantRole::Bias && !nchw(*r)));
+  if (adds && attr_is(*r, "T", DType::Float32)) {
+    const int self = r->input(0) == t.output ? 0 : 1;
+    std::optional<Tensor> b = constant_of(f, r->input(1 - self), model);
+    if (b && b->dtype() == DType::Float32 && b->rank() == 1 && b->shape().dim(0) == n) {
+      t.bias = *b;
+      t.fused.push_back(r->name());
+      t.output = output_ref(*r);
+    }
+  }
+  r = sole_reader(f, t.output);
+  const QuantRole act = r == nullptr ? QuantRole::None : role_of(*r);
+  if ((act == QuantRole::Relu || act == QuantRole::Relu6) && attr_is(*r, "T", DType::Float32)) {
+    t.activation = act;
+    t.fused.push_back(r->name());
+    t.output = output_ref(*r);
+  }
+}
+
+void collect_shapes(const Graph& g, const std::string& name, std::map<std::string, std::vector<Shape>>& out) {
+  for (const auto& n : g.nodes()) {
+    std::vector<Shape> shapes;
+    for (const Output& in : n->inputs) shapes.push_back(in.spec().shape);
+    out.emplace(name + "/" + n->name, std::move(shapes));
+    std::vector<std::string> names;
+    if (n->attrs.has("f")) names.push_back(n->attrs.get<std::string>("f"));
+    if (n->attrs.has("branches")) names = n->attrs.get<std::vector<std::string>>("branches");
+    for (size_t i = 0; i < n->subgraphs.size() && i < names.size(); ++i) collect_shapes(*n->subgraphs[i], names[i], out);
+  }
+}
+
+}  // namespace
+
+ModelValues read_model_values(const tensorflow::MetaGraphDef& meta, const std::string& input_dir) {
+  ModelValues model{argument_variables(meta), {}};
+  for (const auto& node : meta.object_graph_def().nodes()) {
+    if (node.has_variable()) {
+      model.variables = read_object_graph_values(input_dir + "/variables/variables");
+      break;
+    }
+  }
+  return model;
+}
+
+std::vector<std::shared_ptr<Variable>> bound_variables(const FunctionDef& fn, const ModelValues& model) {
+  std::vector<std::shared_ptr<Variable>> out;
+  const std::string& name = fn.signature().name();
+  auto captured = model.arguments.find(name);
+  for (int i = 0; i < fn.signature().input_arg_size(); ++i) {
+    if (fn.signature().input_arg(i).type() != tensorflow::DT_RESOURCE) continue;
+    const int* node = nullptr;
+    if (captured != model.arguments.end()) {
+      auto id = captured->second.find(i);
+      if (id != captured->second.end()) node = &id->second;
+    }
+    if (node == nullptr || !model.variables.count(*node)) {
+      throw NotFoundError("agc cannot tell which saved variable argument " + std::to_string(i) + " of " + name +
+                          " holds");
+    }
+    out.push_back(Variable::create(model.variables.at(*node), fn.signature().input_arg(i).name()));
+  }
+  return out;
+}
+
+std::optional<Tensor> constant_of(const FunctionDef& f, const std::string& ref, const ModelValues& model) {
+  if (is_arg(ref) || is_control(ref)) return std::nullopt;
+  const NodeDef* n = find_node(f, node_of(ref));
+  const OpDef* op = n == nullptr ? nullptr : op_of(*n);
+  if (op == nullptr) return std::nullopt;
+  if (op->role() == OpRole::Constant) {
+    auto v = n->attr().find("value");
+    if (v == n->attr().end() || !v->second.has_tensor()) return std::nullopt;
+    return proto::read_tensor(v->second.tensor());
+  }
+  if (op->role() == OpRole::Identity && n->input_size() > 0) return constant_of(f, n->input(0), model);
+  if (op->traits.reads_variable && n->input_size() > 0 && is_arg(n->input(0))) {
+    auto fn = model.arguments.find(f.signature().name());
+    if (fn == model.arguments.end()) return std::nullopt;
+    auto node = fn->second.find(arg_index(f, n->input(0)));
+    if (node == fn->second.end()) return std::nullopt;
+    auto value = model.variables.find(node->second);
+    if (value == model.variables.end()) return std::nullopt;
+    return value->second;
+  }
+  return std::nullopt;
+}
+
+Targets find_targets(const tensorflow::MetaGraphDef& meta, const std::set<std::string>& functions,
+                     const ModelValues& model, const std::map<std::string, std::vector<Shape>>& input_shapes,
+                     bool fuse) {
+  Targets out;
+  for (const FunctionDef& f : meta.graph_def().library().function()) {
+    if (!functions.count(f.signature().name())) continue;
+    for (const NodeDef& n : f.node_def()) {
+      const QuantRole kind = role_of(n);
+      const bool product = kind == QuantRole::Dot || kind == QuantRole::Conv;
+      if (!(product || kind == QuantRole::Gather) || n.input_size() < 2) continue;
+      if (!attr_is(n, product ? "T" : "Tparams", DType::Float32)) continue;
+      Target t;
+      t.kind = kind;
+      t.function = f.signature().name();
+      t.node = n.name();
+      t.output = output_ref(n);
+      const std::string why = kind == QuantRole::Dot    ? dot_target(f, n, model, input_shapes, t)
+                              : kind == QuantRole::Conv ? conv_target(f, n, model, input_shapes, t)
+                                                        : gather_target(f, n, model, t);
+      if (!why.empty()) {
+        out.left_float.push_back(t.id() + " (" + n.op() + "): " + why);
+        continue;
+      }
+      if (!t.weight.defined()) continue;  // no operand the conversion knows: nothing to quantize
+      if (fuse && product) fuse_after(f, model, t);
+      out.quantized.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<Shape>> node_input_shapes(const tensorflow::MetaGraphDef& meta,
+                                                            const std::vector<std::string>& signature_functions,
+                                                            const ModelValues& model) {
+  std::map<std::string, std::vector<Shape>> out;
+  FunctionDefReader reader(std::make_shared<tensorflow::FunctionDefLibrary>(meta.graph_def().library()));
+  for (const std::string& fn : signature_functions) {
+    const FunctionDef* def = reader.find(fn);
+    if (def == nullptr) continue;
+    try {
+      std::vector<std::shared_ptr<Variable>> vars = bound_variables(*def, model);
+      std::vector<int64_t> ids;
+      for (const auto& v : vars) ids.push_back(v->id());
+      collect_shapes(*reader.read(fn, ids), fn, out);
+    } catch (const Error&) {
+      // An op agc lacks, or a variable it cannot place: no shapes from here.
+    }
+  }
+  return out;
+}
+
+}  // namespace ag::tpu
