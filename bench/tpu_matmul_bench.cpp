@@ -5,7 +5,9 @@
 // model's int8 product with int32 sums, B41) on its AVX512-VNNI and portable
 // paths, and kernels::gemm(float). GFLOP/s (or GOP/s for int8) = 2·M·N·K /
 // best time over the repeats. Each kernel's two paths are checked against
-// each other (bit for bit) before anything is timed.
+// each other (bit for bit) before anything is timed. Then a quantized
+// model's convolution: XlaConvV2 on int8 operands against Conv2D in float32,
+// both run as ops, [8, 28, 28, 64] over a 3x3x64x64 filter, SAME.
 //
 //   bench_tpu_matmul [--repeats N] [--size N]
 #include <algorithm>
@@ -17,9 +19,12 @@
 #include <random>
 #include <vector>
 
+#include "runtime/core/proto/xla_data.pb.h"
+#include "runtime/ops/eager.h"
 #include "runtime/ops/kernels/bf16_gemm.h"
 #include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/kernels/int8_gemm.h"
+#include "runtime/ops/registry.h"
 
 namespace {
 
@@ -36,6 +41,44 @@ double best_ms(int repeats, F&& f) {
     best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
+}
+
+Tensor ints(std::vector<int32_t> v, Shape s) { return Tensor::from_vector<int32_t>(std::move(s), v); }
+
+/// XlaConvV2 int8 -> int32 against Conv2D float32, as the ops run them.
+int conv_bench(int repeats, std::mt19937& rng) {
+  const Shape in_shape{8, 28, 28, 64}, filter_shape{3, 3, 64, 64};
+  std::normal_distribution<float> dist(0.0f, 1.0f);
+  std::uniform_int_distribution<int> byte(-128, 127), weight(-127, 127);
+  std::vector<float> xf(static_cast<size_t>(in_shape.num_elements())), wf(static_cast<size_t>(filter_shape.num_elements()));
+  std::vector<int8_t> xi(xf.size()), wi(wf.size());
+  for (size_t i = 0; i < xf.size(); ++i) xf[i] = dist(rng), xi[i] = static_cast<int8_t>(byte(rng));
+  for (size_t i = 0; i < wf.size(); ++i) wf[i] = dist(rng), wi[i] = static_cast<int8_t>(weight(rng));
+  const OpDef& conv = *OpRegistry::global().find("Conv2D");
+  const OpDef& xla_conv = *OpRegistry::global().find("XlaConvV2");
+  const Attrs conv_attrs{{"T", DType::Float32},
+                         {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+                         {"padding", std::string("SAME")}};
+  xla::ConvolutionDimensionNumbers dn;  // NHWC over HWIO into NHWC
+  dn.set_input_feature_dimension(3);
+  dn.set_kernel_input_feature_dimension(2);
+  dn.set_kernel_output_feature_dimension(3);
+  dn.set_output_feature_dimension(3);
+  for (int d : {1, 2}) dn.add_input_spatial_dimensions(d), dn.add_kernel_spatial_dimensions(d - 1), dn.add_output_spatial_dimensions(d);
+  const Attrs xla_attrs{{"dimension_numbers", dn.SerializeAsString()}, {"preferred_element_type", DType::Int32}};
+  const std::vector<Tensor> f_in = {Tensor::from_vector<float>(in_shape, xf), Tensor::from_vector<float>(filter_shape, wf)};
+  const std::vector<Tensor> q_in = {Tensor::from_vector<int8_t>(in_shape, xi), Tensor::from_vector<int8_t>(filter_shape, wi),
+                                    ints({1, 1}, Shape{2}),   ints({1, 1, 1, 1}, Shape{2, 2}),
+                                    ints({1, 1}, Shape{2}),   ints({1, 1}, Shape{2}),
+                                    Tensor::scalar<int32_t>(1)};
+  const double f32_ms = best_ms(repeats, [&] { g_sink = g_sink + run_op(conv, f_in, conv_attrs)[0].data<float>()[0]; });
+  const double int8_ms = best_ms(repeats, [&] { g_sink = g_sink + run_op(xla_conv, q_in, xla_attrs)[0].data<int32_t>()[0]; });
+  const double ops = 2.0 * 8 * 28 * 28 * 64 * 3 * 3 * 64;
+  auto rate = [&](double ms) { return ops / (ms * 1e-3) / 1e9; };
+  std::printf("conv [8,28,28,64] * [3,3,64,64] SAME, best of %d\n", repeats);
+  std::printf("  Conv2D float32          %8.2f ms  %7.1f GFLOP/s\n", f32_ms, rate(f32_ms));
+  std::printf("  XlaConvV2 int8->int32   %8.2f ms  %7.1f GOP/s    (%.2fx f32)\n", int8_ms, rate(int8_ms), f32_ms / int8_ms);
+  return 0;
 }
 
 }  // namespace
@@ -123,5 +166,5 @@ int main(int argc, char** argv) {
   });
   std::printf("  int8 gemm portable      %8.2f ms  %7.1f GOP/s    (%.2fx f32)\n", int8_portable_ms,
               gflops(int8_portable_ms), f32_ms / int8_portable_ms);
-  return 0;
+  return conv_bench(repeats, rng);
 }
