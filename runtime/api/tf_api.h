@@ -157,6 +157,11 @@ Value log_softmax(const Value& logits, const Value& axis = Value(), std::string_
 Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
              const std::string& data_format = "NHWC", const Value& dilations = Value(),
              std::string_view name = hint::conv2d);
+/// tf.nn.depthwise_conv2d: filter [KH, KW, C, M], each input channel by its
+/// own M filters, output channel c·M + m; strides, padding, dilations as conv2d's.
+Value depthwise_conv2d(const Value& input, const Value& filter, const Value& strides, const Value& padding,
+                       const std::string& data_format = "NHWC", const Value& dilations = Value(),
+                       std::string_view name = hint::depthwise_conv2d);
 Value bias_add(const Value& value, const Value& bias, const std::string& data_format = "NHWC",
                std::string_view name = hint::bias_add);
 Value max_pool2d(const Value& input, const Value& ksize, const Value& strides, const std::string& padding,

@@ -70,8 +70,11 @@ Value log_softmax(const Value& logits, const Value& axis, std::string_view name)
   return softmax_like(op::LogSoftmax, logits, axis, name);
 }
 
-Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
-             const std::string& data_format, const Value& dilations, std::string_view name) {
+namespace {
+
+/// Conv2D or DepthwiseConv2dNative: their attrs are the same.
+Value convolution(OpType op, const Value& input, const Value& filters, const Value& strides, const Value& padding,
+                  const std::string& data_format, const Value& dilations, std::string_view name) {
   TensorHandle x = to_tensor(input);
   TensorHandle f = to_tensor(filters, x.dtype());
   Attrs attrs{{"strides", four_of(strides, "strides", data_format)}, {"data_format", data_format}};
@@ -87,7 +90,19 @@ Value conv2d(const Value& input, const Value& filters, const Value& strides, con
     attrs.set("padding", std::string("EXPLICIT"));
     attrs.set("explicit_paddings", pads);
   }
-  return Value(apply(op::Conv2D, {x, f}, name, attrs));
+  return Value(apply(op, {x, f}, name, attrs));
+}
+
+}  // namespace
+
+Value conv2d(const Value& input, const Value& filters, const Value& strides, const Value& padding,
+             const std::string& data_format, const Value& dilations, std::string_view name) {
+  return convolution(op::Conv2D, input, filters, strides, padding, data_format, dilations, name);
+}
+
+Value depthwise_conv2d(const Value& input, const Value& filter, const Value& strides, const Value& padding,
+                       const std::string& data_format, const Value& dilations, std::string_view name) {
+  return convolution(op::DepthwiseConv2dNative, input, filter, strides, padding, data_format, dilations, name);
 }
 
 Value bias_add(const Value& value, const Value& bias, const std::string& data_format, std::string_view name) {

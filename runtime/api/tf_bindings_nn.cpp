@@ -33,6 +33,13 @@ Value conv2d(const TfCall& c) {
                     c["dilations"], c.node_name());
 }
 
+Value depthwise_conv2d(const TfCall& c) {
+  const Value& format = c["data_format"];
+  return tf::depthwise_conv2d(c["input"], c["filter"], c["strides"], c["padding"],
+                              format.is_none() ? std::string("NHWC") : str_arg(format, "data_format"), c["dilations"],
+                              c.node_name());
+}
+
 Value bias_add(const TfCall& c) {
   const Value& format = c["data_format"];
   return tf::bias_add(c["value"], c["bias"], format.is_none() ? std::string("NHWC") : str_arg(format, "data_format"),

@@ -257,35 +257,82 @@ std::vector<TensorSpec> infer_conv2d(const InferContext& c) {
   return {{t, out}};
 }
 
-Kernel conv2d_kernel(const KernelSpec& s) {
-  ConvAttrs a = conv_attrs(s.attrs);
-  return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
-    return [a](KernelContext& k) {
-      const Tensor& in = k.input(0);
-      const Tensor& f = k.input(1);
-      const Shape& is = in.shape();
-      const Shape& fs = f.shape();
-      kernels::WindowDim r = conv_window(a, 1, is.dim(1), fs.dim(0));
-      kernels::WindowDim c = conv_window(a, 2, is.dim(2), fs.dim(1));
-      kernels::ConvGeom g{is.dim(0),    is.dim(1),    is.dim(2),    is.dim(3),    fs.dim(0),   fs.dim(1),
-                          fs.dim(2),    fs.dim(3),    r.out,        c.out,        a.strides[1], a.strides[2],
-                          a.dilations[1], a.dilations[2], r.pad_before, c.pad_before};
-      Tensor& out = k.allocate_output(0, in.dtype(), Shape{g.batch, g.out_rows, g.out_cols, g.out_depth});
-      if constexpr (std::is_same_v<T, bfloat16>) {
-        // Multiply in float, round once.
-        std::vector<float> fi(static_cast<size_t>(in.num_elements())), ff(static_cast<size_t>(f.num_elements())),
-            fo(static_cast<size_t>(out.num_elements()));
-        for (size_t i = 0; i < fi.size(); ++i) fi[i] = static_cast<float>(in.data<T>()[i]);
-        for (size_t i = 0; i < ff.size(); ++i) ff[i] = static_cast<float>(f.data<T>()[i]);
-        kernels::conv2d_nhwc(fi.data(), ff.data(), fo.data(), g);
-        for (size_t i = 0; i < fo.size(); ++i) out.data<T>()[i] = bfloat16(fo[i]);
-      } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
-        kernels::conv2d_nhwc(in.data<T>(), f.data<T>(), out.data<T>(), g);
-      } else {
-        throw InternalError("Conv2D kernel for an unchecked dtype");
-      }
-    };
-  });
+/// DepthwiseConv2dNative: input [N, H, W, C], filter [KH, KW, C, M] ->
+/// [N, Ho, Wo, C·M]; attrs as Conv2D's.
+std::vector<TensorSpec> infer_depthwise_conv2d(const InferContext& c) {
+  check_same_types(c);
+  DType t = c.inputs[0].dtype;
+  check_attr_type(t, is_floating(t), "half, bfloat16, float, double");
+  ConvAttrs a = conv_attrs(c.attrs);
+  const Shape& in = c.inputs[0].shape;
+  const Shape& f = c.inputs[1].shape;
+  if (in.rank_known() && in.rank() != 4) throw InvalidArgumentError("input must be 4-dimensional" + in.debug_string());
+  if (f.rank_known() && f.rank() != 4) throw InvalidArgumentError("filter must be 4-dimensional: " + f.debug_string());
+  Shape i4 = in.rank_known() ? in : Shape::unknown_dims(4);
+  Shape f4 = f.rank_known() ? f : Shape::unknown_dims(4);
+  if (i4.dim(3) != kUnknownDim && f4.dim(2) != kUnknownDim && i4.dim(3) != f4.dim(2)) {
+    throw InvalidArgumentError("input and filter must have the same depth: " + std::to_string(i4.dim(3)) + " vs " +
+                               std::to_string(f4.dim(2)));
+  }
+  const int64_t depth = i4.dim(3) != kUnknownDim ? i4.dim(3) : f4.dim(2);
+  Shape out{i4.dim(0), kUnknownDim, kUnknownDim,
+            depth == kUnknownDim || f4.dim(3) == kUnknownDim ? kUnknownDim : depth * f4.dim(3)};
+  for (int d = 1; d <= 2; ++d) {
+    if (i4.dim(d) != kUnknownDim && f4.dim(d - 1) != kUnknownDim) {
+      out.set_dim(d, conv_window(a, d, i4.dim(d), f4.dim(d - 1)).out);
+    }
+  }
+  return {{t, out}};
+}
+
+/// A depthwise convolution is a grouped one, a group per input channel:
+/// [KH, KW, C, M] is [KH, KW, 1, C·M] in memory, output channel c·M + m.
+ContractionDims depthwise_conv2d_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& f = c.inputs[1].shape;
+  const Shape& y = out[0].shape;
+  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
+  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)),
+          static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)), static_cast<double>(y.dim(3))};
+}
+
+/// Conv2D's kernel, or DepthwiseConv2dNative's (`depthwise`: the filter
+/// read as [KH, KW, 1, C·M], a group per input channel).
+KernelFactory conv_kernel(bool depthwise) {
+  return [depthwise](const KernelSpec& s) -> Kernel {
+    ConvAttrs a = conv_attrs(s.attrs);
+    return dispatch_dtype(s.inputs[0].dtype, [&]<class T>() -> Kernel {
+      return [a, depthwise](KernelContext& k) {
+        const Tensor& in = k.input(0);
+        const Tensor& f = k.input(1);
+        const Shape& is = in.shape();
+        const Shape& fs = f.shape();
+        if (depthwise && fs.dim(2) != is.dim(3)) {
+          throw InvalidArgumentError("input and filter must have the same depth: " + std::to_string(is.dim(3)) + " vs " +
+                                     std::to_string(fs.dim(2)));
+        }
+        kernels::WindowDim r = conv_window(a, 1, is.dim(1), fs.dim(0));
+        kernels::WindowDim c = conv_window(a, 2, is.dim(2), fs.dim(1));
+        const int64_t filter_depth = depthwise ? 1 : fs.dim(2), out_depth = depthwise ? fs.dim(2) * fs.dim(3) : fs.dim(3);
+        kernels::ConvGeom g{is.dim(0),    is.dim(1),    is.dim(2),    is.dim(3),    fs.dim(0),   fs.dim(1),
+                            filter_depth, out_depth,    r.out,        c.out,        a.strides[1], a.strides[2],
+                            a.dilations[1], a.dilations[2], r.pad_before, c.pad_before};
+        Tensor& out = k.allocate_output(0, in.dtype(), Shape{g.batch, g.out_rows, g.out_cols, g.out_depth});
+        if constexpr (std::is_same_v<T, bfloat16>) {
+          // Multiply in float, round once.
+          std::vector<float> fi(static_cast<size_t>(in.num_elements())), ff(static_cast<size_t>(f.num_elements())),
+              fo(static_cast<size_t>(out.num_elements()));
+          for (size_t i = 0; i < fi.size(); ++i) fi[i] = static_cast<float>(in.data<T>()[i]);
+          for (size_t i = 0; i < ff.size(); ++i) ff[i] = static_cast<float>(f.data<T>()[i]);
+          kernels::conv2d_nhwc(fi.data(), ff.data(), fo.data(), g);
+          for (size_t i = 0; i < fo.size(); ++i) out.data<T>()[i] = bfloat16(fo[i]);
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
+          kernels::conv2d_nhwc(in.data<T>(), f.data<T>(), out.data<T>(), g);
+        } else {
+          throw InternalError("convolution kernel for an unchecked dtype");
+        }
+      };
+    });
+  };
 }
 
 InferFn infer_pool(bool is_max) {
@@ -439,6 +486,30 @@ std::vector<GradTensor> conv2d_grad(GradContext& c) {
   return grads({dx, dw});
 }
 
+/// DepthwiseConv2dNative as the grouped Conv2D it is: dx from
+/// Conv2DBackpropInput over the filter read as [KH, KW, 1, C·M], dw from
+/// Conv2DBackpropFilter of that shape, reshaped back (TF has ops of its own
+/// for both, with the same values).
+std::vector<GradTensor> depthwise_conv2d_grad(GradContext& c) {
+  GradTensor x = c.input(0), w = c.input(1), g = c.grad(0);
+  const Shape& ws = c.spec(w).shape;
+  GradTensor grouped;  // [KH, KW, 1, C·M]
+  if (ws.fully_defined()) {
+    grouped = c.ints({ws.dim(0), ws.dim(1), 1, ws.dim(2) * ws.dim(3)});
+  } else {
+    GradTensor s = c.shape_of(w);
+    GradTensor depth = c.apply1(op::Prod, {c.apply1(op::Slice, {s, c.ints({2}), c.ints({2})}), c.ints({0})},
+                                Attrs{{"keep_dims", true}});
+    std::vector<GradTensor> parts = {c.apply1(op::Slice, {s, c.ints({0}), c.ints({2})}), c.ints({1}), depth,
+                                     c.constant(Tensor::scalar<int32_t>(0))};
+    grouped = c.apply(op::ConcatV2, parts)[0];
+  }
+  GradTensor dx, dw;
+  if (c.needed(0)) dx = c.apply1(op::Conv2DBackpropInput, {c.shape_of(x), c.reshape(w, grouped), g}, c.attrs());
+  if (c.needed(1)) dw = c.reshape(c.apply1(op::Conv2DBackpropFilter, {x, grouped, g}, c.attrs()), c.shape_of(w));
+  return grads({dx, dw});
+}
+
 /// MaxPool: MaxPoolGrad(x, y, g), the forward attrs (g to the first max of each window).
 std::vector<GradTensor> max_pool_grad(GradContext& c) {
   return grads({c.apply1(op::MaxPoolGrad, {c.input(0), c.output(0), c.grad(0)}, c.attrs())});
@@ -482,11 +553,20 @@ void register_nn_ops(OpRegistry& reg) {
       .tf_signature("input: T, filter: T -> output: T")
       .inputs(2)
       .infer(infer_conv2d)
-      .cpu(conv2d_kernel)
+      .cpu(conv_kernel(false))
       .cost(CostKind::Contraction, nhwc_conv_dims)
       .tpu()
       .quantization(QuantRole::Conv)
       .grad(conv2d_grad);
+  reg.op("DepthwiseConv2dNative")
+      .tf_signature("input: T, filter: T -> output: T")
+      .inputs(2)
+      .infer(infer_depthwise_conv2d)
+      .cpu(conv_kernel(true))
+      .cost(CostKind::Contraction, depthwise_conv2d_dims)
+      .tpu()
+      .quantization(QuantRole::DepthwiseConv)
+      .grad(depthwise_conv2d_grad);
   reg.op("MaxPool").tf_signature("input: T -> output: T").inputs(1).infer(infer_pool(true)).cpu(pool_kernel(true)).cost(CostKind::Elementwise).tpu().grad(max_pool_grad);
   reg.op("AvgPool").tf_signature("value: T -> output: T").inputs(1).infer(infer_pool(false)).cpu(pool_kernel(false)).cost(CostKind::Elementwise).tpu().grad(avg_pool_grad);
   register_nn_grad_ops(reg);

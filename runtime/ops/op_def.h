@@ -237,9 +237,10 @@ struct CostFacts {
 /// What post-training quantization makes of a node of the op
 /// (TPU_EMULATOR.md B39): a product whose right operand, known at conversion,
 /// becomes int8 weights (Dot: x[..., K] · w[K, N]; Conv: an NHWC input over
-/// an HWIO filter), a table read in int8 rows (Gather), or an op fused after
-/// a product (Bias: + b[N] on the last dim; Relu, Relu6).
-enum class QuantRole : uint8_t { None, Dot, Conv, Gather, Bias, Relu, Relu6 };
+/// an HWIO filter; DepthwiseConv: an NHWC input over an [H, W, C, M] filter,
+/// each channel by its own M), a table read in int8 rows (Gather), or an op
+/// fused after a product (Bias: + b[N] on the last dim; Relu, Relu6).
+enum class QuantRole : uint8_t { None, Dot, Conv, DepthwiseConv, Gather, Bias, Relu, Relu6 };
 
 struct TpuFacts {
   enum class Kind : uint8_t { Unset, Supported, Unsupported };

@@ -134,8 +134,11 @@ std::optional<std::array<int64_t, 4>> conv_pads(const ConvAttrs& a, const Shape&
   return pads;
 }
 
+/// A Conv2D, or a DepthwiseConv2dNative (`depthwise`) as the grouped
+/// convolution it is: its [KH, KW, C, M] filter read as [KH, KW, 1, C·M],
+/// a group per input channel.
 std::string conv_target(const FunctionDef& f, const NodeDef& n, const ModelValues& model,
-                        const std::map<std::string, std::vector<Shape>>& input_shapes, Target& t) {
+                        const std::map<std::string, std::vector<Shape>>& input_shapes, bool depthwise, Target& t) {
   std::optional<Tensor> w = constant_of(f, n.input(1), model);
   if (!w || w->dtype() != DType::Float32 || w->rank() != 4) return "";
   ConvAttrs a;
@@ -149,11 +152,14 @@ std::string conv_target(const FunctionDef& f, const NodeDef& n, const ModelValue
   if (depth == kUnknownDim) return "the conversion does not know its input's depth";
   std::optional<std::array<int64_t, 4>> pads = conv_pads(a, in, w->shape());
   if (!pads) return "its SAME padding with strides depends on an input size the conversion does not know";
-  t.weight = *w;
+  const Shape& ws = w->shape();
+  t.kind = QuantRole::Conv;
+  t.weight = depthwise ? w->reshaped(Shape{ws.dim(0), ws.dim(1), 1, ws.dim(2) * ws.dim(3)}) : *w;
+  if (depthwise) t.depthwise_filter_shape = ws;
   t.window.strides = {a.strides[1], a.strides[2]};
   t.window.dilations = {a.dilations[1], a.dilations[2]};
   t.window.pads = *pads;
-  t.window.groups = depth / std::max<int64_t>(w->shape().dim(2), 1);
+  t.window.groups = depth / std::max<int64_t>(t.weight.shape().dim(2), 1);
   return {};
 }
 
@@ -272,7 +278,8 @@ Targets find_targets(const tensorflow::MetaGraphDef& meta, const std::set<std::s
     if (!functions.count(f.signature().name())) continue;
     for (const NodeDef& n : f.node_def()) {
       const QuantRole kind = role_of(n);
-      const bool product = kind == QuantRole::Dot || kind == QuantRole::Conv;
+      const bool conv = kind == QuantRole::Conv || kind == QuantRole::DepthwiseConv;
+      const bool product = kind == QuantRole::Dot || conv;
       if (!(product || kind == QuantRole::Gather) || n.input_size() < 2) continue;
       if (!attr_is(n, product ? "T" : "Tparams", DType::Float32)) continue;
       Target t;
@@ -280,9 +287,9 @@ Targets find_targets(const tensorflow::MetaGraphDef& meta, const std::set<std::s
       t.function = f.signature().name();
       t.node = n.name();
       t.output = output_ref(n);
-      const std::string why = kind == QuantRole::Dot    ? dot_target(f, n, model, input_shapes, t)
-                              : kind == QuantRole::Conv ? conv_target(f, n, model, input_shapes, t)
-                                                        : gather_target(f, n, model, t);
+      const std::string why = kind == QuantRole::Dot ? dot_target(f, n, model, input_shapes, t)
+                              : conv ? conv_target(f, n, model, input_shapes, kind == QuantRole::DepthwiseConv, t)
+                                     : gather_target(f, n, model, t);
       if (!why.empty()) {
         out.left_float.push_back(t.id() + " (" + n.op() + "): " + why);
         continue;

@@ -50,12 +50,13 @@ struct ConvWindowForm {
 };
 
 struct Target {
-  QuantRole kind = QuantRole::None;  // Dot, Conv or Gather
+  QuantRole kind = QuantRole::None;  // Dot, Conv (a depthwise one too) or Gather
   std::string function;
   std::string node;
   std::string output;              // where its float result is read: its own, or its last fused op's
   std::vector<std::string> fused;  // the bias and activation nodes fused after it, in order
   Tensor weight;                   // float32: Dot [K, N], Conv HWIO, Gather the table
+  Shape depthwise_filter_shape = Shape::unknown_rank();  // a depthwise Conv's own [KH, KW, C, M]
   Tensor bias;                     // float32 [N], or undefined
   QuantRole activation = QuantRole::None;  // Relu or Relu6, when fused
   bool transpose_x = false;        // MatMul's transpose_a

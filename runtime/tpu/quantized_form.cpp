@@ -210,6 +210,11 @@ void emit_weight_only(FunctionDef& f, const Target& t, const QuantizedWeight& w)
   NodeEmitter e(f, t.node + "/quantized");
   std::string real = e.binary("Mul", e.cast(e.constant(w.values, "weight"), DType::Int8, DType::Float32),
                               e.constant(weight_scale_tensor(w), "weight_scale"), DType::Float32);
+  if (t.depthwise_filter_shape.rank_known()) {  // quantized as [KH, KW, 1, C·M], read as [KH, KW, C, M]
+    std::vector<int32_t> dims;
+    for (int64_t d : t.depthwise_filter_shape.dims()) dims.push_back(static_cast<int32_t>(d));
+    real = e.reshape(real, e.constant(ints(dims, Shape{static_cast<int64_t>(dims.size())})), DType::Float32);
+  }
   tensorflow::NodeDef& node = *find_node(f, t.node);
   std::string old = node.input(1);
   node.set_input(1, real);

@@ -426,6 +426,14 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
                                   {{uniform({1, 6, 5, 2}, -1, 1), uniform({2, 2, 2, 3}, -1, 1)}, conv_case({1, 1, 2, 1}, "VALID", {1, 2, 1, 1}), {0, 1}},
                                   {{uniform({1, 4, 4, 4}, -1, 1), uniform({2, 2, 2, 4}, -1, 1)}, grouped, {0, 1}}};
        }},
+      {"DepthwiseConv2dNative",
+       [] {
+         Attrs pads = conv_case({1, 1, 1, 1}, "EXPLICIT");
+         pads.set("explicit_paddings", std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 0});
+         return std::vector<Case>{{{uniform({2, 5, 5, 3}, -1, 1), uniform({3, 3, 3, 2}, -1, 1)}, conv_case({1, 2, 2, 1}, "SAME"), {0, 1}},
+                                  {{uniform({1, 6, 5, 2}, -1, 1), uniform({2, 2, 2, 1}, -1, 1)}, conv_case({1, 1, 2, 1}, "VALID", {1, 2, 1, 1}), {0, 1}},
+                                  {{uniform({1, 4, 4, 4}, -1, 1), uniform({2, 2, 4, 3}, -1, 1)}, pads, {0, 1}}};
+       }},
       {"Conv2DBackpropInput",
        [] {
          return std::vector<Case>{{{int32s({1, 4, 4, 2}), uniform({3, 3, 2, 3}, -1, 1), uniform({1, 2, 2, 3}, -1, 1)},

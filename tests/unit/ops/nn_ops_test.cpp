@@ -15,7 +15,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Relu", "ReluGrad", "Relu6", "Relu6Grad", "Elu", "Selu", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "MaxPool",
+AG_SWEEP_COVERS("Relu", "ReluGrad", "Relu6", "Relu6Grad", "Elu", "Selu", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "DepthwiseConv2dNative", "MaxPool",
                 "AvgPool");
 
 namespace {
@@ -237,6 +237,33 @@ TEST_CASE("Conv2D matches a naive loop") {
   Tensor in = sweep::random_tensor(DType::Float32, Shape{2, 31, 29, 16});
   Tensor f = sweep::random_tensor(DType::Float32, Shape{3, 3, 16, 20});
   sweep::expect_close(run1("Conv2D", {in, f}, conv_attrs(big)), reference_conv(in, f, big), "Conv2D big", 1e-4, 1e-3);
+}
+
+TEST_CASE("DepthwiseConv2dNative is a grouped Conv2D, each input channel by its own M filters") {
+  for (DType dt : {DType::Float32, DType::Float64, DType::BFloat16}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const int64_t c = rnd(1, 4), m = rnd(1, 3);
+      ConvCase k{rnd(1, 2), rnd(3, 7), rnd(3, 7), c, rnd(1, 3), rnd(1, 3), 1, c * m,
+                 rnd(1, 2), rnd(1, 2), rnd(1, 2), rnd(1, 2), trial % 3 == 0 ? "VALID" : "SAME", {}};
+      if (trial % 5 == 4) {
+        k.padding = "EXPLICIT";
+        k.pads = {0, 0, rnd(0, 2), rnd(0, 2), rnd(0, 2), rnd(0, 2), 0, 0};
+      }
+      if ((k.kh - 1) * k.dh + 1 > k.h || (k.kw - 1) * k.dw + 1 > k.w) k.padding = "SAME", k.pads.clear();
+      Tensor in = sweep::random_tensor(dt, Shape{k.n, k.h, k.w, c}, -3, 3);
+      Tensor f = sweep::random_tensor(dt, Shape{k.kh, k.kw, c, m}, -3, 3);
+      // [KH, KW, C, M] is the grouped [KH, KW, 1, C·M] in memory: output channel c·M + m.
+      Tensor want = reference_conv(in, f.reshaped(Shape{k.kh, k.kw, 1, c * m}), k);
+      sweep::expect_close(run1("DepthwiseConv2dNative", {in, f}, conv_attrs(k)), want,
+                          std::string("DepthwiseConv2dNative ") + dtype_name(dt) + " " + k.padding, rtol(dt),
+                          dt == DType::BFloat16 ? 0.3 : 1e-4);
+    }
+  }
+  Tensor in = sweep::random_tensor(DType::Float32, Shape{1, 4, 4, 3});
+  ConvCase same{1, 4, 4, 3, 3, 3, 1, 6, 1, 1, 1, 1, "SAME", {}};
+  CHECK_THROWS_WITH_AS(run1("DepthwiseConv2dNative", {in, sweep::random_tensor(DType::Float32, Shape{3, 3, 2, 2})},
+                            conv_attrs(same)),
+                       "input and filter must have the same depth: 3 vs 2", InvalidArgumentError);
 }
 
 TEST_CASE("Conv2D of a 1x1 filter with explicit padding after the input pads the output") {

@@ -91,18 +91,21 @@ tensorflow::MetaGraphDef dense_model() {
 
 /// serving_default: W(x) = Relu(BiasAdd(Conv2D(x, k), c)), x float32
 /// [1, 5, 5, 4], k [3, 3, 4 / groups, 3 · groups], `padding` SAME, VALID or
-/// EXPLICIT (1, 0, 2, 1), `stride` both ways.
-tensorflow::MetaGraphDef conv_model(const std::string& padding, int stride, int groups, bool known_shape = true) {
+/// EXPLICIT (1, 0, 2, 1), `stride` both ways; `op` DepthwiseConv2dNative
+/// makes k [3, 3, 4, 2] (8 output channels).
+tensorflow::MetaGraphDef conv_model(const std::string& padding, int stride, int groups, bool known_shape = true,
+                                    const std::string& op = "Conv2D") {
   tensorflow::MetaGraphDef m;
   tensorflow::FunctionDef* f = add_function(m, "W");
   if (known_shape) set_arg_shape(f, Shape{-1, 5, 5, 4});
-  const int64_t cg = 4 / groups, oc = 3 * groups;
+  const bool depthwise = op == "DepthwiseConv2dNative";
+  const int64_t cg = depthwise ? 4 : 4 / groups, oc = depthwise ? 8 : 3 * groups;
   std::vector<float> k, c;
-  for (int64_t i = 0; i < 9 * cg * oc; ++i) k.push_back(std::cos(static_cast<float>(i) * 0.7f) * 0.8f);
+  for (int64_t i = 0; i < 9 * cg * oc / (depthwise ? 4 : 1); ++i) k.push_back(std::cos(static_cast<float>(i) * 0.7f) * 0.8f);
   for (int64_t i = 0; i < oc; ++i) c.push_back(0.05f * static_cast<float>(i) - 0.1f);
-  add_const(f, "k", Tensor::from_vector<float>(Shape{3, 3, cg, oc}, k));
+  add_const(f, "k", Tensor::from_vector<float>(depthwise ? Shape{3, 3, 4, 2} : Shape{3, 3, cg, oc}, k));
   add_const(f, "c", Tensor::from_vector<float>(Shape{oc}, c));
-  tensorflow::NodeDef* conv = add_node(f, "Conv2D", "Conv2D", {"x", "k:output:0"});
+  tensorflow::NodeDef* conv = add_node(f, "Conv2D", op, {"x", "k:output:0"});
   set_type(conv);
   auto& attrs = *conv->mutable_attr();
   for (int v : {1, stride, stride, 1}) attrs["strides"].mutable_list()->add_i(v);
@@ -543,4 +546,32 @@ TEST_CASE("Gather: rows read from an int8 table and dequantized, whatever the me
     CHECK(got.data<float>()[j] == expected.data<float>()[20 + j]);
     CHECK(got.data<float>()[4 + j] == expected.data<float>()[j]);
   }
+}
+
+TEST_CASE("a depthwise convolution becomes a grouped XlaConvV2, a group per input channel") {
+  TempDir dir;
+  std::string path = write_dataset(dir, "data", "x", conv_samples());
+  tensorflow::MetaGraphDef m = conv_model("SAME", 2, 1, true, "DepthwiseConv2dNative");
+  const tensorflow::MetaGraphDef original = m;
+  quantize_model(m, options_from(dataset_option(path)), dir.path.string());
+  REQUIRE(count_op(m, "XlaConvV2") == 1);
+  CHECK_FALSE(has_op(m, "DepthwiseConv2dNative"));
+  for (const auto& n : m.graph_def().library().function(0).node_def()) {
+    if (n.op() != "Const" || n.name().find("weight") == std::string::npos) continue;
+    CHECK(proto::read_tensor(n.attr().at("value").tensor()).shape() == Shape{3, 3, 1, 8});
+  }
+  float lo = 0, hi = 0;
+  for (const Tensor& x : conv_samples()) {
+    Tensor y = run_w(original, x);
+    for (int64_t i = 0; i < y.num_elements(); ++i) lo = std::min(lo, y.data<float>()[i]), hi = std::max(hi, y.data<float>()[i]);
+  }
+  for (const Tensor& x : conv_samples()) CHECK(max_error(run_w(m, x), run_w(original, x)).first < 0.03f * (hi - lo));
+  // Weight only, per channel: the filter read back as [3, 3, 4, 2].
+  tensorflow::MetaGraphDef wo = original;
+  quantize_model(wo, options_from("quantization_method: WEIGHT_ONLY enable_per_channel_quantization: true "
+                                  "min_num_elements_for_weights: -1"),
+                 "");
+  CHECK(has_op(wo, "DepthwiseConv2dNative"));
+  CHECK(has_op(wo, "Reshape"));
+  for (const Tensor& x : conv_samples()) CHECK(max_error(run_w(wo, x), run_w(original, x)).first < 0.01f * (hi - lo));
 }
