@@ -249,6 +249,28 @@ std::shared_ptr<Graph> FunctionDefReader::read(const std::string& name, const st
         }
         if (vars.size() > 1) throw UnimplementedError("op " + nd.op() + " (node " + name + ") takes several resources");
         if (!vars.empty()) attrs.set("var", vars[0]);  // agc's variable ops name their variable by attr
+        const std::vector<TfArg>* args = op.tf_signature ? &op.tf_signature->inputs : nullptr;
+        if (args && std::any_of(args->begin(), args->end(), [](const TfArg& a) { return a.from_attr(); })) {
+          // TF's inputs agc holds as attrs: constants, taken out of the inputs
+          // (such signatures have no argument lists: one tensor per arg).
+          std::vector<Output> kept;
+          size_t i = 0;
+          for (const TfArg& a : *args) {
+            if (a.resource || i >= inputs.size()) continue;
+            if (!a.from_attr()) {
+              kept.push_back(inputs[i++]);
+              continue;
+            }
+            const Tensor* value = Graph::constant_value(inputs[i++]);
+            if (value == nullptr) {
+              throw UnimplementedError("agc needs input " + a.name + " of " + nd.op() + " (node " + name +
+                                       ") to be a constant");
+            }
+            attrs.set(a.attr, node_def::attr_from_input(a, *value, nd.op()));
+          }
+          kept.insert(kept.end(), inputs.begin() + static_cast<std::ptrdiff_t>(i), inputs.end());
+          inputs = std::move(kept);
+        }
         n = g->add_node(op, std::move(inputs), std::move(attrs), nd.name());
         break;
       }

@@ -67,6 +67,11 @@ std::vector<int64_t> variables_of(std::initializer_list<const Graph*> graphs) {
 /// they are written as TF's attrs (output_shapes, f) or not at all.
 bool agc_only_attr(const Node& n, const std::string& key) {
   if (key == "var") return true;
+  if (n.op->tf_signature) {
+    for (const TfArg& a : n.op->tf_signature->inputs) {
+      if (a.from_attr() && a.attr == key) return true;  // written as the input it is in TF
+    }
+  }
   switch (n.op->role()) {
     case OpRole::Batched: return key == "f" || key == "num_captured";  // the rest are TF's
     case OpRole::If:
@@ -178,10 +183,11 @@ class FunctionDefWriter::Builder {
     nd->set_op(op);
     return nd;
   }
-  std::string const_i32(const std::string& hint, int32_t v) {
+  std::string const_i32(const std::string& hint, int32_t v) { return constant(hint, Tensor::scalar<int32_t>(v)); }
+  std::string constant(const std::string& hint, const Tensor& v) {
     tensorflow::NodeDef* nd = extra("Const", hint);
-    (*nd->mutable_attr())["dtype"].set_type(tensorflow::DT_INT32);
-    proto::write_tensor(Tensor::scalar<int32_t>(v), (*nd->mutable_attr())["value"].mutable_tensor());
+    (*nd->mutable_attr())["dtype"].set_type(proto::tf_data_type(v.dtype()));
+    proto::write_tensor(v, (*nd->mutable_attr())["value"].mutable_tensor());
     return nd->name() + ":output:0";
   }
 
@@ -235,6 +241,12 @@ class FunctionDefWriter::Builder {
       if (a.resource) {
         if (!n.attrs.has("var")) throw InternalError(n.op->name + " without its variable");
         nd->add_input(resource(n.attrs.get<int64_t>("var")));
+        continue;
+      }
+      if (a.from_attr()) {
+        const Tensor value = node_def::attr_input_value(a, n.attrs);
+        nd->add_input(constant(n.name + "/" + a.name, value));
+        arg_attrs(a, {value.dtype()}, attrs);
         continue;
       }
       std::vector<DType> types;

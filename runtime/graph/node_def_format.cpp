@@ -10,7 +10,7 @@ std::vector<Span> spans(const std::vector<TfArg>& args, size_t n_tensors, const 
                         bool skip_resources) {
   size_t singles = 0, lists = 0;
   for (const TfArg& a : args) {
-    if (skip_resources && a.resource) continue;
+    if ((skip_resources && a.resource) || a.from_attr()) continue;
     if (a.is_list()) {
       ++lists;
     } else {
@@ -24,7 +24,7 @@ std::vector<Span> spans(const std::vector<TfArg>& args, size_t n_tensors, const 
   std::vector<Span> out;
   size_t at = 0;
   for (const TfArg& a : args) {
-    if (skip_resources && a.resource) {
+    if ((skip_resources && a.resource) || a.from_attr()) {
       out.push_back({at, 0});
       continue;
     }
@@ -54,6 +54,39 @@ const TfSignature& signature_of(const OpDef& op) {
                              "TensorFlow arguments");
   }
   return *op.tf_signature;
+}
+
+Tensor attr_input_value(const TfArg& a, const Attrs& attrs) {
+  if (a.attr_kind == TfArg::AttrKind::Int) return Tensor::scalar<int32_t>(static_cast<int32_t>(attrs.get_or<int64_t>(a.attr, -1)));
+  const Shape s = attrs.get_or<Shape>(a.attr, Shape::unknown_rank());
+  if (!s.rank_known()) return Tensor::scalar<int32_t>(-1);
+  std::vector<int32_t> dims;
+  for (int64_t d : s.dims()) dims.push_back(d < 0 ? -1 : static_cast<int32_t>(d));
+  return Tensor::from_vector<int32_t>(Shape{static_cast<int64_t>(dims.size())}, dims);
+}
+
+AttrValue attr_from_input(const TfArg& a, const Tensor& t, const std::string& op) {
+  if (t.dtype() != DType::Int32 && t.dtype() != DType::Int64) {
+    throw InvalidArgumentError("op " + op + "'s " + a.name + " must be int32 or int64, got " + dtype_name(t.dtype()));
+  }
+  auto at = [&](int64_t i) {
+    return t.dtype() == DType::Int32 ? static_cast<int64_t>(t.data<int32_t>()[i]) : t.data<int64_t>()[i];
+  };
+  if (a.attr_kind == TfArg::AttrKind::Int) {
+    if (t.num_elements() != 1) throw InvalidArgumentError("op " + op + "'s " + a.name + " must be a scalar");
+    return at(0);
+  }
+  if (t.rank() == 0) {
+    if (at(0) != -1) {
+      throw InvalidArgumentError("op " + op + "'s " + a.name + " is a scalar other than -1 (unknown rank): " +
+                                 std::to_string(at(0)));
+    }
+    return Shape::unknown_rank();
+  }
+  if (t.rank() != 1) throw InvalidArgumentError("op " + op + "'s " + a.name + " must be a vector or -1");
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < t.num_elements(); ++i) dims.push_back(at(i) < 0 ? kUnknownDim : at(i));
+  return Shape(dims);
 }
 
 // ---- attribute values

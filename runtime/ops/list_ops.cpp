@@ -155,7 +155,7 @@ Shape without_first_dim(const Shape& s) {
   return s.rank_known() && s.rank() >= 1 ? Shape(s.dims().subspan(1)) : Shape::unknown_rank();
 }
 
-/// TensorListConcatV2(l[, leading_dims]) -> (t, lengths): the elements
+/// TensorListConcatV2(l, leading_dims) -> (t, lengths): the elements
 /// concatenated along their first axis. attr element_shape is TF's
 /// element_shape input (the TensorArray passes [None] + its element shape's
 /// trailing dims); leading_dims gives unset elements' first dims.
@@ -207,8 +207,7 @@ Kernel concat_kernel(const KernelSpec& s) {
                                  "element_shape_except_first_dim is not fully defined: " + rest.debug_string());
     }
     // TF's Python always passes leading_dims (empty when not given).
-    std::vector<int64_t> leading;
-    if (k.inputs.size() > 1) leading = array::int_values(k.input(1));
+    std::vector<int64_t> leading = array::int_values(k.input(1));
     Tensor lengths(DType::Int64, Shape{l.size});
     int64_t total = 0;
     for (int64_t i = 0; i < l.size; ++i) {
@@ -383,7 +382,6 @@ std::vector<GradTensor> from_tensor_grad(GradContext& c) {
 std::vector<GradTensor> concat_grad(GradContext& c) {
   GradTensor dlist =
       c.apply1(op::TensorListSplit, {c.grad(0), c.output(1)}, Attrs{{"element_shape", Shape::unknown_rank()}});
-  if (c.num_inputs() == 1) return grads({dlist});
   return grads({dlist, GradTensor{}});
 }
 
@@ -413,6 +411,8 @@ std::vector<GradTensor> scatter_grad(GradContext& c) {
 
 void register_list_ops(OpRegistry& reg) {
   reg.op("EmptyTensorList")
+      .tf_signature("element_shape: shape_type = shape(element_shape), max_num_elements: int32 = int(max_num_elements) "
+                    "-> handle: variant")
       .inputs(0)
       .infer([](const InferContext& c) {
         new_list_dtype(c.attrs);
@@ -428,6 +428,7 @@ void register_list_ops(OpRegistry& reg) {
       .not_differentiable();
 
   reg.op("TensorListReserve")
+      .tf_signature("element_shape: shape_type = shape(element_shape), num_elements: int32 -> handle: variant")
       .inputs(1)
       .infer([](const InferContext& c) {
         new_list_dtype(c.attrs);
@@ -451,6 +452,7 @@ void register_list_ops(OpRegistry& reg) {
       .not_differentiable();
 
   reg.op("TensorListFromTensor")
+      .tf_signature("tensor: element_dtype, element_shape: shape_type = shape(element_shape) -> output_handle: variant")
       .inputs(1)
       .infer([](const InferContext& c) {
         checked_element_dtype(c.inputs[0].dtype);
@@ -498,6 +500,7 @@ void register_list_ops(OpRegistry& reg) {
       .not_differentiable();
 
   reg.op("TensorListGetItem")
+      .tf_signature("input_handle: variant, index: int32, element_shape: int32 = shape(element_shape) -> item: element_dtype")
       .inputs(2)
       .infer([](const InferContext& c) {
         check_list_input(c);
@@ -548,6 +551,8 @@ void register_list_ops(OpRegistry& reg) {
       .grad(push_back_grad);
 
   reg.op("TensorListPopBack")
+      .tf_signature(
+          "input_handle: variant, element_shape: int32 = shape(element_shape) -> output_handle: variant, tensor: element_dtype")
       .inputs(1)
       .outputs(2)
       .infer([](const InferContext& c) {
@@ -576,6 +581,7 @@ void register_list_ops(OpRegistry& reg) {
       .grad(pop_back_grad);
 
   reg.op("TensorListStack")
+      .tf_signature("input_handle: variant, element_shape: int32 = shape(element_shape) -> tensor: element_dtype")
       .inputs(1)
       .infer([](const InferContext& c) {
         check_list_input(c);
@@ -603,6 +609,8 @@ void register_list_ops(OpRegistry& reg) {
       .grad(stack_grad);
 
   reg.op("TensorListGather")
+      .tf_signature(
+          "input_handle: variant, indices: int32, element_shape: int32 = shape(element_shape) -> values: element_dtype")
       .inputs(2)
       .infer([](const InferContext& c) {
         check_list_input(c);
@@ -631,11 +639,13 @@ void register_list_ops(OpRegistry& reg) {
       .tpu_unsupported("TensorLists are host data structures")
       .grad_unimplemented();
   reg.op("TensorListConcatV2")
-      .inputs(1, 2)
+      .tf_signature("input_handle: variant, element_shape: shape_type = shape(element_shape), leading_dims: int64 "
+                    "-> tensor: element_dtype, lengths: int64")
+      .inputs(2)
       .outputs(2)
       .infer([](const InferContext& c) {
         check_list_input(c);
-        if (c.inputs.size() > 1) check_dtype(c, 1, DType::Int64);
+        check_dtype(c, 1, DType::Int64);
         Shape given = element_shape(c.attrs);
         return std::vector<TensorSpec>{{element_dtype(c.attrs), with_leading_dim(-1, without_first_dim(given))},
                                        {DType::Int64, Shape{-1}}};
@@ -646,6 +656,8 @@ void register_list_ops(OpRegistry& reg) {
       .grad(concat_grad);
 
   reg.op("TensorListSplit")
+      .tf_signature(
+          "tensor: element_dtype, element_shape: shape_type = shape(element_shape), lengths: int64 -> output_handle: variant")
       .inputs(2)
       .infer([](const InferContext& c) {
         checked_element_dtype(c.inputs[0].dtype);

@@ -1,5 +1,7 @@
 #include "runtime/ops/tf_op_signature.h"
 
+#include <algorithm>
+
 #include "runtime/core/error.h"
 
 namespace ag {
@@ -40,6 +42,21 @@ std::vector<TfArg> parse_args(std::string_view op, std::string_view list) {
     TfArg a;
     a.name = std::string(trim(item.substr(0, colon)));
     std::string_view type = trim(item.substr(colon + 1));
+    if (size_t eq = type.find('='); eq != std::string_view::npos) {
+      std::string_view held = trim(type.substr(eq + 1));
+      type = trim(type.substr(0, eq));
+      size_t open = held.find('(');
+      if (open == std::string_view::npos || held.back() != ')') throw bad(item);
+      std::string_view kind = held.substr(0, open);
+      if (kind == "shape") {
+        a.attr_kind = TfArg::AttrKind::Shape;
+      } else if (kind == "int") {
+        a.attr_kind = TfArg::AttrKind::Int;
+      } else {
+        throw bad(item);
+      }
+      a.attr = std::string(held.substr(open + 1, held.size() - open - 2));
+    }
     if (size_t star = type.find('*'); star != std::string_view::npos) {
       a.number_attr = std::string(trim(type.substr(0, star)));
       type = trim(type.substr(star + 1));
@@ -69,7 +86,14 @@ TfSignature parse_tf_signature(std::string_view op, std::string_view spec) {
   if (arrow == std::string_view::npos) {
     throw InternalError("malformed TF signature of " + std::string(op) + ": no '->'");
   }
-  return TfSignature{parse_args(op, spec.substr(0, arrow)), parse_args(op, spec.substr(arrow + 2))};
+  TfSignature s{parse_args(op, spec.substr(0, arrow)), parse_args(op, spec.substr(arrow + 2))};
+  const bool held = std::any_of(s.inputs.begin(), s.inputs.end(), [](const TfArg& a) { return a.from_attr(); });
+  const bool lists = std::any_of(s.inputs.begin(), s.inputs.end(), [](const TfArg& a) { return a.is_list(); });
+  if (held && lists) throw InternalError("TF signature of " + std::string(op) + " mixes argument lists with inputs held as attrs");
+  for (const TfArg& a : s.outputs) {
+    if (a.from_attr()) throw InternalError("TF signature of " + std::string(op) + ": an output held as an attr");
+  }
+  return s;
 }
 
 }  // namespace ag

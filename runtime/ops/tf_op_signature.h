@@ -9,6 +9,10 @@
 //   "values: N * T, axis: Tidx -> output: T"   a list of N tensors
 //   "resource: resource -> value: dtype"       a fixed type (resource, int32, ...)
 //   "args: Tin[] -> output: Tout[]"            type-list attrs (list(type))
+//   "element_shape: shape_type = shape(element_shape)"
+//       an input TF takes as a tensor and agc keeps as an attr of its node:
+//       a Shape (TF's -1 for an unknown dim, a scalar -1 for an unknown
+//       rank), or `= int(max_num_elements)` an integer (-1 when unset)
 #pragma once
 
 #include <optional>
@@ -32,7 +36,13 @@ struct TfArg {
   std::string number_attr;
   std::string type_list_attr;
 
+  /// An input agc's node holds as attr `attr` instead (a Shape, or an int).
+  enum class AttrKind { None, Shape, Int };
+  AttrKind attr_kind = AttrKind::None;
+  std::string attr;
+
   bool is_list() const { return !number_attr.empty() || !type_list_attr.empty(); }
+  bool from_attr() const { return attr_kind != AttrKind::None; }
 };
 
 struct TfSignature {

@@ -319,7 +319,8 @@ Value concat(const Value& v) {
   known_dtype(ta);
   Shape elem = Shape::unknown_rank();
   if (ta.element_shape.rank_known()) elem = with_first(kUnknownDim, trailing_shape(ta.element_shape));
-  std::vector<TensorHandle> in{*ta.flow};
+  // leading_dims empty, as TF's Python passes it.
+  std::vector<TensorHandle> in{*ta.flow, TensorHandle(Tensor(DType::Int64, Shape{0}))};
   return Value(apply_op(op::TensorListConcatV2, in, Attrs{{"element_dtype", ta.dtype}, {"element_shape", elem}},
                         "TensorListConcatV2")[0]);
 }

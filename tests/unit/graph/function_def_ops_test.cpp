@@ -9,11 +9,13 @@
 #include <string>
 
 #include "runtime/core/proto/graph_def.pb.h"
+#include "runtime/core/proto_convert.h"
 #include "runtime/core/tensor_format.h"
 #include "runtime/core/variable.h"
 #include "runtime/exec/compile.h"
 #include "runtime/graph/function_def.h"
 #include "runtime/ops/eager.h"
+#include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/registry.h"
 
 using namespace ag;
@@ -32,17 +34,13 @@ const std::set<std::string> kWrittenByRoleOrInternal = {
 };
 
 /// TF ops whose agc form differs from TF's, so no signature is declared yet
-/// (the FunctionDef writer names them): agc's TensorList ops hold the element
-/// shape as an attr where TF passes an input (element_shape,
-/// max_num_elements, leading_dims); agc's iterators name their dataset by
+/// (the FunctionDef writer names them): agc's iterators name their dataset by
 /// attr where TF passes resources; agc's EagerPyFunc keeps Tout as ints, not
 /// list(type); agc's Parse ops take their keys and dense defaults as attrs in
 /// its own layout.
 const std::set<std::string> kNotYetTf = {
-    "EmptyTensorList",    "TensorListReserve",   "TensorListFromTensor", "TensorListGetItem",
-    "TensorListPopBack",  "TensorListStack",     "TensorListGather",     "TensorListConcatV2",
-    "TensorListSplit",    "AnonymousIteratorV3", "IteratorGetNextAsOptional", "DeleteIterator",
-    "EagerPyFunc",        "ParseSingleExample",  "ParseExampleV2",
+    "AnonymousIteratorV3", "IteratorGetNextAsOptional", "DeleteIterator",
+    "EagerPyFunc",         "ParseSingleExample",        "ParseExampleV2",
 };
 
 const tensorflow::NodeDef& node_def(const ExportedFunction& e, const std::string& op) {
@@ -209,6 +207,81 @@ TEST_CASE("TensorList ops that take a list read it through TF's variant argument
   auto back = read_back(e);
   std::vector<Tensor> args = {list, Tensor::scalar<float>(2)};
   CHECK(run_graph(*back, args)[0].scalar_value<int32_t>() == 3);
+}
+
+TEST_CASE("TensorList ops pass the element shape as TF's constant input, and read it back into the attr") {
+  Graph g("lists");
+  Output x = g.placeholder({DType::Float32, Shape{3, 2}}, "x");
+  Output n = g.placeholder({DType::Int32, Shape{}}, "n");
+  const Attrs pair{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}};
+  const Attrs rows{{"element_dtype", DType::Float32}, {"element_shape", Shape{kUnknownDim, 2}}};
+  const Attrs any{{"element_dtype", DType::Float32}, {"element_shape", Shape::unknown_rank()}};
+  Node* reserve = g.add_node(op::TensorListReserve, {n}, pair, "TensorArrayV2");
+  Node* set = g.add_node(op::TensorListSetItem, {reserve->output(0), g.constant(Tensor::scalar<int32_t>(0)),
+                                                  g.add_node(op::Relu, {x}, {}, "relu")->output(0)},
+                         Attrs{{"resize_if_index_out_of_bounds", false}}, "TensorListSetItem");
+  (void)set;
+  Node* from = g.add_node(op::TensorListFromTensor, {x}, pair, "TensorListFromTensor");
+  Node* item = g.add_node(op::TensorListGetItem, {from->output(0), g.constant(Tensor::scalar<int32_t>(1))}, pair,
+                          "TensorListGetItem");
+  Node* pop = g.add_node(op::TensorListPopBack, {from->output(0)}, pair, "TensorListPopBack");
+  Node* stack = g.add_node(op::TensorListStack, {pop->output(0)}, Attrs{{"element_dtype", DType::Float32},
+                                                                       {"element_shape", Shape{2}},
+                                                                       {"num_elements", int64_t{-1}}},
+                           "TensorListStack");
+  Node* gather = g.add_node(op::TensorListGather, {from->output(0), g.constant(Tensor::from_vector<int32_t>({2}, {2, 0}))},
+                            pair, "TensorListGather");
+  Node* split = g.add_node(op::TensorListSplit, {x, g.constant(Tensor::from_vector<int64_t>({2}, {1, 2}))}, rows,
+                           "TensorListSplit");
+  Node* concat = g.add_node(op::TensorListConcatV2, {split->output(0), g.constant(Tensor(DType::Int64, Shape{0}))}, rows,
+                            "TensorListConcatV2");
+  Node* empty = g.add_node(op::EmptyTensorList, {}, any, "EmptyTensorList");
+  Node* push = g.add_node(op::TensorListPushBack, {empty->output(0), item->output(0)}, {}, "TensorListPushBack");
+  Node* len = g.add_node(op::TensorListLength, {push->output(0)}, {}, "TensorListLength");
+  g.outputs() = {item->output(0), stack->output(0), gather->output(0), concat->output(0), concat->output(1),
+                 pop->output(1), len->output(0)};
+  ExportedFunction e = export_function_def(g, "lists");
+
+  // TF's argument order, the element shape a constant int32 input (-1: unknown).
+  auto shape_input = [&](const tensorflow::NodeDef& nd, int i) {
+    const std::string name = nd.input(i).substr(0, nd.input(i).find(':'));
+    for (const auto& c : e.def->node_def()) {
+      if (c.name() == name && c.op() == "Const") return proto::read_tensor(c.attr().at("value").tensor());
+    }
+    FAIL("input " << i << " of " << nd.name() << " is no Const");
+    return Tensor();
+  };
+  const auto& r = node_def(e, "TensorListReserve");
+  REQUIRE(r.input_size() == 2);
+  CHECK(r.input(1) == "n");
+  CHECK(array::int_values(shape_input(r, 0)) == std::vector<int64_t>{2});
+  CHECK(r.attr().at("shape_type").type() == tensorflow::DT_INT32);
+  CHECK(r.attr().count("element_shape") == 0);
+  const auto& gi = node_def(e, "TensorListGetItem");
+  REQUIRE(gi.input_size() == 3);
+  CHECK(gi.input(0) == "TensorListFromTensor:output_handle:0");
+  CHECK(array::int_values(shape_input(gi, 2)) == std::vector<int64_t>{2});
+  const auto& c = node_def(e, "TensorListConcatV2");
+  REQUIRE(c.input_size() == 3);
+  CHECK(array::int_values(shape_input(c, 1)) == std::vector<int64_t>{-1, 2});
+  const auto& el = node_def(e, "EmptyTensorList");
+  REQUIRE(el.input_size() == 2);
+  CHECK(shape_input(el, 0).shape() == Shape{});
+  CHECK(shape_input(el, 0).scalar_value<int32_t>() == -1);
+  CHECK(shape_input(el, 1).scalar_value<int32_t>() == -1);
+  CHECK(node_def(e, "TensorListSplit").input_size() == 3);
+  CHECK(node_def(e, "TensorListStack").attr().at("num_elements").i() == -1);
+  CHECK(e.def->ret().at("output_4") == "TensorListConcatV2:lengths:0");
+  CHECK(e.def->ret().at("output_5") == "TensorListPopBack:tensor:0");
+
+  auto back = read_back(e);
+  for (const auto& node : back->nodes()) {
+    if (node->op->name == "TensorListGetItem") CHECK(node->attrs.get<Shape>("element_shape") == Shape{2});
+    if (node->op->name == "TensorListConcatV2") CHECK(node->attrs.get<Shape>("element_shape") == (Shape{kUnknownDim, 2}));
+    if (node->op->name == "EmptyTensorList") CHECK_FALSE(node->attrs.get<Shape>("element_shape").rank_known());
+  }
+  std::vector<Tensor> args = {Tensor::from_vector<float>({3, 2}, {1, -2, 3, 4, -5, 6}), Tensor::scalar<int32_t>(2)};
+  check_same(run_graph(*back, args), run_graph(g, args));
 }
 
 TEST_CASE("a Generator's StatefulUniform reads its state through TF's resource and algorithm inputs") {

@@ -9,6 +9,7 @@
 #include "runtime/core/proto_convert.h"
 #include "runtime/exec/compile.h"
 #include "runtime/graph/function_def.h"
+#include "runtime/graph/node_def_format.h"
 #include "tests/unit/ops/sweep.h"
 
 namespace ag::test {
@@ -68,20 +69,26 @@ void round_trip(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs&
     if (d.op() == "Const") consts[d.name() + ":output:0"] = &d;
   }
   REQUIRE(nd != nullptr);
-  CHECK(nd->input_size() == static_cast<int>(inputs.size()));
-  int at = 0;
+  // An input agc holds as an attr is one more Const, with the attr's value.
+  int held = 0;
+  for (const TfArg& a : sig.inputs) held += a.from_attr();
+  CHECK(nd->input_size() == static_cast<int>(inputs.size()) + held);
+  int at = 0, next = 0;  // the NodeDef's input, the node's
   for (const TfArg& a : sig.inputs) {
-    int count = count_of(a, *nd, what);
+    int count = a.from_attr() ? 1 : count_of(a, *nd, what);
     std::vector<DType> types;
     for (int i = 0; i < count && at < nd->input_size(); ++i, ++at) {
       auto c = consts.find(nd->input(at));
       REQUIRE_MESSAGE(c != consts.end(), "input " << at << " reads " << nd->input(at) << ", not a Const's output");
-      CHECK(c->second->attr().at("dtype").type() == proto::tf_data_type(inputs[static_cast<size_t>(at)].dtype()));
-      types.push_back(inputs[static_cast<size_t>(at)].dtype());
+      const Tensor value = proto::read_tensor(c->second->attr().at("value").tensor());
+      const Tensor want = a.from_attr() ? node_def::attr_input_value(a, attrs) : inputs[static_cast<size_t>(next++)];
+      CHECK(value.dtype() == want.dtype());
+      if (a.from_attr()) CHECK(value.shape() == want.shape());
+      types.push_back(want.dtype());
     }
     check_arg_types(a, types, *nd, what);
   }
-  CHECK(at == static_cast<int>(inputs.size()));
+  CHECK(next == static_cast<int>(inputs.size()));
   // The function's results name the node's output args: "node:arg:index".
   int out = 0;
   for (const TfArg& a : sig.outputs) {

@@ -25,6 +25,8 @@ AG_SWEEP_COVERS("EmptyTensorList", "TensorListReserve", "TensorListFromTensor", 
 namespace {
 
 Tensor i32(int32_t v) { return Tensor::scalar<int32_t>(v); }
+/// TensorListConcatV2's leading_dims as TF's Python passes it when not given.
+Tensor no_leading_dims() { return Tensor(DType::Int64, Shape{0}); }
 
 Attrs list_attrs(DType dtype, const Shape& shape) { return Attrs{{"element_dtype", dtype}, {"element_shape", shape}}; }
 
@@ -181,7 +183,7 @@ TEST_CASE("TensorListSplit then TensorListConcatV2 gives the tensor and the leng
     CHECK(run1("TensorListLength", {l}).scalar_value<int32_t>() == static_cast<int32_t>(lengths.size()));
     Shape given{-1};
     for (int64_t d : rest.dims()) given.push_back(d);
-    std::vector<Tensor> out = runv("TensorListConcatV2", {l}, list_attrs(dtype, given));
+    std::vector<Tensor> out = runv("TensorListConcatV2", {l, no_leading_dims()}, list_attrs(dtype, given));
     sweep::expect_close(out[0], t, "split/concat round trip");
     sweep::expect_close(out[1], len, "concat lengths");
   }
@@ -197,14 +199,14 @@ TEST_CASE("TensorListScatterIntoExistingList sets rows, grows the list and reads
   CHECK(error_text([&] { run1("TensorListScatterIntoExistingList", {l, v, Tensor::from_vector<int32_t>(Shape{1}, {0})}); }) ==
         "InvalidArgumentError: Expected len(indices) == tensor.shape[0], but saw: 1 vs. 2");
   // Unset elements take the leading dim the set ones share; else concat fails.
-  Tensor c = runv("TensorListConcatV2", {s}, list_attrs(DType::Float32, Shape::unknown_rank()))[0];
+  Tensor c = runv("TensorListConcatV2", {s, no_leading_dims()}, list_attrs(DType::Float32, Shape::unknown_rank()))[0];
   CHECK(c.shape() == Shape{8});
   Tensor r = run1("TensorListReserve", {i32(2)}, list_attrs(DType::Float32, Shape::unknown_rank()));
-  CHECK(error_text([&] { runv("TensorListConcatV2", {r}, list_attrs(DType::Float32, Shape::unknown_rank())); }) ==
+  CHECK(error_text([&] { runv("TensorListConcatV2", {r, no_leading_dims()}, list_attrs(DType::Float32, Shape::unknown_rank())); }) ==
         "InvalidArgumentError: Trying to concat list with only uninitialized tensors but "
         "element_shape_except_first_dim is not fully defined: <unknown>");
   r = run1("TensorListSetItem", {r, i32(0), Tensor::from_vector<float>(Shape{1}, {5})});
-  sweep::expect_close(runv("TensorListConcatV2", {r}, list_attrs(DType::Float32, Shape::unknown_rank()))[0],
+  sweep::expect_close(runv("TensorListConcatV2", {r, no_leading_dims()}, list_attrs(DType::Float32, Shape::unknown_rank()))[0],
                       Tensor::from_vector<float>(Shape{2}, {5, 0}), "unset element as zeros");
   Tensor t3 = Tensor::from_vector<float>(Shape{3}, {1, 2, 3});
   CHECK(error_text([&] { run1("TensorListSplit", {t3, Tensor::from_vector<int64_t>(Shape{1}, {1})}, Attrs{{"element_shape", Shape::unknown_rank()}}); }) ==
