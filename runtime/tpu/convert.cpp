@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "runtime/core/error.h"
 #include "runtime/core/proto/saved_model.pb.h"
@@ -11,6 +12,7 @@
 #include "runtime/core/tensor_bundle.h"
 #include "runtime/tpu/batching_insertion.h"
 #include "runtime/tpu/bfloat16_checks.h"
+#include "runtime/tpu/bfloat16_cpu_scope.h"
 #include "runtime/tpu/conversion_report.h"
 #include "runtime/tpu/converter_options.h"
 #include "runtime/tpu/model_cost.h"
@@ -106,8 +108,21 @@ std::string convert_saved_model(const std::string& input_dir, const std::string&
       placement.num_cores_per_replica = options.xla_sharding_options().num_cores_per_replica();
     }
     if (placement.bfloat16_optimization) {
-      std::vector<std::string> scope = bfloat16_scope(options, functions, tpu_function_names(selected), *meta);
+      const std::vector<std::string> tpu = tpu_function_names(selected);
+      std::vector<std::string> scope = bfloat16_scope(options, functions, tpu, *meta);
       for (const std::string& w : check_bfloat16(options, functions, scope)) warnings += "WARNING: " + w + "\n";
+      if (options.bfloat16_optimization_options().scope() == BFloat16OptimizationOptions::ALL) {
+        // The TPU functions are rounded by the emulator; the rest here (B33).
+        std::set<std::string> on_tpu;
+        for (const std::string& f : tpu) {
+          for (std::string& g : functions.reachable(f)) on_tpu.insert(std::move(g));
+        }
+        std::vector<std::string> cpu;
+        for (const std::string& f : functions.served()) {
+          if (!on_tpu.count(f)) cpu.push_back(f);
+        }
+        round_to_bfloat16(*meta, cpu);
+      }
     }
     // Placement adds functions to the library `functions` points into: a copy is rewritten.
     tensorflow::MetaGraphDef converted = *meta;

@@ -172,6 +172,15 @@ expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/to
   --converter_options_string='tpu_functions { function_alias: "func_on_tpu" } bfloat16_optimization: DISABLED'
 IN="$TMP/toy_f32" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve.py"
 grep -q "array(\[\[3.14159, 3.14159" "$TMP/out" || fail "bfloat16_optimization: DISABLED rounded: $(cat "$TMP/out")"
+# Scope ALL rounds the CPU's float32 values as well (B33); the default scope
+# leaves a model without TPU functions as it was.
+expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/toy_all" \
+  --converter_options_string='bfloat16_optimization_options { scope: ALL }'
+IN="$TMP/toy_all" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve.py"
+grep -q "array(\[\[3.140625, 3.140625" "$TMP/out" || fail "scope ALL left the CPU in float32: $(cat "$TMP/out")"
+expect 0 "$AGC" convert --input_model_dir="$TMP/toy" --output_model_dir="$TMP/toy_cpu" --converter_options_string=''
+IN="$TMP/toy_cpu" AGC_CXXFLAGS=-O0 expect 0 "$AGC" run "$TMP/serve.py"
+grep -q "array(\[\[3.14159, 3.14159" "$TMP/out" || fail "the default scope rounded the CPU: $(cat "$TMP/out")"
 
 # The seed's converter command: the TPU function and the seed's batch options.
 # A request of 3 rows waits for the 5 ms timeout, runs padded to 4, and
