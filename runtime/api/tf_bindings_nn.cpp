@@ -9,6 +9,7 @@
 
 namespace ag::tf::impl {
 
+using ag::api::int_arg;
 using ag::api::str_arg;
 
 Value matmul(const TfCall& c) {
@@ -38,6 +39,29 @@ Value depthwise_conv2d(const TfCall& c) {
   return tf::depthwise_conv2d(c["input"], c["filter"], c["strides"], c["padding"],
                               format.is_none() ? std::string("NHWC") : str_arg(format, "data_format"), c["dilations"],
                               c.node_name());
+}
+
+/// tf.quantization.fake_quant_with_min_max_args / _vars: the range as attrs
+/// (floats, ints accepted) or as scalar tensors; num_bits, narrow_range attrs.
+Value fake_quant_with_min_max_args(const TfCall& c) {
+  auto number = [](const Value& v, const char* name) {
+    if (!v.is_number()) throw TypeError(std::string("Expected float for argument '") + name + "' not " + repr(v) + ".");
+    return v.as_float();
+  };
+  return Value(apply(c.op(), {to_tensor(c["inputs"], DType::Float32)}, c.node_name(),
+                     Attrs{{"min", AttrValue(number(c["min"], "min"))},
+                           {"max", AttrValue(number(c["max"], "max"))},
+                           {"num_bits", AttrValue(int_arg(c["num_bits"], "num_bits"))},
+                           {"narrow_range", AttrValue(truthy(c["narrow_range"]))}}));
+}
+
+Value fake_quant_with_min_max_vars(const TfCall& c) {
+  return Value(apply(c.op(),
+                     {to_tensor(c["inputs"], DType::Float32), to_tensor(c["min"], DType::Float32),
+                      to_tensor(c["max"], DType::Float32)},
+                     c.node_name(),
+                     Attrs{{"num_bits", AttrValue(int_arg(c["num_bits"], "num_bits"))},
+                           {"narrow_range", AttrValue(truthy(c["narrow_range"]))}}));
 }
 
 Value bias_add(const TfCall& c) {

@@ -30,6 +30,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_iterator_ops(reg);
   register_parse_example_ops(reg);
   register_quantization_ops(reg);
+  register_fake_quant_ops(reg);
   register_graph_ops(reg);
   register_control_flow_kernels(reg);
   register_batch_function_kernel(reg);

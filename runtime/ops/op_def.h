@@ -238,9 +238,11 @@ struct CostFacts {
 /// (TPU_EMULATOR.md B39): a product whose right operand, known at conversion,
 /// becomes int8 weights (Dot: x[..., K] · w[K, N]; Conv: an NHWC input over
 /// an HWIO filter; DepthwiseConv: an NHWC input over an [H, W, C, M] filter,
-/// each channel by its own M), a table read in int8 rows (Gather), or an op
-/// fused after a product (Bias: + b[N] on the last dim; Relu, Relu6).
-enum class QuantRole : uint8_t { None, Dot, Conv, DepthwiseConv, Gather, Bias, Relu, Relu6 };
+/// each channel by its own M), a table read in int8 rows (Gather), an op
+/// fused after a product (Bias: + b[N] on the last dim; Relu, Relu6), or a
+/// fake quantization whose range quantization-aware training learned
+/// (FakeQuant: input 0 through [min, max], as inputs 1, 2 or attrs min, max).
+enum class QuantRole : uint8_t { None, Dot, Conv, DepthwiseConv, Gather, Bias, Relu, Relu6, FakeQuant };
 
 struct TpuFacts {
   enum class Kind : uint8_t { Unset, Supported, Unsupported };
