@@ -94,12 +94,16 @@ void remove_if_unused(FunctionDef& f, const std::string& name) {
     if (!is_arg(r) && node_of(r) == name) return;
   }
   const OpDef* op = op_of(*n);
-  if (op == nullptr || !(op->role() == OpRole::Constant || op->role() == OpRole::Identity || op->traits.reads_variable)) {
+  if (op == nullptr || !(op->role() == OpRole::Constant || op->role() == OpRole::Identity ||
+                         op->traits.reads_variable || op->tpu.quantization == QuantRole::FakeQuant)) {
     return;
   }
-  std::string input = n->input_size() > 0 && !is_arg(n->input(0)) ? node_of(n->input(0)) : std::string();
+  std::vector<std::string> inputs;
+  for (const std::string& in : n->input()) {
+    if (!is_arg(in)) inputs.push_back(node_of(in));
+  }
   remove_node(f, name);
-  if (!input.empty()) remove_if_unused(f, input);
+  for (const std::string& in : inputs) remove_if_unused(f, in);
 }
 
 FunctionDef& function_named(tensorflow::MetaGraphDef& meta, const std::string& name) {

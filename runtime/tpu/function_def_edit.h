@@ -39,7 +39,8 @@ void replace_uses(tensorflow::FunctionDef& f, const std::string& from, const std
                   const std::string& except = "");
 void remove_node(tensorflow::FunctionDef& f, const std::string& name);
 /// Removes node `name` when nothing reads it any more, and then the
-/// constant, identity or variable read that fed it, as freezing leaves them.
+/// constants, identities, variable reads and fake quantizations that fed it,
+/// as freezing leaves them.
 void remove_if_unused(tensorflow::FunctionDef& f, const std::string& name);
 /// The function `name` of `meta`'s library; InternalError if there is none.
 tensorflow::FunctionDef& function_named(tensorflow::MetaGraphDef& meta, const std::string& name);

@@ -218,7 +218,6 @@ std::vector<std::string> quantize_model(tensorflow::MetaGraphDef& meta, const Qu
   const Method method = options.quantization_method();
   const bool static_range = method == QuantizationOptions::STATIC_RANGE;
   check_per_channel_quantization(options.enable_per_channel_quantization(), options.op_set(), method);
-  if (static_range) check_dataset_keys(options);
 
   ModelFunctions functions(meta);
   std::set<std::string> quantized;
@@ -229,21 +228,37 @@ std::vector<std::string> quantize_model(tensorflow::MetaGraphDef& meta, const Qu
     signature_functions.push_back(fn);
     for (std::string& g : functions.reachable(fn)) quantized.insert(std::move(g));
   }
+  // Static range without a representative dataset takes a QAT model's
+  // trained ranges (B43: a model without them needs the dataset).
+  const bool trained = static_range && options.representative_datasets().empty() && has_fake_quant(meta, quantized);
+  if (static_range && !trained) check_dataset_keys(options);
   const ModelValues model = read_model_values(meta, input_dir);
-  const Targets targets =
-      find_targets(meta, quantized, model, node_input_shapes(meta, signature_functions, model), static_range);
+  Targets targets = find_targets(meta, quantized, model, node_input_shapes(meta, signature_functions, model), static_range);
 
   std::vector<std::string> warnings;
-  std::map<std::string, Calibrator> calibrators;
-  if (static_range) {
+  // Each calibrated target's input and output ranges, by "id:input" / "id:output".
+  std::map<std::string, CalibratedRange> ranges;
+  if (trained) {
+    for (Target& t : targets.quantized) {
+      if (!calibrated(t)) continue;
+      if (std::optional<TrainedRanges> r = fold_trained_ranges(meta, t, model)) {
+        ranges[t.id() + ":input"] = {r->input.first, r->input.second};
+        ranges[t.id() + ":output"] = {r->output.first, r->output.second};
+      }
+    }
+  } else if (static_range) {
     std::map<std::string, std::vector<Sample>> samples = representative_samples(meta, options, warnings);
     const CalibrationMethod cm = options.calibration_options().calibration_method();
+    std::map<std::string, Calibrator> calibrators;
     for (const Target& t : targets.quantized) {
       if (!calibrated(t)) continue;
       calibrators.emplace(t.id() + ":input", Calibrator(cm));
       calibrators.emplace(t.id() + ":output", Calibrator(cm));
     }
     if (!calibrators.empty()) calibrate(calibration_model(meta, targets.quantized), samples, model, calibrators);
+    for (const auto& [id, c] : calibrators) {
+      if (std::optional<CalibratedRange> r = c.range()) ranges[id] = *r;
+    }
   }
 
   const bool per_channel = options.enable_per_channel_quantization();
@@ -266,13 +281,13 @@ std::vector<std::string> quantize_model(tensorflow::MetaGraphDef& meta, const Qu
     if (method == QuantizationOptions::DYNAMIC_RANGE) {
       emit_dynamic(f, t, w);
     } else {
-      std::optional<CalibratedRange> in = calibrators.at(t.id() + ":input").range();
-      std::optional<CalibratedRange> out = calibrators.at(t.id() + ":output").range();
-      if (!in || !out) {
+      auto in = ranges.find(t.id() + ":input"), out = ranges.find(t.id() + ":output");
+      if (in == ranges.end() || out == ranges.end()) {
         unreached.push_back(t.id());
         continue;
       }
-      emit_static(f, t, w, activation_params(in->min, in->max), activation_params(out->min, out->max));
+      emit_static(f, t, w, activation_params(in->second.min, in->second.max),
+                  activation_params(out->second.min, out->second.max));
     }
     // The product and its fused ops go, then the weight's and bias's
     // sources nothing else reads.
@@ -291,7 +306,9 @@ std::vector<std::string> quantize_model(tensorflow::MetaGraphDef& meta, const Qu
   if (!unreached.empty()) {
     std::string list;
     for (const std::string& id : unreached) list += (list.empty() ? "" : ", ") + id;
-    warnings.push_back("No representative sample reached " + list + ": they stay float32 (B44)");
+    warnings.push_back(trained ? "No 8-bit fake quantization gives the input and output ranges of " + list +
+                                     ": they stay float32"
+                               : "No representative sample reached " + list + ": they stay float32 (B44)");
   }
   for (const std::string& why : targets.left_float) warnings.push_back(why + "; it stays float32 (B39)");
   return warnings;

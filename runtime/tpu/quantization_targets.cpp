@@ -7,6 +7,7 @@
 #include "runtime/core/proto_convert.h"
 #include "runtime/graph/function_def.h"
 #include "runtime/graph/node_def_format.h"
+#include "runtime/ops/eager.h"
 #include "runtime/ops/nn_common.h"
 #include "runtime/tpu/function_def_edit.h"
 
@@ -258,6 +259,17 @@ std::optional<Tensor> constant_of(const FunctionDef& f, const std::string& ref, 
     return proto::read_tensor(v->second.tensor());
   }
   if (op->role() == OpRole::Identity && n->input_size() > 0) return constant_of(f, n->input(0), model);
+  if (op->tpu.quantization == QuantRole::FakeQuant) {
+    // A QAT model's fake-quantized weights: the op run on its known inputs.
+    std::vector<Tensor> inputs;
+    for (const std::string& in : n->input()) {
+      if (is_control(in)) continue;
+      std::optional<Tensor> v = constant_of(f, in, model);
+      if (!v) return std::nullopt;
+      inputs.push_back(std::move(*v));
+    }
+    return run_op(*op, inputs, attrs_of(*n)).at(0);
+  }
   if (op->traits.reads_variable && n->input_size() > 0 && is_arg(n->input(0))) {
     auto fn = model.arguments.find(f.signature().name());
     if (fn == model.arguments.end()) return std::nullopt;
@@ -300,6 +312,64 @@ Targets find_targets(const tensorflow::MetaGraphDef& meta, const std::set<std::s
     }
   }
   return out;
+}
+
+namespace {
+
+/// The fake quantization `ref` comes from, through identities, or null.
+const NodeDef* fake_quant_producing(const FunctionDef& f, const std::string& ref) {
+  if (is_arg(ref) || is_control(ref)) return nullptr;
+  const NodeDef* n = find_node(f, node_of(ref));
+  const OpDef* op = n == nullptr ? nullptr : op_of(*n);
+  if (op == nullptr) return nullptr;
+  if (op->tpu.quantization == QuantRole::FakeQuant) return n;
+  return op->role() == OpRole::Identity && n->input_size() > 0 ? fake_quant_producing(f, n->input(0)) : nullptr;
+}
+
+/// The range a fake quantization learned, when it is int8's grid (8 bits,
+/// not narrow) and the conversion knows it (attrs, or constant inputs).
+std::optional<std::pair<float, float>> fake_quant_range(const FunctionDef& f, const NodeDef& n, const ModelValues& model) {
+  const Attrs a = attrs_of(n);
+  if (a.get_or<int64_t>("num_bits", 8) != 8 || a.get_or<bool>("narrow_range", false)) return std::nullopt;
+  if (n.input_size() < 3) {
+    return std::pair{static_cast<float>(a.get_or<double>("min", -6.0)), static_cast<float>(a.get_or<double>("max", 6.0))};
+  }
+  std::optional<Tensor> lo = constant_of(f, n.input(1), model), hi = constant_of(f, n.input(2), model);
+  if (!lo || !hi || lo->num_elements() != 1 || hi->num_elements() != 1) return std::nullopt;
+  return std::pair{lo->data<float>()[0], hi->data<float>()[0]};
+}
+
+}  // namespace
+
+bool has_fake_quant(const tensorflow::MetaGraphDef& meta, const std::set<std::string>& functions) {
+  for (const FunctionDef& f : meta.graph_def().library().function()) {
+    if (!functions.count(f.signature().name())) continue;
+    for (const NodeDef& n : f.node_def()) {
+      if (role_of(n) == QuantRole::FakeQuant) return true;
+    }
+  }
+  return false;
+}
+
+std::optional<TrainedRanges> fold_trained_ranges(const tensorflow::MetaGraphDef& meta, Target& t, const ModelValues& model) {
+  const FunctionDef* fn = nullptr;
+  for (const FunctionDef& g : meta.graph_def().library().function()) {
+    if (g.signature().name() == t.function) fn = &g;
+  }
+  if (fn == nullptr) return std::nullopt;
+  const FunctionDef& f = *fn;
+  const NodeDef* n = find_node(f, t.node);
+  const NodeDef* in = n == nullptr ? nullptr : fake_quant_producing(f, n->input(0));
+  const NodeDef* out = sole_reader(f, t.output);
+  if (in == nullptr || out == nullptr || role_of(*out) != QuantRole::FakeQuant || out->input(0) != t.output) {
+    return std::nullopt;
+  }
+  std::optional<std::pair<float, float>> in_range = fake_quant_range(f, *in, model);
+  std::optional<std::pair<float, float>> out_range = fake_quant_range(f, *out, model);
+  if (!in_range || !out_range) return std::nullopt;
+  t.fused.push_back(out->name());
+  t.output = output_ref(*out);
+  return TrainedRanges{*in_range, *out_range};
 }
 
 std::map<std::string, std::vector<Shape>> node_input_shapes(const tensorflow::MetaGraphDef& meta,

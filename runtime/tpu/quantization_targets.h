@@ -39,7 +39,9 @@ ModelValues read_model_values(const tensorflow::MetaGraphDef& meta, const std::s
 /// values, in argument order; NotFoundError when one is unknown.
 std::vector<std::shared_ptr<Variable>> bound_variables(const tensorflow::FunctionDef& fn, const ModelValues& model);
 
-/// The value `ref` has in every call of `f`, when the conversion knows it.
+/// The value `ref` has in every call of `f`, when the conversion knows it:
+/// a Const, a saved variable's read, an identity of either, or a fake
+/// quantization of known values (a QAT model's weights), run here.
 std::optional<Tensor> constant_of(const tensorflow::FunctionDef& f, const std::string& ref, const ModelValues& model);
 
 /// A convolution's window as XlaConvV2 takes it, the padding made explicit.
@@ -77,6 +79,21 @@ struct Targets {
 Targets find_targets(const tensorflow::MetaGraphDef& meta, const std::set<std::string>& functions,
                      const ModelValues& model, const std::map<std::string, std::vector<Shape>>& input_shapes,
                      bool fuse);
+
+/// True when a function of `functions` fake-quantizes (a QAT model).
+bool has_fake_quant(const tensorflow::MetaGraphDef& meta, const std::set<std::string>& functions);
+
+/// The ranges quantization-aware training learned for target `t`: those of
+/// the fake quantization its input comes from (through identities) and of
+/// the one that alone reads its output, 8-bit, not narrow, known at
+/// conversion. The second folds into the requantization: `t` ends at its
+/// output. The first stays (another target's folded output, or the model's
+/// input on the trained grid, which the quantize step keeps). Nullopt,
+/// nothing changed, when either is missing.
+struct TrainedRanges {
+  std::pair<float, float> input, output;
+};
+std::optional<TrainedRanges> fold_trained_ranges(const tensorflow::MetaGraphDef& meta, Target& t, const ModelValues& model);
 
 /// The input shapes of every node the quantized signatures' functions hold,
 /// inferred from the signatures' arguments ("function/node" -> shapes); a

@@ -65,3 +65,11 @@ OUT="$WORK/cnn" DATA="$WORK/cnn_data" "$AGC" run "$HERE/quantized_cnn.py"
     external_feature_configs { quantization_options { \
       representative_datasets: { key: "serving_default" value: { tfrecord_file_path: "'"$WORK/cnn_data"'" } } } }'
 FLOAT="$WORK/cnn" IN="$WORK/cnn_tpu" SHAPE=8,8,3 "$AGC" run "$HERE/serve_quantized.py"
+
+step "quantization-aware training: the converter takes the trained ranges, no representative dataset"
+rm -rf "$WORK/qat" "$WORK/qat_tpu"
+OUT="$WORK/qat" "$AGC" run "$HERE/qat_model.py"
+"$AGC" convert --input_model_dir="$WORK/qat" --output_model_dir="$WORK/qat_tpu" --converter_options_string=' \
+    tpu_functions { function_alias: "tpu_func" } \
+    external_feature_configs { quantization_options { signature_keys: "serving_default" } }'
+FLOAT="$WORK/qat" IN="$WORK/qat_tpu" SHAPE=4 "$AGC" run "$HERE/serve_quantized.py"

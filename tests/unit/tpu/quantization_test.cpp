@@ -17,6 +17,8 @@
 #include "runtime/core/tfrecord.h"
 #include "runtime/exec/compile.h"
 #include "runtime/graph/function_def.h"
+#include "runtime/ops/eager.h"
+#include "runtime/ops/registry.h"
 #include "runtime/tpu/calibration.h"
 #include "runtime/tpu/converter_options.h"
 #include "runtime/tpu/quantization.h"
@@ -574,4 +576,51 @@ TEST_CASE("a depthwise convolution becomes a grouped XlaConvV2, a group per inpu
   CHECK(has_op(wo, "DepthwiseConv2dNative"));
   CHECK(has_op(wo, "Reshape"));
   for (const Tensor& x : conv_samples()) CHECK(max_error(run_w(wo, x), run_w(original, x)).first < 0.01f * (hi - lo));
+}
+
+TEST_CASE("QAT: static range without a dataset takes the ranges the fake quantizations learned") {
+  // W(x) = FakeQuant(FakeQuant(x, -2, 3) · FakeQuant(w) + b, -4, 6), ranges as Consts.
+  tensorflow::MetaGraphDef m = dense_model();
+  tensorflow::FunctionDef* f = m.mutable_graph_def()->mutable_library()->mutable_function(0);
+  auto fake_quant = [&](const std::string& name, const std::string& in, float lo, float hi) {
+    add_const(f, name + "/min", Tensor::scalar<float>(lo));
+    add_const(f, name + "/max", Tensor::scalar<float>(hi));
+    add_node(f, name, "FakeQuantWithMinMaxVars", {in, name + "/min:output:0", name + "/max:output:0"});
+    return name + ":outputs:0";
+  };
+  const std::string x = fake_quant("fq_x", "x", -2.0f, 3.0f);
+  const std::string w = fake_quant("fq_w", "w:output:0", -2.5f, 2.5f);
+  for (auto& n : *f->mutable_node_def()) {
+    if (n.name() == "MatMul") n.set_input(0, x), n.set_input(1, w);
+  }
+  (*f->mutable_ret())["output_0"] = fake_quant("fq_y", "add:z:0", -4.0f, 6.0f);
+  const tensorflow::MetaGraphDef original = m;
+  CHECK(quantize_model(m, options_from(""), "").empty());
+  CHECK(has_op(m, "XlaDotV2"));
+  CHECK_FALSE(has_op(m, "MatMul"));
+  // The output's folded into the requantization, the weights' frozen: the input's stays.
+  CHECK(count_op(m, "FakeQuantWithMinMaxVars") == 1);
+
+  const QuantParams pin = activation_params(-2.0f, 3.0f), pout = activation_params(-4.0f, 6.0f);
+  auto fake_quantized = [](const Tensor& v, float lo, float hi) {
+    return run_op(*OpRegistry::global().find("FakeQuantWithMinMaxVars"),
+                  std::vector<Tensor>{v, Tensor::scalar<float>(lo), Tensor::scalar<float>(hi)})[0];
+  };
+  const Tensor wf = fake_quantized(Tensor::from_vector<float>(Shape{3, 4}, kWeights), -2.5f, 2.5f);
+  const QuantParams pw = weight_params(wf);
+  for (const Tensor& xs : samples()) {
+    // B41's arithmetic with the trained ranges on the fake-quantized input.
+    Tensor want = dequantize(quantized_matmul(quantize(fake_quantized(xs, -2.0f, 3.0f), pin), pin, quantize(wf, pw, kWeightQMin, kWeightQMax), {pw},
+                                              Tensor::from_vector<float>(Shape{4}, kBias), pout),
+                             pout);
+    Tensor got = run_w(m, xs);
+    for (int i = 0; i < 8; ++i) CHECK(got.data<float>()[i] == want.data<float>()[i]);
+    CHECK(max_error(got, run_w(original, xs)).first < 3 * pout.scale);
+  }
+  // Without the output's fake quantization the product stays float, with a warning.
+  tensorflow::MetaGraphDef partial = original;
+  (*partial.mutable_graph_def()->mutable_library()->mutable_function(0)->mutable_ret())["output_0"] = "add:z:0";
+  std::vector<std::string> warnings = quantize_model(partial, options_from(""), "");
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "No 8-bit fake quantization gives the input and output ranges of W/MatMul: they stay float32");
 }
