@@ -16,15 +16,6 @@ using namespace ag::tpu;
 
 namespace {
 
-tensorflow::NodeDef* node(tensorflow::FunctionDef* f, const std::string& name, const std::string& op,
-                          std::vector<std::string> inputs) {
-  tensorflow::NodeDef* n = f->add_node_def();
-  n->set_name(name);
-  n->set_op(op);
-  for (const std::string& in : inputs) n->add_input(in);
-  return n;
-}
-
 int count_casts(const tensorflow::FunctionDef& f, tensorflow::DataType to) {
   int n = 0;
   for (const auto& nd : f.node_def()) n += nd.op() == "Cast" && nd.attr().at("DstT").type() == to;
@@ -36,16 +27,16 @@ int count_casts(const tensorflow::FunctionDef& f, tensorflow::DataType to) {
 TEST_CASE("B33 scope ALL: every float32 argument and op result of a CPU function is rounded to bfloat16") {
   tensorflow::MetaGraphDef m;
   tensorflow::FunctionDef* f = test::add_function(m, "F");
-  tensorflow::NodeDef* c = node(f, "c", "Const", {});
+  tensorflow::NodeDef* c = test::add_node(f, "c", "Const", {});
   proto::write_tensor(Tensor::scalar<float>(1.001f), (*c->mutable_attr())["value"].mutable_tensor());
   (*c->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
-  (*node(f, "mul", "Mul", {"x", "c:output:0"})->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
-  tensorflow::NodeDef* unstack = node(f, "unstack", "Unpack", {"mul:z:0"});
+  (*test::add_node(f, "mul", "Mul", {"x", "c:output:0"})->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+  tensorflow::NodeDef* unstack = test::add_node(f, "unstack", "Unpack", {"mul:z:0"});
   (*unstack->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
   (*unstack->mutable_attr())["num"].set_i(2);
   (*unstack->mutable_attr())["axis"].set_i(0);
-  (*node(f, "add", "AddV2", {"unstack:output:0", "unstack:output:1"})->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
-  tensorflow::NodeDef* cast = node(f, "to_int", "Cast", {"x"});
+  (*test::add_node(f, "add", "AddV2", {"unstack:output:0", "unstack:output:1"})->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+  tensorflow::NodeDef* cast = test::add_node(f, "to_int", "Cast", {"x"});
   (*cast->mutable_attr())["SrcT"].set_type(tensorflow::DT_FLOAT);
   (*cast->mutable_attr())["DstT"].set_type(tensorflow::DT_INT32);
   (*f->mutable_ret())["output_0"] = "add:z:0";

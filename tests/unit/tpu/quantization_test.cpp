@@ -30,6 +30,7 @@
 using namespace ag;
 using namespace ag::tpu;
 using ag::test::add_function;
+using ag::test::add_node;
 using ag::test::error_text;
 
 namespace {
@@ -38,15 +39,6 @@ namespace fs = std::filesystem;
 
 const std::vector<float> kWeights = {0.5f, -1.25f, 2.0f, 0.75f, -0.3f, 1.1f, 0.05f, 0.9f, -2.2f, 1.7f, 0.6f, -0.4f};
 const std::vector<float> kBias = {0.1f, -0.2f, 0.3f, 0.05f};
-
-tensorflow::NodeDef* add_node(tensorflow::FunctionDef* f, const std::string& name, const std::string& op,
-                              std::vector<std::string> inputs) {
-  tensorflow::NodeDef* n = f->add_node_def();
-  n->set_name(name);
-  n->set_op(op);
-  for (const std::string& in : inputs) n->add_input(in);
-  return n;
-}
 
 void add_const(tensorflow::FunctionDef* f, const std::string& name, const Tensor& t) {
   tensorflow::NodeDef* n = add_node(f, name, "Const", {});

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runtime/core/proto/saved_model.pb.h"
 
@@ -19,6 +20,16 @@ inline tensorflow::FunctionDef* add_function(tensorflow::MetaGraphDef& m, const 
   o->set_name("output_0");
   o->set_type(tensorflow::DT_FLOAT);
   return f;
+}
+
+/// Adds node `name` of op `op` reading `inputs` to `f`.
+inline tensorflow::NodeDef* add_node(tensorflow::FunctionDef* f, const std::string& name, const std::string& op,
+                                     const std::vector<std::string>& inputs) {
+  tensorflow::NodeDef* n = f->add_node_def();
+  n->set_name(name);
+  n->set_op(op);
+  for (const std::string& in : inputs) n->add_input(in);
+  return n;
 }
 
 }  // namespace ag::test
