@@ -81,6 +81,14 @@ std::vector<Tensor> BatchCall::result() const {
   return outputs_;
 }
 
+namespace {
+thread_local std::vector<BatchCallRecord> t_records;
+}  // namespace
+
+std::vector<BatchCallRecord> thread_call_records() { return t_records; }
+void reset_thread_call_records() { t_records.clear(); }
+void add_thread_call_record(const BatchCallRecord& record) { t_records.push_back(record); }
+
 BatchCallRecord BatchCall::record() const {
   std::lock_guard<std::mutex> lock(mu_);
   return record_;

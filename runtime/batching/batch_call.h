@@ -31,6 +31,12 @@ struct BatchCallRecord {
   int64_t queue_wait_us = 0;
 };
 
+/// The records of the BatchFunction calls this thread waited on since
+/// reset_thread_call_records(), in order: what `agc serve` reports per request.
+std::vector<BatchCallRecord> thread_call_records();
+void reset_thread_call_records();
+void add_thread_call_record(const BatchCallRecord& record);
+
 /// What a batch reports to each of its pieces.
 struct PieceOutcome {
   std::vector<Tensor> outputs;  // this piece's rows of every output

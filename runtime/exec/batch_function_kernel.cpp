@@ -7,6 +7,7 @@
 #include "runtime/core/error.h"
 #include "runtime/exec/exec_ops.h"
 #include "runtime/exec/plan.h"
+#include "runtime/exec/tpu_emulator.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -28,14 +29,23 @@ Kernel batch_function_kernel(const KernelSpec& s) {
   if (s.subgraphs.size() != 1) throw InternalError("BatchFunction is compiled without its function's graph");
   auto body = std::make_shared<const Plan>(compile_plan(*s.subgraphs[0], s.backend));
   const auto captured = static_cast<size_t>(s.attrs.get_or<int64_t>("num_captured", 0));
+  // A batch runs on a worker thread, its TPU calls' costs summed there: the
+  // cost hook charges the batch T_call(P) once (B46).
   auto batch = std::make_shared<batching::BatchFunction>(
-      options_of(s), [body](const std::vector<Tensor>& args) { return body->run(args); },
+      options_of(s),
+      [body](const std::vector<Tensor>& args) {
+        tpu::reset_thread_tpu_cost();
+        return body->run(args);
+      },
       std::make_shared<batching::RealClock>());
+  batch->set_cost_hook([](const batching::BatchCost&) { return tpu::thread_tpu_cost().cost.total_seconds() * 1e6; });
   return [batch, captured](KernelContext& k) {
     const size_t batched = k.inputs.size() - captured;
     std::vector<Tensor> in, caps;
     for (size_t i = 0; i < k.inputs.size(); ++i) (i < batched ? in : caps).push_back(k.input(i));
-    std::vector<Tensor> out = batch->run(std::move(in), std::move(caps));
+    std::shared_ptr<batching::BatchCall> call = batch->call(std::move(in), std::move(caps));
+    std::vector<Tensor> out = call->wait();
+    batching::add_thread_call_record(call->record());
     for (size_t i = 0; i < out.size() && i < k.outputs.size(); ++i) k.set_output(i, std::move(out[i]));
   };
 }

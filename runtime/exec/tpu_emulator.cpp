@@ -17,6 +17,7 @@ namespace {
 
 std::mutex g_stats_mu;
 TpuStats g_stats;
+thread_local ThreadTpuCost t_cost;
 
 bool host_dtype(DType t) { return t == DType::String || t == DType::Variant; }
 
@@ -256,6 +257,14 @@ Kernel tpu_call_kernel(const KernelSpec& s) {
     std::vector<TensorSpec> outs;
     for (const Tensor& t : k.outputs) outs.push_back({t.dtype(), t.shape()});
     CallCost cost = call_cost(arrays(specs), arrays(outs), program->device_seconds, io_shape_optimization);
+    ThreadTpuCost& mine = t_cost;
+    ++mine.calls;
+    mine.cost.h2d_seconds += cost.h2d_seconds;
+    mine.cost.device_seconds += cost.device_seconds;
+    mine.cost.d2h_seconds += cost.d2h_seconds;
+    mine.cost.overhead_seconds += cost.overhead_seconds;
+    mine.cost.h2d_bytes += cost.h2d_bytes;
+    mine.cost.d2h_bytes += cost.d2h_bytes;
     std::lock_guard<std::mutex> stats(g_stats_mu);
     ++g_stats.calls;
     g_stats.last_call = cost;
@@ -264,6 +273,9 @@ Kernel tpu_call_kernel(const KernelSpec& s) {
 }
 
 }  // namespace
+
+ThreadTpuCost thread_tpu_cost() { return t_cost; }
+void reset_thread_tpu_cost() { t_cost = ThreadTpuCost{}; }
 
 TpuStats tpu_stats() {
   std::lock_guard<std::mutex> lock(g_stats_mu);

@@ -30,6 +30,16 @@ TpuStats tpu_stats();
 /// Forgets every compiled program's count and the calls (tests).
 void reset_tpu_stats();
 
+/// The TPU calls this thread ran since reset_thread_tpu_cost(): how many,
+/// and their costs summed (B46's device time and bytes of one request, or
+/// of one batch on a batching worker).
+struct ThreadTpuCost {
+  int64_t calls = 0;
+  CallCost cost;
+};
+ThreadTpuCost thread_tpu_cost();
+void reset_thread_tpu_cost();
+
 /// Registers TPUPartitionedCall's kernel (exec/register_builtin_ops).
 void register_tpu_emulator_kernels(OpRegistry& reg);
 

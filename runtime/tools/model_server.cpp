@@ -3,11 +3,14 @@
 #include <httplib.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 
 #include "runtime/api/json.h"
+#include "runtime/batching/batch_call.h"
+#include "runtime/exec/tpu_emulator.h"
 #include "runtime/api/program.h"
 #include "runtime/api/python_api.h"
 #include "runtime/core/error.h"
@@ -53,8 +56,21 @@ class Server {
     }
   }
 
-  /// The predict API: (HTTP status, JSON body).
-  std::pair<int, std::string> predict(const std::string& name, const std::string& body) {
+  /// The predict API: HTTP status, JSON body, and the request's TPU cost
+  /// (B46's per-call record) for the X-Agc-Tpu-Call header, or "".
+  struct Reply {
+    int status;
+    std::string body;
+    std::string tpu_call;
+  };
+  Reply predict(const std::string& name, const std::string& body) {
+    batching::reset_thread_call_records();
+    tpu::reset_thread_tpu_cost();
+    auto [status, reply] = answer(name, body);
+    return {status, std::move(reply), tpu_call_record()};
+  }
+
+  std::pair<int, std::string> answer(const std::string& name, const std::string& body) {
     try {
       if (name != options_.model_name) throw BadRequest{404, "Servable not found for request: Latest(" + name + ")"};
       json::Json req;
@@ -86,6 +102,34 @@ class Server {
     } catch (const Error& e) {
       return {400, json::write(json::Object{{"error", std::string(e.type_name()) + ": " + e.what()}})};
     }
+  }
+
+  /// This thread's request as B46 records it [E]: through a BatchFunction,
+  /// its batches' device time and bytes, padded sizes and the longest queue
+  /// wait; else its TPU calls' time and bytes; "" when it ran none.
+  static std::string tpu_call_record() {
+    char text[256];
+    const std::vector<batching::BatchCallRecord> batched = batching::thread_call_records();
+    if (!batched.empty()) {
+      batching::BatchCallRecord sum;
+      for (const auto& r : batched) {
+        sum.device_time_us += r.device_time_us;
+        sum.h2d_bytes += r.h2d_bytes;
+        sum.d2h_bytes += r.d2h_bytes;
+        sum.padded_batch += r.padded_batch;
+        sum.queue_wait_us = std::max(sum.queue_wait_us, r.queue_wait_us);
+      }
+      std::snprintf(text, sizeof text, "device_time_us=%.3f; h2d_bytes=%lld; d2h_bytes=%lld; padded_batch=%lld; queue_wait_us=%lld",
+                    sum.device_time_us, static_cast<long long>(sum.h2d_bytes), static_cast<long long>(sum.d2h_bytes),
+                    static_cast<long long>(sum.padded_batch), static_cast<long long>(sum.queue_wait_us));
+      return text;
+    }
+    const tpu::ThreadTpuCost own = tpu::thread_tpu_cost();
+    if (own.calls == 0) return "";
+    std::snprintf(text, sizeof text, "device_time_us=%.3f; h2d_bytes=%lld; d2h_bytes=%lld",
+                  own.cost.total_seconds() * 1e6, static_cast<long long>(own.cost.h2d_bytes),
+                  static_cast<long long>(own.cost.d2h_bytes));
+    return text;
   }
 
   std::string status() const {
@@ -183,9 +227,10 @@ void serve(const ServeOptions& given) {
   http.set_tcp_nodelay(true);  // a response is one write; Nagle would hold it for the client's ACK
   const std::string route = R"(/v1/models/([^/:]+)(?:/versions/[0-9]+)?)";
   http.Post(route + ":predict", [&](const httplib::Request& req, httplib::Response& res) {
-    auto [status, body] = server.predict(req.matches[1], req.body);
-    res.status = status;
-    res.set_content(body, "application/json");
+    Server::Reply reply = server.predict(req.matches[1], req.body);
+    res.status = reply.status;
+    if (!reply.tpu_call.empty()) res.set_header("X-Agc-Tpu-Call", reply.tpu_call);
+    res.set_content(reply.body, "application/json");
   });
   http.Get(route, [&](const httplib::Request& req, httplib::Response& res) {
     if (req.matches[1] != o.model_name) {

@@ -233,6 +233,10 @@ http POST /v1/models/toy:predict '{"instances": [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
 grep -q "^HTTP/1.1 200" "$TMP/resp" || fail "serve: $(cat "$TMP/resp")"
 grep -qF '{"predictions": [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.140625]]}' "$TMP/resp" ||
   fail "serve predictions: $(cat "$TMP/resp")"
+# B46's record of the request: its batch's device time and bytes, padded size, queue wait.
+grep -qE '^X-Agc-Tpu-Call: device_time_us=[0-9]+\.[0-9]{3}; h2d_bytes=[0-9]+; d2h_bytes=[0-9]+; padded_batch=[0-9]+; queue_wait_us=[0-9]+' "$TMP/resp" ||
+  fail "serve per-request record: $(cat "$TMP/resp")"
+cp "$TMP/resp" "$TMP/resp_first"
 http POST /v1/models/toy:predict '{"inputs": {"x": [[2, 2, 2, 2, 2, 2, 2, 2, 2, 2]]}}' >"$TMP/resp"
 grep -qF '{"outputs": [[2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]]}' "$TMP/resp" || fail "serve columnar: $(cat "$TMP/resp")"
 http POST /v1/models/toy:predict '{"instances": [[1, 2]' >"$TMP/resp"
