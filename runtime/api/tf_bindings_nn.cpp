@@ -34,6 +34,23 @@ Value conv2d(const TfCall& c) {
                     c["dilations"], c.node_name());
 }
 
+/// tf.nn.conv3d: strides and dilations of 5 ints (batch and channels 1).
+Value conv3d(const TfCall& c) {
+  auto five = [](const Value& v, const char* name) {
+    std::vector<int64_t> out;
+    for (const Value& x : iterate(v)) out.push_back(int_arg(x, name));
+    if (out.size() != 5) throw ValueError(std::string(name) + " should be of length 5 but was " + std::to_string(out.size()));
+    return out;
+  };
+  TensorHandle x = to_tensor(c["input"]);
+  Attrs attrs{{"strides", AttrValue(five(c["strides"], "strides"))},
+              {"padding", AttrValue(str_arg(c["padding"], "padding"))},
+              {"data_format", AttrValue(str_arg(c["data_format"], "data_format"))},
+              {"dilations", AttrValue(c["dilations"].is_none() ? std::vector<int64_t>{1, 1, 1, 1, 1}
+                                                               : five(c["dilations"], "dilations"))}};
+  return Value(apply(op::Conv3D, {x, to_tensor(c["filters"], x.dtype())}, c.node_name(), attrs));
+}
+
 Value depthwise_conv2d(const TfCall& c) {
   const Value& format = c["data_format"];
   return tf::depthwise_conv2d(c["input"], c["filter"], c["strides"], c["padding"],

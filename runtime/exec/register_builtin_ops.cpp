@@ -31,6 +31,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_parse_example_ops(reg);
   register_quantization_ops(reg);
   register_fake_quant_ops(reg);
+  register_conv3d_ops(reg);
   register_graph_ops(reg);
   register_control_flow_kernels(reg);
   register_batch_function_kernel(reg);

@@ -29,6 +29,7 @@ void register_iterator_ops(OpRegistry& reg);   // iterator_ops.cpp: dataset iter
 void register_sparse_ops(OpRegistry& reg);     // sparse_ops.cpp: tf.SparseTensor's ops
 void register_parse_example_ops(OpRegistry& reg);  // parse_example_ops.cpp: tf.train.Example records
 void register_quantization_ops(OpRegistry& reg);  // quantization_ops.cpp: XlaDotV2, CustomAggregator
+void register_conv3d_ops(OpRegistry& reg);    // conv3d_ops.cpp: Conv3D and its gradient ops
 void register_fake_quant_ops(OpRegistry& reg);  // fake_quant_ops.cpp: FakeQuantWithMinMaxArgs/Vars (QAT)
 
 }  // namespace ag

@@ -7,11 +7,10 @@
 #include "runtime/core/proto_convert.h"
 #include "runtime/graph/node_def_format.h"
 #include "runtime/ops/registry.h"
+#include "runtime/tpu/function_def_edit.h"
 
 namespace ag::tpu {
 namespace {
-
-const OpDef* op_of(const tensorflow::NodeDef& nd) { return OpRegistry::global().find(nd.op()); }
 
 bool has_role(const tensorflow::NodeDef& nd, OpRole role) {
   const OpDef* op = op_of(nd);

@@ -141,7 +141,8 @@ std::optional<std::array<int64_t, 4>> conv_pads(const ConvAttrs& a, const Shape&
 std::string conv_target(const FunctionDef& f, const NodeDef& n, const ModelValues& model,
                         const std::map<std::string, std::vector<Shape>>& input_shapes, bool depthwise, Target& t) {
   std::optional<Tensor> w = constant_of(f, n.input(1), model);
-  if (!w || w->dtype() != DType::Float32 || w->rank() != 4) return "";
+  if (!w || w->dtype() != DType::Float32) return "";
+  if (w->rank() != 4) return "agc quantizes 2-D convolutions only, as XlaConvV2 over NHWC";
   ConvAttrs a;
   try {
     a = conv_attrs(attrs_of(n));

@@ -434,6 +434,26 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
                                   {{uniform({1, 6, 5, 2}, -1, 1), uniform({2, 2, 2, 1}, -1, 1)}, conv_case({1, 1, 2, 1}, "VALID", {1, 2, 1, 1}), {0, 1}},
                                   {{uniform({1, 4, 4, 4}, -1, 1), uniform({2, 2, 4, 3}, -1, 1)}, pads, {0, 1}}};
        }},
+      {"Conv3D",
+       [] {
+         Attrs same{{"strides", std::vector<int64_t>{1, 1, 2, 1, 1}}, {"padding", std::string("SAME")}};
+         Attrs valid{{"strides", std::vector<int64_t>{1, 1, 1, 1, 1}}, {"padding", std::string("VALID")},
+                     {"dilations", std::vector<int64_t>{1, 2, 1, 1, 1}}};
+         return std::vector<Case>{{{uniform({1, 3, 4, 3, 2}, -1, 1), uniform({2, 2, 2, 2, 3}, -1, 1)}, same, {0, 1}},
+                                  {{uniform({1, 4, 3, 3, 2}, -1, 1), uniform({2, 2, 2, 1, 2}, -1, 1)}, valid, {0, 1}}};
+       }},
+      {"Conv3DBackpropInputV2",
+       [] {
+         Attrs a{{"strides", std::vector<int64_t>{1, 1, 2, 1, 1}}, {"padding", std::string("SAME")}};
+         return std::vector<Case>{{{int32s({1, 3, 4, 3, 2}), uniform({2, 2, 2, 2, 3}, -1, 1), uniform({1, 3, 2, 3, 3}, -1, 1)},
+                                   a, {1, 2}}};
+       }},
+      {"Conv3DBackpropFilterV2",
+       [] {
+         Attrs a{{"strides", std::vector<int64_t>{1, 1, 2, 1, 1}}, {"padding", std::string("SAME")}};
+         return std::vector<Case>{{{uniform({1, 3, 4, 3, 2}, -1, 1), int32s({2, 2, 2, 2, 3}), uniform({1, 3, 2, 3, 3}, -1, 1)},
+                                   a, {0, 2}}};
+       }},
       {"Conv2DBackpropInput",
        [] {
          return std::vector<Case>{{{int32s({1, 4, 4, 2}), uniform({3, 3, 2, 3}, -1, 1), uniform({1, 2, 2, 3}, -1, 1)},

@@ -474,6 +474,25 @@ TEST_CASE("B39: a quantizable op the conversion cannot quantize stays float, and
   CHECK(has_op(m, "Conv2D"));
 }
 
+TEST_CASE("B39: a 3-D convolution stays float32, with the warning") {
+  tensorflow::MetaGraphDef m;
+  tensorflow::FunctionDef* f = add_function(m, "W");
+  set_arg_shape(f, Shape{1, 4, 4, 4, 2});
+  std::vector<float> k(2 * 2 * 2 * 2 * 3, 0.5f);
+  add_const(f, "k", Tensor::from_vector<float>(Shape{2, 2, 2, 2, 3}, k));
+  tensorflow::NodeDef* conv = add_node(f, "Conv3D", "Conv3D", {"x", "k:output:0"});
+  set_type(conv);
+  for (int v : {1, 1, 1, 1, 1}) (*conv->mutable_attr())["strides"].mutable_list()->add_i(v);
+  (*conv->mutable_attr())["padding"].set_s("VALID");
+  (*f->mutable_ret())["output_0"] = "Conv3D:output:0";
+  add_signature(m, "W");
+  std::vector<std::string> warnings =
+      quantize_model(m, options_from("quantization_method: DYNAMIC_RANGE min_num_elements_for_weights: -1"), "");
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "W/Conv3D (Conv3D): agc quantizes 2-D convolutions only, as XlaConvV2 over NHWC; it stays float32 (B39)");
+  CHECK(has_op(m, "Conv3D"));
+}
+
 TEST_CASE("BatchMatMulV2 over a sequence and MatMul with transpose_a become XlaDotV2s") {
   // W(x) = BatchMatMulV2(x [2, 2, 3], w [3, 4]) + b.
   tensorflow::MetaGraphDef m = dense_model();
