@@ -10,8 +10,9 @@
 #include "runtime/ops/families.h"
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/kernels/conv.h"
+#include "runtime/ops/kernels/conv_nd.h"
+#include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/kernels/int8_gemm.h"
-#include "runtime/ops/nn_common.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -137,85 +138,112 @@ Kernel xla_dot_kernel(const KernelSpec& s) {
 // ---- XlaConvV2(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
 // feature_group_count) -> preferred_element_type: XLA's general convolution.
 
-/// XlaConvV2's convolution as agc runs it: an NHWC input over an HWIO filter
-/// into NHWC (XLA's b01f_01io->b01f), zero padding, window strides, filter
-/// dilation and feature groups. Other layouts, input dilation and batch
-/// groups are UnimplementedError.
-void check_conv_layout(const Attrs& attrs) {
+/// XlaConvV2's convolution as agc runs it: channels-last input over a
+/// spatial..., in, out filter into channels last (XLA's b01f_01io->b01f, or
+/// b012f_012io->b012f), zero padding, window strides, filter dilation and
+/// feature groups, over 2 or 3 spatial dims. Other layouts, input dilation
+/// and batch groups are UnimplementedError. Returns the spatial rank.
+int check_conv_layout(const Attrs& attrs) {
   xla::ConvolutionDimensionNumbers dn;
   if (!dn.ParseFromString(attrs.get_or<std::string>("dimension_numbers", ""))) {
     throw InvalidArgumentError("XlaConvV2: dimension_numbers is not a serialized xla.ConvolutionDimensionNumbers");
   }
   auto dims = [](const google::protobuf::RepeatedField<int64_t>& r) { return std::vector<int64_t>(r.begin(), r.end()); };
-  const bool nhwc = dn.input_batch_dimension() == 0 && dn.input_feature_dimension() == 3 &&
-                    dims(dn.input_spatial_dimensions()) == std::vector<int64_t>{1, 2} &&
-                    dn.kernel_input_feature_dimension() == 2 && dn.kernel_output_feature_dimension() == 3 &&
-                    dims(dn.kernel_spatial_dimensions()) == std::vector<int64_t>{0, 1} &&
-                    dn.output_batch_dimension() == 0 && dn.output_feature_dimension() == 3 &&
-                    dims(dn.output_spatial_dimensions()) == std::vector<int64_t>{1, 2};
-  if (!nhwc) {
-    throw UnimplementedError("agc runs XlaConvV2 only on NHWC inputs and HWIO filters into NHWC; got "
-                             "dimension_numbers " + dn.ShortDebugString());
+  const int s = dn.input_spatial_dimensions_size();
+  std::vector<int64_t> spatial, kernel_spatial;
+  for (int i = 0; i < s; ++i) spatial.push_back(i + 1), kernel_spatial.push_back(i);
+  const bool channels_last = (s == 2 || s == 3) && dn.input_batch_dimension() == 0 && dn.input_feature_dimension() == s + 1 &&
+                             dims(dn.input_spatial_dimensions()) == spatial && dn.kernel_input_feature_dimension() == s &&
+                             dn.kernel_output_feature_dimension() == s + 1 &&
+                             dims(dn.kernel_spatial_dimensions()) == kernel_spatial && dn.output_batch_dimension() == 0 &&
+                             dn.output_feature_dimension() == s + 1 && dims(dn.output_spatial_dimensions()) == spatial;
+  if (!channels_last) {
+    throw UnimplementedError("agc runs XlaConvV2 only on channels-last inputs (NHWC, NDHWC) over spatial..., in, out "
+                             "filters; got dimension_numbers " + dn.ShortDebugString());
   }
   if (attrs.get_or<int64_t>("batch_group_count", 1) != 1) {
     throw UnimplementedError("agc runs XlaConvV2 only with batch_group_count 1");
   }
+  return s;
 }
 
-/// XlaConvV2's window inputs (2..6) as numbers: [2] strides, [2, 2]
-/// padding, [2] dilations, and the group count.
+/// XlaConvV2's window inputs (2..6) for `s` spatial dims: [s] strides,
+/// [s, 2] padding, [s] dilations, and the group count.
 struct ConvWindow {
-  int64_t strides[2], pads[2][2], lhs_dilation[2], rhs_dilation[2], groups;
+  std::vector<int64_t> strides, pad_lo, pad_hi, rhs_dilation;
+  int64_t groups = 1;
 };
 
-ConvWindow xla_conv_window(const Tensor& strides, const Tensor& padding, const Tensor& lhs_dilation,
-                       const Tensor& rhs_dilation, const Tensor& groups) {
+ConvWindow xla_conv_window(int s, const Tensor& strides, const Tensor& padding, const Tensor& lhs_dilation,
+                           const Tensor& rhs_dilation, const Tensor& groups) {
   auto check = [](const Tensor& t, const Shape& want, const char* name) {
     if (t.shape() != want) {
       throw InvalidArgumentError(std::string("XlaConvV2: ") + name + " must have shape " + want.debug_string() +
                                  ", got " + t.shape().debug_string());
     }
   };
-  check(strides, Shape{2}, "window_strides");
-  check(padding, Shape{2, 2}, "padding");
-  check(lhs_dilation, Shape{2}, "lhs_dilation");
-  check(rhs_dilation, Shape{2}, "rhs_dilation");
+  check(strides, Shape{s}, "window_strides");
+  check(padding, Shape{s, 2}, "padding");
+  check(lhs_dilation, Shape{s}, "lhs_dilation");
+  check(rhs_dilation, Shape{s}, "rhs_dilation");
   check(groups, Shape{}, "feature_group_count");
-  ConvWindow w{};
-  for (int d = 0; d < 2; ++d) {
-    w.strides[d] = array::int_at(strides, d);
-    w.pads[d][0] = array::int_at(padding, 2 * d);
-    w.pads[d][1] = array::int_at(padding, 2 * d + 1);
-    w.lhs_dilation[d] = array::int_at(lhs_dilation, d);
-    w.rhs_dilation[d] = array::int_at(rhs_dilation, d);
-    if (w.strides[d] < 1 || w.rhs_dilation[d] < 1 || w.pads[d][0] < 0 || w.pads[d][1] < 0) {
+  ConvWindow w;
+  for (int d = 0; d < s; ++d) {
+    w.strides.push_back(array::int_at(strides, d));
+    w.pad_lo.push_back(array::int_at(padding, 2 * d));
+    w.pad_hi.push_back(array::int_at(padding, 2 * d + 1));
+    w.rhs_dilation.push_back(array::int_at(rhs_dilation, d));
+    if (w.strides.back() < 1 || w.rhs_dilation.back() < 1 || w.pad_lo.back() < 0 || w.pad_hi.back() < 0) {
       throw InvalidArgumentError("XlaConvV2: window strides and dilations must be positive and padding "
                                  "non-negative");
     }
-    if (w.lhs_dilation[d] != 1) throw UnimplementedError("agc runs XlaConvV2 only with lhs_dilation 1");
+    if (array::int_at(lhs_dilation, d) != 1) throw UnimplementedError("agc runs XlaConvV2 only with lhs_dilation 1");
   }
   w.groups = array::int_at(groups, 0);
   return w;
 }
 
-/// The convolution's geometry for input shape `in` and filter shape `f`
-/// (both rank 4), checked as XLA's shape inference does.
-kernels::ConvGeom conv_geom(const Shape& in, const Shape& f, const ConvWindow& w) {
-  if (in.rank() != 4 || f.rank() != 4) {
-    throw InvalidArgumentError("XlaConvV2: operands must be 4-D, got " + in.debug_string() + " and " +
-                               f.debug_string());
+/// The convolution's geometry for input `in` and filter `f` (rank s + 2),
+/// checked as XLA's shape inference does; 2-D as 3-D with a unit first dim.
+kernels::ConvNdGeom conv_geom(int s, const Shape& in, const Shape& f, const ConvWindow& w) {
+  if (in.rank() != s + 2 || f.rank() != s + 2) {
+    throw InvalidArgumentError("XlaConvV2: operands must be " + std::to_string(s + 2) + "-D, got " + in.debug_string() +
+                               " and " + f.debug_string());
   }
-  if (w.groups < 1 || in.dim(3) != f.dim(2) * w.groups || f.dim(3) % w.groups != 0) {
-    throw InvalidArgumentError("XlaConvV2: input features " + std::to_string(in.dim(3)) + " and filter " +
+  if (w.groups < 1 || in.dim(s + 1) != f.dim(s) * w.groups || f.dim(s + 1) % w.groups != 0) {
+    throw InvalidArgumentError("XlaConvV2: input features " + std::to_string(in.dim(s + 1)) + " and filter " +
                                f.debug_string() + " do not match feature_group_count " + std::to_string(w.groups));
   }
-  kernels::WindowDim r = kernels::window_dim(in.dim(1), f.dim(0), w.strides[0], w.rhs_dilation[0],
-                                             kernels::Padding::Explicit, w.pads[0][0], w.pads[0][1]);
-  kernels::WindowDim c = kernels::window_dim(in.dim(2), f.dim(1), w.strides[1], w.rhs_dilation[1],
-                                             kernels::Padding::Explicit, w.pads[1][0], w.pads[1][1]);
-  return {in.dim(0), in.dim(1),       in.dim(2),       in.dim(3),       f.dim(0),          f.dim(1),
-          f.dim(2),  f.dim(3),        r.out,           c.out,           w.strides[0],      w.strides[1],
-          w.rhs_dilation[0], w.rhs_dilation[1], r.pad_before, c.pad_before};
+  kernels::ConvNdGeom g;
+  g.batch = in.dim(0);
+  g.channels = in.dim(s + 1);
+  g.filter_channels = f.dim(s);
+  g.out_channels = f.dim(s + 1);
+  const int first = 3 - s;  // a 2-D window is a 3-D one with a unit first dim
+  for (int d = 0; d < 3; ++d) {
+    const size_t u = static_cast<size_t>(d);
+    if (d < first) {
+      g.in[u] = g.k[u] = g.out[u] = g.stride[u] = g.dil[u] = 1;
+      continue;
+    }
+    const size_t i = static_cast<size_t>(d - first);
+    const kernels::WindowDim wd = kernels::window_dim(in.dim(d - first + 1), f.dim(d - first), w.strides[i], w.rhs_dilation[i],
+                                                      kernels::Padding::Explicit, w.pad_lo[i], w.pad_hi[i]);
+    g.in[u] = in.dim(d - first + 1);
+    g.k[u] = f.dim(d - first);
+    g.stride[u] = w.strides[i];
+    g.dil[u] = w.rhs_dilation[i];
+    g.out[u] = wd.out;
+    g.pad[u] = wd.pad_before;
+  }
+  return g;
+}
+
+Shape conv_out_shape(int s, const kernels::ConvNdGeom& g) {
+  std::vector<int64_t> dims{g.batch};
+  for (int d = 3 - s; d < 3; ++d) dims.push_back(g.out[static_cast<size_t>(d)]);
+  dims.push_back(g.out_channels);
+  return Shape(dims);
 }
 
 std::vector<TensorSpec> infer_xla_conv(const InferContext& c) {
@@ -227,62 +255,78 @@ std::vector<TensorSpec> infer_xla_conv(const InferContext& c) {
     throw UnimplementedError(std::string("agc runs XlaConvV2 on int8 operands into int32 and float32 into float32; "
                                          "got ") + dtype_name(lt) + " x " + dtype_name(rt) + " into " + dtype_name(out));
   }
-  check_conv_layout(c.attrs);
+  const int s = check_conv_layout(c.attrs);
   const Shape& in = c.inputs[0].shape;
   const Shape& f = c.inputs[1].shape;
-  Shape y = Shape::unknown_dims(4);
+  Shape y = Shape::unknown_dims(s + 2);
   if (in.rank_known()) y.set_dim(0, in.dim(0));
-  if (f.rank_known()) y.set_dim(3, f.dim(3));
+  if (f.rank_known() && f.rank() == s + 2) y.set_dim(s + 1, f.dim(s + 1));
   const Tensor* strides = c.constant(2);
   const Tensor* padding = c.constant(3);
   const Tensor* lhs_dilation = c.constant(4);
   const Tensor* rhs_dilation = c.constant(5);
   const Tensor* groups = c.constant(6);
   if (in.fully_defined() && f.fully_defined() && strides && padding && lhs_dilation && rhs_dilation && groups) {
-    kernels::ConvGeom g = conv_geom(in, f, xla_conv_window(*strides, *padding, *lhs_dilation, *rhs_dilation, *groups));
-    y = Shape{g.batch, g.out_rows, g.out_cols, g.out_depth};
+    y = conv_out_shape(s, conv_geom(s, in, f, xla_conv_window(s, *strides, *padding, *lhs_dilation, *rhs_dilation, *groups)));
   }
   return {{out, y}};
 }
 
-/// out[N, OH, OW, OC] (int32) = Σ in · filter over each window, int8 operands
-/// zero-padded: im2col rows in chunks, each group's product on int8_gemm.
-void conv2d_int8(const int8_t* in, const int8_t* filter, int32_t* out, const kernels::ConvGeom& g) {
-  const int64_t pixels = g.batch * g.out_rows * g.out_cols;
-  if (pixels == 0 || g.out_depth == 0) return;
-  const int64_t groups = g.groups(), og = g.out_depth / groups;
-  const int64_t patch = g.k_rows * g.k_cols * g.filter_depth;
-  const int64_t rows = std::max<int64_t>(16, std::min<int64_t>(4096, (int64_t{1} << 18) / std::max<int64_t>(patch, 1)));
-  std::vector<int8_t> cols(static_cast<size_t>(rows * patch));
+/// The product the patch rows make: [positions, patch] · [patch, out channels].
+ContractionDims xla_conv_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& f = c.inputs[1].shape;
+  const Shape& y = out[0].shape;
+  if (!f.rank_known() || !y.rank_known() || f.rank() != y.rank() || f.rank() < 3) return {1, -1, -1, -1};
+  double positions = 1, patch = 1;
+  for (int i = 0; i + 1 < y.rank(); ++i) positions *= static_cast<double>(y.dim(i));
+  for (int i = 0; i + 1 < f.rank(); ++i) patch *= static_cast<double>(f.dim(i));
+  return {1, positions, patch, static_cast<double>(f.dim(f.rank() - 1))};
+}
+
+/// out (int32, or float32) = Σ in · filter over each window, operands
+/// zero-padded: patch rows in chunks, each group's product on int8_gemm
+/// (or the float GEMM).
+template <class T, class Acc>
+void conv_nd(const T* in, const T* filter, Acc* out, const kernels::ConvNdGeom& g) {
+  const int64_t positions = g.positions();
+  if (positions == 0 || g.out_channels == 0) return;
+  const int64_t groups = g.groups(), og = g.out_channels / groups, patch = g.patch();
+  const int64_t rows = std::max<int64_t>(16, std::min<int64_t>(4096, (int64_t{1} << 18) / static_cast<int64_t>(sizeof(T)) /
+                                                                        std::max<int64_t>(patch, 1)));
+  std::vector<T> cols(static_cast<size_t>(rows * patch));
   // Each group's filter columns, contiguous for the product.
-  std::vector<int8_t> w(static_cast<size_t>(patch * og));
+  std::vector<T> w(static_cast<size_t>(patch * og));
   for (int64_t grp = 0; grp < groups; ++grp) {
-    for (int64_t r = 0; r < patch; ++r) {
-      std::copy_n(filter + r * g.out_depth + grp * og, og, w.data() + r * og);
-    }
-    for (int64_t p0 = 0; p0 < pixels; p0 += rows) {
-      const int64_t p1 = std::min(pixels, p0 + rows);
-      kernels::im2col_rows(in, g, grp, p0, p1, cols.data());
-      kernels::int8_gemm(cols.data(), w.data(), out + p0 * g.out_depth + grp * og, p1 - p0, og, patch, patch, og,
-                         g.out_depth, 0, 2);
+    for (int64_t r = 0; r < patch; ++r) std::copy_n(filter + r * g.out_channels + grp * og, og, w.data() + r * og);
+    for (int64_t p0 = 0; p0 < positions; p0 += rows) {
+      const int64_t p1 = std::min(positions, p0 + rows);
+      kernels::im2col_nd_rows(in, g, grp, p0, p1, cols.data());
+      Acc* c = out + p0 * g.out_channels + grp * og;
+      if constexpr (std::is_same_v<T, int8_t>) {
+        kernels::int8_gemm(cols.data(), w.data(), c, p1 - p0, og, patch, patch, og, g.out_channels, 0, 2);
+      } else {
+        const double flops = static_cast<double>(p1 - p0) * static_cast<double>(patch) * static_cast<double>(og);
+        kernels::gemm(cols.data(), w.data(), c, p1 - p0, og, patch, patch, og, g.out_channels, false, false,
+                      kernels::threads_for(flops));
+      }
     }
   }
 }
 
 Kernel xla_conv_kernel(const KernelSpec& s) {
   const bool int8 = s.inputs[0].dtype == DType::Int8;
-  check_conv_layout(s.attrs);
-  return [int8](KernelContext& k) {
+  const int spatial = check_conv_layout(s.attrs);
+  return [int8, spatial](KernelContext& k) {
     const Tensor& in = k.input(0);
     const Tensor& f = k.input(1);
-    kernels::ConvGeom g = conv_geom(in.shape(), f.shape(),
-                                    xla_conv_window(k.input(2), k.input(3), k.input(4), k.input(5), k.input(6)));
-    Tensor& out = k.allocate_output(0, int8 ? DType::Int32 : DType::Float32,
-                                    Shape{g.batch, g.out_rows, g.out_cols, g.out_depth});
+    const kernels::ConvNdGeom g =
+        conv_geom(spatial, in.shape(), f.shape(),
+                  xla_conv_window(spatial, k.input(2), k.input(3), k.input(4), k.input(5), k.input(6)));
+    Tensor& out = k.allocate_output(0, int8 ? DType::Int32 : DType::Float32, conv_out_shape(spatial, g));
     if (int8) {
-      conv2d_int8(in.data<int8_t>(), f.data<int8_t>(), out.data<int32_t>(), g);
+      conv_nd(in.data<int8_t>(), f.data<int8_t>(), out.data<int32_t>(), g);
     } else {
-      kernels::conv2d_nhwc(in.data<float>(), f.data<float>(), out.data<float>(), g);
+      conv_nd(in.data<float>(), f.data<float>(), out.data<float>(), g);
     }
   };
 }
@@ -319,7 +363,7 @@ void register_quantization_ops(OpRegistry& reg) {
       .inputs(7)
       .infer(infer_xla_conv)
       .cpu(xla_conv_kernel)
-      .cost(CostKind::Contraction, nn::nhwc_conv_dims)
+      .cost(CostKind::Contraction, xla_conv_dims)
       .tpu({2, 3, 4, 5, 6})
       .not_differentiable();
   // CustomAggregator(input: float) -> output: float; attr id. The identity a

@@ -8,7 +8,6 @@
 #include "runtime/graph/function_def.h"
 #include "runtime/graph/node_def_format.h"
 #include "runtime/ops/eager.h"
-#include "runtime/ops/nn_common.h"
 #include "runtime/tpu/function_def_edit.h"
 
 namespace ag::tpu {
@@ -16,8 +15,6 @@ namespace {
 
 using tensorflow::FunctionDef;
 using tensorflow::NodeDef;
-using nn::ConvAttrs;
-using nn::conv_attrs;
 
 using ArgVariables = std::map<std::string, std::map<int, int>>;
 
@@ -104,64 +101,67 @@ std::string dot_target(const FunctionDef& f, const NodeDef& n, const ModelValues
   return {};
 }
 
-/// The convolution's padding, explicit, when the conversion can tell it.
-std::optional<std::array<int64_t, 4>> conv_pads(const ConvAttrs& a, const Shape& in, const Shape& filter) {
-  std::array<int64_t, 4> pads{};
-  for (int d = 1; d <= 2; ++d) {
-    const size_t i = static_cast<size_t>(2 * (d - 1));
-    const int64_t k = filter.dim(d - 1), stride = a.strides[static_cast<size_t>(d)];
-    const int64_t eff = (k - 1) * a.dilations[static_cast<size_t>(d)] + 1;
-    switch (a.padding) {
-      case kernels::Padding::Valid: break;
-      case kernels::Padding::Explicit:
-        pads[i] = a.explicit_pads[static_cast<size_t>(2 * d)];
-        pads[i + 1] = a.explicit_pads[static_cast<size_t>(2 * d + 1)];
-        break;
-      case kernels::Padding::Same: {
-        // TF's SAME: the output has ceil(in / stride) positions; with stride
-        // 1 the padding is the window's overhang whatever the input's size.
-        int64_t total = eff - 1;
-        if (stride != 1) {
-          const int64_t size = in.rank_known() && in.rank() == 4 ? in.dim(d) : kUnknownDim;
-          if (size == kUnknownDim) return std::nullopt;
-          total = std::max<int64_t>(0, ((size + stride - 1) / stride - 1) * stride + eff - size);
-        }
-        pads[i] = total / 2;
-        pads[i + 1] = total - total / 2;
-        break;
-      }
-    }
+/// A convolution's window from its NodeDef (Conv2D, DepthwiseConv2dNative,
+/// Conv3D: strides and dilations over batch, spatial..., channels), the
+/// padding made explicit from the input shape `in` where SAME needs it; the
+/// reason when the conversion cannot tell it.
+std::string conv_window(const NodeDef& n, const Shape& in, const Shape& filter, int spatial, ConvWindowForm& w) {
+  const Attrs a = attrs_of(n);
+  const std::string format = a.get_or<std::string>("data_format", spatial == 2 ? "NHWC" : "NDHWC");
+  if (format != "NHWC" && format != "NDHWC") return "its data_format is " + format;
+  const std::vector<int64_t> strides = a.get_or<std::vector<int64_t>>("strides", {});
+  const std::vector<int64_t> dilations = a.get_or<std::vector<int64_t>>("dilations", std::vector<int64_t>(static_cast<size_t>(spatial + 2), 1));
+  const std::vector<int64_t> explicit_pads = a.get_or<std::vector<int64_t>>("explicit_paddings", {});
+  const std::string padding = a.get_or<std::string>("padding", "");
+  const size_t rank = static_cast<size_t>(spatial + 2);
+  if (strides.size() != rank || dilations.size() != rank || (padding == "EXPLICIT" && explicit_pads.size() != 2 * rank)) {
+    return "its window attrs are malformed";
   }
-  return pads;
+  for (int d = 1; d <= spatial; ++d) {
+    const size_t u = static_cast<size_t>(d);
+    const int64_t k = filter.dim(d - 1), stride = strides[u], dil = dilations[u];
+    const int64_t eff = (k - 1) * dil + 1;
+    std::array<int64_t, 2> pad{0, 0};
+    if (padding == "EXPLICIT") {
+      pad = {explicit_pads[2 * u], explicit_pads[2 * u + 1]};
+    } else if (padding == "SAME") {
+      // TF's SAME: the output has ceil(in / stride) positions; with stride
+      // 1 the padding is the window's overhang whatever the input's size.
+      int64_t total = eff - 1;
+      if (stride != 1) {
+        const int64_t size = in.rank_known() && in.rank() == spatial + 2 ? in.dim(d) : kUnknownDim;
+        if (size == kUnknownDim) return "its SAME padding with strides depends on an input size the conversion does not know";
+        total = std::max<int64_t>(0, ((size + stride - 1) / stride - 1) * stride + eff - size);
+      }
+      pad = {total / 2, total - total / 2};
+    } else if (padding != "VALID") {
+      return "its padding is " + padding;
+    }
+    w.strides.push_back(stride);
+    w.dilations.push_back(dil);
+    w.pads.push_back(pad);
+  }
+  return {};
 }
 
-/// A Conv2D, or a DepthwiseConv2dNative (`depthwise`) as the grouped
-/// convolution it is: its [KH, KW, C, M] filter read as [KH, KW, 1, C·M],
-/// a group per input channel.
+/// A Conv2D or Conv3D, or a DepthwiseConv2dNative (`depthwise`) as the
+/// grouped convolution it is: its [KH, KW, C, M] filter read as
+/// [KH, KW, 1, C·M], a group per input channel.
 std::string conv_target(const FunctionDef& f, const NodeDef& n, const ModelValues& model,
                         const std::map<std::string, std::vector<Shape>>& input_shapes, bool depthwise, Target& t) {
   std::optional<Tensor> w = constant_of(f, n.input(1), model);
   if (!w || w->dtype() != DType::Float32) return "";
-  if (w->rank() != 4) return "agc quantizes 2-D convolutions only, as XlaConvV2 over NHWC";
-  ConvAttrs a;
-  try {
-    a = conv_attrs(attrs_of(n));
-  } catch (const Error& e) {
-    return e.what();
-  }
+  if (w->rank() != 4 && w->rank() != 5) return "its filter has rank " + std::to_string(w->rank());
+  const int spatial = w->rank() - 2;
   const Shape in = input_shape(input_shapes, f, n, 0);
-  const int64_t depth = in.rank_known() && in.rank() == 4 ? in.dim(3) : kUnknownDim;
+  const int64_t depth = in.rank_known() && in.rank() == spatial + 2 ? in.dim(spatial + 1) : kUnknownDim;
   if (depth == kUnknownDim) return "the conversion does not know its input's depth";
-  std::optional<std::array<int64_t, 4>> pads = conv_pads(a, in, w->shape());
-  if (!pads) return "its SAME padding with strides depends on an input size the conversion does not know";
+  if (std::string why = conv_window(n, in, w->shape(), spatial, t.window); !why.empty()) return why;
   const Shape& ws = w->shape();
   t.kind = QuantRole::Conv;
   t.weight = depthwise ? w->reshaped(Shape{ws.dim(0), ws.dim(1), 1, ws.dim(2) * ws.dim(3)}) : *w;
   if (depthwise) t.depthwise_filter_shape = ws;
-  t.window.strides = {a.strides[1], a.strides[2]};
-  t.window.dilations = {a.dilations[1], a.dilations[2]};
-  t.window.pads = *pads;
-  t.window.groups = depth / std::max<int64_t>(t.weight.shape().dim(2), 1);
+  t.window.groups = depth / std::max<int64_t>(t.weight.shape().dim(spatial), 1);
   return {};
 }
 

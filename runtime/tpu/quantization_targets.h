@@ -44,10 +44,11 @@ std::vector<std::shared_ptr<Variable>> bound_variables(const tensorflow::Functio
 /// quantization of known values (a QAT model's weights), run here.
 std::optional<Tensor> constant_of(const tensorflow::FunctionDef& f, const std::string& ref, const ModelValues& model);
 
-/// A convolution's window as XlaConvV2 takes it, the padding made explicit.
+/// A convolution's window as XlaConvV2 takes it, per spatial dim (2 or 3),
+/// the padding made explicit.
 struct ConvWindowForm {
-  std::array<int64_t, 2> strides{1, 1}, dilations{1, 1};
-  std::array<int64_t, 4> pads{0, 0, 0, 0};  // top, bottom, left, right
+  std::vector<int64_t> strides, dilations;
+  std::vector<std::array<int64_t, 2>> pads;  // before, after
   int64_t groups = 1;
 };
 

@@ -92,21 +92,24 @@ std::string product(NodeEmitter& e, const Target& t, std::string xq, const std::
     return e.op("XlaDotV2", {xq, w}, attrs);
   }
   const ConvWindowForm& win = t.window;
-  if (std::any_of(win.pads.begin(), win.pads.end(), [](int64_t p) { return p != 0; })) {
+  const int spatial = static_cast<int>(win.strides.size());
+  if (std::any_of(win.pads.begin(), win.pads.end(), [](const auto& p) { return p[0] != 0 || p[1] != 0; })) {
     // Padded with the zero point (real 0), so the convolution pads nothing.
-    std::vector<int32_t> pads = {0, 0, static_cast<int32_t>(win.pads[0]), static_cast<int32_t>(win.pads[1]),
-                                 static_cast<int32_t>(win.pads[2]), static_cast<int32_t>(win.pads[3]), 0, 0};
-    xq = e.op("PadV2", {xq, e.constant(ints(pads, Shape{4, 2})), zero_point},
+    std::vector<int32_t> pads = {0, 0};
+    for (const auto& p : win.pads) pads.push_back(static_cast<int32_t>(p[0])), pads.push_back(static_cast<int32_t>(p[1]));
+    pads.push_back(0);
+    pads.push_back(0);
+    xq = e.op("PadV2", {xq, e.constant(ints(pads, Shape{spatial + 2, 2})), zero_point},
               {{"T", type_attr(DType::Int8)}, {"Tpaddings", type_attr(DType::Int32)}});
   }
-  xla::ConvolutionDimensionNumbers dn;  // NHWC over HWIO into NHWC
+  xla::ConvolutionDimensionNumbers dn;  // channels last over spatial..., in, out
   dn.set_input_batch_dimension(0);
-  dn.set_input_feature_dimension(3);
-  dn.set_kernel_input_feature_dimension(2);
-  dn.set_kernel_output_feature_dimension(3);
+  dn.set_input_feature_dimension(spatial + 1);
+  dn.set_kernel_input_feature_dimension(spatial);
+  dn.set_kernel_output_feature_dimension(spatial + 1);
   dn.set_output_batch_dimension(0);
-  dn.set_output_feature_dimension(3);
-  for (int d : {1, 2}) {
+  dn.set_output_feature_dimension(spatial + 1);
+  for (int d = 1; d <= spatial; ++d) {
     dn.add_input_spatial_dimensions(d);
     dn.add_kernel_spatial_dimensions(d - 1);
     dn.add_output_spatial_dimensions(d);
@@ -115,12 +118,14 @@ std::string product(NodeEmitter& e, const Target& t, std::string xq, const std::
   attrs["dimension_numbers"] = string_attr(dn.SerializeAsString());
   attrs["Tindices"] = type_attr(DType::Int32);
   attrs["batch_group_count"].set_i(1);
-  auto pair = [&](const std::array<int64_t, 2>& v) {
-    return e.constant(ints({static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1])}, Shape{2}));
+  auto per_dim = [&](const std::vector<int64_t>& v) {
+    std::vector<int32_t> out(v.begin(), v.end());
+    return e.constant(ints(out, Shape{spatial}));
   };
   return e.op("XlaConvV2",
-              {xq, w, pair(win.strides), e.constant(ints({0, 0, 0, 0}, Shape{2, 2})), pair({1, 1}),
-               pair(win.dilations), e.constant(Tensor::scalar<int32_t>(static_cast<int32_t>(win.groups)))},
+              {xq, w, per_dim(win.strides), e.constant(ints(std::vector<int32_t>(static_cast<size_t>(2 * spatial), 0), Shape{spatial, 2})),
+               per_dim(std::vector<int64_t>(static_cast<size_t>(spatial), 1)), per_dim(win.dilations),
+               e.constant(Tensor::scalar<int32_t>(static_cast<int32_t>(win.groups)))},
               attrs);
 }
 

@@ -138,8 +138,43 @@ TEST_CASE("XlaConvV2 in float32, and what agc does not run") {
   xla::ConvolutionDimensionNumbers dn;
   dn.set_input_feature_dimension(1);
   nchw.set("dimension_numbers", dn.SerializeAsString());
-  CHECK(error_text([&] { run1("XlaConvV2", in, nchw); }).find("UnimplementedError: agc runs XlaConvV2 only on NHWC") ==
+  CHECK(error_text([&] { run1("XlaConvV2", in, nchw); }).find("UnimplementedError: agc runs XlaConvV2 only on channels-last") ==
         0);
+}
+
+TEST_CASE("XlaConvV2 over three spatial dims: int8 sums equal the float32 ones of the same small integers") {
+  xla::ConvolutionDimensionNumbers dn;  // NDHWC over DHWIO into NDHWC
+  dn.set_input_feature_dimension(4);
+  dn.set_kernel_input_feature_dimension(3);
+  dn.set_kernel_output_feature_dimension(4);
+  dn.set_output_feature_dimension(4);
+  for (int d : {1, 2, 3}) dn.add_input_spatial_dimensions(d), dn.add_kernel_spatial_dimensions(d - 1), dn.add_output_spatial_dimensions(d);
+  std::mt19937 rng(3);
+  Tensor x = random_int8(rng, Shape{2, 3, 4, 5, 2}), f = random_int8(rng, Shape{2, 2, 3, 2, 3});
+  auto floats = [](const Tensor& t) {
+    Tensor out(DType::Float32, t.shape());
+    for (int64_t i = 0; i < t.num_elements(); ++i) out.data<float>()[i] = t.data<int8_t>()[i];
+    return out;
+  };
+  std::vector<Tensor> window = {ints({1, 2, 1}, Shape{3}), ints({1, 0, 0, 1, 1, 1}, Shape{3, 2}), ints({1, 1, 1}, Shape{3}),
+                                ints({1, 1, 2}, Shape{3}), Tensor::scalar<int32_t>(1)};
+  std::vector<Tensor> q = {x, f}, r = {floats(x), floats(f)};
+  for (const Tensor& t : window) q.push_back(t), r.push_back(t);
+  Attrs a{{"dimension_numbers", dn.SerializeAsString()}, {"precision_config", std::string()}};
+  a.set("preferred_element_type", DType::Int32);
+  Tensor yi = run1("XlaConvV2", q, a);
+  a.set("preferred_element_type", DType::Float32);
+  Tensor yf = run1("XlaConvV2", r, a);
+  // depth (3 + 1 - 2) / 1 + 1 = 3, rows (4 + 1 - 2) / 2 + 1 = 2, cols (5 + 2 - 5) / 1 + 1 = 3.
+  REQUIRE(yi.shape() == Shape{2, 3, 2, 3, 3});
+  int mismatches = 0;
+  for (int64_t i = 0; i < yi.num_elements(); ++i) mismatches += static_cast<float>(yi.data<int32_t>()[i]) != yf.data<float>()[i];
+  CHECK(mismatches == 0);
+  // And the float path is Conv3D's, on a window Conv3D can express (VALID).
+  std::vector<Tensor> valid = {r[0], r[1], ints({1, 1, 1}, Shape{3}), ints({0, 0, 0, 0, 0, 0}, Shape{3, 2}),
+                               ints({1, 1, 1}, Shape{3}), ints({1, 1, 1}, Shape{3}), Tensor::scalar<int32_t>(1)};
+  Tensor want = run1("Conv3D", {r[0], r[1]}, Attrs{{"strides", std::vector<int64_t>{1, 1, 1, 1, 1}}, {"padding", std::string("VALID")}});
+  sweep::expect_close(run1("XlaConvV2", valid, a), want, "XlaConvV2 3-D float32", 1e-6, 1e-5);
 }
 
 TEST_CASE("XlaDotV2 sums int8 products in int32, with leading batch dims") {

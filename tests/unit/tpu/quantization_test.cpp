@@ -474,23 +474,31 @@ TEST_CASE("B39: a quantizable op the conversion cannot quantize stays float, and
   CHECK(has_op(m, "Conv2D"));
 }
 
-TEST_CASE("B39: a 3-D convolution stays float32, with the warning") {
+TEST_CASE("a 3-D convolution becomes a 3-D XlaConvV2") {
   tensorflow::MetaGraphDef m;
   tensorflow::FunctionDef* f = add_function(m, "W");
   set_arg_shape(f, Shape{1, 4, 4, 4, 2});
-  std::vector<float> k(2 * 2 * 2 * 2 * 3, 0.5f);
+  std::vector<float> k;
+  for (int i = 0; i < 2 * 2 * 2 * 2 * 3; ++i) k.push_back(std::sin(static_cast<float>(i)) * 0.7f);
   add_const(f, "k", Tensor::from_vector<float>(Shape{2, 2, 2, 2, 3}, k));
   tensorflow::NodeDef* conv = add_node(f, "Conv3D", "Conv3D", {"x", "k:output:0"});
   set_type(conv);
-  for (int v : {1, 1, 1, 1, 1}) (*conv->mutable_attr())["strides"].mutable_list()->add_i(v);
-  (*conv->mutable_attr())["padding"].set_s("VALID");
+  for (int v : {1, 2, 1, 1, 1}) (*conv->mutable_attr())["strides"].mutable_list()->add_i(v);
+  (*conv->mutable_attr())["padding"].set_s("SAME");
   (*f->mutable_ret())["output_0"] = "Conv3D:output:0";
   add_signature(m, "W");
-  std::vector<std::string> warnings =
-      quantize_model(m, options_from("quantization_method: DYNAMIC_RANGE min_num_elements_for_weights: -1"), "");
-  REQUIRE(warnings.size() == 1);
-  CHECK(warnings[0] == "W/Conv3D (Conv3D): agc quantizes 2-D convolutions only, as XlaConvV2 over NHWC; it stays float32 (B39)");
-  CHECK(has_op(m, "Conv3D"));
+  const tensorflow::MetaGraphDef original = m;
+  CHECK(quantize_model(m, options_from("quantization_method: DYNAMIC_RANGE min_num_elements_for_weights: -1"), "").empty());
+  CHECK(has_op(m, "XlaConvV2"));
+  CHECK(has_op(m, "PadV2"));
+  CHECK_FALSE(has_op(m, "Conv3D"));
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> v;
+    for (int j = 0; j < 128; ++j) v.push_back(std::cos(static_cast<float>(i * 128 + j) * 0.3f) * 2.0f);
+    const Tensor x = Tensor::from_vector<float>(Shape{1, 4, 4, 4, 2}, v);
+    auto [err, spread] = max_error(run_w(m, x), run_w(original, x));
+    CHECK(err < 0.03f * spread);
+  }
 }
 
 TEST_CASE("BatchMatMulV2 over a sequence and MatMul with transpose_a become XlaDotV2s") {
