@@ -19,11 +19,8 @@ void BatchCall::finish_piece(size_t index, PieceOutcome outcome) {
   // The first error wins, as TF's ThreadSafeStatus keeps the first non-OK status.
   if (outcome.error && !error_) error_ = outcome.error;
   piece_outputs_[index] = std::move(outcome.outputs);
-  record_.device_time_us += outcome.record.device_time_us;
-  record_.h2d_bytes += outcome.record.h2d_bytes;
-  record_.d2h_bytes += outcome.record.d2h_bytes;
-  record_.padded_batch += outcome.record.padded_batch;
-  record_.queue_wait_us = std::max(record_.queue_wait_us, outcome.dispatch_us - arrival_us_);
+  outcome.record.queue_wait_us = outcome.dispatch_us - arrival_us_;
+  record_.add(outcome.record);
   if (--remaining_ == 0) complete_locked();
 }
 
@@ -82,12 +79,23 @@ std::vector<Tensor> BatchCall::result() const {
 }
 
 namespace {
-thread_local std::vector<BatchCallRecord> t_records;
+thread_local ThreadBatchCalls t_calls;
 }  // namespace
 
-std::vector<BatchCallRecord> thread_call_records() { return t_records; }
-void reset_thread_call_records() { t_records.clear(); }
-void add_thread_call_record(const BatchCallRecord& record) { t_records.push_back(record); }
+ThreadBatchCalls thread_batch_calls() { return t_calls; }
+void reset_thread_batch_calls() { t_calls = ThreadBatchCalls{}; }
+void add_thread_batch_call(const BatchCallRecord& r) {
+  ++t_calls.calls;
+  t_calls.record.add(r);
+}
+
+void BatchCallRecord::add(const BatchCallRecord& r) {
+  device_time_us += r.device_time_us;
+  h2d_bytes += r.h2d_bytes;
+  d2h_bytes += r.d2h_bytes;
+  padded_batch += r.padded_batch;
+  queue_wait_us = std::max(queue_wait_us, r.queue_wait_us);
+}
 
 BatchCallRecord BatchCall::record() const {
   std::lock_guard<std::mutex> lock(mu_);

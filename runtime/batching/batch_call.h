@@ -29,19 +29,28 @@ struct BatchCallRecord {
   int64_t padded_batch = 0;
   /// Dispatch time of its batch minus the call's arrival, on the scheduler's clock.
   int64_t queue_wait_us = 0;
+
+  /// Combines another piece's (or call's) record into this one, as above.
+  void add(const BatchCallRecord& other);
 };
 
-/// The records of the BatchFunction calls this thread waited on since
-/// reset_thread_call_records(), in order: what `agc serve` reports per request.
-std::vector<BatchCallRecord> thread_call_records();
-void reset_thread_call_records();
-void add_thread_call_record(const BatchCallRecord& record);
+/// The BatchFunction calls this thread waited on since
+/// reset_thread_batch_calls(): how many, and their records combined
+/// (BatchCallRecord::add). What `agc serve` reports per request; fixed-size, so
+/// a thread that never resets it holds no more than one record.
+struct ThreadBatchCalls {
+  int64_t calls = 0;
+  BatchCallRecord record;
+};
+ThreadBatchCalls thread_batch_calls();
+void reset_thread_batch_calls();
+void add_thread_batch_call(const BatchCallRecord& record);
 
 /// What a batch reports to each of its pieces.
 struct PieceOutcome {
   std::vector<Tensor> outputs;  // this piece's rows of every output
   std::exception_ptr error;     // or the batch's error (B28)
-  BatchCallRecord record;       // the batch's cost (its queue_wait_us is unused)
+  BatchCallRecord record;       // the batch's cost (finish_piece sets its queue_wait_us)
   int64_t dispatch_us = 0;      // when a worker took the batch
 };
 

@@ -45,7 +45,7 @@ Kernel batch_function_kernel(const KernelSpec& s) {
     for (size_t i = 0; i < k.inputs.size(); ++i) (i < batched ? in : caps).push_back(k.input(i));
     std::shared_ptr<batching::BatchCall> call = batch->call(std::move(in), std::move(caps));
     std::vector<Tensor> out = call->wait();
-    batching::add_thread_call_record(call->record());
+    batching::add_thread_batch_call(call->record());
     for (size_t i = 0; i < out.size() && i < k.outputs.size(); ++i) k.set_output(i, std::move(out[i]));
   };
 }

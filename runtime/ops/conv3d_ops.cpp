@@ -90,27 +90,9 @@ kernels::ConvNdGeom geometry(const Conv3dAttrs& a, const Shape& in, const Shape&
 
 Shape out_shape(const kernels::ConvNdGeom& g) { return Shape{g.batch, g.out[0], g.out[1], g.out[2], g.out_channels}; }
 
-/// Output positions per chunk: about 256 KiB of patch rows.
-int64_t chunk_rows(int64_t patch, size_t element) {
-  return std::max<int64_t>(16, std::min<int64_t>(1024, (int64_t{1} << 18) / static_cast<int64_t>(element) /
-                                                          std::max<int64_t>(patch, 1)));
-}
-
 template <class T>
 void forward(const T* in, const T* filter, T* out, const kernels::ConvNdGeom& g) {
-  const int64_t positions = g.positions(), patch = g.patch(), og = g.out_channels / g.groups();
-  if (positions == 0 || g.out_channels == 0) return;
-  const int64_t rows = chunk_rows(patch, sizeof(T));
-  std::vector<T> cols(static_cast<size_t>(rows * patch));
-  for (int64_t p0 = 0; p0 < positions; p0 += rows) {
-    const int64_t p1 = std::min(positions, p0 + rows);
-    const double flops = static_cast<double>(p1 - p0) * static_cast<double>(patch) * static_cast<double>(og);
-    for (int64_t grp = 0; grp < g.groups(); ++grp) {
-      kernels::im2col_nd_rows(in, g, grp, p0, p1, cols.data());
-      kernels::gemm(cols.data(), filter + grp * og, out + p0 * g.out_channels + grp * og, p1 - p0, og, patch, patch,
-                    g.out_channels, g.out_channels, false, false, kernels::threads_for(flops));
-    }
-  }
+  kernels::conv_nd_forward(in, filter, out, g, kernels::FloatGemm{});
 }
 
 /// dw = Σ over positions of patch(in)ᵀ · dy.
@@ -119,7 +101,7 @@ void backprop_filter(const T* in, const T* dy, T* dw, const kernels::ConvNdGeom&
   const int64_t positions = g.positions(), patch = g.patch(), og = g.out_channels / g.groups();
   std::fill(dw, dw + patch * g.out_channels, T(0));
   if (positions == 0 || g.out_channels == 0) return;
-  const int64_t rows = chunk_rows(patch, sizeof(T));
+  const int64_t rows = kernels::conv_nd_chunk_rows(g, sizeof(T));
   std::vector<T> cols(static_cast<size_t>(rows * patch));
   for (int64_t p0 = 0; p0 < positions; p0 += rows) {
     const int64_t p1 = std::min(positions, p0 + rows);
@@ -138,7 +120,7 @@ void backprop_input(const T* filter, const T* dy, T* dx, const kernels::ConvNdGe
   const int64_t positions = g.positions(), patch = g.patch(), og = g.out_channels / g.groups();
   std::fill(dx, dx + g.batch * g.in[0] * g.in[1] * g.in[2] * g.channels, T(0));
   if (positions == 0 || g.out_channels == 0) return;
-  const int64_t rows = chunk_rows(patch, sizeof(T));
+  const int64_t rows = kernels::conv_nd_chunk_rows(g, sizeof(T));
   std::vector<T> cols(static_cast<size_t>(rows * patch));
   for (int64_t p0 = 0; p0 < positions; p0 += rows) {
     const int64_t p1 = std::min(positions, p0 + rows);
@@ -148,24 +130,6 @@ void backprop_input(const T* filter, const T* dy, T* dx, const kernels::ConvNdGe
                     g.out_channels, g.out_channels, patch, false, true, kernels::threads_for(flops));
       kernels::col2im_nd_rows(cols.data(), g, grp, p0, p1, dx);
     }
-  }
-}
-
-/// Runs `f` on float or double buffers of tensors `a`, `b` into `out`:
-/// bfloat16 widened to float, the result rounded once.
-template <class T, class F>
-void in_compute_type(const Tensor& a, const Tensor& b, Tensor& out, F&& f) {
-  if constexpr (std::is_same_v<T, bfloat16>) {
-    auto widen = [](const Tensor& t) {
-      std::vector<float> w(static_cast<size_t>(t.num_elements()));
-      for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(t.data<T>()[i]);
-      return w;
-    };
-    std::vector<float> wa = widen(a), wb = widen(b), o(static_cast<size_t>(out.num_elements()));
-    f(wa.data(), wb.data(), o.data());
-    for (size_t i = 0; i < o.size(); ++i) out.data<T>()[i] = bfloat16(o[i]);
-  } else {
-    f(a.data<T>(), b.data<T>(), out.data<T>());
   }
 }
 
@@ -288,7 +252,7 @@ void register_conv3d_ops(OpRegistry& reg) {
         return float_kernel(s.inputs[0].dtype, "Conv3D", [a]<class T>(KernelContext& k) {
           const kernels::ConvNdGeom g = geometry(a, k.input(0).shape(), k.input(1).shape());
           Tensor& out = k.allocate_output(0, k.input(0).dtype(), out_shape(g));
-          in_compute_type<T>(k.input(0), k.input(1), out, [&](const auto* x, const auto* w, auto* y) { forward(x, w, y, g); });
+          nn::in_compute_type<T>({&k.input(0), &k.input(1)}, out, [&](const auto* x, const auto* w, auto* y) { forward(x, w, y, g); });
         });
       })
       .cost(CostKind::Contraction, conv3d_dims)
@@ -307,7 +271,7 @@ void register_conv3d_ops(OpRegistry& reg) {
           const kernels::ConvNdGeom g =
               checked_geometry("Conv3DBackpropInputV2", a, in, k.input(1).shape(), k.input(2).shape());
           Tensor& out = k.allocate_output(0, k.input(1).dtype(), in);
-          in_compute_type<T>(k.input(1), k.input(2), out,
+          nn::in_compute_type<T>({&k.input(1), &k.input(2)}, out,
                              [&](const auto* w, const auto* dy, auto* dx) { backprop_input(w, dy, dx, g); });
         });
       })
@@ -326,7 +290,7 @@ void register_conv3d_ops(OpRegistry& reg) {
           const kernels::ConvNdGeom g =
               checked_geometry("Conv3DBackpropFilterV2", a, k.input(0).shape(), fs, k.input(2).shape());
           Tensor& out = k.allocate_output(0, k.input(0).dtype(), fs);
-          in_compute_type<T>(k.input(0), k.input(2), out,
+          nn::in_compute_type<T>({&k.input(0), &k.input(2)}, out,
                              [&](const auto* x, const auto* dy, auto* dw) { backprop_filter(x, dy, dw, g); });
         });
       })

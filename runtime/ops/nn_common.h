@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "runtime/core/error.h"
+#include "runtime/core/tensor.h"
 #include "runtime/ops/attrs.h"
 #include "runtime/ops/kernels/conv.h"
-#include "runtime/ops/op_def.h"
 
 namespace ag {
 
@@ -38,6 +38,28 @@ inline void check_attr_type(DType t, bool ok, const char* allowed) {
 /// The type math runs in: float for bfloat16, else the element type.
 template <class T>
 using Compute = std::conditional_t<std::is_same_v<T, bfloat16>, float, T>;
+
+/// Runs `f(a, b, out)` on the buffers of the two tensors `in` and of `out`
+/// in the compute type: bfloat16 widened to float and the result rounded
+/// once (the convolutions and their gradients).
+template <class T, class F>
+inline void in_compute_type(std::initializer_list<const Tensor*> in, Tensor& out, F&& f) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    std::vector<std::vector<float>> wide;
+    for (const Tensor* t : in) {
+      wide.emplace_back(static_cast<size_t>(t->num_elements()));
+      for (int64_t i = 0; i < t->num_elements(); ++i) wide.back()[static_cast<size_t>(i)] = static_cast<float>(t->data<T>()[i]);
+    }
+    std::vector<float> o(static_cast<size_t>(out.num_elements()));
+    f(wide[0].data(), wide[1].data(), o.data());
+    for (size_t i = 0; i < o.size(); ++i) out.data<T>()[i] = bfloat16(o[i]);
+  } else {
+    auto it = in.begin();
+    const T* a = (*it++)->template data<T>();
+    const T* b = (*it)->template data<T>();
+    f(a, b, out.data<T>());
+  }
+}
 
 template <class T>
 Compute<T> widen(T v) {
@@ -105,17 +127,6 @@ inline ConvAttrs conv_attrs(const Attrs& a) {
     }
   }
   return c;
-}
-
-/// A 2-D convolution of an NHWC input over an HWIO filter (input 1) as the
-/// product im2col computes: [N·Ho·Wo, kh·kw·Cin/groups]·[.., Cout].
-inline ContractionDims nhwc_conv_dims(const InferContext& c, std::span<const TensorSpec> out) {
-  const Shape& f = c.inputs[1].shape;
-  const Shape& y = out[0].shape;
-  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
-  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)),
-          static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)) * static_cast<double>(f.dim(2)),
-          static_cast<double>(f.dim(3))};
 }
 
 inline kernels::WindowDim conv_window(const ConvAttrs& a, int dim, int64_t in, int64_t k) {

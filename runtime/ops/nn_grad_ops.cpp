@@ -107,27 +107,6 @@ void store(const std::vector<Compute<T>>& acc, Tensor& out) {
   for (size_t i = 0; i < acc.size(); ++i) o[i] = T(acc[i]);
 }
 
-/// Runs `f` on float or double buffers: bfloat16 is widened to float and
-/// the result rounded once, as Conv2D's kernel does.
-template <class T, class F>
-void in_compute_type(std::initializer_list<const Tensor*> in, Tensor& out, F&& f) {
-  if constexpr (std::is_same_v<T, bfloat16>) {
-    std::vector<std::vector<float>> wide;
-    for (const Tensor* t : in) {
-      wide.emplace_back(static_cast<size_t>(t->num_elements()));
-      for (int64_t i = 0; i < t->num_elements(); ++i) wide.back()[static_cast<size_t>(i)] = static_cast<float>(t->data<T>()[i]);
-    }
-    std::vector<float> o(static_cast<size_t>(out.num_elements()));
-    f(wide[0].data(), wide[1].data(), o.data());
-    for (size_t i = 0; i < o.size(); ++i) out.data<T>()[i] = bfloat16(o[i]);
-  } else {
-    auto it = in.begin();
-    const T* a = (*it++)->template data<T>();
-    const T* b = (*it)->template data<T>();
-    f(a, b, out.data<T>());
-  }
-}
-
 KernelFactory conv_backprop_input_kernel() {
   return [](const KernelSpec& s) -> Kernel {
     ConvAttrs a = conv_attrs(s.attrs);

@@ -218,6 +218,16 @@ Kernel bias_add_kernel(const KernelSpec& s) {
   });
 }
 
+/// A 2-D convolution's output rows and columns, where the input's and the
+/// filter's sizes are known.
+void set_output_window(const ConvAttrs& a, const Shape& in, const Shape& filter, Shape& out) {
+  for (int d = 1; d <= 2; ++d) {
+    if (in.dim(d) != kUnknownDim && filter.dim(d - 1) != kUnknownDim) {
+      out.set_dim(d, conv_window(a, d, in.dim(d), filter.dim(d - 1)).out);
+    }
+  }
+}
+
 std::vector<TensorSpec> infer_conv2d(const InferContext& c) {
   check_same_types(c);
   DType t = c.inputs[0].dtype;
@@ -249,12 +259,21 @@ std::vector<TensorSpec> infer_conv2d(const InferContext& c) {
     }
   }
   Shape out{i4.dim(0), kUnknownDim, kUnknownDim, out_depth};
-  for (int d = 1; d <= 2; ++d) {
-    if (i4.dim(d) != kUnknownDim && f4.dim(d - 1) != kUnknownDim) {
-      out.set_dim(d, conv_window(a, d, i4.dim(d), f4.dim(d - 1)).out);
-    }
-  }
+  set_output_window(a, i4, f4, out);
   return {{t, out}};
+}
+
+/// A 2-D convolution as the product im2col computes: [N·Ho·Wo, patch] ·
+/// [patch, Cout], the patch kh·kw·Cin/groups, or kh·kw for a depthwise one
+/// (its [KH, KW, C, M] filter is [KH, KW, 1, C·M] in memory).
+template <bool Depthwise>
+ContractionDims conv2d_dims(const InferContext& c, std::span<const TensorSpec> out) {
+  const Shape& f = c.inputs[1].shape;
+  const Shape& y = out[0].shape;
+  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
+  const double patch = static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)) * (Depthwise ? 1.0 : static_cast<double>(f.dim(2)));
+  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)), patch,
+          static_cast<double>(y.dim(3))};
 }
 
 /// DepthwiseConv2dNative: input [N, H, W, C], filter [KH, KW, C, M] ->
@@ -277,22 +296,8 @@ std::vector<TensorSpec> infer_depthwise_conv2d(const InferContext& c) {
   const int64_t depth = i4.dim(3) != kUnknownDim ? i4.dim(3) : f4.dim(2);
   Shape out{i4.dim(0), kUnknownDim, kUnknownDim,
             depth == kUnknownDim || f4.dim(3) == kUnknownDim ? kUnknownDim : depth * f4.dim(3)};
-  for (int d = 1; d <= 2; ++d) {
-    if (i4.dim(d) != kUnknownDim && f4.dim(d - 1) != kUnknownDim) {
-      out.set_dim(d, conv_window(a, d, i4.dim(d), f4.dim(d - 1)).out);
-    }
-  }
+  set_output_window(a, i4, f4, out);
   return {{t, out}};
-}
-
-/// A depthwise convolution is a grouped one, a group per input channel:
-/// [KH, KW, C, M] is [KH, KW, 1, C·M] in memory, output channel c·M + m.
-ContractionDims depthwise_conv2d_dims(const InferContext& c, std::span<const TensorSpec> out) {
-  const Shape& f = c.inputs[1].shape;
-  const Shape& y = out[0].shape;
-  if (!f.rank_known() || f.rank() != 4 || !y.rank_known() || y.rank() != 4) return {1, -1, -1, -1};
-  return {1, static_cast<double>(y.dim(0)) * static_cast<double>(y.dim(1)) * static_cast<double>(y.dim(2)),
-          static_cast<double>(f.dim(0)) * static_cast<double>(f.dim(1)), static_cast<double>(y.dim(3))};
 }
 
 /// Conv2D's kernel, or DepthwiseConv2dNative's (`depthwise`: the filter
@@ -317,16 +322,9 @@ KernelFactory conv_kernel(bool depthwise) {
                             filter_depth, out_depth,    r.out,        c.out,        a.strides[1], a.strides[2],
                             a.dilations[1], a.dilations[2], r.pad_before, c.pad_before};
         Tensor& out = k.allocate_output(0, in.dtype(), Shape{g.batch, g.out_rows, g.out_cols, g.out_depth});
-        if constexpr (std::is_same_v<T, bfloat16>) {
-          // Multiply in float, round once.
-          std::vector<float> fi(static_cast<size_t>(in.num_elements())), ff(static_cast<size_t>(f.num_elements())),
-              fo(static_cast<size_t>(out.num_elements()));
-          for (size_t i = 0; i < fi.size(); ++i) fi[i] = static_cast<float>(in.data<T>()[i]);
-          for (size_t i = 0; i < ff.size(); ++i) ff[i] = static_cast<float>(f.data<T>()[i]);
-          kernels::conv2d_nhwc(fi.data(), ff.data(), fo.data(), g);
-          for (size_t i = 0; i < fo.size(); ++i) out.data<T>()[i] = bfloat16(fo[i]);
-        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
-          kernels::conv2d_nhwc(in.data<T>(), f.data<T>(), out.data<T>(), g);
+        if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, int32_t>) {
+          in_compute_type<T>({&in, &f}, out, [&](const auto* x, const auto* w, auto* y) { kernels::conv2d_nhwc(x, w, y, g); });
         } else {
           throw InternalError("convolution kernel for an unchecked dtype");
         }
@@ -554,7 +552,7 @@ void register_nn_ops(OpRegistry& reg) {
       .inputs(2)
       .infer(infer_conv2d)
       .cpu(conv_kernel(false))
-      .cost(CostKind::Contraction, nhwc_conv_dims)
+      .cost(CostKind::Contraction, conv2d_dims<false>)
       .tpu()
       .quantization(QuantRole::Conv)
       .grad(conv2d_grad);
@@ -563,7 +561,7 @@ void register_nn_ops(OpRegistry& reg) {
       .inputs(2)
       .infer(infer_depthwise_conv2d)
       .cpu(conv_kernel(true))
-      .cost(CostKind::Contraction, depthwise_conv2d_dims)
+      .cost(CostKind::Contraction, conv2d_dims<true>)
       .tpu()
       .quantization(QuantRole::DepthwiseConv)
       .grad(depthwise_conv2d_grad);

@@ -11,7 +11,6 @@
 #include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/kernels/conv.h"
 #include "runtime/ops/kernels/conv_nd.h"
-#include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/kernels/int8_gemm.h"
 #include "runtime/ops/registry.h"
 
@@ -283,36 +282,6 @@ ContractionDims xla_conv_dims(const InferContext& c, std::span<const TensorSpec>
   return {1, positions, patch, static_cast<double>(f.dim(f.rank() - 1))};
 }
 
-/// out (int32, or float32) = Σ in · filter over each window, operands
-/// zero-padded: patch rows in chunks, each group's product on int8_gemm
-/// (or the float GEMM).
-template <class T, class Acc>
-void conv_nd(const T* in, const T* filter, Acc* out, const kernels::ConvNdGeom& g) {
-  const int64_t positions = g.positions();
-  if (positions == 0 || g.out_channels == 0) return;
-  const int64_t groups = g.groups(), og = g.out_channels / groups, patch = g.patch();
-  const int64_t rows = std::max<int64_t>(16, std::min<int64_t>(4096, (int64_t{1} << 18) / static_cast<int64_t>(sizeof(T)) /
-                                                                        std::max<int64_t>(patch, 1)));
-  std::vector<T> cols(static_cast<size_t>(rows * patch));
-  // Each group's filter columns, contiguous for the product.
-  std::vector<T> w(static_cast<size_t>(patch * og));
-  for (int64_t grp = 0; grp < groups; ++grp) {
-    for (int64_t r = 0; r < patch; ++r) std::copy_n(filter + r * g.out_channels + grp * og, og, w.data() + r * og);
-    for (int64_t p0 = 0; p0 < positions; p0 += rows) {
-      const int64_t p1 = std::min(positions, p0 + rows);
-      kernels::im2col_nd_rows(in, g, grp, p0, p1, cols.data());
-      Acc* c = out + p0 * g.out_channels + grp * og;
-      if constexpr (std::is_same_v<T, int8_t>) {
-        kernels::int8_gemm(cols.data(), w.data(), c, p1 - p0, og, patch, patch, og, g.out_channels, 0, 2);
-      } else {
-        const double flops = static_cast<double>(p1 - p0) * static_cast<double>(patch) * static_cast<double>(og);
-        kernels::gemm(cols.data(), w.data(), c, p1 - p0, og, patch, patch, og, g.out_channels, false, false,
-                      kernels::threads_for(flops));
-      }
-    }
-  }
-}
-
 Kernel xla_conv_kernel(const KernelSpec& s) {
   const bool int8 = s.inputs[0].dtype == DType::Int8;
   const int spatial = check_conv_layout(s.attrs);
@@ -323,10 +292,15 @@ Kernel xla_conv_kernel(const KernelSpec& s) {
         conv_geom(spatial, in.shape(), f.shape(),
                   xla_conv_window(spatial, k.input(2), k.input(3), k.input(4), k.input(5), k.input(6)));
     Tensor& out = k.allocate_output(0, int8 ? DType::Int32 : DType::Float32, conv_out_shape(spatial, g));
+    // Zero-padded operands' patch rows times each group's filter columns.
     if (int8) {
-      conv_nd(in.data<int8_t>(), f.data<int8_t>(), out.data<int32_t>(), g);
+      kernels::conv_nd_forward(in.data<int8_t>(), f.data<int8_t>(), out.data<int32_t>(), g,
+                               [](const int8_t* a, const int8_t* b, int32_t* c, int64_t m, int64_t n, int64_t kk,
+                                  int64_t lda, int64_t ldb, int64_t ldc) {
+                                 kernels::int8_gemm(a, b, c, m, n, kk, lda, ldb, ldc, 0, 2);
+                               });
     } else {
-      conv_nd(in.data<float>(), f.data<float>(), out.data<float>(), g);
+      kernels::conv_nd_forward(in.data<float>(), f.data<float>(), out.data<float>(), g, kernels::FloatGemm{});
     }
   };
 }

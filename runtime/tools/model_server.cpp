@@ -3,7 +3,6 @@
 #include <httplib.h>
 #include <sys/socket.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -64,7 +63,7 @@ class Server {
     std::string tpu_call;
   };
   Reply predict(const std::string& name, const std::string& body) {
-    batching::reset_thread_call_records();
+    batching::reset_thread_batch_calls();
     tpu::reset_thread_tpu_cost();
     auto [status, reply] = answer(name, body);
     return {status, std::move(reply), tpu_call_record()};
@@ -109,16 +108,9 @@ class Server {
   /// wait; else its TPU calls' time and bytes; "" when it ran none.
   static std::string tpu_call_record() {
     char text[256];
-    const std::vector<batching::BatchCallRecord> batched = batching::thread_call_records();
-    if (!batched.empty()) {
-      batching::BatchCallRecord sum;
-      for (const auto& r : batched) {
-        sum.device_time_us += r.device_time_us;
-        sum.h2d_bytes += r.h2d_bytes;
-        sum.d2h_bytes += r.d2h_bytes;
-        sum.padded_batch += r.padded_batch;
-        sum.queue_wait_us = std::max(sum.queue_wait_us, r.queue_wait_us);
-      }
+    const batching::ThreadBatchCalls batched = batching::thread_batch_calls();
+    if (batched.calls > 0) {
+      const batching::BatchCallRecord& sum = batched.record;
       std::snprintf(text, sizeof text, "device_time_us=%.3f; h2d_bytes=%lld; d2h_bytes=%lld; padded_batch=%lld; queue_wait_us=%lld",
                     sum.device_time_us, static_cast<long long>(sum.h2d_bytes), static_cast<long long>(sum.d2h_bytes),
                     static_cast<long long>(sum.padded_batch), static_cast<long long>(sum.queue_wait_us));

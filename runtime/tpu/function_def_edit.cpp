@@ -106,6 +106,13 @@ void remove_if_unused(FunctionDef& f, const std::string& name) {
   for (const std::string& in : inputs) remove_if_unused(f, in);
 }
 
+const FunctionDef* find_function(const tensorflow::MetaGraphDef& meta, const std::string& name) {
+  for (const FunctionDef& f : meta.graph_def().library().function()) {
+    if (f.signature().name() == name) return &f;
+  }
+  return nullptr;
+}
+
 FunctionDef& function_named(tensorflow::MetaGraphDef& meta, const std::string& name) {
   for (FunctionDef& f : *meta.mutable_graph_def()->mutable_library()->mutable_function()) {
     if (f.signature().name() == name) return f;

@@ -42,6 +42,8 @@ void remove_node(tensorflow::FunctionDef& f, const std::string& name);
 /// constants, identities, variable reads and fake quantizations that fed it,
 /// as freezing leaves them.
 void remove_if_unused(tensorflow::FunctionDef& f, const std::string& name);
+/// The function `name` of `meta`'s library, or null.
+const tensorflow::FunctionDef* find_function(const tensorflow::MetaGraphDef& meta, const std::string& name);
 /// The function `name` of `meta`'s library; InternalError if there is none.
 tensorflow::FunctionDef& function_named(tensorflow::MetaGraphDef& meta, const std::string& name);
 

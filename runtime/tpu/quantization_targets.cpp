@@ -353,10 +353,7 @@ bool has_fake_quant(const tensorflow::MetaGraphDef& meta, const std::set<std::st
 }
 
 std::optional<TrainedRanges> fold_trained_ranges(const tensorflow::MetaGraphDef& meta, Target& t, const ModelValues& model) {
-  const FunctionDef* fn = nullptr;
-  for (const FunctionDef& g : meta.graph_def().library().function()) {
-    if (g.signature().name() == t.function) fn = &g;
-  }
+  const FunctionDef* fn = find_function(meta, t.function);
   if (fn == nullptr) return std::nullopt;
   const FunctionDef& f = *fn;
   const NodeDef* n = find_node(f, t.node);

@@ -1,13 +1,17 @@
 // A convolution over three spatial dims (Conv3D's NDHWC input, DHWIO
-// filter), as patch rows any GEMM multiplies: im2col of a range of output
-// positions, and col2im adding patch rows back where they were read (the
-// input's gradient). Conv2D keeps its own tuned 2-D path (conv.h).
+// filter; a 2-D one has a unit first dim), as patch rows any GEMM
+// multiplies: im2col of a range of output positions, the forward product
+// in chunks of them, and col2im adding patch rows back where they were
+// read (the input's gradient). Conv2D keeps its own tuned 2-D path (conv.h).
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <vector>
+
+#include "runtime/ops/kernels/gemm.h"
 
 namespace ag::kernels {
 
@@ -73,6 +77,41 @@ void col2im_nd_rows(const T* cols, const ConvNdGeom& g, int64_t grp, int64_t p0,
       if (to < 0) return;
       for (int64_t c = 0; c < g.filter_channels; ++c) dx[to + c] += row[at + c];
     });
+  }
+}
+
+/// The float GEMM as conv_nd_forward's product: two threads for a big chunk.
+struct FloatGemm {
+  template <class T>
+  void operator()(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                  int64_t ldc) const {
+    const double flops = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+    gemm(a, b, c, m, n, k, lda, ldb, ldc, false, false, threads_for(flops));
+  }
+};
+
+/// Output positions per chunk: about 256 KiB of patch rows.
+inline int64_t conv_nd_chunk_rows(const ConvNdGeom& g, size_t element_size) {
+  return std::max<int64_t>(16, std::min<int64_t>(4096, (int64_t{1} << 18) / static_cast<int64_t>(element_size) /
+                                                          std::max<int64_t>(g.patch(), 1)));
+}
+
+/// out = conv(in, filter), overwritten: each chunk of positions' patch rows
+/// times each group's filter columns through gemm(a, b, c, m, n, k, lda,
+/// ldb, ldc), row-major, C overwritten (float sums, or int8 into int32).
+template <class T, class Acc, class Gemm>
+void conv_nd_forward(const T* in, const T* filter, Acc* out, const ConvNdGeom& g, Gemm&& gemm) {
+  const int64_t positions = g.positions(), patch = g.patch(), og = g.out_channels / g.groups();
+  if (positions == 0 || g.out_channels == 0) return;
+  const int64_t rows = conv_nd_chunk_rows(g, sizeof(T));
+  std::vector<T> cols(static_cast<size_t>(rows * patch));
+  for (int64_t p0 = 0; p0 < positions; p0 += rows) {
+    const int64_t p1 = std::min(positions, p0 + rows);
+    for (int64_t grp = 0; grp < g.groups(); ++grp) {
+      im2col_nd_rows(in, g, grp, p0, p1, cols.data());
+      gemm(cols.data(), filter + grp * og, out + p0 * g.out_channels + grp * og, p1 - p0, og, patch, patch,
+           g.out_channels, g.out_channels);
+    }
   }
 }
 
