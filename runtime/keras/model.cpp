@@ -1,0 +1,290 @@
+// tf.keras.Model and tf.keras.Sequential; see model.h.
+#include "runtime/keras/model.h"
+
+#include <set>
+
+#include "runtime/api/python_api.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/tracing.h"
+#include "runtime/keras/functional.h"
+#include "runtime/keras/layer.h"
+#include "runtime/keras/model_state.h"
+#include "runtime/value/convert.h"
+#include "runtime/value/object_model.h"
+
+namespace ag::keras {
+
+ModelState& model_state(const Value& model) {
+  ObjectObj& o = model.as_object();
+  if (auto* s = dynamic_cast<ModelState*>(o.native.get())) return *s;
+  auto s = std::make_shared<ModelState>();
+  o.native = s;
+  return *s;
+}
+
+namespace {
+
+Value model_property(const char* name, std::function<Value(const Value&)> fn) {
+  return make_property(Value::callable(name, [fn](std::vector<Value> args, Kwargs) -> Value { return fn(args.at(0)); }));
+}
+
+/// Model(inputs, outputs, name=None, trainable=True): a functional model.
+void init_functional(const Value& self, const Value& inputs, const Value& outputs, const Value& name,
+                     const Value& trainable) {
+  init_base(self, name.is_none() ? Value(unique_name("model")) : name, trainable, Value(), Value::dict());
+  ModelState& state = model_state(self);
+  state.graph = trace_graph(inputs, outputs);
+  std::vector<Value> layers = graph_layers(*state.graph);
+  self.setattr("_agc_layers", Value::list(layers));
+  auto as_list = [](const Value& v) { return v.is_list() || v.is_tuple() ? Value::list(v.items()) : Value::list({v}); };
+  self.setattr("inputs", as_list(inputs));
+  self.setattr("outputs", as_list(outputs));
+  self.setattr("built", true);
+}
+
+Value model_init(std::vector<Value> args, Kwargs kwargs) {
+  Value self = args.at(0);
+  Value inputs, outputs, name, trainable(true);
+  Kwargs rest;
+  for (auto& [k, v] : kwargs) {
+    if (k == "inputs") inputs = v;
+    else if (k == "outputs") outputs = v;
+    else if (k == "name") name = v;
+    else if (k == "trainable") trainable = v;
+    else rest.emplace_back(k, v);
+  }
+  if (args.size() > 1) inputs = args[1];
+  if (args.size() > 2) outputs = args[2];
+  if (args.size() > 3) {
+    throw TypeError("Model.__init__() takes from 1 to 3 positional arguments but " + std::to_string(args.size()) +
+                    " were given");
+  }
+  if (!inputs.is_none() || !outputs.is_none()) {
+    if (inputs.is_none() || outputs.is_none()) {
+      throw ValueError("If `inputs` is passed, `outputs` must be passed too (and the other way around).");
+    }
+    init_functional(self, inputs, outputs, name, trainable);
+    return Value();
+  }
+  // A subclassed model: Layer's keywords (dtype, dynamic, autocast) and no others.
+  Value dtype;
+  std::vector<std::pair<Value, Value>> extra;
+  for (auto& [k, v] : rest) {
+    if (k == "dtype") dtype = v;
+    else if (k == "dynamic" || k == "autocast") continue;
+    else throw TypeError("('Keyword argument not understood:', '" + k + "')");
+  }
+  init_base(self, name.is_none() ? Value(unique_name(snake_case(self.type_name()))) : name, trainable, dtype,
+            Value::dict());
+  model_state(self);
+  return Value();
+}
+
+Value model_call(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  auto graph = model_graph(self);
+  if (graph == nullptr) {
+    throw NotImplementedError("Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with the "
+                              "Functional API, please provide `inputs` and `outputs` arguments. Otherwise, subclass "
+                              "`Model` with an overridden `call()` method.");
+  }
+  return run_graph(*graph, a[1]);
+}
+
+/// Model.build(input_shape) for a subclassed model: call() on a placeholder of
+/// that shape, in the Keras graph, so every layer builds (Keras's own build).
+Value model_build(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  if (model_graph(self) != nullptr || a[1].is_none()) {
+    if (a[1].is_none() && model_graph(self) == nullptr) {
+      throw ValueError("You must provide an `input_shape` argument.");
+    }
+    self.setattr("built", true);
+    return Value();
+  }
+  Shape shape = shape_from_value(a[1]);
+  SymbolicScope scope;
+  Output x = current_graph()->placeholder(TensorSpec{DType::Float32, shape}, "input");
+  self.getattr("call")({Value(TensorHandle(x))}, {});
+  self.setattr("built", true);
+  return Value();
+}
+
+Value get_layer(const std::vector<Value>& a) {
+  std::vector<Value> layers = model_layers(a[0]);
+  if (!a[2].is_none()) {
+    if (!a[1].is_none()) throw ValueError("Provide only a layer name or a layer index. Received: index=" + str(a[2]) + ", name=" + str(a[1]) + ".");
+    int64_t i = a[2].as_int();
+    if (i < 0 || i >= static_cast<int64_t>(layers.size())) {
+      throw ValueError("Was asked to retrieve layer at index " + std::to_string(i) + " but model only has " +
+                       std::to_string(layers.size()) + " layers.");
+    }
+    return layers[i];
+  }
+  if (!a[1].is_none()) {
+    for (const Value& l : layers) {
+      if (layer_name(l) == str(a[1])) return l;
+    }
+    throw ValueError("No such layer: " + str(a[1]) + ". Existing layers are: " + str(Value::list(layers)) + ".");
+  }
+  throw ValueError("Provide either a layer name or layer index at `get_layer`.");
+}
+
+Value make_model_class() {
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back({"__init__", Value::callable("__init__", model_init)});
+  attrs.push_back({"call", make_function("Model.call",
+                                         {{"self", std::nullopt}, {"inputs", std::nullopt}, {"training", Value()},
+                                          {"mask", Value()}},
+                                         model_call)});
+  attrs.push_back({"build", mark_default_build(make_function("Model.build", {{"self", std::nullopt}, {"input_shape", Value()}},
+                                                             model_build))});
+  attrs.push_back(native_method("Model.get_layer", "get_layer",
+                                {{"self", std::nullopt}, {"name", Value()}, {"index", Value()}}, get_layer));
+  attrs.push_back({"layers", model_property("layers", [](const Value& self) { return Value::list(model_layers(self)); })});
+  attrs.push_back({"summary", summary_method()});
+  return make_class("Model", {layer_class()}, std::move(attrs));
+}
+
+// ---- Sequential.
+
+/// Calls the layers on an Input of `batch_shape` in the Keras graph (Keras's
+/// _build_graph_network_for_inferred_shape / the graph an Input starts).
+void build_sequential_graph(const Value& self, const Value& input) {
+  ModelState& state = model_state(self);
+  Value x = input;
+  for (const Value& layer : iterate(self.getattr("_agc_layers"))) x = layer({x}, {});
+  state.graph = trace_graph(input, x);
+  state.sequential_input = input;
+  self.setattr("built", true);
+}
+
+Value input_for(const Value& batch_shape) {
+  std::vector<Value> dims = iterate(batch_shape);
+  Value batch = dims.empty() ? Value() : dims[0];
+  std::vector<Value> rest(dims.begin() + (dims.empty() ? 0 : 1), dims.end());
+  return make_input(Value::tuple(std::move(rest)), batch, Value(), Value());
+}
+
+Value sequential_add(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  Value layer = a[1];
+  ModelState& state = model_state(self);
+  if (layer.is_tensor() && is_symbolic(layer)) {
+    // Sequential([keras.Input(...), ...]): the Input starts the graph.
+    if (!iterate(self.getattr("_agc_layers")).empty()) {
+      throw ValueError("An `Input` can only be the first element of a Sequential model.");
+    }
+    state.sequential_input = layer;
+    build_sequential_graph(self, layer);
+    return Value();
+  }
+  if (!is_layer(layer)) {
+    throw TypeError("The added layer must be an instance of class Layer. Received: layer=" + str(layer) +
+                    " of type " + repr(Value(layer.type_name())) + ".");
+  }
+  for (const Value& l : iterate(self.getattr("_agc_layers"))) {
+    if (layer_name(l) == layer_name(layer)) {
+      throw ValueError("All layers added to a Sequential model should have unique names. Name \"" + layer_name(layer) +
+                       "\" is already the name of a layer in this model. Update the `name` argument to pass a unique "
+                       "name.");
+    }
+  }
+  self.getattr("_agc_layers").items().push_back(layer);
+  if (!state.sequential_input.is_none()) {
+    build_sequential_graph(self, state.sequential_input);
+  } else if (iterate(self.getattr("_agc_layers")).size() == 1 && layer.hasattr("_batch_input_shape")) {
+    build_sequential_graph(self, input_for(layer.getattr("_batch_input_shape")));
+  } else {
+    self.setattr("built", false);
+  }
+  return Value();
+}
+
+Value make_sequential_class() {
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back(native_method("Sequential.__init__", "__init__",
+                                {{"self", std::nullopt}, {"layers", Value()}, {"name", Value()}},
+                                [](const std::vector<Value>& a) -> Value {
+                                  const Value& self = a[0];
+                                  init_base(self, a[2].is_none() ? Value(unique_name("sequential")) : a[2], Value(true),
+                                            Value(), Value::dict());
+                                  model_state(self);
+                                  self.setattr("_agc_layers", Value::list());
+                                  if (!a[1].is_none()) {
+                                    std::vector<Value> layers = a[1].is_list() || a[1].is_tuple()
+                                                                    ? iterate(a[1])
+                                                                    : std::vector<Value>{a[1]};
+                                    for (const Value& l : layers) self.getattr("add")({l}, {});
+                                  }
+                                  return Value();
+                                }));
+  attrs.push_back(native_method("Sequential.add", "add", {{"self", std::nullopt}, {"layer", std::nullopt}},
+                                sequential_add));
+  attrs.push_back(native_method("Sequential.pop", "pop", {{"self", std::nullopt}},
+                                [](const std::vector<Value>& a) -> Value {
+                                  std::vector<Value>& layers = a[0].getattr("_agc_layers").items();
+                                  if (layers.empty()) throw TypeError("There are no layers in the model.");
+                                  layers.pop_back();
+                                  ModelState& state = model_state(a[0]);
+                                  state.graph = nullptr;
+                                  if (!state.sequential_input.is_none()) build_sequential_graph(a[0], state.sequential_input);
+                                  return Value();
+                                }));
+  attrs.push_back({"build", make_function("Sequential.build", {{"self", std::nullopt}, {"input_shape", Value()}},
+                                          [](const std::vector<Value>& a) -> Value {
+                                            if (model_graph(a[0]) != nullptr) return Value();
+                                            if (a[1].is_none()) {
+                                              throw ValueError("You must provide an `input_shape` argument.");
+                                            }
+                                            std::vector<Value> dims = iterate(a[1]);
+                                            if (!dims.empty()) dims[0] = Value();  // the batch dim stays unknown
+                                            build_sequential_graph(a[0], input_for(Value::tuple(std::move(dims))));
+                                            return Value();
+                                          })});
+  attrs.push_back({"call", make_function("Sequential.call",
+                                         {{"self", std::nullopt}, {"inputs", std::nullopt}, {"training", Value()},
+                                          {"mask", Value()}},
+                                         [](const std::vector<Value>& a) -> Value {
+                                           Value x = a[1];
+                                           for (const Value& layer : iterate(a[0].getattr("_agc_layers"))) x = layer({x}, {});
+                                           return x;
+                                         })});
+  return make_class("Sequential", {model_class()}, std::move(attrs));
+}
+
+}  // namespace
+
+const Value& model_class() {
+  static const Value cls = make_model_class();
+  return cls;
+}
+
+const Value& sequential_class() {
+  static const Value cls = make_sequential_class();
+  return cls;
+}
+
+bool is_model(const Value& v) { return v.is_object() && is_instance(v, model_class()); }
+
+std::shared_ptr<const FunctionalGraph> model_graph(const Value& model) {
+  auto* s = dynamic_cast<ModelState*>(model.as_object().native.get());
+  return s == nullptr ? nullptr : s->graph;
+}
+
+std::vector<Value> model_layers(const Value& model) {
+  if (is_instance(model, sequential_class())) return iterate(model.getattr("_agc_layers"));
+  if (auto g = model_graph(model)) return graph_layers(*g);
+  return sublayers(model);
+}
+
+}  // namespace ag::keras
+
+namespace ag::tf::api {
+
+const Value& keras_Model() { return keras::model_class(); }
+const Value& keras_Sequential() { return keras::sequential_class(); }
+
+const Value& keras_layers_InputLayer() { return keras::input_layer_class(); }
+
+}  // namespace ag::tf::api
