@@ -12,7 +12,7 @@ void register_math_ops(OpRegistry& reg);       // math_ops.cpp: elementwise arit
                                                // special functions, segment reductions
 void register_reduction_ops(OpRegistry& reg);  // reduction_ops.cpp: Sum, Mean, Max, ..., EuclideanNorm, ArgMax, Cumsum
 void register_linalg_ops(OpRegistry& reg);     // linalg_ops.cpp: MatMul, BatchMatMulV2, matrix diagonals, factorizations
-void register_nn_ops(OpRegistry& reg);         // nn_ops.cpp: Relu, Softmax, Conv2D, BiasAdd, pools, losses
+void register_nn_ops(OpRegistry& reg);         // nn_ops.cpp: Softmax, Conv2D, BiasAdd, pools; activations, losses
 void register_string_ops(OpRegistry& reg);     // string_ops.cpp: StringJoin, AsString, StringToNumber, ...
 void register_text_ops(OpRegistry& reg);       // text_ops.cpp: StringLower/Upper/Strip, regexes, Substr, ReduceJoin
 void register_ragged_string_ops(OpRegistry& reg);  // ragged_string_ops.cpp: StringSplitV2, StringNGrams

@@ -1,6 +1,6 @@
-// What the nn ops share (nn_ops.cpp, nn_grad_ops.cpp, nn_loss_ops.cpp): TF's
-// attribute checks for windows (Conv2D, the pools and their gradients), the
-// type lists and the compute type of bfloat16.
+// What the nn ops share (nn_ops.cpp, nn_activation_ops.cpp, nn_grad_ops.cpp,
+// nn_loss_ops.cpp): TF's attribute checks for windows (Conv2D, the pools and
+// their gradients), the type lists and the compute type of bfloat16.
 #pragma once
 
 #include <string>
@@ -17,6 +17,7 @@ namespace ag {
 class OpRegistry;
 
 // The nn family is split by concept; register_nn_ops() calls these.
+void register_nn_activation_ops(OpRegistry& reg);  // nn_activation_ops.cpp: Relu, Elu, Selu, LeakyRelu, ... and their gradient ops
 void register_nn_grad_ops(OpRegistry& reg);  // nn_grad_ops.cpp: Conv2DBackpropInput/Filter, MaxPoolGrad(Grad), AvgPoolGrad
 void register_nn_loss_ops(OpRegistry& reg);  // nn_loss_ops.cpp: (Sparse)SoftmaxCrossEntropyWithLogits, FusedBatchNormV3
 

@@ -1,7 +1,8 @@
-// Neural-network ops (TF's nn_ops.cc): activations, Softmax/LogSoftmax over
-// the last axis, BiasAdd, Conv2D (im2col + GEMM, kernels/conv.h), MaxPool and
-// AvgPool (NHWC). Their gradient ops are in nn_grad_ops.cpp, the losses and
-// batch normalization in nn_loss_ops.cpp.
+// Neural-network ops (TF's nn_ops.cc): Softmax/LogSoftmax over the last
+// axis, BiasAdd, Conv2D (im2col + GEMM, kernels/conv.h), MaxPool and AvgPool
+// (NHWC). The activations are in nn_activation_ops.cpp, the gradient ops of
+// the windowed ops in nn_grad_ops.cpp, the losses and batch normalization in
+// nn_loss_ops.cpp.
 #include <Eigen/Core>
 #include <cmath>
 #include <limits>
@@ -30,66 +31,6 @@ void check_same_types(const InferContext& c) {
     }
   }
 }
-
-// ---- Elementwise activations: features: T -> T. NaN passes through, as
-// Eigen's max/min keep it.
-
-struct ReluOp {
-  template <class C>
-  static C apply(C x) { return x > 0 || x != x ? x : C(0); }
-};
-struct Relu6Op {
-  template <class C>
-  static C apply(C x) { return x != x ? x : x < C(0) ? C(0) : x > C(6) ? C(6) : x; }
-};
-struct EluOp {
-  template <class C>
-  static C apply(C x) { return x < 0 ? std::expm1(x) : x; }
-};
-struct SeluOp {
-  template <class C>
-  static C apply(C x) {
-    const C scale = C(1.0507009873554804934193349852946), alpha = C(1.6732632423543772848170429916717);
-    return x < 0 ? scale * alpha * std::expm1(x) : scale * x;
-  }
-};
-// Softsign: x / (1 + |x|), as TF's kernel.
-struct SoftsignOp {
-  template <class C>
-  static C apply(C x) { return x / (std::abs(x) + C(1)); }
-};
-// ReluGrad(gradients, features) and Relu6Grad: TF's kernels multiply by the
-// mask (gradients * (features > 0)), so a NaN or infinite gradient where the
-// mask is 0 gives NaN, and a negative one -0, as in TF. (The multiply is
-// unconditional, so the loop vectorizes: see -fno-trapping-math in meson.build.)
-struct ReluGradOp {
-  template <class C>
-  static C apply(C g, C x) {
-    const C mask = x > C(0) ? C(1) : C(0);
-    return g * mask;
-  }
-};
-struct Relu6GradOp {
-  template <class C>
-  static C apply(C g, C x) {
-    const C mask = x > C(0) && x < C(6) ? C(1) : C(0);
-    return g * mask;
-  }
-};
-// Softplus' cut-offs come from the storage type's epsilon, as TF computes
-// them (bfloat16's is 2^-7 though the math runs in float).
-struct SoftplusOp {
-  template <class T, class C>
-  static C apply_for(C x) {
-    C eps;
-    if constexpr (std::is_same_v<T, bfloat16>) eps = C(0.0078125);
-    else eps = std::numeric_limits<T>::epsilon();
-    const C threshold = std::log(eps) + C(2);
-    if (x > -threshold) return x;
-    if (x < threshold) return std::exp(x);
-    return std::log1p(std::exp(x));
-  }
-};
 
 // ---- Softmax, LogSoftmax: logits: T -> T over the last axis.
 
@@ -406,44 +347,6 @@ KernelFactory pool_kernel(bool is_max) {
 }
 
 // ---- gradients (GRADIENTS.md 3.2, TF's nn_grad.py)
-/// ReluGrad(g, y), from the output as TF's _ReluGrad.
-std::vector<GradTensor> relu_grad(GradContext& c) {
-  return grads({c.apply1(op::ReluGrad, {c.grad(0), c.output(0)})});
-}
-/// Relu6Grad(g, y).
-std::vector<GradTensor> relu6_grad(GradContext& c) {
-  return grads({c.apply1(op::Relu6Grad, {c.grad(0), c.output(0)})});
-}
-/// The gradient of ReluGrad(g, x) / Relu6Grad: the same mask applied to the
-/// incoming gradient; none for the features (TF's _ReluGradGrad).
-std::vector<GradTensor> relu_grad_grad(GradContext& c, OpType mask) {
-  GradTensor x = c.input(1);
-  return grads({c.apply1(mask, {c.grad(0), x}), c.zeros_like(x)});
-}
-/// g where y > 0, else g·(y + 1) (EluGrad).
-std::vector<GradTensor> elu_grad(GradContext& c) {
-  GradTensor y = c.output(0), g = c.grad(0);
-  GradTensor positive = c.apply1(op::Greater, {y, c.scalar_like(y, 0)});
-  return grads({c.select(positive, g, c.mul(g, c.add(y, c.scalar_like(y, 1))))});
-}
-/// SeluGrad: g·scale where y > 0, else g·(y + scale·alpha).
-std::vector<GradTensor> selu_grad(GradContext& c) {
-  constexpr double kAlpha = 1.6732632423543772848170429916717;
-  constexpr double kScale = 1.0507009873554804934193349852946;
-  GradTensor y = c.output(0), g = c.grad(0);
-  GradTensor positive = c.apply1(op::Greater, {y, c.scalar_like(y, 0)});
-  return grads({c.select(positive, c.mul(g, c.scalar_like(y, kScale)),
-                         c.mul(g, c.add(y, c.scalar_like(y, kScale * kAlpha))))});
-}
-/// g·sigmoid(x).
-std::vector<GradTensor> softplus_grad(GradContext& c) {
-  return grads({c.mul(c.grad(0), c.apply1(op::Sigmoid, {c.input(0)}))});
-}
-/// g/(1 + |x|)².
-std::vector<GradTensor> softsign_grad(GradContext& c) {
-  GradTensor d = c.add(c.scalar_like(c.input(0), 1), c.apply1(op::Abs, {c.input(0)}));
-  return grads({c.div(c.grad(0), c.mul(d, d))});
-}
 /// A sum over the last axis, kept (for the softmax gradients).
 GradTensor sum_last(GradContext& c, GradTensor t) {
   return c.apply1(op::Sum, {t, c.constant(Tensor::scalar(int32_t{-1}))}, Attrs{{"keep_dims", true}, {"Tidx", DType::Int32}});
@@ -521,20 +424,7 @@ std::vector<GradTensor> avg_pool_grad(GradContext& c) {
 }  // namespace
 
 void register_nn_ops(OpRegistry& reg) {
-  using kernels::register_binary;
-  using kernels::register_unary;
-  register_unary<ReluOp, kRealTypes>(reg, "Relu", kRealList).tf_signature("features: T -> activations: T").grad(relu_grad).quantization(QuantRole::Relu);
-  register_unary<Relu6Op, kRealTypes>(reg, "Relu6", kRealList).tf_signature("features: T -> activations: T").grad(relu6_grad).quantization(QuantRole::Relu6);
-  register_binary<ReluGradOp, kRealTypes>(reg, "ReluGrad", kRealList).grad([](GradContext& c) {
-    return relu_grad_grad(c, op::ReluGrad);
-  });
-  register_binary<Relu6GradOp, kRealTypes>(reg, "Relu6Grad", kRealList).grad([](GradContext& c) {
-    return relu_grad_grad(c, op::Relu6Grad);
-  });
-  register_unary<EluOp, kFloatTypes>(reg, "Elu", kFloatList).tf_signature("features: T -> activations: T").grad(elu_grad);
-  register_unary<SeluOp, kFloatTypes>(reg, "Selu", kFloatList).tf_signature("features: T -> activations: T").grad(selu_grad);
-  register_unary<SoftplusOp, kFloatTypes>(reg, "Softplus", kFloatList).tf_signature("features: T -> activations: T").grad(softplus_grad);
-  register_unary<SoftsignOp, kFloatTypes>(reg, "Softsign", "half, bfloat16, float, double").tf_signature("features: T -> activations: T").grad(softsign_grad);
+  register_nn_activation_ops(reg);
   register_softmax(reg, "Softmax", false).tf_signature("logits: T -> softmax: T").cost(CostKind::Elementwise).tpu().grad(softmax_grad);
   register_softmax(reg, "LogSoftmax", true).tf_signature("logits: T -> logsoftmax: T").cost(CostKind::Elementwise).tpu().grad(log_softmax_grad);
   reg.op("BiasAdd")

@@ -56,6 +56,16 @@ Tensor spaced_values(const Shape& shape) {
 
 Tensor index_scalar(int32_t v) { return Tensor::scalar(v); }
 
+/// Values in [0.1, 1] of random sign: both sides of an activation's kink
+/// at 0, never within central differences' step of it.
+Tensor away_from_zero(const Shape& shape) {
+  Tensor t = uniform(shape, 0.1, 1.0);
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    if (rng()() % 2) t.data<double>()[i] = -t.data<double>()[i];
+  }
+  return t;
+}
+
 Attrs conv_case(std::vector<int64_t> strides, const char* padding, std::vector<int64_t> dilations = {1, 1, 1, 1}) {
   return Attrs{{"strides", strides}, {"padding", std::string(padding)}, {"dilations", dilations},
                {"data_format", std::string("NHWC")}};
@@ -223,6 +233,18 @@ const std::map<std::string, std::function<std::vector<Case>()>>& shaped_cases() 
       {"Squeeze", [] { return std::vector<Case>{{{uniform({2, 1, 3}, -1, 1)}, Attrs{{"squeeze_dims", std::vector<int64_t>{1}}}}}; }},
       {"Transpose", [] { return std::vector<Case>{{{uniform({2, 3, 4}, -1, 1), int32s({2, 0, 1})}, {}}}; }},
       {"ReverseV2", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), int32s({1})}, {}}}; }},
+      // The activations' gradient ops take one shape (no broadcasting, as
+      // TF's), and their second input on both sides of 0.
+      {"EluGrad", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), away_from_zero({2, 3})}, {}, {0, 1}}}; }},
+      {"SeluGrad", [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), away_from_zero({2, 3})}, {}, {0, 1}}}; }},
+      {"LeakyRelu",
+       [] {
+         return std::vector<Case>{{{away_from_zero({2, 3})}, Attrs{{"alpha", 0.2}}},
+                                  {{away_from_zero({4})}, Attrs{{"alpha", 1.5}}},
+                                  {{away_from_zero({3})}, {}}};
+       }},
+      {"LeakyReluGrad",
+       [] { return std::vector<Case>{{{uniform({2, 3}, -1, 1), away_from_zero({2, 3})}, Attrs{{"alpha", 0.3}}, {0, 1}}}; }},
       {"Softmax", [] { return std::vector<Case>{{{uniform({2, 5}, -2, 2)}, {}}}; }},
       {"LogSoftmax", [] { return std::vector<Case>{{{uniform({2, 5}, -2, 2)}, {}}}; }},
       {"BiasAdd", [] { return std::vector<Case>{{{uniform({2, 3, 4}, -1, 1), uniform({4}, -1, 1)}, {}, {0, 1}}}; }},
@@ -669,6 +691,13 @@ TEST_CASE("the shaped ops' gradients built in a trace, with the inputs' dims unk
         }
       }
     }
+  }
+}
+
+TEST_CASE("Elu's and Selu's gradients agree with central differences on both sides of 0") {
+  // The elementwise sweep above draws its inputs from [0.2, 0.9].
+  for (const char* name : {"Elu", "Selu"}) {
+    check_gradient(OpRegistry::global().get(OpType(name)), Case{{away_from_zero({2, 4})}, {}});
   }
 }
 

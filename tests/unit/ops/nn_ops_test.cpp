@@ -1,9 +1,9 @@
-// Sweep cases for nn_ops.cpp: activations, softmax, BiasAdd, Conv2D and the
-// pools against naive loops over random shapes and dtypes; error texts.
+// Sweep cases for nn_ops.cpp: softmax, BiasAdd, Conv2D and the pools against
+// naive loops over random shapes and dtypes; error texts. The activations'
+// are in nn_activation_ops_test.cpp.
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,8 +15,7 @@
 using namespace ag;
 using namespace ag::test;
 
-AG_SWEEP_COVERS("Relu", "ReluGrad", "Relu6", "Relu6Grad", "Elu", "Selu", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "DepthwiseConv2dNative", "MaxPool",
-                "AvgPool");
+AG_SWEEP_COVERS("Softmax", "LogSoftmax", "BiasAdd", "Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool");
 
 namespace {
 
@@ -28,52 +27,6 @@ double rtol(DType t) { return t == DType::BFloat16 ? 2e-2 : t == DType::Float32 
 double atol(DType t) { return t == DType::BFloat16 ? 2e-2 : 1e-5; }
 
 }  // namespace
-
-TEST_CASE("activations match their formulas") {
-  struct Case {
-    const char* op;
-    bool floats_only;
-    std::function<double(double)> f;
-  };
-  const double scale = 1.0507009873554804934193349852946, alpha = 1.6732632423543772848170429916717;
-  const Case cases[] = {
-      {"Relu", false, [](double x) { return x > 0 ? x : 0; }},
-      {"Relu6", false, [](double x) { return std::min(6.0, std::max(0.0, x)); }},
-      {"Elu", true, [](double x) { return x < 0 ? std::expm1(x) : x; }},
-      {"Selu", true, [&](double x) { return x < 0 ? scale * alpha * std::expm1(x) : scale * x; }},
-      {"Softplus", true, [](double x) { return std::log1p(std::exp(x)); }},
-      {"Softsign", true, [](double x) { return x / (1 + std::fabs(x)); }},
-  };
-  for (const Case& c : cases) {
-    for (DType dt : kReals) {
-      if (c.floats_only && !is_floating(dt)) continue;
-      for (int trial = 0; trial < 4; ++trial) {
-        Tensor in = sweep::random_tensor(dt, sweep::random_shape(3, 5), -9, 9);
-        Tensor want(dt, in.shape());
-        for (int64_t i = 0; i < in.num_elements(); ++i) put(want, i, c.f(sweep::element(in, i)));
-        sweep::expect_close(run1(c.op, {in}), want, std::string(c.op) + " " + dtype_name(dt), rtol(dt),
-                            dt == DType::Float32 ? 1e-5 : atol(dt));
-      }
-    }
-  }
-  // Softplus' far tails and NaN through Relu.
-  Tensor tails = Tensor::from_vector<float>(Shape{3}, {-100.0f, 100.0f, 0.0f});
-  Tensor sp = run1("Softplus", {tails});
-  CHECK(sp.data<float>()[0] == doctest::Approx(std::exp(-100.0)).epsilon(1e-5));
-  CHECK(sp.data<float>()[1] == 100.0f);
-  CHECK(sp.data<float>()[2] == doctest::Approx(std::log(2.0)));
-  Tensor nan = Tensor::from_vector<float>(Shape{1}, {NAN});
-  CHECK(std::isnan(run1("Relu", {nan}).data<float>()[0]));
-  Tensor b = sweep::random_tensor(DType::Bool, Shape{2});
-  CHECK_THROWS_WITH_AS(run1("Relu", {b}),
-                       "Value for attr 'T' of bool is not in the list of allowed values: float, double, int32, uint8, "
-                       "int8, int64, bfloat16\n\t; NodeDef: {{node Relu}}",
-                       InvalidArgumentError);
-  Tensor i = sweep::random_tensor(DType::Int32, Shape{2});
-  CHECK_THROWS_WITH_AS(run1("Elu", {i}), "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, "
-                                         "float, double\n\t; NodeDef: {{node Elu}}",
-                       InvalidArgumentError);
-}
 
 TEST_CASE("Softmax and LogSoftmax match a naive loop over the last axis") {
   for (bool log : {false, true}) {
@@ -385,25 +338,4 @@ TEST_CASE("MaxPool and AvgPool match a naive loop") {
   CHECK_THROWS_WITH_AS(pool("AvgPool", {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", sweep::random_tensor(DType::Int32, Shape{1, 4, 4, 1})),
                        "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, float, double",
                        InvalidArgumentError);
-}
-
-TEST_CASE("ReluGrad and Relu6Grad multiply the gradient by the mask, as TF's kernels do") {
-  Tensor g = Tensor::from_vector<float>(Shape{6}, {1.5f, -2.0f, NAN, INFINITY, -3.0f, 4.0f});
-  Tensor x = Tensor::from_vector<float>(Shape{6}, {1.0f, 0.0f, -1.0f, -2.0f, 7.0f, 6.0f});
-  Tensor r = run1("ReluGrad", {g, x});
-  CHECK(r.data<float>()[0] == 1.5f);
-  CHECK(r.data<float>()[1] == 0.0f);
-  CHECK(std::signbit(r.data<float>()[1]));  // -2 * 0: TF prints -0.
-  CHECK(std::isnan(r.data<float>()[2]));   // NaN * 0
-  CHECK(std::isnan(r.data<float>()[3]));   // inf * 0
-  CHECK(r.data<float>()[4] == -3.0f);
-  Tensor r6 = run1("Relu6Grad", {g, x});
-  CHECK(r6.data<float>()[0] == 1.5f);
-  CHECK(r6.data<float>()[4] == 0.0f);  // above 6
-  CHECK(r6.data<float>()[5] == 0.0f);  // at 6
-  Tensor gi = Tensor::from_vector<int32_t>(Shape{2}, {5, 5});
-  Tensor xi = Tensor::from_vector<int32_t>(Shape{2}, {1, -1});
-  Tensor ri = run1("ReluGrad", {gi, xi});
-  CHECK(ri.data<int32_t>()[0] == 5);
-  CHECK(ri.data<int32_t>()[1] == 0);
 }
