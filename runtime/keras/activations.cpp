@@ -26,6 +26,9 @@ Value relu(const std::vector<Value>& a) {
   double alpha = a[1].as_float();
   const Value& max_value = a[2];
   double threshold = a[3].as_float();
+  if (alpha != 0.0 && max_value.is_none() && threshold == 0.0) {
+    return tf::api::leaky_relu({x}, {{"alpha", Value(alpha)}});
+  }
   Value negative_part;
   if (alpha != 0.0) {
     Value neg = tf::api::negative({x}, {});
@@ -65,6 +68,15 @@ struct Activation {
 const std::vector<Activation>& activations() {
   static const std::vector<Activation> table = {
       {"softmax", {{"axis", Value(-1)}}, softmax},
+      {"elu", {{"alpha", Value(1.0)}},
+       [](const std::vector<Value>& a) {
+         Value x = x_tensor(a[0]);
+         Value y = tf::api::elu({x}, {});
+         if (a[1].as_float() == 1.0) return y;
+         // Keras's elu: alpha * elu(x) on the negative side only.
+         return tf::api::where({tf::api::greater({x, Value(0.0)}, {}), y, multiply({a[1], y}, {})}, {});
+       }},
+      {"selu", {}, [](const std::vector<Value>& a) { return tf::api::selu({x_tensor(a[0])}, {}); }},
       {"softplus", {}, [](const std::vector<Value>& a) { return tf::api::softplus({x_tensor(a[0])}, {}); }},
       {"softsign", {}, [](const std::vector<Value>& a) { return tf::api::softsign({x_tensor(a[0])}, {}); }},
       {"swish", {}, [](const std::vector<Value>& a) { return tf::api::silu({x_tensor(a[0])}, {}); }},
@@ -139,6 +151,8 @@ namespace ag::tf::api {
 #define AG_KERAS_ACTIVATION(name) \
   const Value& keras_activations_##name() { return keras::activation_function(#name); }
 AG_KERAS_ACTIVATION(softmax)
+AG_KERAS_ACTIVATION(elu)
+AG_KERAS_ACTIVATION(selu)
 AG_KERAS_ACTIVATION(softplus)
 AG_KERAS_ACTIVATION(softsign)
 AG_KERAS_ACTIVATION(swish)

@@ -92,7 +92,7 @@ Value make_history_class() {
                                  Value list = dict_get(history, k.as_str());
                                  if (list.is_none()) {
                                    list = Value::list();
-                                   history.as_dict().entries.emplace_back(k, list);
+                                   history.as_dict().set(k, list);
                                  }
                                  list.items().push_back(v);
                                }
@@ -277,7 +277,7 @@ Value make_scheduler_class() {
                                         [](const std::vector<Value>& a) {
                                           if (!a[2].is_dict()) return Value();
                                           Value var = learning_rate_variable(a[0].getattr("model"));
-                                          a[2].as_dict().entries.emplace_back(Value("lr"), Value(variable_value::read(var)));
+                                          a[2].as_dict().set(Value("lr"), Value(variable_value::read(var)).getattr("numpy")({}, {}));
                                           return Value();
                                         })});
   return make_class("LearningRateScheduler", {callback_class()}, std::move(attrs));

@@ -412,7 +412,7 @@ Value make_base_class() {
                                 [](const std::vector<Value>& a) -> Value {
                                   Value config = base_config(a[0]);
                                   for (const Value& key : iterate(own_attr(a[0], "_agc_config", Value::list()))) {
-                                    config.as_dict().entries.emplace_back(key, a[0].getattr(key.as_str()));
+                                    config.as_dict().set(key, a[0].getattr(key.as_str()));
                                   }
                                   return config;
                                 }));

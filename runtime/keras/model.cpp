@@ -143,6 +143,7 @@ Value make_model_class() {
                                 {{"self", std::nullopt}, {"name", Value()}, {"index", Value()}}, get_layer));
   attrs.push_back({"layers", model_property("layers", [](const Value& self) { return Value::list(model_layers(self)); })});
   attrs.push_back({"summary", summary_method()});
+  for (auto& m : training_methods()) attrs.push_back(std::move(m));
   return make_class("Model", {layer_class()}, std::move(attrs));
 }
 

@@ -2,6 +2,7 @@
 #include "runtime/keras/progbar.h"
 
 #include <cmath>
+#include <chrono>
 #include <cstdio>
 
 #include "runtime/api/py_sys.h"
@@ -17,11 +18,14 @@ std::string printf_text(const char* format, double v) {
 
 }  // namespace
 
-Progbar::Progbar(std::optional<int64_t> target, int verbose)
-    : target_(target), verbose_(verbose), start_(std::chrono::steady_clock::now()) {}
-
-double Progbar::now() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+Progbar::Progbar(std::optional<int64_t> target, int verbose, Clock clock, Sink sink)
+    : target_(target), verbose_(verbose), clock_(std::move(clock)), sink_(std::move(sink)) {
+  if (!clock_) {
+    clock_ = [start = std::chrono::steady_clock::now()] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+  }
+  if (!sink_) sink_ = [](const std::string& text) { pymod::write_standard_stream("stdout", text); };
 }
 
 std::string Progbar::format_time(double t, const std::string& unit) {
@@ -66,7 +70,7 @@ void Progbar::update(int64_t current, const std::vector<std::pair<std::string, d
     }
   }
   seen_so_far_ = current;
-  double t = now();
+  double t = clock_();
   std::string info = printf_text(" - %.0fs", t);
   if (target_ && current == *target_) time_at_epoch_end_ = t;
   auto metrics_text = [&](bool verbose2) {
@@ -117,7 +121,7 @@ void Progbar::update(int64_t current, const std::vector<std::pair<std::string, d
     total_width_ += info.size();
     if (prev > total_width_) info += std::string(prev - total_width_, ' ');
     if (finalize) info += "\n";
-    pymod::write_standard_stream("stdout", msg + info);
+    sink_(msg + info);
   } else if (verbose_ == 2 && finalize) {
     int64_t target = target_.value_or(current);
     int digits = static_cast<int>(std::log10(static_cast<double>(std::max<int64_t>(target, 1)))) + 1;
@@ -131,7 +135,7 @@ void Progbar::update(int64_t current, const std::vector<std::pair<std::string, d
       time_at_epoch_end_.reset();
       info += "\n";
     }
-    pymod::write_standard_stream("stdout", info);
+    sink_(info);
   }
   last_update_ = t;
   any_update_ = true;

@@ -7,7 +7,7 @@
 // as given; others are averaged over the steps they were given for.
 #pragma once
 
-#include <chrono>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,8 +18,14 @@ namespace ag::keras {
 
 class Progbar {
  public:
+  /// Seconds since the bar was made, and where its text goes: a fake clock
+  /// and a string make the bytes testable (Keras's are timing dependent).
+  using Clock = std::function<double()>;
+  using Sink = std::function<void(const std::string&)>;
+
   /// `target`: the number of steps, or nullopt when unknown ("Unknown").
-  Progbar(std::optional<int64_t> target, int verbose);
+  /// By default the clock is the steady clock and the sink is sys.stdout.
+  Progbar(std::optional<int64_t> target, int verbose, Clock clock = nullptr, Sink sink = nullptr);
 
   /// The names whose values are shown as given (ProgbarLogger adds
   /// model.metrics' names before each update).
@@ -36,8 +42,6 @@ class Progbar {
   static std::string format_value(double v, bool verbose2);
 
  private:
-  double now() const;
-
   std::optional<int64_t> target_;
   int verbose_;
   std::set<std::string> stateful_;
@@ -45,7 +49,8 @@ class Progbar {
   std::vector<std::pair<double, double>> sums_;  ///< per order_ entry: weighted sum, weight
   int64_t seen_so_far_ = 0;
   size_t total_width_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  Clock clock_;
+  Sink sink_;
   double last_update_ = 0;
   bool any_update_ = false;
   std::optional<double> time_after_first_step_;
