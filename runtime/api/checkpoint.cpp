@@ -79,6 +79,16 @@ const void* identity(const Value& v) {
 /// itself ("_agc_...") are not dependencies.
 std::vector<std::pair<std::string, Value>> children(const Value& v) {
   std::vector<std::pair<std::string, Value>> out;
+  // TF's Trackable protocol: an object whose class defines _trackable_children
+  // names its dependencies itself (a Keras model's "layer-0",
+  // "layer_with_weights-0").
+  if (auto own = v.is_object() && !is_class(v) ? object_getattr(v, "_trackable_children") : std::nullopt) {
+    Value named = (*own)({}, {});
+    for (const auto& [key, value] : named.as_dict().entries) {
+      if (is_trackable(value)) out.emplace_back(str(key), value);
+    }
+    return out;
+  }
   if (v.is_object()) {
     for (const auto& [name, value] : v.as_object().attrs) {
       if (name.rfind("_agc_", 0) != 0 && is_trackable(value)) out.emplace_back(name, value);
@@ -479,6 +489,12 @@ const Value& tf::api::train_Checkpoint() { return checkpoint_class(); }
 
 void checkpoint_write(const Value& checkpoint, const std::string& prefix) { write_checkpoint(checkpoint, prefix); }
 
+Value checkpoint_read(const Value& root, const std::string& path) {
+  auto state = std::make_shared<StatusState>();
+  state->restore = restore_checkpoint(root, path);
+  return native_object(status_class(), state);
+}
+
 ObjectGraphView object_graph_view(const Value& root, const ExtraChildren& extra) { return walk(root, extra); }
 
 void write_object_graph(const ObjectGraphView& view, const std::string& prefix) { write_graph(view, prefix); }
@@ -537,6 +553,30 @@ void write_checkpoint_state(const std::string& dir, const CheckpointStateFile& s
     if (!out) throw InternalError("Failed to write " + tmp);
   }
   fs::rename(tmp, file);
+}
+
+/// tf.train.list_variables(ckpt_dir_or_file): (key, shape) of every saved
+/// tensor in key order, the object graph's own entry included, as TF lists them.
+Value tf::impl::list_variables(const TfCall& c) {
+  std::string path = path_arg(c["ckpt_dir_or_file"], "ckpt_dir_or_file");
+  if (std::filesystem::is_directory(path)) {
+    auto state = read_checkpoint_state(path);
+    if (!state) {
+      throw ValueError("Couldn't find 'checkpoint' file or checkpoints in given directory " + path);
+    }
+    path = state->model_checkpoint_path;
+  }
+  BundleReader reader(path);
+  std::vector<std::string> keys = reader.keys();
+  std::sort(keys.begin(), keys.end());
+  std::vector<Value> out;
+  for (const std::string& key : keys) {
+    std::vector<Value> dims;
+    const Shape& shape = reader.get(key).shape();
+    for (int i = 0; i < shape.rank(); ++i) dims.emplace_back(shape.dim(i));
+    out.push_back(Value::tuple({Value(key), Value::list(std::move(dims))}));
+  }
+  return Value::list(std::move(out));
 }
 
 Value tf::impl::latest_checkpoint(const TfCall& c) {

@@ -22,6 +22,10 @@ void checkpoint_restore_deferred();
 /// Writes the checkpoint of `checkpoint` (a tf.train.Checkpoint) at
 /// `prefix`, as Checkpoint.write does: no counter, no state file.
 void checkpoint_write(const Value& checkpoint, const std::string& prefix);
+/// Restores the checkpoint at `path` into the object graph rooted at `root`
+/// (Checkpoint.read with `root` as the root): the load status object
+/// (assert_consumed, assert_nontrivial_match, expect_partial).
+Value checkpoint_read(const Value& root, const std::string& path);
 /// Checkpoint.save_counter, made on first use so it is saved too.
 Value checkpoint_save_counter(const Value& checkpoint);
 

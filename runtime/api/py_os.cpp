@@ -232,6 +232,12 @@ Value os_path_getsize(const TfCall& c) {
 
 Value os_getcwd(const TfCall&) { return Value(getcwd()); }
 
+Value os_chdir(const TfCall& c) {
+  const std::string& p = path_arg(c["path"], "chdir");
+  if (::chdir(p.c_str()) != 0) raise_os_error(errno, p);
+  return Value();
+}
+
 Value os_mkdir(const TfCall& c) {
   mkdir(path_arg(c["path"], "mkdir"), c["mode"].as_int());
   return Value();

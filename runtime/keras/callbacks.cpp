@@ -6,6 +6,7 @@
 #include "runtime/keras/callbacks.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "runtime/api/py_sys.h"
@@ -283,6 +284,101 @@ Value make_scheduler_class() {
   return make_class("LearningRateScheduler", {callback_class()}, std::move(attrs));
 }
 
+// ---- ModelCheckpoint.
+
+/// filepath.format(epoch=epoch + 1, **logs), with Keras's KeyError text.
+std::string checkpoint_path(const Value& self, int64_t epoch, const Value& logs) {
+  Kwargs kwargs{{"epoch", Value(epoch + 1)}};
+  if (logs.is_dict()) {
+    for (const auto& [k, v] : logs.as_dict().entries) kwargs.emplace_back(str(k), v);
+  }
+  Value filepath = self.getattr("filepath");
+  try {
+    return str(filepath.getattr("format")({}, std::move(kwargs)));
+  } catch (const KeyError& e) {
+    throw KeyError("Failed to format this callback filepath: \"" + str(filepath) + "\". Reason: " + e.what());
+  }
+}
+
+Value make_model_checkpoint_class() {
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.push_back({"__init__", hook("ModelCheckpoint.__init__",
+                                    {{"filepath", std::nullopt},
+                                     {"monitor", Value("val_loss")},
+                                     {"verbose", Value(0)},
+                                     {"save_best_only", Value(false)},
+                                     {"save_weights_only", Value(false)},
+                                     {"mode", Value("auto")},
+                                     {"save_freq", Value("epoch")},
+                                     {"options", Value()},
+                                     {"initial_value_threshold", Value()}},
+                                    [](const std::vector<Value>& a) {
+                                      const Value& self = a[0];
+                                      callback_class().getattr("__init__")({self}, {});
+                                      if (!a[7].is_str() || a[7].as_str() != "epoch") {
+                                        throw UnimplementedError("agc: ModelCheckpoint supports save_freq='epoch' only");
+                                      }
+                                      std::string monitor = str(a[2]);
+                                      std::string mode = str(a[6]);
+                                      // Not EarlyStopping's rule: "acc" anywhere, or a name starting with fmeasure.
+                                      bool is_max = mode == "max" ||
+                                                    (mode == "auto" && (monitor.find("acc") != std::string::npos ||
+                                                                        monitor.rfind("fmeasure", 0) == 0));
+                                      double inf = std::numeric_limits<double>::infinity();
+                                      self.setattr("filepath", Value(str(a[1])));
+                                      self.setattr("monitor", a[2]);
+                                      self.setattr("verbose", a[3]);
+                                      self.setattr("save_best_only", Value(truthy(a[4])));
+                                      self.setattr("save_weights_only", Value(truthy(a[5])));
+                                      self.setattr("_agc_max", Value(is_max));
+                                      self.setattr("best", a[9].is_none() ? Value(is_max ? -inf : inf) : a[9]);
+                                      return Value();
+                                    })});
+  attrs.push_back({"on_epoch_end", hook("ModelCheckpoint.on_epoch_end", {{"epoch", std::nullopt}, {"logs", Value()}},
+                                        [](const std::vector<Value>& a) {
+                                          const Value& self = a[0];
+                                          int64_t epoch = a[1].as_int();
+                                          std::string path = checkpoint_path(self, epoch, a[2]);
+                                          bool verbose = self.getattr("verbose").as_int() > 0;
+                                          std::string epoch_text = "\nEpoch " + std::to_string(epoch + 1) + ": ";
+                                          Value model = self.getattr("model");
+                                          auto save = [&] {
+                                            if (truthy(self.getattr("save_weights_only"))) {
+                                              model.getattr("save_weights")({Value(path)}, {{"overwrite", Value(true)}});
+                                            } else {
+                                              model.getattr("save")({Value(path)}, {{"overwrite", Value(true)}});
+                                            }
+                                          };
+                                          if (!truthy(self.getattr("save_best_only"))) {
+                                            if (verbose) pymod::write_standard_stream("stdout", epoch_text + "saving model to " + path + "\n");
+                                            save();
+                                            return Value();
+                                          }
+                                          std::string monitor = str(self.getattr("monitor"));
+                                          Value current = dict_get(a[2], monitor);
+                                          if (current.is_none()) {
+                                            pymod::write_standard_stream("stderr", "WARNING:tensorflow:Can save best model only with " +
+                                                                                       monitor + " available, skipping.\n");
+                                            return Value();
+                                          }
+                                          double cur = current.as_float();
+                                          double best = self.getattr("best").as_float();
+                                          bool better = truthy(self.getattr("_agc_max")) ? cur > best : cur < best;
+                                          char buf[128];
+                                          if (better) {
+                                            std::snprintf(buf, sizeof buf, " improved from %.5f to %.5f, saving model to ", best, cur);
+                                            if (verbose) pymod::write_standard_stream("stdout", epoch_text + monitor + buf + path + "\n");
+                                            self.setattr("best", Value(cur));
+                                            save();
+                                          } else if (verbose) {
+                                            std::snprintf(buf, sizeof buf, " did not improve from %.5f", best);
+                                            pymod::write_standard_stream("stdout", epoch_text + monitor + buf + "\n");
+                                          }
+                                          return Value();
+                                        })});
+  return make_class("ModelCheckpoint", {callback_class()}, std::move(attrs));
+}
+
 }  // namespace
 
 const Value& callback_class() {
@@ -319,6 +415,10 @@ const Value& keras_callbacks_Callback() { return keras::callback_class(); }
 const Value& keras_callbacks_History() { return keras::history_class(); }
 const Value& keras_callbacks_EarlyStopping() {
   static const Value cls = keras::make_early_stopping_class();
+  return cls;
+}
+const Value& keras_callbacks_ModelCheckpoint() {
+  static const Value cls = keras::make_model_checkpoint_class();
   return cls;
 }
 const Value& keras_callbacks_LearningRateScheduler() {

@@ -177,6 +177,19 @@ Value record_call(const Value& layer, const Value& inputs, const std::vector<Val
   return outs;
 }
 
+std::string producing_layer(const Value& t) {
+  if (!t.is_tensor() || !t.as_tensor().symbolic()) return "";
+  Registry& r = registry();
+  std::shared_ptr<CallRecord> rec;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    auto it = r.history.find(key_of(t.as_tensor()));
+    if (it == r.history.end()) return "";
+    rec = it->second.first;
+  }
+  return layer_name(rec->layer);
+}
+
 std::vector<Value> recorded_output_shapes(const Value& layer) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);

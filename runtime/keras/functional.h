@@ -45,6 +45,9 @@ Value record_call(const Value& layer, const Value& inputs, const std::vector<Val
 /// order (a summary's Output Shape: Keras prints the one or "multiple").
 std::vector<Value> recorded_output_shapes(const Value& layer);
 
+/// The name of the layer whose call made symbolic tensor `t` ("" when none did).
+std::string producing_layer(const Value& t);
+
 /// keras.Input(shape=None, batch_size=None, name=None, dtype=None, ...):
 /// a placeholder of the Keras graph made by a new InputLayer.
 Value make_input(const Value& shape, const Value& batch_size, const Value& name, const Value& dtype);

@@ -1,8 +1,10 @@
 // tf.keras.Model and tf.keras.Sequential; see model.h.
 #include "runtime/keras/model.h"
 
+#include <filesystem>
 #include <set>
 
+#include "runtime/api/checkpoint.h"
 #include "runtime/api/python_api.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/tracing.h"
@@ -10,6 +12,7 @@
 #include "runtime/keras/layer.h"
 #include "runtime/keras/model_state.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 #include "runtime/value/object_model.h"
 
 namespace ag::keras {
@@ -130,6 +133,113 @@ Value get_layer(const std::vector<Value>& a) {
   throw ValueError("Provide either a layer name or layer index at `get_layer`.");
 }
 
+/// The layers Keras tracks as "layer-N": a graph's (InputLayers included),
+/// else a Sequential's added ones; none for a subclassed model.
+std::vector<Value> tracked_layers(const Value& model) {
+  if (auto g = model_graph(model)) return graph_layers(*g);
+  if (is_instance(model, sequential_class())) return iterate(model.getattr("_agc_layers"));
+  return {};
+}
+
+/// Model._trackable_children (TF's Trackable protocol, read by checkpoints):
+/// Keras's "layer_with_weights-N" and "layer-N" per layer in that order (its
+/// _track_layers), then the attributes (the optimizer, a subclass's layers),
+/// so checkpoint keys read "layer_with_weights-0/kernel/..." as TF's do.
+Value trackable_children(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  Value out = Value::dict();
+  int with_weights = 0;
+  std::vector<Value> layers = tracked_layers(self);
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (!layer_weights(layers[i], WeightKind::All).empty()) {
+      out.as_dict().set(Value("layer_with_weights-" + std::to_string(with_weights++)), layers[i]);
+    }
+    out.as_dict().set(Value("layer-" + std::to_string(i)), layers[i]);
+  }
+  for (const auto& [k, v] : self.as_object().attrs) {
+    if (k.rfind("_agc_", 0) != 0) out.as_dict().set(Value(k), v);
+  }
+  return out;
+}
+
+bool h5_path(const std::string& path) {
+  auto ends = [&](const char* s) {
+    std::string t = s;
+    return path.size() >= t.size() && path.compare(path.size() - t.size(), t.size(), t) == 0;
+  };
+  return ends(".h5") || ends(".keras") || ends(".hdf5");
+}
+
+/// save_weights(filepath, overwrite=True, save_format=None, options=None):
+/// TF's checkpoint format rooted at the model, and the directory's
+/// "checkpoint" state file, as Keras writes them.
+Value save_weights(const std::vector<Value>& a) {
+  std::string path = str(a[1]);
+  std::string format = a[3].is_none() ? (h5_path(path) ? "h5" : "tf") : str(a[3]);
+  if (format == "h5") throw UnimplementedError("agc: save_weights in the HDF5 format is not supported yet; use a path without .h5 (TF format)");
+  if (format != "tf") throw ValueError("Unknown format. Received: `save_format`=" + format + ". Was expecting one of {\"tf\", \"h5\"}.");
+  checkpoint_write(a[0], path);
+  CheckpointStateFile state;
+  state.model_checkpoint_path = path;
+  state.all_model_checkpoint_paths = {path};
+  write_checkpoint_state(std::filesystem::path(path).parent_path().string(), state);
+  return Value();
+}
+
+/// load_weights(filepath, skip_mismatch=False, by_name=False, options=None):
+/// reads a TF-format checkpoint (weights not built yet are assigned when
+/// they are, restore-on-create); the load status, checked for a non-trivial match.
+Value load_weights(const std::vector<Value>& a) {
+  std::string path = str(a[1]);
+  if (h5_path(path)) throw UnimplementedError("agc: load_weights of HDF5 files is not supported yet");
+  Value status = checkpoint_read(a[0], path);
+  status.getattr("assert_nontrivial_match")({}, {});
+  return status;
+}
+
+/// Model.save(filepath, overwrite=True, save_format=None, ...): a SavedModel
+/// (TF format) whose serving_default calls the model with training=False on
+/// its inputs' specs and names the outputs by their layers, as Keras's does.
+Value model_save(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  std::string path = str(a[1]);
+  std::string format = a[3].is_none() ? (h5_path(path) ? "h5" : "tf") : str(a[3]);
+  if (format != "tf") throw UnimplementedError("agc: model.save in the " + format + " format is not supported yet; use a SavedModel directory");
+  auto graph = model_graph(self);
+  if (graph == nullptr) {
+    // Keras traces a subclassed model's call from the shapes it was called
+    // with; agc needs the inputs' specs to write a signature.
+    return tf::api::saved_model_save({self, Value(path)}, {});
+  }
+  std::vector<Value> specs;
+  std::vector<Value> inputs = iterate(self.getattr("inputs"));
+  for (const Value& t : inputs) {
+    const TensorHandle& h = t.as_tensor();
+    std::vector<Value> dims;
+    for (int i = 0; i < h.shape().rank(); ++i) dims.push_back(h.shape().dim(i) < 0 ? Value() : Value(h.shape().dim(i)));
+    specs.push_back(tf::api::TensorSpec()({Value::tuple(std::move(dims)), dtype_value(h.dtype())},
+                                          {{"name", Value(producing_layer(t))}}));
+  }
+  std::vector<Value> out_names;
+  for (const Value& t : iterate(self.getattr("outputs"))) {
+    out_names.emplace_back(producing_layer(t));
+  }
+  Value model = self;
+  std::vector<Param> params;
+  for (const Value& t : inputs) params.push_back({producing_layer(t), std::nullopt});
+  Value serve = make_function("serving_default", params, [model, out_names](const std::vector<Value>& args) -> Value {
+    Value in = args.size() == 1 ? args[0] : Value::list(args);
+    Value out = model({in}, {{"training", Value(false)}});
+    std::vector<Value> outs = out.is_list() || out.is_tuple() ? out.items() : std::vector<Value>{out};
+    Value named = Value::dict();
+    for (size_t i = 0; i < outs.size() && i < out_names.size(); ++i) named.as_dict().set(out_names[i], outs[i]);
+    return named;
+  });
+  Value fn = tf::api::function({serve}, {{"input_signature", Value::list(std::move(specs))}});
+  Value concrete = fn.getattr("get_concrete_function")({}, {});
+  return tf::api::saved_model_save({self, Value(path)}, {{"signatures", concrete}});
+}
+
 Value make_model_class() {
   std::vector<std::pair<std::string, Value>> attrs;
   attrs.push_back({"__init__", Value::callable("__init__", model_init)});
@@ -143,6 +253,20 @@ Value make_model_class() {
                                 {{"self", std::nullopt}, {"name", Value()}, {"index", Value()}}, get_layer));
   attrs.push_back({"layers", model_property("layers", [](const Value& self) { return Value::list(model_layers(self)); })});
   attrs.push_back({"summary", summary_method()});
+  attrs.push_back(native_method("Model._trackable_children", "_trackable_children", {{"self", std::nullopt}},
+                                trackable_children));
+  attrs.push_back(native_method("Model.save_weights", "save_weights",
+                                {{"self", std::nullopt}, {"filepath", std::nullopt}, {"overwrite", Value(true)},
+                                 {"save_format", Value()}, {"options", Value()}},
+                                save_weights));
+  attrs.push_back(native_method("Model.save", "save",
+                                {{"self", std::nullopt}, {"filepath", std::nullopt}, {"overwrite", Value(true)},
+                                 {"save_format", Value()}, {"kwargs", std::nullopt, ParamKind::VarKeyword}},
+                                model_save));
+  attrs.push_back(native_method("Model.load_weights", "load_weights",
+                                {{"self", std::nullopt}, {"filepath", std::nullopt}, {"skip_mismatch", Value(false)},
+                                 {"by_name", Value(false)}, {"options", Value()}},
+                                load_weights));
   for (auto& m : training_methods()) attrs.push_back(std::move(m));
   return make_class("Model", {layer_class()}, std::move(attrs));
 }
@@ -160,11 +284,14 @@ void build_sequential_graph(const Value& self, const Value& input) {
   self.setattr("built", true);
 }
 
-Value input_for(const Value& batch_shape) {
+/// The Input a Sequential makes for itself: named after its first layer
+/// ("dense_input"), as Keras names it.
+Value input_for(const Value& self, const Value& batch_shape) {
   std::vector<Value> dims = iterate(batch_shape);
   Value batch = dims.empty() ? Value() : dims[0];
   std::vector<Value> rest(dims.begin() + (dims.empty() ? 0 : 1), dims.end());
-  return make_input(Value::tuple(std::move(rest)), batch, Value(), Value());
+  Value first = iterate(self.getattr("_agc_layers")).at(0);
+  return make_input(Value::tuple(std::move(rest)), batch, Value(layer_name(first) + "_input"), Value());
 }
 
 Value sequential_add(const std::vector<Value>& a) {
@@ -195,7 +322,7 @@ Value sequential_add(const std::vector<Value>& a) {
   if (!state.sequential_input.is_none()) {
     build_sequential_graph(self, state.sequential_input);
   } else if (iterate(self.getattr("_agc_layers")).size() == 1 && layer.hasattr("_batch_input_shape")) {
-    build_sequential_graph(self, input_for(layer.getattr("_batch_input_shape")));
+    build_sequential_graph(self, input_for(self, layer.getattr("_batch_input_shape")));
   } else {
     self.setattr("built", false);
   }
@@ -240,7 +367,7 @@ Value make_sequential_class() {
                                             }
                                             std::vector<Value> dims = iterate(a[1]);
                                             if (!dims.empty()) dims[0] = Value();  // the batch dim stays unknown
-                                            build_sequential_graph(a[0], input_for(Value::tuple(std::move(dims))));
+                                            build_sequential_graph(a[0], input_for(a[0], Value::tuple(std::move(dims))));
                                             return Value();
                                           })});
   attrs.push_back({"call", make_function("Sequential.call",
