@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Issue 16's fit benchmark, PyTorch side: the same epoch as keras_fit.py
+(60,000 x 784 float32 samples, Linear(784, 128) + ReLU + Dropout(0.2) +
+Linear(128, 10), Adam (eps=1e-7 as Keras), cross-entropy from logits,
+accuracy counted per batch, batch 32, a new shuffle per epoch) as the
+hand-written loop a PyTorch user writes, eager and TorchScript (the module
+scripted), 2 threads. Runs agc's side first when given the agc binary, so the
+figures come from one run on the same machine state.
+
+    /usr/bin/python3 bench/training/torch_fit.py [AGC]
+"""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+torch.set_num_threads(2)
+torch.manual_seed(0)
+EPOCHS = 3
+N = 60000
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1 = torch.nn.Linear(784, 128)
+        self.drop = torch.nn.Dropout(0.2)
+        self.l2 = torch.nn.Linear(128, 10)
+
+    def forward(self, x):
+        return self.l2(self.drop(torch.relu(self.l1(x))))
+
+
+def epochs(model, x, y, label):
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    for epoch in range(EPOCHS):
+        start = time.perf_counter()
+        perm = torch.randperm(N)
+        total, correct = 0.0, 0
+        model.train()
+        for s in range(0, N, 32):
+            idx = perm[s:s + 32]
+            xb, yb = x[idx], y[idx]
+            logits = model(xb)
+            loss = loss_fn(logits, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(idx)
+            correct += int((logits.argmax(1) == yb).sum())
+        print("%s epoch %d: %.3f s (loss %.4f, accuracy %.4f)" % (label, epoch, time.perf_counter() - start,
+                                                                 total / N, correct / N))
+
+
+if len(sys.argv) > 1:
+    here = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run([sys.argv[1], "run", os.path.join(here, "keras_fit.py")], check=True)
+rng = np.random.RandomState(0)
+x = torch.from_numpy(rng.rand(N, 784).astype(np.float32))
+y = torch.from_numpy((np.arange(N) % 10).astype(np.int64))
+epochs(Net(), x, y, "PyTorch eager")
+epochs(torch.jit.script(Net()), x, y, "TorchScript")
