@@ -365,6 +365,28 @@ Value base_config(const Value& self) {
                       {Value("dtype"), Value("float32")}});
 }
 
+/// Whether a mask (or a nesting of them) holds one that is not None.
+bool any_mask(const Value& mask) {
+  if (mask.is_list() || mask.is_tuple()) {
+    for (const Value& m : mask.items()) {
+      if (any_mask(m)) return true;
+    }
+    return false;
+  }
+  return !mask.is_none();
+}
+
+/// Layer.compute_mask(inputs, mask=None): the mask passed in when the layer
+/// supports masking; None otherwise, a TypeError when a mask came.
+Value base_compute_mask(const std::vector<Value>& a) {
+  if (truthy(a[0].getattr("supports_masking"))) return a[2];
+  if (any_mask(a[2])) {
+    throw TypeError("Layer " + layer_name(a[0]) + " does not support masking, but was passed an input_mask: " +
+                    str(a[2]));
+  }
+  return Value();
+}
+
 Value make_base_class() {
   std::vector<std::pair<std::string, Value>> attrs;
   attrs.push_back(native_method("Layer.__init__", "__init__",
@@ -388,6 +410,11 @@ Value make_base_class() {
                                           {"args", std::nullopt, ParamKind::VarPositional},
                                           {"kwargs", std::nullopt, ParamKind::VarKeyword}},
                                          [](const std::vector<Value>& a) -> Value { return a[1]; })});
+  attrs.push_back(native_method("Layer.compute_mask", "compute_mask",
+                                {{"self", std::nullopt}, {"inputs", std::nullopt}, {"mask", Value()}},
+                                base_compute_mask));
+  // Keras's default; a layer that passes masks on sets its own.
+  attrs.push_back({"supports_masking", Value(false)});
   attrs.push_back(native_method("Layer.add_weight", "add_weight",
                                 {{"self", std::nullopt},
                                  {"name", Value()},
@@ -597,6 +624,11 @@ Value make_layer_class(LayerDef def) {
     std::vector<Param> call_params{{"self", std::nullopt}, {"inputs", std::nullopt}};
     for (const Param& p : def.call_params) call_params.push_back(p);
     attrs.push_back({"call", make_function(def.name + ".call", call_params, def.call)});
+  }
+  if (def.compute_mask) {
+    attrs.push_back(native_method(def.name + ".compute_mask", "compute_mask",
+                                  {{"self", std::nullopt}, {"inputs", std::nullopt}, {"mask", Value()}},
+                                  def.compute_mask));
   }
   return make_class(def.name, {def.base.is_none() ? layer_class() : def.base}, std::move(attrs));
 }

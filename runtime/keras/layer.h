@@ -86,6 +86,10 @@ struct LayerDef {
   std::vector<Param> call_params{};
   /// call(): `a[0]` self, `a[1]` inputs, then one value per call_params entry.
   std::function<Value(const std::vector<Value>& a)> call{};
+  /// compute_mask(inputs, mask): the output mask (Keras's Layer.compute_mask);
+  /// a class without one takes the base's (the mask passed through when the
+  /// layer supports masking, else None). `a[0]` self, `a[1]` inputs, `a[2]` mask.
+  std::function<Value(const std::vector<Value>& a)> compute_mask{};
   /// get_config()'s keys past the base ones (name, trainable, dtype): the
   /// attributes holding the constructor's arguments, in Keras's order.
   std::vector<std::string> config{};

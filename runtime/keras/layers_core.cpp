@@ -1,5 +1,5 @@
 // The core layers of tf.keras.layers: Dense, Activation, Dropout, Flatten,
-// Reshape, Permute, Lambda and Rescaling, each Keras 2's call() built from
+// Reshape, Permute, Lambda, Rescaling and Embedding, each Keras 2's call() built from
 // tf.* functions (so a trace names its nodes as TF does) with Keras's
 // constructor checks and messages.
 #include <numeric>
@@ -292,9 +292,81 @@ Value make_rescaling() {
   });
 }
 
+Value make_embedding() {
+  return make_layer_class(LayerDef{
+      .name = "Embedding",
+      .init_params = {{"input_dim", std::nullopt},
+                      {"output_dim", std::nullopt},
+                      {"embeddings_initializer", Value("uniform")},
+                      {"embeddings_regularizer", Value()},
+                      {"activity_regularizer", Value()},
+                      {"embeddings_constraint", Value()},
+                      {"mask_zero", Value(false)},
+                      {"input_length", Value()},
+                      {"sparse", Value(false)},
+                      {"name", Value()},
+                      {"trainable", Value(true)},
+                      {"dtype", Value()}},
+      .init =
+          [](const Value& self, const std::vector<Value>& a) {
+            // Keras gives the layer an input_shape, (input_length,) or (None,),
+            // so a Sequential starting with it builds at once.
+            Value kwargs = Value::dict();
+            bool has_shape = false;
+            for (const auto& [k, v] : a[13].as_dict().entries) {
+              kwargs.as_dict().set(k, v);
+              has_shape = has_shape || k.as_str() == "input_shape";
+            }
+            if (!has_shape) {
+              kwargs.as_dict().set(Value("input_shape"), Value::tuple({truthy(a[8]) ? a[8] : Value()}));
+            }
+            if (a[1].as_int() <= 0 || a[2].as_int() <= 0) {
+              throw ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = " + str(a[1]) +
+                               " and output_dim = " + str(a[2]));
+            }
+            if (truthy(a[9])) throw UnimplementedError("agc: Embedding(sparse=True) is not supported");
+            init_base(self, a[10], a[11], a[12], kwargs);
+            self.setattr("input_dim", Value(a[1].as_int()));
+            self.setattr("output_dim", Value(a[2].as_int()));
+            self.setattr("embeddings_initializer", a[3]);
+            self.setattr("embeddings_regularizer", a[4]);
+            self.setattr("mask_zero", Value(truthy(a[7])));
+            self.setattr("supports_masking", Value(truthy(a[7])));
+            self.setattr("input_length", a[8]);
+          },
+      .build =
+          [](const Value& self, const Value&) {
+            self.setattr("embeddings", add_weight(self, {"embeddings",
+                                                         {self.getattr("input_dim").as_int(),
+                                                          self.getattr("output_dim").as_int()},
+                                                         self.getattr("embeddings_initializer"),
+                                                         self.getattr("embeddings_regularizer")}));
+          },
+      .call =
+          [](const std::vector<Value>& a) {
+            Value ids = a[1].is_tensor() ? a[1] : Value(to_tensor(a[1]));
+            DType d = ids.as_tensor().dtype();
+            if (d != DType::Int32 && d != DType::Int64) ids = tf::cast(ids, DType::Int32);
+            return tf::api::embedding_lookup({a[0].getattr("embeddings"), ids}, {});
+          },
+      .compute_mask =
+          [](const std::vector<Value>& a) -> Value {
+            if (!truthy(a[0].getattr("mask_zero"))) return Value();
+            return tf::api::not_equal({a[1], Value(0)}, {});
+          },
+      .config = {"input_dim", "output_dim", "embeddings_initializer", "embeddings_regularizer", "mask_zero",
+                 "input_length"},
+  });
+}
+
 }  // namespace ag::keras
 
 namespace ag::tf::api {
+
+const Value& keras_layers_Embedding() {
+  static const Value cls = keras::make_embedding();
+  return cls;
+}
 
 const Value& keras_layers_Dense() {
   static const Value cls = keras::make_dense();

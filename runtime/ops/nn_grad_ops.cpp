@@ -78,6 +78,12 @@ std::vector<TensorSpec> infer_conv_backprop(const InferContext& c, int sizes_inp
     if (s.rank() != 4) throw InvalidArgumentError(std::string(c.op) + ": shape must have 4 elements, got " + s.debug_string());
     return one(t, s);
   }
+  // While tracing, a Pack of the batch size and constants (Keras's
+  // Conv2DTranspose stacks tf.shape(x)[0] with its output dims) is known in
+  // part, as TF's MakeShapeFromShapeTensor reads it.
+  if (sizes_input == 0) {
+    if (std::optional<Shape> s = array::shape_input(c, 0); s && s->rank_known() && s->rank() == 4) return one(t, *s);
+  }
   return one(t, Shape::unknown_dims(4));
 }
 
