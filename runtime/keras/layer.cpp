@@ -446,12 +446,12 @@ Value make_base_class() {
   attrs.push_back(native_method("Layer.get_weights", "get_weights", {{"self", std::nullopt}},
                                 [](const std::vector<Value>& a) -> Value {
                                   std::vector<Value> out;
-                                  for (const Value& w : layer_weights(a[0], WeightKind::All)) out.push_back(w.getattr("numpy")({}, {}));
+                                  for (const Value& w : iterate(a[0].getattr("weights"))) out.push_back(w.getattr("numpy")({}, {}));
                                   return Value::list(std::move(out));
                                 }));
   attrs.push_back(native_method("Layer.set_weights", "set_weights", {{"self", std::nullopt}, {"weights", std::nullopt}},
                                 [](const std::vector<Value>& a) -> Value {
-                                  std::vector<Value> ws = layer_weights(a[0], WeightKind::All);
+                                  std::vector<Value> ws = iterate(a[0].getattr("weights"));
                                   std::vector<Value> values = iterate(a[1]);
                                   if (values.size() != ws.size()) {
                                     throw ValueError("You called `set_weights(weights)` on layer \"" + layer_name(a[0]) +
@@ -582,6 +582,23 @@ std::vector<Value> layer_weights(const Value& layer, WeightKind kind) {
   return out;
 }
 
+std::vector<Value> model_weights(const Value& model) {
+  std::vector<Value> out;
+  std::set<const void*> seen;
+  auto take = [&](const Value& w) {
+    if (seen.insert(w.as_variable().get()).second) out.push_back(w);
+  };
+  for (const Value& sub : sublayers(model)) {
+    for (const Value& w : iterate(sub.getattr("weights"))) take(w);
+  }
+  std::vector<Value> own = own_variables(model);
+  for (const Value& w : own) {
+    if (truthy(w.getattr("trainable"))) take(w);
+  }
+  for (const Value& w : own) take(w);
+  return out;
+}
+
 std::vector<Value> sublayers(const Value& layer) {
   std::vector<Value> out;
   std::set<const void*> seen{&layer.as_object()};
@@ -630,6 +647,7 @@ Value make_layer_class(LayerDef def) {
                                   {{"self", std::nullopt}, {"inputs", std::nullopt}, {"mask", Value()}},
                                   def.compute_mask));
   }
+  for (auto& m : def.methods) attrs.push_back(std::move(m));
   return make_class(def.name, {def.base.is_none() ? layer_class() : def.base}, std::move(attrs));
 }
 

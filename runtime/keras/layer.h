@@ -62,6 +62,10 @@ Value add_weight(const Value& self, const WeightSpec& spec);
 /// non_trainable_weights / weights), each variable once.
 enum class WeightKind { All, Trainable, NonTrainable };
 std::vector<Value> layer_weights(const Value& layer, WeightKind kind);
+/// Keras's Model.weights: each tracked layer's `weights` in turn (a plain
+/// layer's trainable then non-trainable ones, a nested model's in this
+/// order), then the model's own trainable and non-trainable weights.
+std::vector<Value> model_weights(const Value& model);
 /// The layers directly held by `layer`'s attributes, in assignment order
 /// (Keras's _flatten_layers(include_self=False, recursive=False)).
 std::vector<Value> sublayers(const Value& layer);
@@ -90,6 +94,8 @@ struct LayerDef {
   /// a class without one takes the base's (the mask passed through when the
   /// layer supports masking, else None). `a[0]` self, `a[1]` inputs, `a[2]` mask.
   std::function<Value(const std::vector<Value>& a)> compute_mask{};
+  /// Further methods of the class (name, function whose first parameter is self).
+  std::vector<std::pair<std::string, Value>> methods{};
   /// get_config()'s keys past the base ones (name, trainable, dtype): the
   /// attributes holding the constructor's arguments, in Keras's order.
   std::vector<std::string> config{};

@@ -23,6 +23,7 @@
 #include "runtime/keras/layer.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/tensor_shape_value.h"
 #include "runtime/value/variable_value.h"
 
 namespace ag::keras {
@@ -457,10 +458,223 @@ Value make_layer_normalization() {
   });
 }
 
+/// Normalization's axis as Keras standardizes it: None -> (), an int -> (axis,).
+Value preprocessing_axis(const Value& axis) {
+  if (axis.is_none()) return Value::tuple({});
+  if (axis.is_int()) return Value::tuple({axis});
+  return Value::tuple(iterate(axis));
+}
+
+/// finalize_state: the statistics as tensors of the broadcast shape.
+void normalization_finalize(const Value& self) {
+  if (!self.getattr("input_mean").is_none() || !truthy(self.getattr("built"))) return;
+  Value shape = self.getattr("_agc_broadcast_shape");
+  self.setattr("mean", tf::reshape(self.getattr("adapt_mean"), shape));
+  self.setattr("variance", tf::reshape(self.getattr("adapt_variance"), shape));
+}
+
+void normalization_build(const Value& self, const Value& input_shape) {
+  if (input_shape.is_list() || input_shape.is_tuple()) {
+    throw ValueError("Normalization only accepts a single input. If you are passing a python list or tuple as a single "
+                     "input, please convert to a numpy array or `tf.Tensor`.");
+  }
+  std::vector<int64_t> dims = shape_ints(input_shape);
+  const int64_t ndim = static_cast<int64_t>(dims.size());
+  Value axis = self.getattr("axis");
+  std::vector<int64_t> keep;
+  for (const Value& a : iterate(axis)) {
+    int64_t d = a.as_int();
+    if (d < -ndim || d >= ndim) {
+      throw ValueError("All `axis` values must be in the range [-ndim, ndim). Found ndim: `" + std::to_string(ndim) +
+                       "`, axis: " + str(axis));
+    }
+    keep.push_back(d < 0 ? d + ndim : d);
+  }
+  std::sort(keep.begin(), keep.end());
+  for (int64_t d : keep) {
+    if (dims[static_cast<size_t>(d)] < 0) {
+      std::string list = "[";
+      for (size_t i = 0; i < dims.size(); ++i) list += (i ? ", " : "") + (dims[i] < 0 ? "None" : std::to_string(dims[i]));
+      throw ValueError("All `axis` values to be kept must have known shape. Got axis: " + str(axis) +
+                       ", input shape: " + list + "], with unknown axis at index: " + std::to_string(d));
+    }
+  }
+  std::vector<int64_t> reduce, broadcast, stats_shape;
+  for (int64_t d = 0; d < ndim; ++d) {
+    const bool kept = std::find(keep.begin(), keep.end(), d) != keep.end();
+    if (!kept) reduce.push_back(d);
+    broadcast.push_back(kept ? dims[static_cast<size_t>(d)] : 1);
+    if (kept) stats_shape.push_back(dims[static_cast<size_t>(d)]);
+  }
+  self.setattr("_agc_reduce_axis", ints_list(reduce));
+  self.setattr("_agc_broadcast_shape", ints_list(broadcast));
+  if (self.getattr("input_mean").is_none()) {
+    self.setattr("adapt_mean", add_weight(self, {"mean", stats_shape, Value("zeros"), Value(), false}));
+    self.setattr("adapt_variance", add_weight(self, {"variance", stats_shape, Value("ones"), Value(), false}));
+    self.setattr("count", add_weight(self, {"count", {}, Value("zeros"), Value(), false, DType::Int64}));
+    self.setattr("built", Value(true));
+    normalization_finalize(self);
+  } else {
+    // input_mean * np.ones(shape) in float64, reshaped, cast to float32.
+    auto stat = [&](const Value& v) {
+      Value full = tf::constant(v, DType::Float64) * tf::ones(ints_list(stats_shape), DType::Float64);
+      return tf::cast(tf::reshape(full, ints_list(broadcast)), DType::Float32);
+    };
+    self.setattr("mean", stat(self.getattr("input_mean")));
+    self.setattr("variance", stat(self.getattr("input_variance")));
+  }
+}
+
+/// update_state(data): the running mean and variance merged with the batch's
+/// by the counts (the lack-of-fit sum of squares), as Keras writes it.
+Value normalization_update_state(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  if (!self.getattr("input_mean").is_none()) {
+    throw ValueError("Cannot `adapt` a Normalization layer that is initialized with static `mean` and `variance`, you "
+                     "passed mean " + str(self.getattr("input_mean")) + " and variance " +
+                     str(self.getattr("input_variance")) + ".");
+  }
+  if (!truthy(self.getattr("built"))) throw RuntimeError("`build` must be called before `update_state`.");
+  Value data = tf::cast(Value(to_tensor(a[1])), DType::Float32);
+  Value reduce = self.getattr("_agc_reduce_axis");
+  Value moments = tf::api::moments({data, reduce}, {});
+  Value batch_mean = moments.items()[0], batch_variance = moments.items()[1];
+  Value batch_count = Value(int64_t{1});
+  if (!iterate(reduce).empty()) {
+    Value batch_shape = tf::shape(data, DType::Int64);
+    batch_count = tf::reduce_prod(tf::api::gather({batch_shape, reduce}, {}));
+  }
+  Value count = self.getattr("count");
+  Value mean = Value(variable_value::read(self.getattr("adapt_mean")));
+  Value variance = Value(variable_value::read(self.getattr("adapt_variance")));
+  Value total_count = batch_count + Value(variable_value::read(count));
+  Value batch_weight = tf::cast(batch_count, DType::Float32) / tf::cast(total_count, DType::Float32);
+  Value existing_weight = Value(1.0) - batch_weight;
+  Value total_mean = mean * existing_weight + batch_mean * batch_weight;
+  Value total_variance = (variance + tf::api::pow({mean - total_mean, Value(2)}, {})) * existing_weight +
+                         (batch_variance + tf::api::pow({batch_mean - total_mean, Value(2)}, {})) * batch_weight;
+  variable_value::assign(self.getattr("adapt_mean"), total_mean, variable_value::AssignOp::Assign);
+  variable_value::assign(self.getattr("adapt_variance"), total_variance, variable_value::AssignOp::Assign);
+  variable_value::assign(count, total_count, variable_value::AssignOp::Assign);
+  return Value();
+}
+
+Value normalization_reset_state(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  if (!self.getattr("input_mean").is_none() || !truthy(self.getattr("built"))) return Value();
+  for (const char* name : {"adapt_mean", "adapt_variance", "count"}) {
+    Value var = self.getattr(name);
+    Value t(variable_value::read(var));
+    variable_value::assign(var, std::string(name) == "adapt_variance" ? tf::ones_like(t) : tf::zeros_like(t),
+                           variable_value::AssignOp::Assign);
+  }
+  return Value();
+}
+
+/// adapt(data, batch_size=None, steps=None): update_state over the batches
+/// Keras's data handler makes (arrays cut into batch_size rows, 32 unless
+/// given, in order; a dataset's elements), building on the first, then
+/// finalize_state.
+Value normalization_adapt(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  if (truthy(self.getattr("built"))) normalization_reset_state({self});
+  std::vector<Value> batches;
+  if (a[1].is_object() && a[1].type_name().find("Dataset") != std::string::npos) {
+    batches = iterate(a[1]);
+  } else {
+    Value data(to_tensor(a[1]));
+    const Shape& s = data.as_tensor().shape();
+    const int64_t rows = s.rank() > 0 ? s.dim(0) : 1;
+    const int64_t size = a[2].is_none() ? 32 : a[2].as_int();
+    if (s.rank() == 0) {
+      batches.push_back(data);
+    } else {
+      for (int64_t begin = 0; begin < rows; begin += size) {
+        batches.push_back(getslice(data, SliceSpec{Value(begin), Value(std::min(begin + size, rows)), Value()}));
+      }
+    }
+  }
+  if (!a[3].is_none() && static_cast<int64_t>(batches.size()) > a[3].as_int()) {
+    batches.resize(static_cast<size_t>(a[3].as_int()));
+  }
+  for (const Value& batch : batches) {
+    if (!truthy(self.getattr("built"))) {
+      Value t(to_tensor(batch));
+      const Shape& s = t.as_tensor().shape();
+      if (!self.hasattr("_batch_input_shape")) {
+        self.setattr("_batch_input_shape", Value::tuple(std::vector<Value>(static_cast<size_t>(s.rank()), Value())));
+      }
+      self.getattr("build")({tensor_shape(s)}, {});
+    }
+    normalization_update_state({self, batch});
+  }
+  normalization_finalize(self);
+  return Value();
+}
+
+Value make_normalization() {
+  return make_layer_class(LayerDef{
+      .name = "Normalization",
+      .init_params = {{"axis", Value(-1)},
+                      {"mean", Value()},
+                      {"variance", Value()},
+                      {"invert", Value(false)},
+                      {"name", Value()},
+                      {"trainable", Value(true)},
+                      {"dtype", Value()}},
+      .init =
+          [](const Value& self, const std::vector<Value>& a) {
+            init_base(self, a[5], a[6], a[7], a[8]);
+            self.setattr("axis", preprocessing_axis(a[1]));
+            if (a[2].is_variable()) {
+              throw ValueError("Normalization does not support passing a Variable for the `mean` init arg.");
+            }
+            if (a[3].is_variable()) {
+              throw ValueError("Normalization does not support passing a Variable for the `variance` init arg.");
+            }
+            if (a[2].is_none() != a[3].is_none()) {
+              throw ValueError("When setting values directly, both `mean` and `variance` must be set. Got mean: " +
+                               str(a[2]) + " and variance: " + str(a[3]));
+            }
+            self.setattr("input_mean", a[2]);
+            self.setattr("input_variance", a[3]);
+            self.setattr("invert", Value(truthy(a[4])));
+          },
+      .build = normalization_build,
+      .call =
+          [](const std::vector<Value>& a) {
+            const Value& self = a[0];
+            Value x = tf::cast(Value(to_tensor(a[1])), DType::Float32);
+            Value mean = self.getattr("mean");
+            Value scale = tf::maximum(tf::sqrt(self.getattr("variance")), Value(1e-7));
+            if (truthy(self.getattr("invert"))) return mean + x * scale;
+            return (x - mean) / scale;
+          },
+      .methods = {native_method("Normalization.adapt", "adapt",
+                                {{"self", std::nullopt}, {"data", std::nullopt}, {"batch_size", Value()}, {"steps", Value()}},
+                                normalization_adapt),
+                  native_method("Normalization.update_state", "update_state",
+                                {{"self", std::nullopt}, {"data", std::nullopt}}, normalization_update_state),
+                  native_method("Normalization.reset_state", "reset_state", {{"self", std::nullopt}},
+                                normalization_reset_state),
+                  native_method("Normalization.finalize_state", "finalize_state", {{"self", std::nullopt}},
+                                [](const std::vector<Value>& a) -> Value {
+                                  normalization_finalize(a[0]);
+                                  return Value();
+                                })},
+      .config = {"axis", "invert"},
+  });
+}
+
 }  // namespace
 }  // namespace ag::keras
 
 namespace ag::tf::api {
+
+const Value& keras_layers_Normalization() {
+  static const Value cls = keras::make_normalization();
+  return cls;
+}
 
 const Value& keras_layers_BatchNormalization() {
   static const Value cls = keras::make_batch_normalization();

@@ -267,6 +267,10 @@ Value make_model_class() {
                                 {{"self", std::nullopt}, {"filepath", std::nullopt}, {"skip_mismatch", Value(false)},
                                  {"by_name", Value(false)}, {"options", Value()}},
                                 load_weights));
+  // Keras orders a model's weights layer by layer (a BatchNormalization's
+  // moving statistics before the next layer's kernel), unlike a layer's.
+  attrs.push_back({"weights", model_property("weights", [](const Value& self) { return Value::list(model_weights(self)); })});
+  attrs.push_back({"variables", model_property("variables", [](const Value& self) { return Value::list(model_weights(self)); })});
   for (auto& m : training_methods()) attrs.push_back(std::move(m));
   return make_class("Model", {layer_class()}, std::move(attrs));
 }

@@ -280,3 +280,68 @@ TEST_CASE("normalization layers' errors are Keras's") {
         "ValueError: Input 0 of layer \"bn\" is incompatible with the layer: expected ndim=2, found ndim=3. Full shape "
         "received: (4, 3, 2)");
 }
+
+TEST_CASE("a model lists its weights layer by layer, as Keras's Model.weights, and get/set_weights follow it") {
+  Value dense = make_layer(tf::api::keras_layers_Dense(), {Value(2)}, {{"name", Value("d1")}, {"input_shape", Value::tuple({Value(3)})}});
+  Value bn = make_layer(tf::api::keras_layers_BatchNormalization(), {}, {{"name", Value("bn")}});
+  Value out = make_layer(tf::api::keras_layers_Dense(), {Value(1)}, {{"name", Value("d2")}});
+  Value model = tf::api::keras_Sequential()({Value::list({dense, bn, out})}, {});
+  CHECK(weight_names(model) == std::vector<std::string>{"d1/kernel:0", "d1/bias:0", "bn/gamma:0", "bn/beta:0",
+                                                        "bn/moving_mean:0", "bn/moving_variance:0", "d2/kernel:0",
+                                                        "d2/bias:0"});
+  // trainable_weights stays per kind: the moving statistics are not in it.
+  CHECK(model.getattr("trainable_weights").items().size() == 6);
+  CHECK(model.getattr("non_trainable_weights").items().size() == 2);
+  std::vector<Value> ws = model.getattr("get_weights")({}, {}).items();
+  REQUIRE(ws.size() == 8);
+  CHECK(str(ws[4].getattr("shape")) == "(2,)");   // moving_mean
+  CHECK(str(ws[6].getattr("shape")) == "(2, 1)");  // d2's kernel
+  ws[4] = tensor_of({5, 6}, {2});
+  model.getattr("set_weights")({Value::list(ws)}, {});
+  CHECK(values_of(bn.getattr("moving_mean")) == std::vector<float>{5, 6});
+  // A plain layer keeps trainable then non-trainable.
+  CHECK(weight_names(bn) == std::vector<std::string>{"bn/gamma:0", "bn/beta:0", "bn/moving_mean:0", "bn/moving_variance:0"});
+}
+
+TEST_CASE("Normalization: adapt() computes the mean and variance batch by batch; call standardizes or inverts") {
+  // Keras's docstring examples.
+  Value flat = make_layer(tf::api::keras_layers_Normalization(), {Value()});
+  flat.getattr("adapt")({tensor_of({1, 2, 3, 4, 5}, {5})}, {});
+  CHECK(all_close(values_of(flat({tensor_of({1, 2, 3}, {3})})), {-std::sqrt(2.0), -std::sqrt(0.5), 0}, 1e-6));
+  std::vector<float> rows = {0, 7, 4, 2, 9, 6, 0, 7, 4, 2, 9, 6};
+  Value per_feature = make_layer(tf::api::keras_layers_Normalization(), {}, {{"name", Value("norm")}});
+  per_feature.getattr("adapt")({tensor_of(rows, {4, 3})}, {});
+  CHECK(values_of(per_feature({tensor_of({0, 7, 4}, {1, 3})})) == std::vector<float>{-1, -1, -1});
+  CHECK(weight_names(per_feature) == std::vector<std::string>{"norm/mean:0", "norm/variance:0", "norm/count:0"});
+  CHECK(str(Value(variable_value::read(per_feature.getattr("count")))) == "tf.Tensor(4, shape=(), dtype=int64)");
+  Value fixed = make_layer(tf::api::keras_layers_Normalization(), {}, {{"mean", Value(3.0)}, {"variance", Value(2.0)}});
+  CHECK(all_close(values_of(fixed({tensor_of({1, 2, 3}, {3, 1})})), {-std::sqrt(2.0), -std::sqrt(0.5), 0}, 1e-6));
+  Value inverse = make_layer(tf::api::keras_layers_Normalization(), {}, {{"invert", Value(true)}});
+  inverse.getattr("adapt")({tensor_of(rows, {4, 3})}, {});
+  CHECK(values_of(inverse({tensor_of({1, 2, 3}, {1, 3})})) == std::vector<float>{2, 10, 8});
+
+  // 70 rows adapt in batches of 32, 32 and 6 (or 20s): the merged statistics are the data's.
+  std::vector<float> data = lcg_values(70 * 2, 33);
+  ChannelStats s = channel_stats(data, 2);
+  for (Value batch : {Value(), Value(20)}) {
+    Value norm = make_layer(tf::api::keras_layers_Normalization());
+    norm.getattr("adapt")({tensor_of(data, {70, 2})}, {{"batch_size", batch}});
+    CHECK(all_close(values_of(norm.getattr("adapt_mean")), s.mean, 1e-6));
+    CHECK(all_close(values_of(norm.getattr("adapt_variance")), s.var, 1e-6));
+    Value f = traced_function({"x"}, [&](const std::vector<Value>& a) { return norm({a[0]}); });
+    std::vector<double> want;
+    for (size_t i = 0; i < 4; ++i) want.push_back((data[i] - s.mean[i % 2]) / std::sqrt(s.var[i % 2]));
+    CHECK(all_close(values_of(f({tensor_of({data[0], data[1], data[2], data[3]}, {2, 2})})), want, 1e-5));
+  }
+  // adapt again starts afresh.
+  per_feature.getattr("adapt")({tensor_of({1, 1, 1, 3, 3, 3}, {2, 3})}, {});
+  CHECK(values_of(per_feature.getattr("adapt_mean")) == std::vector<float>{2, 2, 2});
+  CHECK(error_text([] { make_layer(tf::api::keras_layers_Normalization(), {}, {{"mean", Value(1.0)}}); }) ==
+        "ValueError: When setting values directly, both `mean` and `variance` must be set. Got mean: 1.0 and "
+        "variance: None");
+  CHECK(error_text([&] { fixed.getattr("adapt")({tensor_of({1, 2}, {2, 1})}, {}); }) ==
+        "ValueError: Cannot `adapt` a Normalization layer that is initialized with static `mean` and `variance`, you "
+        "passed mean 3.0 and variance 2.0.");
+  CHECK(error_text([] { make_layer(tf::api::keras_layers_Normalization(), {Value(3)})({tensor_of({1, 2}, {1, 2})}); }) ==
+        "ValueError: All `axis` values must be in the range [-ndim, ndim). Found ndim: `2`, axis: (3,)");
+}
