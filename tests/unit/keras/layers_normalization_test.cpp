@@ -345,3 +345,30 @@ TEST_CASE("Normalization: adapt() computes the mean and variance batch by batch;
   CHECK(error_text([] { make_layer(tf::api::keras_layers_Normalization(), {Value(3)})({tensor_of({1, 2}, {1, 2})}); }) ==
         "ValueError: All `axis` values must be in the range [-ndim, ndim). Found ndim: `2`, axis: (3,)");
 }
+
+TEST_CASE("fit() trains BatchNormalization in training mode: its moving statistics move, predict uses them") {
+  // Dense(2) with ones and no bias: both units give the row's sum.
+  Value dense = make_layer(tf::api::keras_layers_Dense(), {Value(2)},
+                           {{"kernel_initializer", Value("ones")}, {"use_bias", Value(false)},
+                            {"input_shape", Value::tuple({Value(3)})}});
+  Value bn = make_layer(tf::api::keras_layers_BatchNormalization());
+  Value model = tf::api::keras_Sequential()({Value::list({dense, bn})}, {});
+  // lr 0: the weights stay, only the moving statistics change.
+  model.getattr("compile")({}, {{"optimizer", tf::api::keras_optimizers_SGD()({Value(0.0)}, {})}, {"loss", Value("mse")}});
+  Value x = tensor_of(iota_values(12, 3), {4, 3});
+  Value y = tensor_of(std::vector<float>(8, 0.0f), {4, 2});
+  model.getattr("fit")({x, y}, {{"epochs", Value(2)}, {"batch_size", Value(4)}, {"verbose", Value(0)}});
+  // Two steps on the batch of row sums 9, 36, 63, 90 (x = 0..33 by 3): mean 49.5, biased variance
+  // (40.5² + 13.5²) / 2 = 911.25 (a 2-D input: Keras's moments path).
+  const double mean = 49.5, var = 911.25;
+  double mm = 0, mv = 1;
+  for (int step = 0; step < 2; ++step) {
+    mm -= (mm - mean) * 0.01;
+    mv -= (mv - var) * 0.01;
+  }
+  CHECK(all_close(values_of(bn.getattr("moving_mean")), {mm, mm}, 1e-5));
+  CHECK(all_close(values_of(bn.getattr("moving_variance")), {mv, mv}, 1e-5));
+  std::vector<double> want;
+  for (double s : {9.0, 36.0, 63.0, 90.0}) want.insert(want.end(), 2, (s - mm) / std::sqrt(mv + 1e-3));
+  CHECK(all_close(values_of(model.getattr("predict")({x}, {{"verbose", Value(0)}})), want, 1e-5));
+}
