@@ -124,7 +124,16 @@ TEST_CASE("BatchNormalization on NHWC takes the fused path: the moving variance 
   Value yt = nchw({xt}, {{"training", Value(true)}});
   CHECK(all_close(values_of(tf::transpose(yt, Value::list({Value(0), Value(2), Value(3), Value(1)}))),
                   normalized(xv, 3, s.mean, s.var, 1.0, 0.0, 1e-3), 1e-5));
-  // fused=False on the same input: the moments path, the variance biased.
+  // A 5-D input (NDHWC) is fused too: 16 values per channel, the variance times 16/15.
+  std::vector<float> v5 = lcg_values(2 * 2 * 2 * 2 * 3, 10);
+  Value bn5 = batch_norm({});
+  ChannelStats s5 = channel_stats(v5, 3);
+  CHECK(all_close(values_of(bn5({tensor_of(v5, {2, 2, 2, 2, 3})}, {{"training", Value(true)}})),
+                  normalized(v5, 3, s5.mean, s5.var, 1.5, 0.25, 1e-3), 1e-5));
+  std::vector<double> mv5;
+  for (size_t c = 0; c < 3; ++c) mv5.push_back(0.99 + 0.01 * s5.var[c] * 16.0 / 15.0);
+  CHECK(all_close(values_of(bn5.getattr("moving_variance")), mv5, 1e-6));
+  // fused=False on the 4-D input: the moments path, the variance biased.
   Value plain = make_layer(tf::api::keras_layers_BatchNormalization(), {}, {{"fused", Value(false)}});
   plain({x}, {{"training", Value(true)}});
   std::vector<double> biased;
