@@ -10,7 +10,10 @@
 // - LayerNormalization over trailing axes (the fused view) and others.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
@@ -380,4 +383,17 @@ TEST_CASE("fit() trains BatchNormalization in training mode: its moving statisti
   std::vector<double> want;
   for (double s : {9.0, 36.0, 63.0, 90.0}) want.insert(want.end(), 2, (s - mm) / std::sqrt(mv + 1e-3));
   CHECK(all_close(values_of(model.getattr("predict")({x}, {{"verbose", Value(0)}})), want, 1e-5));
+
+  // save_weights/load_weights carry the moving statistics (Keras's keys: layer_with_weights-1/moving_mean, ...).
+  std::string dir = std::filesystem::temp_directory_path() / ("agc_bn_weights_" + std::to_string(::getpid()));
+  model.getattr("save_weights")({Value(dir + "/ckpt")}, {});
+  Value bn2 = make_layer(tf::api::keras_layers_BatchNormalization());
+  Value fresh = tf::api::keras_Sequential()(
+      {Value::list({make_layer(tf::api::keras_layers_Dense(), {Value(2)}, {{"use_bias", Value(false)},
+                                                                           {"input_shape", Value::tuple({Value(3)})}}),
+                    bn2})},
+      {});
+  fresh.getattr("load_weights")({Value(dir + "/ckpt")}, {});
+  CHECK(all_close(values_of(bn2.getattr("moving_variance")), {mv, mv}, 1e-5));
+  std::filesystem::remove_all(dir);
 }
