@@ -12,6 +12,7 @@
 #include "runtime/graph/tracing.h"
 #include "runtime/keras/functional.h"
 #include "runtime/keras/initializers.h"
+#include "runtime/keras/masking.h"
 #include "runtime/keras/regularizers.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
@@ -294,10 +295,21 @@ Value layer_call(std::vector<Value> args, Kwargs kwargs) {
     self.setattr("built", true);
     checkpoint_restore_deferred();
   }
+  // mask: passed, else the one Keras would find on the inputs (_keras_mask),
+  // handed to a call() that takes it.
+  int mi = param_index(ps, "mask");
+  bool mask_positional = mi >= 1 && args.size() >= static_cast<size_t>(mi);
+  bool mask_passed = mask_positional || has_kwarg(kwargs, "mask");
+  Value mask = mask_positional ? args[mi - 1] : find_kwarg(kwargs, "mask", false);
+  if (!mask_passed) {
+    mask = implicit_mask(inputs);
+    if (mi >= 0 && !mask.is_none()) set_kwarg(kwargs, "mask", mask);
+  }
   std::vector<Value> call_args{inputs};
   for (Value& a : args) call_args.push_back(std::move(a));
   Value outputs = self.getattr("call")(std::move(call_args), std::move(kwargs));
-  if (symbolic) return record_call(self, inputs, written_args, written_kwargs, outputs);
+  if (symbolic) outputs = record_call(self, inputs, written_args, written_kwargs, outputs);
+  set_implicit_mask(outputs, self.getattr("compute_mask")({inputs, mask}, {}));
   return outputs;
 }
 

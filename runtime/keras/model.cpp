@@ -323,7 +323,11 @@ Value sequential_add(const std::vector<Value>& a) {
     }
   }
   self.getattr("_agc_layers").items().push_back(layer);
-  if (!state.sequential_input.is_none()) {
+  if (state.graph != nullptr) {
+    // As Keras's add: only the new layer is called, on the graph's output.
+    Value x = layer({graph_outputs(*state.graph)}, {});
+    state.graph = trace_graph(state.sequential_input, x);
+  } else if (!state.sequential_input.is_none()) {
     build_sequential_graph(self, state.sequential_input);
   } else if (iterate(self.getattr("_agc_layers")).size() == 1 && layer.hasattr("_batch_input_shape")) {
     build_sequential_graph(self, input_for(self, layer.getattr("_batch_input_shape")));
