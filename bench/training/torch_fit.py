@@ -4,10 +4,12 @@
 Linear(128, 10), Adam (eps=1e-7 as Keras), cross-entropy from logits,
 accuracy counted per batch, batch 32, a new shuffle per epoch) as the
 hand-written loop a PyTorch user writes, eager and TorchScript (the module
-scripted), 2 threads. Runs agc's side first when given the agc binary, so the
-figures come from one run on the same machine state.
+scripted), on --threads threads (2 by default; under load PyTorch's OpenMP
+threads spin against each other, and 1 thread is its best setup). Runs agc's
+side first when given the agc binary, so the figures come from one run on
+the same machine state.
 
-    /usr/bin/python3 bench/training/torch_fit.py [AGC]
+    /usr/bin/python3 bench/training/torch_fit.py [--threads N] [AGC]
 """
 import os
 import subprocess
@@ -17,7 +19,12 @@ import time
 import numpy as np
 import torch
 
-torch.set_num_threads(2)
+args = sys.argv[1:]
+threads = 2
+if args[:1] == ["--threads"]:
+    threads = int(args[1])
+    args = args[2:]
+torch.set_num_threads(threads)
 torch.manual_seed(0)
 EPOCHS = 3
 N = 60000
@@ -56,9 +63,9 @@ def epochs(model, x, y, label):
                                                                  total / N, correct / N))
 
 
-if len(sys.argv) > 1:
+if args:
     here = os.path.dirname(os.path.abspath(__file__))
-    subprocess.run([sys.argv[1], "run", os.path.join(here, "keras_fit.py")], check=True)
+    subprocess.run([args[0], "run", os.path.join(here, "keras_fit.py")], check=True)
 rng = np.random.RandomState(0)
 x = torch.from_numpy(rng.rand(N, 784).astype(np.float32))
 y = torch.from_numpy((np.arange(N) % 10).astype(np.int64))

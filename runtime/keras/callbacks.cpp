@@ -403,6 +403,20 @@ CallbackList::CallbackList(const Value& model, const Value& user, const Value& h
   }
 }
 
+bool CallbackList::overrides(std::initializer_list<const char*> hooks) const {
+  for (const Value& c : callbacks_) {
+    for (const Value& cls : mro(c.as_object().cls)) {
+      if (cls.is(callback_class())) break;
+      for (const auto& [k, v] : cls.as_object().attrs) {
+        for (const char* h : hooks) {
+          if (k == h) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 void CallbackList::call(const char* name, std::vector<Value> args) {
   for (const Value& c : callbacks_) c.getattr(name)(args, {});
 }

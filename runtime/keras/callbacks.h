@@ -4,6 +4,7 @@
 // progress bar is printed by the loop itself, after both).
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ class CallbackList {
   /// ({'verbose', 'epochs', 'steps'}).
   CallbackList(const Value& model, const Value& user, const Value& history, int64_t epochs,
                std::optional<int64_t> steps, int verbose);
+  /// Whether some callback's class defines one of `hooks` itself rather
+  /// than taking Callback's no-op (Keras's _should_call_*_batch_hooks).
+  bool overrides(std::initializer_list<const char*> hooks) const;
   /// Calls `hook` (on_epoch_end, ...) on each callback with `args`.
   void call(const char* hook, std::vector<Value> args);
 

@@ -350,15 +350,22 @@ std::vector<std::pair<std::string, double>> run_test(const Value& model, const D
   if (verbose) bar.emplace(static_cast<int64_t>(bs.size()), verbose);
   std::vector<std::pair<std::string, double>> logs;
   if (callbacks) callbacks->call("on_test_begin", {Value::dict()});
+  // As Keras, batch hooks run only when a callback overrides them, and the
+  // step's results are read back only when something shows them.
+  bool hooks = callbacks != nullptr && callbacks->overrides({"on_test_batch_begin", "on_test_batch_end"});
+  Value raw = Value::dict();
   for (size_t i = 0; i < bs.size(); ++i) {
-    if (callbacks) callbacks->call("on_test_batch_begin", {Value(static_cast<int64_t>(i)), Value::dict()});
-    logs = log_values(fn({bs[i]}, {}));
-    if (callbacks) callbacks->call("on_test_batch_end", {Value(static_cast<int64_t>(i)), logs_dict(logs)});
+    if (hooks) callbacks->call("on_test_batch_begin", {Value(static_cast<int64_t>(i)), Value::dict()});
+    raw = fn({bs[i]}, {});
+    if (!hooks && !(bar && verbose == 1)) continue;
+    logs = log_values(raw);
+    if (hooks) callbacks->call("on_test_batch_end", {Value(static_cast<int64_t>(i)), logs_dict(logs)});
     if (bar && verbose == 1) {
       bar->set_stateful(stateful_names(model));
       bar->update(static_cast<int64_t>(i + 1), logs, false);
     }
   }
+  logs = log_values(raw);
   if (bar) {
     bar->set_stateful(stateful_names(model));
     bar->update(static_cast<int64_t>(bs.size()), logs, true);
@@ -417,6 +424,10 @@ Value fit(const std::vector<Value>& a) {
   self.setattr("stop_training", Value(false));
   callbacks.call("on_train_begin", {Value::dict()});
   Value fn = step_function(self, "train_step", model_state(self).train_function);
+  // As Keras, batch hooks run only when a callback overrides them, and the
+  // step's results are read back only when something shows them.
+  bool batch_hooks =
+      callbacks.overrides({"on_train_batch_begin", "on_train_batch_end", "on_batch_begin", "on_batch_end"});
   Value epoch_logs = Value::dict();
   for (int64_t epoch = initial_epoch; epoch < epochs; ++epoch) {
     reset_metrics(self);
@@ -429,17 +440,22 @@ Value fit(const std::vector<Value>& a) {
     std::vector<std::pair<std::string, double>> logs;
     std::vector<Value> bs = batches(train, shuffle);
     int64_t step = 0;
+    Value raw = Value::dict();
     for (const Value& batch : bs) {
-      callbacks.call("on_train_batch_begin", {Value(step), Value::dict()});
-      logs = log_values(fn({batch}, {}));
-      callbacks.call("on_train_batch_end", {Value(step), logs_dict(logs)});
+      if (batch_hooks) callbacks.call("on_train_batch_begin", {Value(step), Value::dict()});
+      raw = fn({batch}, {});
       ++step;
-      if (bar && verbose == 1) {
-        bar->set_stateful(stateful_names(self));
-        bar->update(step, logs, false);
+      if (batch_hooks || (bar && verbose == 1)) {
+        logs = log_values(raw);
+        if (batch_hooks) callbacks.call("on_train_batch_end", {Value(step - 1), logs_dict(logs)});
+        if (bar && verbose == 1) {
+          bar->set_stateful(stateful_names(self));
+          bar->update(step, logs, false);
+        }
       }
       if (truthy(self.getattr("stop_training"))) break;
     }
+    logs = log_values(raw);
     if (!steps) steps = step;
     if (bar && !bar->target()) bar->set_target(step);
     if (val && (epoch + 1) % std::max<int64_t>(a[16].as_int(), 1) == 0) {
