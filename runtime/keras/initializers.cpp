@@ -117,8 +117,9 @@ Value orthogonal(const Value& self, const Value& shape, const std::vector<int64_
   Value flat = rows < cols ? Value::list({Value(cols), Value(rows)}) : Value::list({Value(rows), Value(cols)});
   Value a = normal(self, flat, 0.0, 1.0, dtype, false);
   Value qr = tf::api::qr({a}, {{"full_matrices", Value(false)}});
-  Value q = qr.items()[0];
-  Value d = tf::api::linalg_diag_part({qr.items()[1]}, {});
+  // tf.linalg.qr returns a namedtuple (q, r), not a plain tuple.
+  Value q = getitem(qr, Value(0));
+  Value d = tf::api::linalg_diag_part({getitem(qr, Value(1))}, {});
   q = tf::api::multiply({q, tf::api::sign({d}, {})}, {});
   if (rows < cols) q = tf::transpose(q);
   return tf::api::multiply({self.getattr("gain"), tf::reshape(q, shape)}, {});
