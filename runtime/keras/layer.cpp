@@ -627,6 +627,9 @@ Value current_training() { return training_stack().empty() ? Value() : training_
 
 Value make_layer_class(LayerDef def) {
   std::vector<std::pair<std::string, Value>> attrs;
+  // Marks the class as agc's own, not a program's subclass (Keras's
+  // layer_utils.is_builtin_layer; TimeDistributed reshapes for these).
+  attrs.push_back({"_agc_builtin_layer", Value(true)});
   std::vector<Param> init_params{{"self", std::nullopt}};
   for (const Param& p : def.init_params) init_params.push_back(p);
   init_params.push_back({"kwargs", std::nullopt, ParamKind::VarKeyword});

@@ -102,6 +102,8 @@ struct LayerDef {
   /// The base class (Layer unless given).
   Value base{};
 };
+/// The class of `def`; its own attribute `_agc_builtin_layer` marks it as
+/// agc's (a program's subclass lacks it).
 Value make_layer_class(LayerDef def);
 
 /// Marks `fn` as a default build() (Keras's @generic_utils.default): a

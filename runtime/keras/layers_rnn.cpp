@@ -1,0 +1,680 @@
+// keras.layers.RNN and its subclasses SimpleRNN, GRU and LSTM (Keras 2.15's
+// base_rnn.py, simple_rnn.py, gru.py, lstm.py), over the time loop of
+// backend.rnn (see layers_rnn.h for how agc splits a native cell's step).
+//
+// Keras's rules kept here: a mask [batch, time] keeps the previous states at
+// masked steps and outputs the previous output (zeros until the first
+// unmasked step); go_backwards reads the sequence reversed and returns its
+// outputs in that reversed order; return_state returns [output] + states;
+// the LSTM and GRU layers (Keras's cuDNN-compatible configuration) draw their
+// input dropout mask over the whole [batch, time, features] input, while a
+// cell (SimpleRNN, or other configurations) draws one [batch, features] mask
+// per call, shared by every step; recurrent dropout masks [batch, units] are
+// per gate (Keras's implementation 1, which recurrent dropout forces).
+#include <algorithm>
+
+#include "runtime/api/python_api.h"
+#include "runtime/api/tf_api.h"
+#include "runtime/graph/control_flow.h"
+#include "runtime/graph/tracing.h"
+#include "runtime/keras/activations.h"
+#include "runtime/keras/layer.h"
+#include "runtime/keras/layers_rnn.h"
+#include "runtime/value/convert.h"
+#include "runtime/value/object_model.h"
+#include "runtime/value/user_function.h"
+
+namespace ag::keras::rnn {
+namespace {
+
+// ---- The time loop.
+
+/// tf.where(mask_t, new, old) with mask_t [B, 1] widened to new's rank.
+Value rnn_select(const Value& mask_t, const Value& next, const Value& old) {
+  Value m = mask_t;
+  const Shape& s = next.as_tensor().shape();
+  for (int r = 2; s.rank_known() && r < s.rank(); ++r) m = tf::expand_dims(m, Value(-1));
+  return tf::where(m, next, old);
+}
+
+/// Applies Keras's masking rule to one step's results.
+void mask_step(const Value& mask_t, const Value& prev_output, bool zero_output, Value& output, std::vector<Value>& next,
+               const std::vector<Value>& states) {
+  Value keep = zero_output || prev_output.is_none() ? tf::zeros_like(output) : prev_output;
+  output = rnn_select(mask_t, output, keep);
+  for (size_t i = 0; i < next.size(); ++i) next[i] = rnn_select(mask_t, next[i], states[i]);
+}
+
+LoopResult run_unrolled(const LoopArgs& args, const StepFn& step) {
+  std::vector<Value> xs = tf::unstack(args.inputs).items();
+  // No step: x[0] fails with the error TF's backend.rnn meets reading step 0.
+  if (xs.empty()) getitem(args.inputs, Value(0));
+  std::vector<Value> masks;
+  if (!args.mask.is_none()) masks = tf::unstack(args.mask).items();
+  std::vector<Value> states = args.states;
+  std::vector<Value> outputs;
+  Value prev;
+  for (size_t t = 0; t < xs.size(); ++t) {
+    auto [output, next] = step(xs[t], states);
+    if (!masks.empty()) mask_step(masks[t], prev, args.zero_output_for_mask, output, next, states);
+    states = std::move(next);
+    prev = output;
+    if (args.return_all_outputs) outputs.push_back(output);
+  }
+  LoopResult r;
+  r.last_output = prev;
+  if (args.return_all_outputs) r.outputs = tf::stack(Value::list(std::move(outputs)));
+  r.states = std::move(states);
+  return r;
+}
+
+TensorHandle list_op(OpType op, std::vector<TensorHandle> in, Attrs attrs, std::string_view name) {
+  return apply_op1(op, in, attrs, name);
+}
+
+/// The spec of a step's output, learnt by running the step once in a scratch
+/// graph (Keras's backend.rnn calls the step on x[0] first for the same reason).
+TensorSpec probe_output(Graph& g, const TensorSpec& x_spec, const std::vector<Value>& states, const StepFn& step) {
+  Graph probe("rnn_probe", &g);
+  TraceScope scope(probe);
+  Value x(probe.placeholder(x_spec, "x"));
+  std::vector<Value> st;
+  for (const Value& s : states) {
+    const TensorHandle& h = s.as_tensor();
+    st.emplace_back(probe.placeholder({h.dtype(), h.shape()}, "state"));
+  }
+  Value out = step(x, st).first;
+  TensorHandle h = to_tensor(out);
+  return {h.dtype(), h.shape()};
+}
+
+LoopResult run_while(const LoopArgs& args, const StepFn& step) {
+  Graph& g = *current_graph();
+  const TensorHandle inputs = to_tensor(args.inputs);
+  const Shape& in_shape = inputs.shape();
+  const TensorSpec x_spec{inputs.dtype(), Shape(in_shape.dims().subspan(1))};
+  const int64_t static_t = in_shape.dim(0);
+  Value time_steps = static_t >= 0 ? Value(static_t) : tf::gather(tf::shape(args.inputs), Value(0));
+  const bool masked = !args.mask.is_none();
+
+  std::vector<TensorHandle> states;
+  for (const Value& s : args.states) states.push_back(to_tensor(s));
+  TensorSpec out_spec = args.output_is_state0 ? TensorSpec{states.at(0).dtype(), states.at(0).shape()}
+                                              : probe_output(g, x_spec, args.states, step);
+  // The loop carries the previous output when a mask needs it, or when it is
+  // the last output and no state gives it.
+  const bool carry_output = masked || (!args.return_all_outputs && !args.output_is_state0);
+
+  TensorHandle input_list = list_op(op::TensorListFromTensor, {inputs}, Attrs{{"element_shape", x_spec.shape}},
+                                    "TensorArrayUnstack/TensorListFromTensor");
+  std::optional<TensorHandle> mask_list;
+  Shape mask_elem;
+  if (masked) {
+    TensorHandle m = to_tensor(args.mask);
+    mask_elem = Shape(m.shape().dims().subspan(1));
+    mask_list = list_op(op::TensorListFromTensor, {m}, Attrs{{"element_shape", mask_elem}},
+                        "TensorArrayUnstack_1/TensorListFromTensor");
+  }
+
+  // Loop variables: time, [output list], [previous output], states.
+  std::vector<Output> init{g.constant(Tensor::scalar<int32_t>(0), "time")};
+  std::vector<std::string> names{"time"};
+  int list_var = -1, prev_var = -1;
+  if (args.return_all_outputs) {
+    list_var = static_cast<int>(init.size());
+    TensorHandle n = to_tensor(time_steps, DType::Int32);
+    init.push_back(in_graph(g, list_op(op::TensorListReserve, {n},
+                                       Attrs{{"element_dtype", out_spec.dtype}, {"element_shape", out_spec.shape}},
+                                       "TensorArrayV2")));
+    names.push_back("output_ta_t");
+  }
+  if (carry_output) {
+    prev_var = static_cast<int>(init.size());
+    Value zeros;
+    if (out_spec.shape.fully_defined()) {
+      zeros = Value(Tensor::zeros(out_spec.dtype, out_spec.shape));
+    } else {
+      // [batch, ...]: the batch from the inputs, the other dims static.
+      std::vector<Value> dims{tf::gather(tf::shape(args.inputs), Value(1))};
+      for (int i = 1; i < out_spec.shape.rank(); ++i) {
+        if (out_spec.shape.dim(i) < 0) throw UnimplementedError("agc: a recurrent step's output needs static feature dims");
+        dims.emplace_back(out_spec.shape.dim(i));
+      }
+      zeros = tf::zeros(tf::stack(Value::list(std::move(dims))), out_spec.dtype);
+    }
+    init.push_back(in_graph(g, to_tensor(zeros)));
+    names.push_back("prev_output");
+  }
+  const size_t first_state = init.size();
+  for (size_t i = 0; i < states.size(); ++i) {
+    init.push_back(in_graph(g, states[i]));
+    names.push_back("states_" + std::to_string(i));
+  }
+
+  auto placeholders = [&](Graph& sg) {
+    std::vector<Value> phs;
+    for (size_t i = 0; i < init.size(); ++i) phs.emplace_back(sg.placeholder(init[i].spec(), names[i]));
+    return phs;
+  };
+  auto cond_g = std::make_shared<Graph>("while_cond", &g);
+  {
+    TraceScope scope(*cond_g);
+    std::vector<Value> v = placeholders(*cond_g);
+    cond_g->outputs() = {in_graph(*cond_g, to_tensor(tf::less(v[0], time_steps)))};
+  }
+  auto body_g = std::make_shared<Graph>("while_body", &g);
+  {
+    TraceScope scope(*body_g);
+    std::vector<Value> v = placeholders(*body_g);
+    const Value& t = v[0];
+    Value x_t(list_op(op::TensorListGetItem, {input_list, t.as_tensor()},
+                      Attrs{{"element_dtype", x_spec.dtype}, {"element_shape", x_spec.shape}},
+                      "TensorArrayV2Read/TensorListGetItem"));
+    std::vector<Value> st(v.begin() + static_cast<std::ptrdiff_t>(first_state), v.end());
+    auto [output, next] = step(x_t, st);
+    if (next.size() != st.size()) {
+      throw ValueError("The RNN cell returned " + std::to_string(next.size()) + " states for " +
+                       std::to_string(st.size()) + " initial states");
+    }
+    if (masked) {
+      Value m_t(list_op(op::TensorListGetItem, {*mask_list, t.as_tensor()},
+                        Attrs{{"element_dtype", DType::Bool}, {"element_shape", mask_elem}},
+                        "TensorArrayV2Read_1/TensorListGetItem"));
+      mask_step(m_t, v[static_cast<size_t>(prev_var)], args.zero_output_for_mask, output, next, st);
+    }
+    std::vector<Output> outs{in_graph(*body_g, to_tensor(tf::add(t, Value(1))))};
+    if (list_var >= 0) {
+      outs.push_back(in_graph(*body_g, list_op(op::TensorListSetItem,
+                                               {v[static_cast<size_t>(list_var)].as_tensor(), t.as_tensor(),
+                                                to_tensor(output)},
+                                               Attrs{{"resize_if_index_out_of_bounds", false}},
+                                               "TensorArrayV2Write/TensorListSetItem")));
+    }
+    if (prev_var >= 0) outs.push_back(in_graph(*body_g, to_tensor(output)));
+    for (const Value& s : next) outs.push_back(in_graph(*body_g, to_tensor(s)));
+    body_g->outputs() = std::move(outs);
+  }
+  WhileOptions options;
+  options.names = names;
+  for (const Output& o : init) options.shape_invariants.emplace_back(o.spec().shape);
+  Node* loop = add_while(g, init, cond_g, body_g, options);
+
+  LoopResult r;
+  for (size_t i = first_state; i < init.size(); ++i) r.states.emplace_back(loop->output(static_cast<int>(i)));
+  if (list_var >= 0) {
+    TensorHandle list(loop->output(list_var));
+    r.outputs = Value(list_op(op::TensorListStack, {list},
+                              Attrs{{"element_dtype", out_spec.dtype}, {"element_shape", out_spec.shape},
+                                    {"num_elements", static_t}},
+                              "TensorArrayV2Stack/TensorListStack"));
+  }
+  if (prev_var >= 0) {
+    r.last_output = Value(loop->output(prev_var));
+  } else if (args.output_is_state0) {
+    r.last_output = r.states.at(0);
+  } else {
+    r.last_output = getitem(r.outputs, Value(-1));
+  }
+  return r;
+}
+
+// ---- The RNN layer.
+
+/// The [batch, time, ...] <-> [time, batch, ...] permutation of a rank-`rank` tensor.
+Value swap_batch_time(const Value& x) {
+  int rank = x.as_tensor().shape().rank();
+  std::vector<Value> perm{Value(1), Value(0)};
+  for (int i = 2; i < rank; ++i) perm.emplace_back(i);
+  return tf::transpose(x, Value::list(std::move(perm)));
+}
+
+/// A shape argument from dims that are ints or int32 scalar tensors.
+Value shape_arg(const std::vector<Value>& dims) {
+  for (const Value& d : dims) {
+    if (d.is_tensor()) return tf::stack(Value::list(dims));
+  }
+  return Value::list(dims);
+}
+
+/// Dim `i` of `x`: its static size, else tf.shape(x)[i].
+Value dim_of(const Value& x, int i) {
+  int64_t d = x.as_tensor().shape().dim(i);
+  return d >= 0 ? Value(d) : tf::gather(tf::shape(x), Value(i));
+}
+
+
+struct RnnNameScope {
+  explicit RnnNameScope(const std::string& name) : saved(eager_name_scope()) { set_eager_name_scope(saved + name + "/"); }
+  ~RnnNameScope() { set_eager_name_scope(saved); }
+  std::string saved;
+};
+
+/// RNN.build: the input spec, then the cell built on a step's input shape
+/// under the cell's name ("lstm/lstm_cell/kernel:0").
+void build_rnn(const Value& self, const Value& input_shape) {
+  Value shape_value = input_shape.is_list() ? input_shape.items().at(0) : input_shape;
+  check_spec(self, shape_of(shape_value), self.getattr("_agc_input_spec"),
+             static_cast<int>(self.getattr("_agc_ndim").as_int()));
+  std::vector<Value> dims = iterate(shape_value);
+  if (dims.size() < 3) throw ValueError("Input should be at least 3D.");
+  bool time_major = truthy(self.getattr("time_major"));
+  // Keras's input spec: any batch and time; a step's input drops the time dim.
+  std::vector<Value> spec{Value(), Value()};
+  std::vector<Value> step_shape{dims[time_major ? 1 : 0]};
+  for (size_t i = 2; i < dims.size(); ++i) {
+    spec.push_back(dims[i]);
+    step_shape.push_back(dims[i]);
+  }
+  self.setattr("_agc_input_spec", Value::tuple(std::move(spec)));
+  Value cell = self.getattr("cell");
+  if (is_layer(cell) && !truthy(cell.getattr("built"))) {
+    RnnNameScope scope(layer_name(cell));
+    cell.getattr("build")({Value::tuple(std::move(step_shape))}, {});
+    cell.setattr("built", true);
+  }
+}
+
+bool is_function(const Value& f, const char* activation, PyFn tf_fn, const char* tf_name) {
+  return f.is(activation_function(activation)) || f.is(builtin_value(tf_name, tf_fn));
+}
+
+/// The initial states: the cell's zeros, or `given` checked against the cell's count.
+std::vector<Value> initial_states(const Value& cell, const Value& x_bm, const Value& given,
+                                  int batch_axis) {
+  Value state_size = cell.getattr("state_size");
+  bool multiple = state_size.is_list() || state_size.is_tuple();
+  size_t count = multiple ? state_size.items().size() : 1;
+  std::vector<Value> states;
+  if (given.is_none()) {
+    Value batch = dim_of(x_bm, batch_axis);
+    if (cell.hasattr("get_initial_state")) {
+      Value init = cell.getattr("get_initial_state")({}, {{"inputs", Value()}, {"batch_size", batch},
+                                                         {"dtype", Value("float32")}});
+      states = init.is_list() || init.is_tuple() ? iterate(init) : std::vector<Value>{init};
+    } else {
+      for (const Value& size : multiple ? iterate(state_size) : std::vector<Value>{state_size}) {
+        std::vector<Value> dims{batch};
+        for (const Value& d : size.is_index() ? std::vector<Value>{size} : iterate(size)) dims.push_back(d);
+        states.push_back(tf::zeros(shape_arg(dims)));
+      }
+    }
+  } else {
+    states = given.is_list() || given.is_tuple() ? iterate(given) : std::vector<Value>{given};
+    if (states.size() != count) {
+      throw ValueError("Layer has " + std::to_string(count) + " states but was passed " +
+                       std::to_string(states.size()) + " initial states. Received: initial_state=" + str(given));
+    }
+  }
+  for (Value& s : states) s = Value(to_tensor(s, DType::Float32));
+  return states;
+}
+
+/// RNN.call(inputs, mask=None, training=None, initial_state=None, constants=None).
+Value call_rnn(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  Value inputs = a[1];
+  Value mask = a[2];
+  const Value& training = a[3];
+  Value initial_state = a[4];
+  if (a.size() > 5 && !a[5].is_none()) throw UnimplementedError("agc: RNN `constants` are not supported");
+  if (inputs.is_list()) {
+    // Keras's _process_inputs: [inputs, *initial_state].
+    std::vector<Value> items = inputs.items();
+    if (items.size() > 1) initial_state = Value::list(std::vector<Value>(items.begin() + 1, items.end()));
+    inputs = items.at(0);
+  }
+  if (mask.is_list() || mask.is_tuple()) mask = mask.items().at(0);
+  Value x = Value(to_tensor(inputs));
+  const Shape& s = x.as_tensor().shape();
+  check_spec(self, s, self.getattr("_agc_input_spec"), static_cast<int>(self.getattr("_agc_ndim").as_int()));
+  if (!s.rank_known() || s.rank() < 3) {
+    throw ValueError("agc: a recurrent layer needs inputs of known rank 3 or more; got shape " + shape_text(s));
+  }
+  const bool time_major = truthy(self.getattr("time_major"));
+  const bool go_backwards = truthy(self.getattr("go_backwards"));
+  const bool return_sequences = truthy(self.getattr("return_sequences"));
+  const bool unroll = truthy(self.getattr("unroll"));
+  const int batch_axis = time_major ? 1 : 0;
+  if (unroll && current_graph() != nullptr && s.dim(1 - batch_axis) < 0) {
+    throw ValueError(
+        "Cannot unroll a RNN if the time dimension is undefined. \n- If using a Sequential model, specify the time "
+        "dimension by passing an `input_shape` or `batch_input_shape` argument to your first layer. If your first "
+        "layer is an Embedding, you can also use the `input_length` argument.\n- If using the functional API, specify "
+        "the time dimension by passing a `shape` or `batch_shape` argument to your Input layer.");
+  }
+  Value cell = self.getattr("cell");
+  std::vector<Value> states = initial_states(cell, x, initial_state, batch_axis);
+  const CellKind kind = cell_kind(cell);
+  const bool training_mode = training_on(training);
+
+  LoopArgs args;
+  args.return_all_outputs = return_sequences;
+  args.zero_output_for_mask = truthy(self.getattr("zero_output_for_mask"));
+  args.unroll = unroll;
+  if (!mask.is_none()) {
+    Value m = tf::cast(mask, DType::Bool);
+    if (!time_major) m = tf::transpose(m, Value::list({Value(1), Value(0)}));
+    m = tf::expand_dims(m, Value(-1));
+    if (go_backwards) m = tf::api::reverse({m, Value::list({Value(0)})}, {});
+    args.mask = m;
+  }
+  StepFn step;
+  std::vector<Value> recurrent_masks;
+  CellMath math;
+  if (kind != CellKind::Other) {
+    math = cell_math(cell);
+    // Keras's LSTM and GRU layers in their cuDNN-compatible configuration mask
+    // the whole input sequence; a cell masks each step with one mask.
+    const Value& cls = self.as_object().cls;
+    bool whole_sequence =
+        (cls.is(tf::api::keras_layers_LSTM()) || cls.is(tf::api::keras_layers_GRU())) &&
+        is_function(math.activation, "tanh", tf::api::tanh, "tf.tanh") &&
+        is_function(math.recurrent_activation, "sigmoid", tf::api::sigmoid, "tf.sigmoid") &&
+        math.recurrent_dropout == 0.0 && !unroll && math.use_bias && (kind != CellKind::GRU || math.reset_after);
+    std::vector<Value> xs;
+    if (training_mode && math.dropout > 0.0 && math.dropout < 1.0) {
+      if (whole_sequence) {
+        Value masked = tf::multiply(x, dropout_masks(x, math.dropout, math.gates)[0]);
+        xs.push_back(masked);
+      } else {
+        Value step_like = time_major ? getitem(x, Value(0)) : getitem(x, std::vector<IndexPart>{SliceSpec{}, Value(0)});
+        std::vector<Value> masks = dropout_masks(step_like, math.dropout, math.gates);
+        size_t n = math.implementation == 1 ? masks.size() : 1;
+        for (size_t g = 0; g < n; ++g) {
+          // A [batch, features] mask over [batch, time, features] (or time-major) inputs.
+          xs.push_back(tf::multiply(x, time_major ? masks[g] : tf::expand_dims(masks[g], Value(1))));
+        }
+      }
+    } else {
+      xs.push_back(x);
+    }
+    if (training_mode && math.recurrent_dropout > 0.0 && math.recurrent_dropout < 1.0) {
+      recurrent_masks = dropout_masks(states.at(0), math.recurrent_dropout, math.gates);
+    }
+    // The input projection of every step at once: [time, batch, gates * units].
+    std::vector<Value> flat;
+    const int64_t features = s.dim(s.rank() - 1);
+    for (Value& xi : xs) {
+      Value tm = time_major ? xi : swap_batch_time(xi);
+      if (go_backwards) tm = tf::api::reverse({tm, Value::list({Value(0)})}, {});
+      flat.push_back(tf::reshape(tm, Value::list({Value(-1), Value(features)})));
+    }
+    Value projected = project_inputs(math, flat);
+    args.inputs = tf::reshape(projected, shape_arg({dim_of(x, 1 - batch_axis), dim_of(x, batch_axis),
+                                                    Value(math.gates * math.units)}));
+    args.output_is_state0 = true;
+    step = [&math, &recurrent_masks](const Value& xw, const std::vector<Value>& st) {
+      return cell_step(math, xw, st, recurrent_masks);
+    };
+  } else {
+    Value x_tm = time_major ? x : swap_batch_time(x);
+    if (go_backwards) x_tm = tf::api::reverse({x_tm, Value::list({Value(0)})}, {});
+    args.inputs = x_tm;
+    step = [&cell, &training](const Value& x_t, const std::vector<Value>& st) {
+      Value r = cell({x_t, Value::tuple(st)}, {{"training", training}});
+      std::vector<Value> parts = iterate(r);
+      if (parts.size() != 2) throw ValueError("An RNN cell's call must return (output, new_states); got " + str(r));
+      Value next = parts[1];
+      std::vector<Value> next_states =
+          next.is_list() || next.is_tuple() ? iterate(next) : std::vector<Value>{next};
+      return std::pair<Value, std::vector<Value>>{parts[0], next_states};
+    };
+  }
+  args.states = states;
+  LoopResult r = run_loop(args, step);
+  Value output = return_sequences ? (time_major ? r.outputs : swap_batch_time(r.outputs)) : r.last_output;
+  if (!truthy(self.getattr("return_state"))) return output;
+  std::vector<Value> out{output};
+  for (const Value& st : r.states) out.push_back(st);
+  return Value::list(std::move(out));
+}
+
+/// RNN.__init__'s work after the cell is made: the keywords Keras pops, then
+/// Layer.__init__, then the options.
+void init_rnn(const Value& self, const Value& cell, const Value& return_sequences, const Value& return_state,
+              const Value& go_backwards, const Value& stateful, const Value& unroll, const Value& time_major,
+              const Value& name, const Value& trainable, const Value& dtype, const Value& kwargs) {
+  if (truthy(stateful)) throw UnimplementedError("agc: stateful recurrent layers (stateful=True) are not supported");
+  std::vector<std::pair<Value, Value>> kept;
+  Value zero_output, input_dim, input_length;
+  bool has_input_shape = false;
+  for (const auto& [k, v] : kwargs.as_dict().entries) {
+    const std::string& key = k.as_str();
+    if (key == "zero_output_for_mask") zero_output = v;
+    else if (key == "input_dim") input_dim = v;
+    else if (key == "input_length") input_length = v;
+    else if (key != "return_runtime" && key != "enable_caching_device" && key != "implementation") kept.emplace_back(k, v);
+    if (key == "input_shape") has_input_shape = true;
+  }
+  if (!has_input_shape && (!input_dim.is_none() || !input_length.is_none())) {
+    kept.emplace_back(Value("input_shape"), Value::tuple({input_length, input_dim}));
+  }
+  init_base(self, name, trainable, dtype, Value::dict(std::move(kept)));
+  self.setattr("cell", cell);
+  self.setattr("return_sequences", Value(truthy(return_sequences)));
+  self.setattr("return_state", Value(truthy(return_state)));
+  self.setattr("go_backwards", Value(truthy(go_backwards)));
+  self.setattr("stateful", Value(false));
+  self.setattr("unroll", Value(truthy(unroll)));
+  self.setattr("time_major", Value(truthy(time_major)));
+  self.setattr("zero_output_for_mask", Value(truthy(zero_output)));
+  self.setattr("supports_masking", Value(true));
+  self.setattr("_agc_input_spec", Value());
+  self.setattr("_agc_ndim", Value(-1));
+}
+
+std::vector<Param> rnn_params() {
+  return {{"cell", std::nullopt},       {"return_sequences", Value(false)}, {"return_state", Value(false)},
+          {"go_backwards", Value(false)}, {"stateful", Value(false)},        {"unroll", Value(false)},
+          {"time_major", Value(false)},   {"name", Value()},                 {"trainable", Value(true)},
+          {"dtype", Value()}};
+}
+
+const std::vector<std::string>& rnn_config() {
+  static const std::vector<std::string> keys{"return_sequences", "return_state", "go_backwards",
+                                             "stateful",         "unroll",       "time_major"};
+  return keys;
+}
+
+Value make_rnn_class() {
+  std::vector<Param> params = rnn_params();
+  return make_layer_class(LayerDef{
+      .name = "RNN",
+      .init_params = params,
+      .init =
+          [params](const Value& self, const std::vector<Value>& a) {
+            Value cell = a[1];
+            if (cell.is_list() || cell.is_tuple()) {
+              throw UnimplementedError("agc: RNN over a list of cells (StackedRNNCells) is not supported");
+            }
+            if (!cell.hasattr("call")) {
+              throw ValueError("Argument `cell` should have a `call` method. The RNN was passed: cell=" + str(cell));
+            }
+            if (!cell.hasattr("state_size")) {
+              throw ValueError("The RNN cell should have a `state_size` attribute (tuple of integers, one integer per "
+                               "RNN state). Received: cell=" + str(cell));
+            }
+            init_rnn(self, cell, a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+            save_constructor_args(self, params, a);
+          },
+      .build = build_rnn,
+      .call_params = {{"mask", Value()}, {"training", Value()}, {"initial_state", Value()}, {"constants", Value()}},
+      .call = call_rnn,
+      .config = rnn_config(),
+  });
+}
+
+/// SimpleRNN, GRU or LSTM: the cell's parameters (and activity_regularizer),
+/// then the RNN's options in each class's order.
+std::vector<Param> layer_params(CellKind kind) {
+  std::vector<Param> out;
+  for (const Param& p : cell_params(kind)) {
+    if (p.name == "reset_after" || p.name == "name" || p.name == "trainable" || p.name == "dtype") continue;
+    out.push_back(p);
+    if (p.name == "bias_regularizer") out.push_back({"activity_regularizer", Value()});
+  }
+  for (const char* o : {"return_sequences", "return_state", "go_backwards", "stateful"}) out.push_back({o, Value(false)});
+  if (kind == CellKind::LSTM) {
+    out.push_back({"time_major", Value(false)});
+    out.push_back({"unroll", Value(false)});
+  } else {
+    out.push_back({"unroll", Value(false)});
+    if (kind == CellKind::GRU) {
+      out.push_back({"time_major", Value(false)});
+      out.push_back({"reset_after", Value(true)});
+    }
+  }
+  out.push_back({"name", Value()});
+  out.push_back({"trainable", Value(true)});
+  out.push_back({"dtype", Value()});
+  return out;
+}
+
+const Value& rnn_class();
+
+Value make_layer(CellKind kind, const char* name, const char* cell_name, const Value& (*cell_class)()) {
+  std::vector<Param> params = layer_params(kind);
+  std::vector<std::string> config = rnn_config();
+  for (const char* k : {"units", "activation", "recurrent_activation", "use_bias", "kernel_initializer",
+                        "recurrent_initializer", "bias_initializer", "unit_forget_bias", "dropout", "recurrent_dropout",
+                        "implementation", "reset_after"}) {
+    std::string key = k;
+    if (kind == CellKind::SimpleRNN && (key == "recurrent_activation" || key == "implementation")) continue;
+    if (kind != CellKind::LSTM && key == "unit_forget_bias") continue;
+    if (kind != CellKind::GRU && key == "reset_after") continue;
+    config.push_back(key);
+  }
+  return make_layer_class(LayerDef{
+      .name = name,
+      .init_params = params,
+      .init =
+          [params, cell_name, cell_class, kind, config](const Value& self, const std::vector<Value>& a) {
+            auto get = [&](std::string_view n) -> Value {
+              for (size_t i = 0; i < params.size(); ++i) {
+                if (params[i].name == n) return a[i + 1];
+              }
+              return Value();
+            };
+            const Value& kwargs = a.back();
+            if (!get("activity_regularizer").is_none()) {
+              throw UnimplementedError("agc: recurrent layers do not support `activity_regularizer`");
+            }
+            // The cell takes the cell's arguments, Keras's name for it, and
+            // the layer's dtype, trainable and implementation.
+            Kwargs cell_kwargs;
+            for (const Param& p : cell_params(kind)) {
+              if (p.name == "name" || p.name == "trainable" || p.name == "dtype") continue;
+              cell_kwargs.emplace_back(p.name, get(p.name));
+            }
+            cell_kwargs.emplace_back("name", Value(cell_name));
+            cell_kwargs.emplace_back("dtype", get("dtype"));
+            cell_kwargs.emplace_back("trainable", get("trainable"));
+            Value time_major = get("time_major");
+            for (const auto& [k, v] : kwargs.as_dict().entries) {
+              if (k.as_str() == "implementation" && kind != CellKind::SimpleRNN) cell_kwargs.emplace_back("implementation", v);
+              if (k.as_str() == "time_major" && kind == CellKind::SimpleRNN) time_major = v;
+            }
+            Value cell = cell_class()({}, std::move(cell_kwargs));
+            std::vector<std::pair<Value, Value>> rest;
+            for (const auto& [k, v] : kwargs.as_dict().entries) {
+              if (k.as_str() != "time_major") rest.emplace_back(k, v);
+            }
+            init_rnn(self, cell, get("return_sequences"), get("return_state"), get("go_backwards"), get("stateful"),
+                     get("unroll"), time_major, get("name"), get("trainable"), get("dtype"), Value::dict(std::move(rest)));
+            self.setattr("_agc_ndim", Value(3));
+            // Keras's properties reading the cell, as plain attributes.
+            for (const std::string& key : config) {
+              if (cell.hasattr(key)) self.setattr(key, cell.getattr(key));
+            }
+            save_constructor_args(self, params, a);
+          },
+      .config = config,
+      .base = rnn_class(),
+  });
+}
+
+const Value& rnn_class() {
+  static const Value cls = make_rnn_class();
+  return cls;
+}
+
+}  // namespace
+
+namespace {
+std::string spec_text(const std::vector<Value>& dims) {
+  std::string out = "(";
+  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + (dims[i].is_none() ? std::string("None") : str(dims[i]));
+  return out + (dims.size() == 1 ? ",)" : ")");
+}
+}  // namespace
+
+void check_spec(const Value& layer, const Shape& s, const Value& spec, int ndim) {
+  if (!s.rank_known()) return;
+  std::string name = layer_name(layer);
+  if (!spec.is_none()) ndim = static_cast<int>(spec.items().size());
+  if (ndim >= 0 && s.rank() != ndim) {
+    throw ValueError("Input 0 of layer \"" + name + "\" is incompatible with the layer: expected ndim=" +
+                     std::to_string(ndim) + ", found ndim=" + std::to_string(s.rank()) +
+                     ". Full shape received: " + shape_text(s));
+  }
+  if (spec.is_none()) return;
+  const std::vector<Value>& dims = spec.items();
+  for (int i = 0; i < s.rank(); ++i) {
+    if (!dims[i].is_none() && s.dim(i) >= 0 && dims[i].as_int() != s.dim(i)) {
+      throw ValueError("Input 0 of layer \"" + name + "\" is incompatible with the layer: expected shape=" +
+                       spec_text(dims) + ", found shape=" + shape_text(s));
+    }
+  }
+}
+
+
+Shape shape_of(const Value& input_shape) {
+  std::vector<int64_t> dims;
+  for (const Value& d : iterate(input_shape)) dims.push_back(d.is_none() ? kUnknownDim : d.as_int());
+  return Shape(std::span<const int64_t>(dims));
+}
+
+LoopResult run_loop(const LoopArgs& args, const StepFn& step) {
+  if (current_graph() == nullptr || args.unroll) return run_unrolled(args, step);
+  return run_while(args, step);
+}
+
+bool is_builtin_layer(const Value& layer) {
+  if (!layer.is_object() || !layer.as_object().cls.is_object()) return false;
+  for (const auto& [k, v] : layer.as_object().cls.as_object().attrs) {
+    if (k == "_agc_builtin_layer") return true;
+  }
+  return false;
+}
+
+Kwargs constructor_args(const Value& layer) {
+  Kwargs out;
+  for (const auto& [k, v] : layer.getattr("_agc_ctor").as_dict().entries) out.emplace_back(k.as_str(), v);
+  return out;
+}
+
+}  // namespace ag::keras::rnn
+
+namespace ag::tf::api {
+
+const Value& keras_layers_RNN() { return keras::rnn::rnn_class(); }
+
+const Value& keras_layers_SimpleRNN() {
+  static const Value cls = keras::rnn::make_layer(keras::rnn::CellKind::SimpleRNN, "SimpleRNN", "simple_rnn_cell",
+                                                  keras::rnn::simple_rnn_cell_class);
+  return cls;
+}
+
+const Value& keras_layers_GRU() {
+  static const Value cls =
+      keras::rnn::make_layer(keras::rnn::CellKind::GRU, "GRU", "gru_cell", keras::rnn::gru_cell_class);
+  return cls;
+}
+
+const Value& keras_layers_LSTM() {
+  static const Value cls =
+      keras::rnn::make_layer(keras::rnn::CellKind::LSTM, "LSTM", "lstm_cell", keras::rnn::lstm_cell_class);
+  return cls;
+}
+
+}  // namespace ag::tf::api
