@@ -373,14 +373,14 @@ Value call_rnn(const std::vector<Value>& a) {
         math.recurrent_dropout == 0.0 && !unroll && math.use_bias && (kind != CellKind::GRU || math.reset_after);
     std::vector<Value> xs;
     if (training_mode && math.dropout > 0.0 && math.dropout < 1.0) {
+      // Keras draws `gates` masks and uses the first unless implementation=1;
+      // agc draws the ones it uses.
       if (whole_sequence) {
-        Value masked = tf::multiply(x, dropout_masks(x, math.dropout, math.gates)[0]);
-        xs.push_back(masked);
+        xs.push_back(tf::multiply(x, dropout_masks(x, math.dropout, 1)[0]));
       } else {
         Value step_like = time_major ? getitem(x, Value(0)) : getitem(x, std::vector<IndexPart>{SliceSpec{}, Value(0)});
-        std::vector<Value> masks = dropout_masks(step_like, math.dropout, math.gates);
-        size_t n = math.implementation == 1 ? masks.size() : 1;
-        for (size_t g = 0; g < n; ++g) {
+        std::vector<Value> masks = dropout_masks(step_like, math.dropout, math.implementation == 1 ? math.gates : 1);
+        for (size_t g = 0; g < masks.size(); ++g) {
           // A [batch, features] mask over [batch, time, features] (or time-major) inputs.
           xs.push_back(tf::multiply(x, time_major ? masks[g] : tf::expand_dims(masks[g], Value(1))));
         }

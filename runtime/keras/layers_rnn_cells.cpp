@@ -144,10 +144,9 @@ Value call_cell(CellKind kind, const std::vector<Value>& a) {
   bool training = training_on(a[3]);
   std::vector<Value> xs{x};
   if (training && m.dropout > 0.0 && m.dropout < 1.0) {
-    std::vector<Value> masks = dropout_masks(x, m.dropout, m.gates);
+    std::vector<Value> masks = dropout_masks(x, m.dropout, m.implementation == 1 ? m.gates : 1);
     xs.clear();
-    size_t n = m.implementation == 1 ? masks.size() : 1;
-    for (size_t g = 0; g < n; ++g) xs.push_back(rnn_mul(x, masks[g]));
+    for (const Value& mask : masks) xs.push_back(rnn_mul(x, mask));
   }
   std::vector<Value> recurrent_masks;
   if (training && m.recurrent_dropout > 0.0 && m.recurrent_dropout < 1.0) {

@@ -147,6 +147,10 @@ Value call_bidirectional(const std::vector<Value>& a) {
     if (items.size() > 1) initial_state = Value::list(std::vector<Value>(items.begin() + 1, items.end()));
     inputs = items.at(0);
   }
+  Value layer = self.getattr("_agc_layer");
+  if (layer.hasattr("_agc_ndim")) {
+    check_spec(self, to_tensor(inputs).shape(), Value(), static_cast<int>(layer.getattr("_agc_ndim").as_int()));
+  }
   Value forward = self.getattr("forward_layer"), backward = self.getattr("backward_layer");
   Kwargs kwargs;
   if (call_takes(forward, "training")) kwargs.emplace_back("training", a[2]);

@@ -817,3 +817,24 @@ TEST_CASE("A functional model over keras.Input with an unknown time dim runs the
   Vec x = wave(d.b * d.t * d.f, 0.2, 1.0);
   CHECK(near_all(model({tensor(x, {2, 5, 3})}), ref_run(RK::GRU, w, d, x, {}).sequence));
 }
+
+TEST_CASE("fit() trains a Sequential LSTM: the traced train step differentiates the While") {
+  tf::set_seed(Value(3));
+  Value model = tf::api::keras_Sequential()(
+      {Value::list({tf::api::keras_layers_LSTM()({Value(4)}, {{"input_shape", Value::tuple({Value(), Value(3)})}}),
+                    tf::api::keras_layers_Dense()({Value(1)}, {})})},
+      {});
+  // LSTM: 4 gates of 4 units over 3 inputs, 4 recurrent and a bias; Dense: 4 + 1.
+  CHECK(model.getattr("count_params")({}, {}).as_int() == 4 * 4 * (3 + 4 + 1) + 5);
+  model.getattr("compile")({}, {{"optimizer", tf::api::keras_optimizers_Adam()({}, {{"learning_rate", Value(0.05)}})},
+                                {"loss", Value("mse")}});
+  // Target: the sum of the first feature over the sequence.
+  Value x = tensor(wave(16 * 5 * 3, 0.3, 1.0), {16, 5, 3});
+  Value y = tf::reduce_sum(getitem(x, std::vector<IndexPart>{SliceSpec{}, SliceSpec{}, SliceSpec{Value(0), Value(1), Value()}}),
+                           Value(1));
+  Value history = model.getattr("fit")({x, y}, {{"epochs", Value(30)}, {"batch_size", Value(16)}, {"verbose", Value(0)}});
+  std::vector<Value> losses = iterate(getitem(history.getattr("history"), Value("loss")));
+  REQUIRE(losses.size() == 30);
+  CHECK(losses.back().as_float() < 0.5 * losses.front().as_float());
+  CHECK(str(model.getattr("predict")({x}, {{"verbose", Value(0)}}).getattr("shape")) == "(16, 1)");
+}
