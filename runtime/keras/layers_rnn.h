@@ -1,6 +1,7 @@
-// What the recurrent layers' three files share (layers_rnn_cells.cpp: the
-// cells; layers_rnn.cpp: keras.layers.RNN, SimpleRNN, GRU and LSTM over the
-// time loop; layers_rnn_wrappers.cpp: Bidirectional and TimeDistributed).
+// What the recurrent layers' files share (layers_rnn_cells.cpp: the cells;
+// layers_rnn_loop.cpp: the time loop; layers_rnn.cpp: keras.layers.RNN,
+// SimpleRNN, GRU and LSTM; layers_rnn_wrappers.cpp: Bidirectional and
+// TimeDistributed).
 //
 // Keras 2.15 runs a recurrent layer through backend.rnn: a tf.while_loop
 // over TensorArrays in which each step calls the cell on x[t]. agc runs the
@@ -76,7 +77,7 @@ std::vector<Value> dropout_masks(const Value& like, double rate, int count);
 /// an eager tensor; UnimplementedError for a symbolic one).
 bool training_on(const Value& training);
 
-// ---- The time loop (Keras's backend.rnn), layers_rnn.cpp.
+// ---- The time loop (Keras's backend.rnn), layers_rnn_loop.cpp.
 
 /// A step: (x_t, states) -> (output, new states).
 using StepFn = std::function<std::pair<Value, std::vector<Value>>(const Value&, const std::vector<Value>&)>;
