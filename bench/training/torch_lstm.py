@@ -7,7 +7,9 @@
 # one warm-up. With the build directory, runs bench_keras_lstm first and
 # prints agc / the faster PyTorch.
 #
-#   python3 bench/training/torch_lstm.py [BUILD] [--steps N] [--gru]
+#   python3 bench/training/torch_lstm.py [BUILD] [--steps N] [--threads N] [--gru]
+# (Debian's python3-torch and libopenblas0-pthread; with the reference BLAS
+# alone PyTorch's products are several times slower.)
 import re
 import subprocess
 import sys
@@ -20,9 +22,10 @@ steps = 20
 gru = "--gru" in args
 if "--steps" in args:
     steps = int(args[args.index("--steps") + 1])
+threads = int(args[args.index("--threads") + 1]) if "--threads" in args else 2
 build = next((a for a in args if not a.startswith("--") and not a.isdigit()), None)
 
-torch.set_num_threads(2)
+torch.set_num_threads(threads)
 torch.manual_seed(1)
 cls = torch.nn.GRU if gru else torch.nn.LSTM
 layer = cls(256, 256, batch_first=True)
@@ -61,7 +64,7 @@ for mkldnn in (True, False):
     torch._C._set_mkldnn_enabled(mkldnn)
     best, median = timed(step, steps)
     bests.append(best)
-    print(f"torch {torch.__version__} nn.{name} T=100 B=32 256->256 forward+backward, eager, "
+    print(f"torch {torch.__version__} nn.{name} T=100 B=32 256->256 forward+backward, eager, {threads} threads, "
           f"mkldnn {'on' if mkldnn else 'off'}: best {best:.2f} ms, median {median:.2f} ms")
 if agc is not None:
     print(f"agc / PyTorch (best of each): {agc / min(bests):.2f}x")
