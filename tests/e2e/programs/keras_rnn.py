@@ -69,6 +69,12 @@ def last_sum(xs):
 
 print(last_sum(x).numpy().tolist(), last_sum(tf.ones([2, 5, 1])).numpy().tolist())
 
+# summary(): Bidirectional(LSTM(4)) over 3 features holds 2 * 4 * 4 * (3 + 4 + 1)
+# = 256 weights, GRU(2) over its 8 outputs 3 * 2 * (8 + 2) + 2 * 3 * 2 = 72.
+model = keras.Sequential([layers.Bidirectional(layers.LSTM(4, return_sequences=True), input_shape=(None, 3), name="bi"),
+                          layers.GRU(2, name="gru2"), layers.Dense(1, name="out")], name="seq")
+model.summary()
+
 try:
     layers.LSTM(2, name="bad")(tf.zeros([2, 3]))
 except ValueError as e:
