@@ -153,7 +153,6 @@ Value call_rnn(const std::vector<Value>& a) {
   Value cell = self.getattr("cell");
   std::vector<Value> states = initial_states(cell, x, initial_state, batch_axis);
   const CellKind kind = cell_kind(cell);
-  const bool training_mode = training_on(training);
 
   LoopArgs args;
   args.return_all_outputs = return_sequences;
@@ -180,7 +179,8 @@ Value call_rnn(const std::vector<Value>& a) {
         is_function(math.recurrent_activation, "sigmoid", tf::api::sigmoid, "tf.sigmoid") &&
         math.recurrent_dropout == 0.0 && !unroll && math.use_bias && (kind != CellKind::GRU || math.reset_after);
     std::vector<Value> xs;
-    if (training_mode && math.dropout > 0.0 && math.dropout < 1.0) {
+    // `training` is read only when a dropout rate asks (a symbolic one is unsupported).
+    if (math.dropout > 0.0 && math.dropout < 1.0 && training_on(training)) {
       // Keras draws `gates` masks and uses the first unless implementation=1;
       // agc draws the ones it uses.
       if (whole_sequence) {
@@ -196,7 +196,7 @@ Value call_rnn(const std::vector<Value>& a) {
     } else {
       xs.push_back(x);
     }
-    if (training_mode && math.recurrent_dropout > 0.0 && math.recurrent_dropout < 1.0) {
+    if (math.recurrent_dropout > 0.0 && math.recurrent_dropout < 1.0 && training_on(training)) {
       recurrent_masks = dropout_masks(states.at(0), math.recurrent_dropout, math.gates);
     }
     // The input projection of every step at once: [time, batch, gates * units].

@@ -141,15 +141,14 @@ Value call_cell(CellKind kind, const std::vector<Value>& a) {
   bool nested = states.is_list() || states.is_tuple();
   std::vector<Value> st = nested ? iterate(states) : std::vector<Value>{states};
   CellMath m = cell_math(self);
-  bool training = training_on(a[3]);
   std::vector<Value> xs{x};
-  if (training && m.dropout > 0.0 && m.dropout < 1.0) {
+  if (m.dropout > 0.0 && m.dropout < 1.0 && training_on(a[3])) {
     std::vector<Value> masks = dropout_masks(x, m.dropout, m.implementation == 1 ? m.gates : 1);
     xs.clear();
     for (const Value& mask : masks) xs.push_back(rnn_mul(x, mask));
   }
   std::vector<Value> recurrent_masks;
-  if (training && m.recurrent_dropout > 0.0 && m.recurrent_dropout < 1.0) {
+  if (m.recurrent_dropout > 0.0 && m.recurrent_dropout < 1.0 && training_on(a[3])) {
     recurrent_masks = dropout_masks(st.at(0), m.recurrent_dropout, m.gates);
   }
   auto [output, next] = cell_step(m, project_inputs(m, xs), st, recurrent_masks);

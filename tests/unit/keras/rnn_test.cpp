@@ -476,6 +476,26 @@ TEST_CASE("keras.layers.RNN over a program's cell: called at each step, eagerly 
   // A mask makes the While carry the previous output, whose shape the loop learns by a trial step.
   Value masked = traced(rnn, {{"mask", bool_mask({{1, 0, 1}})}})({x});
   CHECK(near_all(getitem(masked, Value(0)), {3, 3, 14}));
+  // Gradients through the cell's own variable reads, eagerly and through the While:
+  // L = h1 + h2 + h3 with h_t = h_{t-1} r + x_t k; dL/dk = [1+4+9, 2+6+12] = [14, 20],
+  // dL/dr = 0 + h1 + (h2 + h1) = 0 + 3 + 13 = 16.
+  for (bool in_function : {false, true}) {
+    CAPTURE(in_function);
+    auto body = [&rnn, &cell](const Value& xs) {
+      Value tape = tf::api::GradientTape()({}, {});
+      tape.getattr("__enter__")({}, {});
+      Value loss = tf::reduce_sum(getitem(rnn({xs}), Value(0)));
+      tape.getattr("__exit__")({Value(), Value(), Value()}, {});
+      return tape.getattr("gradient")(
+          {loss, Value::list({cell.getattr("kernel"), cell.getattr("recurrent_kernel")})}, {});
+    };
+    Value g = in_function ? tf::api::function({make_function("g", {{"x", std::nullopt}},
+                                                             [body](const std::vector<Value>& a) { return body(a[0]); })},
+                                              {})({x})
+                          : body(x);
+    CHECK(near_all(getitem(g, Value(0)), {14, 20}));
+    CHECK(near_all(getitem(g, Value(1)), {16}));
+  }
   Value last = tf::api::keras_layers_RNN()({minimal_cell_class()({Value(1)}, {})}, {});
   CHECK(near_all(traced(last, {})({x}), {21}));
   CHECK(error_text([] { tf::api::keras_layers_RNN()({Value(3)}, {}); }) ==
