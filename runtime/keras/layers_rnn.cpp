@@ -86,35 +86,54 @@ bool is_function(const Value& f, const char* activation, PyFn tf_fn, const char*
   return f.is(activation_function(activation)) || f.is(builtin_value(tf_name, tf_fn));
 }
 
-/// The initial states: the cell's zeros, or `given` checked against the cell's count.
-std::vector<Value> initial_states(const Value& cell, const Value& x_bm, const Value& given,
-                                  int batch_axis) {
+/// A state size's zeros [batch, ...]: an int or a TensorShape is one state,
+/// lists and tuples nest (tf.nest's view, as Keras's
+/// generate_zero_filled_state maps over state_size).
+Value zero_states(const Value& size, const Value& batch) {
+  if (size.is_list() || size.is_tuple()) {
+    std::vector<Value> parts;
+    for (const Value& s : size.items()) parts.push_back(zero_states(s, batch));
+    return size.is_list() ? Value::list(std::move(parts)) : Value::tuple(std::move(parts));
+  }
+  std::vector<Value> dims{batch};
+  for (const Value& d : size.is_index() ? std::vector<Value>{size} : iterate(size)) dims.push_back(d);
+  return tf::zeros(shape_arg(dims));
+}
+
+/// The initial states as Keras's RNN holds them: a list with one entry per
+/// state of the cell (an entry nests for StackedRNNCells), the cell's zeros
+/// or `given`, checked against that count.
+Value initial_states(const Value& cell, const Value& x_bm, const Value& given, int batch_axis) {
   Value state_size = cell.getattr("state_size");
   bool multiple = state_size.is_list() || state_size.is_tuple();
   size_t count = multiple ? state_size.items().size() : 1;
-  std::vector<Value> states;
-  if (given.is_none()) {
-    Value batch = dim_of(x_bm, batch_axis);
-    if (cell.hasattr("get_initial_state")) {
-      Value init = cell.getattr("get_initial_state")({}, {{"inputs", Value()}, {"batch_size", batch},
-                                                         {"dtype", Value("float32")}});
-      states = init.is_list() || init.is_tuple() ? iterate(init) : std::vector<Value>{init};
-    } else {
-      for (const Value& size : multiple ? iterate(state_size) : std::vector<Value>{state_size}) {
-        std::vector<Value> dims{batch};
-        for (const Value& d : size.is_index() ? std::vector<Value>{size} : iterate(size)) dims.push_back(d);
-        states.push_back(tf::zeros(shape_arg(dims)));
-      }
-    }
-  } else {
-    states = given.is_list() || given.is_tuple() ? iterate(given) : std::vector<Value>{given};
-    if (states.size() != count) {
+  auto as_list = [](const Value& v) {
+    return Value::list(v.is_list() || v.is_tuple() ? iterate(v) : std::vector<Value>{v});
+  };
+  if (!given.is_none()) {
+    Value states = as_list(given);
+    if (states.items().size() != count) {
       throw ValueError("Layer has " + std::to_string(count) + " states but was passed " +
-                       std::to_string(states.size()) + " initial states. Received: initial_state=" + str(given));
+                       std::to_string(states.items().size()) + " initial states. Received: initial_state=" + str(given));
     }
+    return states;
   }
-  for (Value& s : states) s = Value(to_tensor(s, DType::Float32));
-  return states;
+  Value batch = dim_of(x_bm, batch_axis);
+  if (cell.hasattr("get_initial_state")) {
+    return as_list(cell.getattr("get_initial_state")(
+        {}, {{"inputs", Value()}, {"batch_size", batch}, {"dtype", Value("float32")}}));
+  }
+  return as_list(zero_states(state_size, batch));
+}
+
+/// `structure` with its leaves taken from `leaves` in order (tf.nest.pack_sequence_as).
+Value pack_states(const Value& structure, const std::vector<Value>& leaves, size_t& pos) {
+  if (structure.is_list() || structure.is_tuple()) {
+    std::vector<Value> parts;
+    for (const Value& s : structure.items()) parts.push_back(pack_states(s, leaves, pos));
+    return structure.is_list() ? Value::list(std::move(parts)) : Value::tuple(std::move(parts));
+  }
+  return leaves.at(pos++);
 }
 
 /// RNN.call(inputs, mask=None, training=None, initial_state=None, constants=None).
@@ -151,7 +170,10 @@ Value call_rnn(const std::vector<Value>& a) {
         "the time dimension by passing a `shape` or `batch_shape` argument to your Input layer.");
   }
   Value cell = self.getattr("cell");
-  std::vector<Value> states = initial_states(cell, x, initial_state, batch_axis);
+  const Value state_structure = initial_states(cell, x, initial_state, batch_axis);
+  std::vector<Value> states;
+  flatten_states(state_structure, states);
+  for (Value& st : states) st = Value(to_tensor(st, DType::Float32));
   const CellKind kind = cell_kind(cell);
 
   LoopArgs args;
@@ -218,13 +240,15 @@ Value call_rnn(const std::vector<Value>& a) {
     Value x_tm = time_major ? x : swap_batch_time(x);
     if (go_backwards) x_tm = tf::api::reverse({x_tm, Value::list({Value(0)})}, {});
     args.inputs = x_tm;
-    step = [&cell, &training](const Value& x_t, const std::vector<Value>& st) {
-      Value r = cell({x_t, Value::tuple(st)}, {{"training", training}});
+    step = [&cell, &training, &state_structure](const Value& x_t, const std::vector<Value>& st) {
+      // The states as backend.rnn passes them: a tuple of the top-level entries.
+      size_t pos = 0;
+      Value nested = pack_states(state_structure, st, pos);
+      Value r = cell({x_t, Value::tuple(nested.items())}, {{"training", training}});
       std::vector<Value> parts = iterate(r);
       if (parts.size() != 2) throw ValueError("An RNN cell's call must return (output, new_states); got " + str(r));
-      Value next = parts[1];
-      std::vector<Value> next_states =
-          next.is_list() || next.is_tuple() ? iterate(next) : std::vector<Value>{next};
+      std::vector<Value> next_states;
+      flatten_states(parts[1], next_states);
       return std::pair<Value, std::vector<Value>>{parts[0], next_states};
     };
   }
@@ -232,8 +256,11 @@ Value call_rnn(const std::vector<Value>& a) {
   LoopResult r = run_loop(args, step);
   Value output = return_sequences ? (time_major ? r.outputs : swap_batch_time(r.outputs)) : r.last_output;
   if (!truthy(self.getattr("return_state"))) return output;
+  // [output] + the states, nested as the initial states were (StackedRNNCells).
   std::vector<Value> out{output};
-  for (const Value& st : r.states) out.push_back(st);
+  size_t pos = 0;
+  Value packed = pack_states(state_structure, r.states, pos);
+  for (const Value& st : packed.items()) out.push_back(st);
   return Value::list(std::move(out));
 }
 
@@ -292,9 +319,7 @@ Value make_rnn_class() {
       .init =
           [params](const Value& self, const std::vector<Value>& a) {
             Value cell = a[1];
-            if (cell.is_list() || cell.is_tuple()) {
-              throw UnimplementedError("agc: RNN over a list of cells (StackedRNNCells) is not supported");
-            }
+            if (cell.is_list() || cell.is_tuple()) cell = stacked_cells_class()({cell}, {});
             if (!cell.hasattr("call")) {
               throw ValueError("Argument `cell` should have a `call` method. The RNN was passed: cell=" + str(cell));
             }

@@ -71,6 +71,11 @@ Value project_inputs(const CellMath& m, const std::vector<Value>& xs);
 std::pair<Value, std::vector<Value>> cell_step(const CellMath& m, const Value& xw, const std::vector<Value>& states,
                                                const std::vector<Value>& recurrent_masks);
 
+/// The tensors of nested lists and tuples of states, in order (tf.nest.flatten).
+void flatten_states(const Value& v, std::vector<Value>& out);
+/// keras.layers.StackedRNNCells (the class value): the cell RNN([cells]) makes.
+const Value& stacked_cells_class();
+
 /// Keras's _generate_dropout_mask: `count` masks tf.nn.dropout(ones_like(like), rate).
 std::vector<Value> dropout_masks(const Value& like, double rate, int count);
 /// Whether `training` asks for training-mode behaviour now (a Python bool or

@@ -2,7 +2,8 @@
 // tf_keras/layers/rnn/{simple_rnn,gru,lstm}.py): their constructors' checks,
 // weights (names, shapes and gate order: GRU z, r, h; LSTM i, f, c, o) and
 // one step, written as the two parts the time loop runs (layers_rnn.h): the
-// input projection and the recurrent step.
+// input projection and the recurrent step. StackedRNNCells (what
+// RNN([cell, ...]) runs) calls its cells in turn.
 #include <algorithm>
 
 #include "runtime/api/python_api.h"
@@ -195,6 +196,134 @@ Value make_cell_class(CellKind kind, const char* name) {
   return cls;
 }
 
+// ---- StackedRNNCells: the cell RNN([cell, ...]) runs, each cell's output
+// the next one's input.
+
+/// How many state tensors a state size stands for (ints and TensorShapes are
+/// one each; lists and tuples nest).
+size_t size_leaves(const Value& size) {
+  if (!size.is_list() && !size.is_tuple()) return 1;
+  size_t n = 0;
+  for (const Value& s : size.items()) n += size_leaves(s);
+  return n;
+}
+
+/// `size`'s structure with leaves from `leaves` (tf.nest.pack_sequence_as(state_size, ...)).
+Value pack_by_size(const Value& size, const std::vector<Value>& leaves, size_t& pos) {
+  if (!size.is_list() && !size.is_tuple()) return leaves.at(pos++);
+  std::vector<Value> parts;
+  for (const Value& s : size.items()) parts.push_back(pack_by_size(s, leaves, pos));
+  return size.is_list() ? Value::list(std::move(parts)) : Value::tuple(std::move(parts));
+}
+
+/// A cell's output size: output_size, else its (first) state size.
+Value output_size_of(const Value& cell) {
+  if (cell.hasattr("output_size") && !cell.getattr("output_size").is_none()) return cell.getattr("output_size");
+  Value size = cell.getattr("state_size");
+  return size.is_list() || size.is_tuple() ? size.items().at(0) : size;
+}
+
+void init_stacked(const Value& self, const std::vector<Value>& a) {
+  std::vector<Value> cells = iterate(a[1]);
+  for (const Value& cell : cells) {
+    if (!cell.hasattr("call")) {
+      throw ValueError("All cells must have a `call` method. Received cell without a `call` method: " + str(cell));
+    }
+    if (!cell.hasattr("state_size")) {
+      throw ValueError("All cells must have a `state_size` attribute. Received cell without a `state_size`: " +
+                       str(cell));
+    }
+  }
+  if (truthy(kwarg_or(a[5], "reverse_state_order", Value(false)))) {
+    throw UnimplementedError("agc: StackedRNNCells(reverse_state_order=True) is not supported");
+  }
+  init_base(self, a[2], a[3], a[4], without(a[5], {"reverse_state_order"}));
+  self.setattr("cells", Value::list(cells));
+  std::vector<Value> sizes;
+  for (const Value& cell : cells) sizes.push_back(cell.getattr("state_size"));
+  self.setattr("state_size", Value::tuple(std::move(sizes)));
+  self.setattr("output_size", cells.empty() ? Value() : output_size_of(cells.back()));
+}
+
+void build_stacked(const Value& self, const Value& input_shape) {
+  Value shape = input_shape.is_list() ? input_shape.items().at(0) : input_shape;
+  for (const Value& cell : iterate(self.getattr("cells"))) {
+    if (is_layer(cell) && !truthy(cell.getattr("built"))) {
+      struct Scope {
+        explicit Scope(const std::string& n) : saved(eager_name_scope()) { set_eager_name_scope(saved + n + "/"); }
+        ~Scope() { set_eager_name_scope(saved); }
+        std::string saved;
+      } scope(layer_name(cell));
+      cell.getattr("build")({shape}, {});
+      cell.setattr("built", true);
+    }
+    Value dim = output_size_of(cell);
+    std::vector<Value> next{iterate(shape).at(0)};
+    for (const Value& d : dim.is_index() ? std::vector<Value>{dim} : iterate(dim)) next.push_back(d);
+    shape = Value::tuple(std::move(next));
+  }
+}
+
+/// StackedRNNCells.call(inputs, states, constants=None, training=None).
+Value call_stacked(const std::vector<Value>& a) {
+  if (!a[3].is_none()) throw UnimplementedError("agc: RNN `constants` are not supported");
+  std::vector<Value> flat;
+  flatten_states(a[2], flat);
+  size_t pos = 0;
+  Value x = a[1];
+  std::vector<Value> next;
+  for (const Value& cell : iterate(a[0].getattr("cells"))) {
+    size_t n = size_leaves(cell.getattr("state_size"));
+    if (pos + n > flat.size()) throw ValueError("StackedRNNCells: fewer states than the cells' state sizes");
+    Value states = Value::list(std::vector<Value>(flat.begin() + static_cast<std::ptrdiff_t>(pos),
+                                                  flat.begin() + static_cast<std::ptrdiff_t>(pos + n)));
+    pos += n;
+    Value r = cell({x, states}, {{"training", a[4]}});
+    x = getitem(r, Value(0));
+    flatten_states(getitem(r, Value(1)), next);
+  }
+  size_t at = 0;
+  return Value::tuple({x, pack_by_size(a[0].getattr("state_size"), next, at)});
+}
+
+/// StackedRNNCells.get_initial_state: each cell's, as a tuple.
+Value stacked_initial_state(const std::vector<Value>& a) {
+  std::vector<Value> out;
+  for (const Value& cell : iterate(a[0].getattr("cells"))) {
+    if (cell.hasattr("get_initial_state")) {
+      out.push_back(cell.getattr("get_initial_state")({}, {{"inputs", a[1]}, {"batch_size", a[2]}, {"dtype", a[3]}}));
+      continue;
+    }
+    Value batch = a[1].is_none() ? a[2] : tf::api::gather({tf::api::shape({a[1]}, {}), Value(0)}, {});
+    Value size = cell.getattr("state_size");
+    std::vector<Value> zeros;
+    for (const Value& s : size.is_list() || size.is_tuple() ? iterate(size) : std::vector<Value>{size}) {
+      std::vector<Value> dims{batch};
+      for (const Value& d : s.is_index() ? std::vector<Value>{s} : iterate(s)) dims.push_back(d);
+      bool dynamic = std::any_of(dims.begin(), dims.end(), [](const Value& d) { return d.is_tensor(); });
+      zeros.push_back(tf::zeros(dynamic ? tf::api::stack({Value::list(dims)}, {}) : Value::list(dims)));
+    }
+    out.push_back(size.is_list() || size.is_tuple() ? Value::list(std::move(zeros)) : zeros[0]);
+  }
+  return Value::tuple(std::move(out));
+}
+
+Value make_stacked_cells_class() {
+  Value cls = make_layer_class(LayerDef{
+      .name = "StackedRNNCells",
+      .init_params = {{"cells", std::nullopt}, {"name", Value()}, {"trainable", Value(true)}, {"dtype", Value()}},
+      .init = init_stacked,
+      .build = build_stacked,
+      .call_params = {{"states", std::nullopt}, {"constants", Value()}, {"training", Value()}},
+      .call = call_stacked,
+      .config = {},
+  });
+  cls.as_object().attrs.push_back(native_method(
+      "StackedRNNCells.get_initial_state", "get_initial_state",
+      {{"self", std::nullopt}, {"inputs", Value()}, {"batch_size", Value()}, {"dtype", Value()}}, stacked_initial_state));
+  return cls;
+}
+
 }  // namespace
 
 std::vector<Param> cell_params(CellKind kind) {
@@ -226,6 +355,19 @@ const Value& simple_rnn_cell_class() {
 const Value& gru_cell_class() {
   static const Value cls = make_cell_class(CellKind::GRU, "GRUCell");
   return cls;
+}
+
+const Value& stacked_cells_class() {
+  static const Value cls = make_stacked_cells_class();
+  return cls;
+}
+
+void flatten_states(const Value& v, std::vector<Value>& out) {
+  if (v.is_list() || v.is_tuple()) {
+    for (const Value& x : v.items()) flatten_states(x, out);
+    return;
+  }
+  out.push_back(v);
 }
 
 const Value& lstm_cell_class() {
@@ -377,5 +519,6 @@ namespace ag::tf::api {
 const Value& keras_layers_SimpleRNNCell() { return keras::rnn::simple_rnn_cell_class(); }
 const Value& keras_layers_GRUCell() { return keras::rnn::gru_cell_class(); }
 const Value& keras_layers_LSTMCell() { return keras::rnn::lstm_cell_class(); }
+const Value& keras_layers_StackedRNNCells() { return keras::rnn::stacked_cells_class(); }
 
 }  // namespace ag::tf::api

@@ -424,6 +424,44 @@ TEST_CASE("The cells: one step of SimpleRNNCell, GRUCell and LSTMCell, and keras
   CHECK(str(getitem(zeros, Value(1)).getattr("shape")) == "(2, 3)");
 }
 
+TEST_CASE("RNN over a list of cells: StackedRNNCells, each cell's output the next one's input") {
+  Dims d1{2, 4, 3, 3}, d2{2, 4, 3, 2};
+  Weights w1 = make_weights(RK::LSTM, 3, 3), w2 = make_weights(RK::SimpleRNN, 3, 2);
+  Vec x = wave(2 * 4 * 3, 0.8, 1.0);
+  Value c1 = tf::api::keras_layers_LSTMCell()({Value(3)}, {{"name", Value("c1")}});
+  Value c2 = tf::api::keras_layers_SimpleRNNCell()({Value(2)}, {{"name", Value("c2")}});
+  Value rnn = tf::api::keras_layers_RNN()({Value::list({c1, c2})}, {{"return_sequences", Value(true)},
+                                                                   {"return_state", Value(true)},
+                                                                   {"name", Value("stack")}});
+  Value xt = tensor(x, {2, 4, 3});
+  rnn({xt});
+  std::string cells = str(rnn.getattr("cell").getattr("name"));
+  CHECK(cells.rfind("stacked_rnn_cells", 0) == 0);
+  std::vector<Value> ws = rnn.getattr("weights").items();
+  REQUIRE(ws.size() == 6);
+  CHECK(str(ws[0].getattr("name")) == "stack/" + cells + "/c1/kernel:0");
+  CHECK(str(ws[3].getattr("name")) == "stack/" + cells + "/c2/kernel:0");
+  CHECK(str(ws[3].getattr("shape")) == "(3, 2)");  // the second cell reads the first's 3 units
+  set_cell_weights(c1, RK::LSTM, w1, 3, 3);
+  set_cell_weights(c2, RK::SimpleRNN, w2, 3, 2);
+  RefResult first = ref_run(RK::LSTM, w1, d1, x, {});
+  RefResult second = ref_run(RK::SimpleRNN, w2, d2, first.sequence, {});
+  for (bool in_function : {false, true}) {
+    CAPTURE(in_function);
+    Value r = in_function ? traced(rnn, {})({xt}) : rnn({xt});
+    // [output, [h1, c1], h2]: the states nested per cell, as Keras returns them.
+    std::vector<Value> parts = iterate(r);
+    REQUIRE(parts.size() == 3);
+    CHECK(near_all(parts[0], second.sequence));
+    REQUIRE(parts[1].is_list());
+    CHECK(near_all(getitem(parts[1], Value(0)), first.states[0]));
+    CHECK(near_all(getitem(parts[1], Value(1)), first.states[1]));
+    CHECK(near_all(parts[2], second.states[0]));
+  }
+  CHECK(error_text([] { tf::api::keras_layers_StackedRNNCells()({Value::list({Value(1)})}, {}); }) ==
+        "ValueError: All cells must have a `call` method. Received cell without a `call` method: 1");
+}
+
 namespace {
 
 /// A program's cell, as Keras's guide writes MinimalRNNCell: h = x @ k + h @ r.
