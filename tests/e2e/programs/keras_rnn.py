@@ -2,9 +2,13 @@
 # RNN over a cell, Bidirectional and TimeDistributed; return_sequences,
 # return_state, go_backwards, masks, a tf.function with an unknown time dim,
 # Keras's weight names and an error.
-# Expected output: TensorFlow 2.15's text; every value is worked out by hand
-# in the comments (initializers "ones"/"identity" and no activation make a
+# Expected output: TensorFlow 2.15's text (checkpoint keys by Keras's
+# tracking: forward_layer/backward_layer, then each layer's cell); every value
+# is worked out by hand in the comments (initializers "ones"/"identity" and no activation make a
 # SimpleRNN a running sum: h_t = h_{t-1} + x_t).
+import os
+import tempfile
+
 import tensorflow as tf
 from tensorflow import keras
 from tensorflow.keras import layers
@@ -74,6 +78,16 @@ print(last_sum(x).numpy().tolist(), last_sum(tf.ones([2, 5, 1])).numpy().tolist(
 model = keras.Sequential([layers.Bidirectional(layers.LSTM(4, return_sequences=True), input_shape=(None, 3), name="bi"),
                           layers.GRU(2, name="gru2"), layers.Dense(1, name="out")], name="seq")
 model.summary()
+
+# save_weights/load_weights: Bidirectional tracks its two copies, an RNN its cell.
+d = tempfile.mkdtemp()
+saved = keras.Sequential([layers.Bidirectional(layers.LSTM(2), input_shape=(3, 1))])
+saved.save_weights(os.path.join(d, "bi"))
+for key, shape in tf.train.list_variables(os.path.join(d, "bi")):
+    print(key, shape)
+loaded = keras.Sequential([layers.Bidirectional(layers.LSTM(2), input_shape=(3, 1))])
+loaded.load_weights(os.path.join(d, "bi"))
+print(bool(tf.reduce_all(loaded(x) == saved(x))))
 
 try:
     layers.LSTM(2, name="bad")(tf.zeros([2, 3]))
