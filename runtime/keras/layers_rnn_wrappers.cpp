@@ -24,7 +24,8 @@ namespace {
 
 /// Keras's generic_utils.has_arg(layer.call, name) (an explicit parameter).
 bool call_takes(const Value& layer, std::string_view name) {
-  const std::vector<Param>* params = function_params(layer.getattr("call"));
+  const Value call = layer.getattr("call");  // the bound method must outlive its params
+  const std::vector<Param>* params = function_params(call);
   if (params == nullptr) return false;
   return std::any_of(params->begin(), params->end(), [&](const Param& p) { return p.name == name; });
 }
