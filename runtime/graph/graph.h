@@ -4,6 +4,8 @@
 // branch/body graphs. Names follow TensorFlow: "add", "add_1", ...
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,8 +34,19 @@ struct Output {
   friend bool operator==(const Output&, const Output&) = default;
 };
 
+namespace detail {
+/// A process-wide serial number for nodes (never reused, unlike addresses).
+inline uint64_t next_node_uid() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace detail
+
 struct Node {
   int id = 0;        // position in the graph's node list
+  /// Unique for the process's life: what tables keyed by a node use, since a
+  /// freed node's address is reused by later ones.
+  uint64_t uid = detail::next_node_uid();
   std::string name;  // unique within the graph
   /// Where tf.device placed it ("" when no scope did); recorded, not acted
   /// on: agc runs every node on the one CPU device.

@@ -11,12 +11,14 @@
 namespace ag::keras {
 namespace {
 
-/// (eager id, node, index): one of the first or the last two is set.
-using MaskKey = std::tuple<uint64_t, const void*, int>;
+/// (eager id, node uid, index): one of the first or the last two is set. A
+/// node by its uid, not its address: a freed graph's addresses come back in
+/// later traces, and a stale entry gave an unrelated tensor a mask.
+using MaskKey = std::tuple<uint64_t, uint64_t, int>;
 
 MaskKey mask_key(const TensorHandle& h) {
-  if (h.symbolic()) return {0, h.output().node, h.output().index};
-  return {h.id(), nullptr, 0};
+  if (h.symbolic()) return {0, h.output().node->uid, h.output().index};
+  return {h.id(), 0, 0};
 }
 
 struct MaskTable {
