@@ -311,6 +311,25 @@ const std::vector<std::string>& rnn_config() {
   return keys;
 }
 
+/// RNN.compute_mask: the input mask for the output when it is the sequence,
+/// None for the last output and for each returned state.
+Value compute_mask_rnn(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  Value mask = a[2];
+  if (mask.is_list() || mask.is_tuple()) {
+    std::vector<Value> flat;
+    flatten_states(mask, flat);
+    mask = flat.empty() ? Value() : flat[0];
+  }
+  Value output_mask = truthy(self.getattr("return_sequences")) ? mask : Value();
+  if (!truthy(self.getattr("return_state"))) return output_mask;
+  Value state_size = self.getattr("cell").getattr("state_size");
+  size_t n = state_size.is_list() || state_size.is_tuple() ? state_size.items().size() : 1;
+  std::vector<Value> out{output_mask};
+  out.resize(n + 1);
+  return Value::list(std::move(out));
+}
+
 Value make_rnn_class() {
   std::vector<Param> params = rnn_params();
   return make_layer_class(LayerDef{
@@ -333,6 +352,7 @@ Value make_rnn_class() {
       .build = build_rnn,
       .call_params = {{"mask", Value()}, {"training", Value()}, {"initial_state", Value()}, {"constants", Value()}},
       .call = call_rnn,
+      .compute_mask = compute_mask_rnn,
       .config = rnn_config(),
   });
 }

@@ -199,6 +199,27 @@ Value call_bidirectional(const std::vector<Value>& a) {
   return Value::list(std::move(out));
 }
 
+/// Bidirectional.compute_mask: the mask for returned sequences (one per
+/// output when not merged), None for last outputs and every state.
+Value compute_mask_bidirectional(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  Value mask = a[2];
+  if (mask.is_list()) mask = mask.items().empty() ? Value() : mask.items()[0];
+  bool merged = !self.getattr("merge_mode").is_none();
+  Value output_mask;
+  if (truthy(self.getattr("return_sequences"))) {
+    output_mask = merged ? mask : Value::list({mask, mask});
+  } else {
+    output_mask = merged ? Value() : Value::list({Value(), Value()});
+  }
+  if (!truthy(self.getattr("return_state"))) return output_mask;
+  Value state_size = self.getattr("forward_layer").getattr("cell").getattr("state_size");
+  size_t n = state_size.is_list() || state_size.is_tuple() ? state_size.items().size() : 1;
+  std::vector<Value> out = output_mask.is_list() ? output_mask.items() : std::vector<Value>{output_mask};
+  out.resize(out.size() + 2 * n);
+  return Value::list(std::move(out));
+}
+
 Value make_bidirectional() {
   Value cls = make_layer_class(LayerDef{
       .name = "Bidirectional",
@@ -213,6 +234,7 @@ Value make_bidirectional() {
       .build = build_bidirectional,
       .call_params = {{"training", Value()}, {"mask", Value()}, {"initial_state", Value()}, {"constants", Value()}},
       .call = call_bidirectional,
+      .compute_mask = compute_mask_bidirectional,
       .config = {"merge_mode"},
   });
   cls.as_object().attrs.push_back(
@@ -319,6 +341,37 @@ Value call_time_distributed(const std::vector<Value>& a) {
   return tf::reshape(y, as_shape_arg(outer));
 }
 
+/// TimeDistributed.compute_mask: the mask as given when the layer runs per
+/// step; else the inner layer's mask over [batch * time, ...] reshaped back,
+/// or the input mask reduced to [batch, time] when the inner layer gives none.
+Value compute_mask_time_distributed(const std::vector<Value>& a) {
+  const Value& self = a[0];
+  const Value& mask = a[2];
+  if (!a[1].is_tensor()) return mask;
+  Value x = a[1];
+  const Shape& s = x.as_tensor().shape();
+  if (s.dim(0) >= 0 && !truthy(self.getattr("_agc_always_reshape"))) return mask;
+  Value inner_mask;
+  if (!mask.is_none()) {
+    std::vector<Value> dims{Value(-1)};
+    for (const Value& d : dims_from(mask, 2)) dims.push_back(d);
+    inner_mask = tf::reshape(mask, as_shape_arg(dims));
+  }
+  std::vector<Value> inner{Value(-1)};
+  for (const Value& d : dims_from(x, 2)) inner.push_back(d);
+  Value output_mask = self.getattr("layer").getattr("compute_mask")({tf::reshape(x, as_shape_arg(inner)), inner_mask}, {});
+  if (output_mask.is_none()) {
+    if (mask.is_none()) return Value();
+    Value m = mask;
+    for (int r = m.as_tensor().shape().rank(); r > 2; --r) m = tf::reduce_any(m, Value(-1));
+    return m;
+  }
+  Value time = s.dim(1) >= 0 ? Value(s.dim(1)) : tf::gather(tf::shape(x), Value(1));
+  std::vector<Value> outer{s.dim(0) >= 0 ? Value(s.dim(0)) : Value(-1), time};
+  for (const Value& d : dims_from(output_mask, 1)) outer.push_back(d);
+  return tf::reshape(output_mask, as_shape_arg(outer));
+}
+
 Value make_time_distributed() {
   return make_layer_class(LayerDef{
       .name = "TimeDistributed",
@@ -340,6 +393,7 @@ Value make_time_distributed() {
       .build = build_time_distributed,
       .call_params = {{"training", Value()}, {"mask", Value()}},
       .call = call_time_distributed,
+      .compute_mask = compute_mask_time_distributed,
       .config = {},
   });
 }

@@ -896,3 +896,36 @@ TEST_CASE("fit() trains a Sequential LSTM: the traced train step differentiates 
   CHECK(losses.back().as_float() < 0.5 * losses.front().as_float());
   CHECK(str(model.getattr("predict")({x}, {{"verbose", Value(0)}}).getattr("shape")) == "(16, 1)");
 }
+
+TEST_CASE("Implicit masks: Embedding(mask_zero=True) masks the LSTMs after it; compute_mask as Keras's") {
+  Value tokens = tf::constant(Value::list({Value::list({Value(1), Value(2), Value(0), Value(0)}),
+                                           Value::list({Value(3), Value(0), Value(4), Value(0)})}));
+  tf::set_seed(Value(2));
+  Value embed = tf::api::keras_layers_Embedding()({Value(5), Value(3)}, {{"mask_zero", Value(true)}});
+  Value first = tf::api::keras_layers_LSTM()({Value(4)}, {{"return_sequences", Value(true)}});
+  Value second = tf::api::keras_layers_GRU()({Value(2)}, {});
+  Value model = tf::api::keras_Sequential()({Value::list({embed, first, second})}, {});
+  Value y = model({tokens});
+  // The same layers with the mask passed by hand.
+  Value mask = tf::not_equal(tokens, Value(0));
+  Value e = embed({tokens});
+  Value want = second({first({e}, {{"mask", mask}})}, {{"mask", mask}});
+  CHECK(near_all(y, [&] {
+    Vec v;
+    for (float f : floats(want)) v.push_back(f);
+    return v;
+  }()));
+  // Unmasked, the padded steps would change the result.
+  std::vector<float> unmasked = floats(second({first({e}, {{"mask", Value()}})}, {{"mask", Value()}}));
+  CHECK(std::abs(unmasked[0] - floats(want)[0]) > 1e-6);
+  // compute_mask: the mask for a returned sequence, None for the last output and states.
+  Value seq = tf::api::keras_layers_LSTM()({Value(2)}, {{"return_sequences", Value(true)}, {"return_state", Value(true)}});
+  Value masks = seq.getattr("compute_mask")({e, mask}, {});
+  REQUIRE(iterate(masks).size() == 3);
+  CHECK(getitem(masks, Value(0)).is_tensor());
+  CHECK(getitem(masks, Value(1)).is_none());
+  CHECK(tf::api::keras_layers_LSTM()({Value(2)}, {}).getattr("compute_mask")({e, mask}, {}).is_none());
+  Value bi = tf::api::keras_layers_Bidirectional()({tf::api::keras_layers_LSTM()({Value(2)}, {{"return_sequences", Value(true)}})},
+                                                    {{"merge_mode", Value()}});
+  CHECK(iterate(bi.getattr("compute_mask")({e, mask}, {})).size() == 2);
+}
