@@ -37,6 +37,7 @@ Value make_dense() {
                                str(a[1]));
             }
             init_base(self, a[11], a[12], a[13], a[14]);
+            self.setattr("supports_masking", Value(true));  // Keras's Dense passes a mask on
             self.setattr("units", Value(a[1].as_int()));
             self.setattr("activation", get_activation(a[2]));
             self.setattr("use_bias", Value(truthy(a[3])));
@@ -89,6 +90,7 @@ Value make_activation() {
       .init =
           [](const Value& self, const std::vector<Value>& a) {
             init_base(self, a[2], a[3], a[4], a[5]);
+            self.setattr("supports_masking", Value(true));
             self.setattr("activation", get_activation(a[1]));
           },
       .call = [](const std::vector<Value>& a) { return a[0].getattr("activation")({a[1]}, {}); },
@@ -126,6 +128,7 @@ Value make_dropout() {
                                "Received: rate=" + str(a[1]));
             }
             init_base(self, a[4], a[5], a[6], a[7]);
+            self.setattr("supports_masking", Value(true));
             self.setattr("rate", a[1]);
             self.setattr("noise_shape", a[2]);
             self.setattr("seed", a[3]);
