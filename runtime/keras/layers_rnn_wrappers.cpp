@@ -42,10 +42,12 @@ struct WrapperNameScope {
 /// arguments, named as `original` and with `overrides`.
 Value remake(const Value& original, Kwargs overrides) {
   Kwargs args = constructor_args(original);
-  for (auto& [k, v] : overrides) {
-    auto it = std::find_if(args.begin(), args.end(), [&](const auto& kv) { return kv.first == k; });
-    if (it != args.end()) it->second = v;
-    else args.emplace_back(k, v);
+  for (auto& [key, value] : overrides) {
+    // A named copy: Clang 14 cannot capture a structured binding.
+    const std::string& name = key;
+    auto it = std::find_if(args.begin(), args.end(), [&name](const auto& kv) { return kv.first == name; });
+    if (it != args.end()) it->second = value;
+    else args.emplace_back(key, value);
   }
   return original.as_object().cls({}, std::move(args));
 }
