@@ -16,6 +16,7 @@
 //   over the epoch; logs are reported in model.metrics order, then val_*.
 // - callbacks run in Keras's order: the user's, then History, then the
 //   progress bar (runtime/keras/progbar.h).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -217,21 +218,20 @@ struct DataSource {
   }
 };
 
+/// The model's data as tensors: a dict, or a list/tuple of arrays (several
+/// inputs), element by element; anything else (an array, nested numbers) whole.
 Value tensor_of(const Value& v) {
   if (v.is_none() || v.is_tensor()) return v;
-  if (v.is_list() || v.is_tuple() || v.is_dict()) {
-    bool nested = false;
-    for (const Value& item : v.is_dict() ? std::vector<Value>{} : v.items()) nested |= item.is_ndarray() || item.is_tensor();
-    if (nested || v.is_dict()) {
-      if (v.is_dict()) {
-        std::vector<std::pair<Value, Value>> out;
-        for (const auto& [k, item] : v.as_dict().entries) out.emplace_back(k, tensor_of(item));
-        return Value::dict(std::move(out));
-      }
-      std::vector<Value> out;
-      for (const Value& item : v.items()) out.push_back(tensor_of(item));
-      return v.is_list() ? Value::list(std::move(out)) : Value::tuple(std::move(out));
-    }
+  if (v.is_dict()) {
+    std::vector<std::pair<Value, Value>> out;
+    for (const auto& [k, item] : v.as_dict().entries) out.emplace_back(k, tensor_of(item));
+    return Value::dict(std::move(out));
+  }
+  auto is_array = [](const Value& item) { return item.is_ndarray() || item.is_tensor(); };
+  if ((v.is_list() || v.is_tuple()) && std::any_of(v.items().begin(), v.items().end(), is_array)) {
+    std::vector<Value> out;
+    for (const Value& item : v.items()) out.push_back(tensor_of(item));
+    return v.is_list() ? Value::list(std::move(out)) : Value::tuple(std::move(out));
   }
   return Value(to_tensor(v));
 }
