@@ -71,13 +71,35 @@ Value make_callback_class() {
   return make_class("Callback", {}, std::move(attrs));
 }
 
+/// History's model, held weakly: the model holds its History (model.history),
+/// and Python's collector frees that cycle where reference counts cannot.
+struct HistoryState : NativeState {
+  WeakValue model;
+};
+
+HistoryState& history_state(const Value& self) {
+  ObjectObj& o = self.as_object();
+  if (auto* s = dynamic_cast<HistoryState*>(o.native.get())) return *s;
+  auto s = std::make_shared<HistoryState>();
+  o.native = s;
+  return *s;
+}
+
 Value make_history_class() {
   return make_class(
       "History", {callback_class()},
       {{"__init__", hook("History.__init__", {}, [](const std::vector<Value>& a) {
-          callback_class().getattr("__init__")({a[0]}, {});
+          a[0].setattr("params", Value::dict());
+          a[0].setattr("validation_data", Value());
           a[0].setattr("history", Value::dict());
           a[0].setattr("epoch", Value::list());
+          return Value();
+        })},
+       {"model", make_property(Value::callable("model", [](std::vector<Value> args, Kwargs) -> Value {
+          return history_state(args.at(0)).model.lock();
+        }))},
+       {"set_model", hook("History.set_model", {{"model", std::nullopt}}, [](const std::vector<Value>& a) {
+          history_state(a[0]).model = WeakValue(a[1]);
           return Value();
         })},
        {"on_train_begin", hook("History.on_train_begin", {{"logs", Value()}}, [](const std::vector<Value>& a) {

@@ -305,8 +305,12 @@ Value step_function(const Value& model, const char* method, Value& cache) {
   if (truthy(model.getattr("_agc_run_eagerly"))) return model.getattr(method);
   if (!cache.is_none()) return cache;
   std::string m = method;
+  // The model keeps this function (its state's cache), so the function holds
+  // the model weakly: a strong capture would be a cycle nothing frees.
   Value body = make_function(m + "_function", {{"data", std::nullopt}},
-                             [model, m](const std::vector<Value>& a) { return model.getattr(m)({a[0]}, {}); });
+                             [weak = WeakValue(model), m](const std::vector<Value>& a) {
+                               return weak.lock().getattr(m)({a[0]}, {});
+                             });
   cache = tf::api::function({body}, {{"reduce_retracing", Value(true)}});
   return cache;
 }

@@ -55,12 +55,16 @@ TEST_CASE("Embedding(mask_zero=True) masks the zero ids; Sequential builds it at
 TEST_CASE("compute_mask: Keras's default passes the mask on when the layer supports masking") {
   Value x = tensor_of(iota_values(6), {2, 3});
   Value mask = tf::constant(Value::list({Value(true), Value(false)}));
-  Value dense = make_layer(tf::api::keras_layers_Dense(), {Value(2)}, {{"name", Value("d")}});
-  CHECK(dense.getattr("compute_mask")({x}, {}).is_none());
-  CHECK(error_text([&] { dense.getattr("compute_mask")({x, mask}, {}); }) ==
+  // The base Layer does not support masking until told it does.
+  Value layer = tf::api::keras_layers_Layer()({}, {{"name", Value("d")}});
+  CHECK(layer.getattr("compute_mask")({x}, {}).is_none());
+  CHECK(error_text([&] { layer.getattr("compute_mask")({x, mask}, {}); }) ==
         "TypeError: Layer d does not support masking, but was passed an input_mask: tf.Tensor([ True False], "
         "shape=(2,), dtype=bool)");
-  dense.setattr("supports_masking", Value(true));
+  layer.setattr("supports_masking", Value(true));
+  CHECK(layer.getattr("compute_mask")({x, mask}, {}).is(mask));
+  // Dense passes a mask on, as Keras's.
+  Value dense = make_layer(tf::api::keras_layers_Dense(), {Value(2)});
   CHECK(dense.getattr("compute_mask")({x, mask}, {}).is(mask));
   // Masking layers of this file: BatchNormalization and LayerNormalization pass it through.
   Value bn = make_layer(tf::api::keras_layers_BatchNormalization());
