@@ -806,6 +806,20 @@ LossValues call_loss_function(const Value& fn, const Value& y_true, const Value&
   return {fn({y_true, y_pred}, kwargs), Value()};
 }
 
+/// The weights' adjustment below when a rank is known only at run time
+/// (Keras's tf.cond on the ranks): the last dim squeezed when the weights
+/// have one dim more than the predictions, a dim of 1 added when they have
+/// one fewer; scalar weights left as they are.
+Value adjust_weights_at_run_time(const Value& sample_weight, const Value& y_pred) {
+  Value rank = tf::rank(sample_weight);
+  Value diff = rank - tf::rank(y_pred);
+  Value zero(0);
+  Value change = tf::where(diff == Value(1), Value(-1), tf::where(diff == Value(-1), Value(1), zero));
+  Value kept = rank + tf::where(rank == zero, zero, change);
+  Value dims = tf::concat(Value::list({tf::shape(sample_weight), Value::list({Value(1)})}), zero);
+  return tf::reshape(sample_weight, getitem(dims, std::vector<IndexPart>{SliceSpec{Value(), kept, Value()}}));
+}
+
 SqueezedTensors squeeze_or_expand_dimensions(const Value& y_pred_in, const Value& y_true_in,
                                              const Value& sample_weight) {
   SqueezedTensors out{loss_tensor(y_pred_in), y_true_in.is_none() ? Value() : loss_tensor(y_true_in), sample_weight};
@@ -822,7 +836,11 @@ SqueezedTensors squeeze_or_expand_dimensions(const Value& y_pred_in, const Value
   if (sample_weight.is_none()) return out;
   out.sample_weight = loss_tensor(sample_weight);
   int weights_rank = loss_rank(out.sample_weight);
-  if (weights_rank == 0 || weights_rank < 0 || y_pred_rank < 0) return out;
+  if (weights_rank == 0) return out;
+  if (weights_rank < 0 || y_pred_rank < 0) {
+    out.sample_weight = adjust_weights_at_run_time(out.sample_weight, out.y_pred);
+    return out;
+  }
   if (weights_rank - y_pred_rank == 1) {
     out.sample_weight = tf::squeeze(out.sample_weight, Value::list({Value(-1)}));
   } else if (y_pred_rank - weights_rank == 1) {

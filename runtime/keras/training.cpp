@@ -18,6 +18,7 @@
 //   progress bar (runtime/keras/progbar.h).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "runtime/api/py_sys.h"
@@ -280,6 +281,49 @@ DataSource make_source(const Value& x, const Value& y, const Value& sample_weigh
   return s;
 }
 
+/// fit's class_weight as a tensor indexed by class id (Keras's
+/// _make_class_weight_map_fn); its keys must be 0 .. n-1.
+Value class_weight_table(const Value& class_weight) {
+  if (!class_weight.is_dict()) {
+    throw TypeError("`class_weight` should be a dict mapping class indices to weights, got " + str(class_weight));
+  }
+  std::map<int64_t, Value> by_id;
+  for (const auto& [k, w] : class_weight.as_dict().entries) by_id[k.is_index() ? k.as_int() : -1] = w;
+  int64_t expected = 0;
+  for (const auto& [id, w] : by_id) {
+    if (id != expected++) {
+      throw ValueError("Expected `class_weight` to be a dict with keys from 0 to one less than the number of classes, "
+                       "found " + str(class_weight));
+    }
+  }
+  std::vector<Value> weights;
+  for (const auto& [id, w] : by_id) weights.push_back(w);
+  return tf::constant(Value::list(std::move(weights)));
+}
+
+/// A training batch with its class weights folded into the sample weights,
+/// as Keras's _class_weights_map_fn: the class of a one-hot (or
+/// probability) row is its argmax, otherwise the label itself.
+Value with_class_weights(const Value& batch, const Value& table) {
+  auto [x, y, sw] = unpack(batch);
+  if (y.is_list() || y.is_tuple() || y.is_dict()) {
+    throw ValueError("`class_weight` is only supported for Models with a single output.");
+  }
+  const Shape& shape = y.as_tensor().shape();
+  if (shape.rank() > 2) throw ValueError("`class_weight` not supported for 3+ dimensional targets.");
+  Value classes = shape.rank() == 2 && shape.dim(1) > 1 ? tf::argmax(y, Value(1))
+                                                        : tf::cast(tf::reshape(y, Value::tuple({Value(-1)})), DType::Int64);
+  Value cw = tf::gather(table, classes);
+  if (!sw.is_none()) {
+    // expand_1d: rank-1 weights become columns before they multiply.
+    auto column = [](const Value& t) {
+      return t.as_tensor().shape().rank() == 1 ? tf::expand_dims(t, Value(1)) : t;
+    };
+    cw = column(sw) * column(tf::cast(cw, sw.as_tensor().dtype()));
+  }
+  return Value::tuple({x, y, cw});
+}
+
 /// The batches of one pass; `shuffle` draws a new order of the rows.
 std::vector<Value> batches(const DataSource& s, bool shuffle) {
   std::vector<Value> out;
@@ -417,9 +461,7 @@ Value fit(const std::vector<Value>& a) {
     train.size = split_at;
     val = v;
   }
-  if (!a[10].is_none()) {
-    throw UnimplementedError("agc: fit(class_weight=...) is not supported yet; pass sample_weight instead");
-  }
+  Value class_weights = a[10].is_none() ? Value() : class_weight_table(a[10]);
   bool shuffle = truthy(a[9]);
   int64_t initial_epoch = a[12].as_int();
   std::optional<int64_t> steps = train.steps();
@@ -447,7 +489,7 @@ Value fit(const std::vector<Value>& a) {
     Value raw = Value::dict();
     for (const Value& batch : bs) {
       if (batch_hooks) callbacks.call("on_train_batch_begin", {Value(step), Value::dict()});
-      raw = fn({batch}, {});
+      raw = fn({class_weights.is_none() ? batch : with_class_weights(batch, class_weights)}, {});
       ++step;
       if (batch_hooks || (bar && verbose == 1)) {
         logs = log_values(raw);

@@ -509,16 +509,29 @@ KernelFactory cumsum_kernel(bool product) {
 }
 
 // ---- gradients (GRADIENTS.md 3.2, TF's math_grad.py)
+/// kept_shape computed at run time (TF's math_ops.reduced_shape), for an input
+/// of unknown rank or axes known only then: tf.shape(x) with 1 at each axis
+/// (negative axes counted from the end).
+GradTensor dynamic_kept_shape(GradContext& c) {
+  auto i32 = [&](int32_t v) { return c.constant(Tensor::scalar(v)); };
+  GradTensor shape = c.shape_of(c.input(0));
+  GradTensor rank = c.apply1(op::Size, {shape}, Attrs{{"out_type", DType::Int32}});
+  GradTensor axes = c.reshape(c.cast(c.input(1), DType::Int32), c.ints({-1}));
+  axes = c.apply1(op::FloorMod, {c.add(axes, rank), rank});
+  GradTensor dims = c.apply1(op::Range, {i32(0), rank, i32(1)}, Attrs{{"Tidx", DType::Int32}});
+  GradTensor hit = c.apply1(op::Equal, {c.apply1(op::ExpandDims, {dims, i32(1)}), c.apply1(op::ExpandDims, {axes, i32(0)})});
+  GradTensor reduced = c.apply1(op::Any, {hit, i32(1)}, Attrs{{"keep_dims", false}, {"Tidx", DType::Int32}});
+  return c.select(reduced, c.ones_like(shape), shape);
+}
+
 /// The reduced input's shape with its reduced axes set to 1, as a tensor:
 /// what g (reduced without keep_dims) is reshaped to before it broadcasts
-/// back. Needs the axes' values and the input's rank while building.
+/// back. Static when the axes' values and the input's rank are known while
+/// building, computed at run time otherwise.
 GradTensor kept_shape(GradContext& c) {
   const Shape& in = c.spec(c.input(0)).shape;
   const Tensor* axes = c.value(c.input(1));
-  if (axes == nullptr || !in.rank_known()) {
-    throw UnimplementedError("The gradient of " + c.op().name +
-                             " needs its axes and its input's rank known while tracing");
-  }
+  if (axes == nullptr || !in.rank_known()) return dynamic_kept_shape(c);
   std::vector<bool> reduced(in.rank(), false);
   for (int64_t i = 0; i < axes->num_elements(); ++i) {
     int64_t a = axes->dtype() == DType::Int64 ? axes->data<int64_t>()[i] : axes->data<int32_t>()[i];

@@ -61,19 +61,6 @@ struct FunctionSymbols {
   bool is_class = false;
 };
 
-void collect_target_names(const Ref& t, std::set<std::string>& out) {
-  if (!t) return;
-  if (const auto* n = t->dyn<Name>()) {
-    out.insert(n->id);
-  } else if (const auto* tup = t->dyn<Tuple>()) {
-    for (const auto& e : tup->elts) collect_target_names(e, out);
-  } else if (const auto* l = t->dyn<List>()) {
-    for (const auto& e : l->elts) collect_target_names(e, out);
-  } else if (const auto* st = t->dyn<Starred>()) {
-    collect_target_names(st->value, out);
-  }
-}
-
 /// The binding statements of one scope (not descending into nested scopes).
 class BindingCollector : public AstVisitor {
  public:

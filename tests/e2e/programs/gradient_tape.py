@@ -345,3 +345,19 @@ print(len(frozen_layer.trainable_weights), len(frozen_layer.non_trainable_weight
 with tf.GradientTape() as t:
     y = holder.w * holder.frozen
 print(t.gradient(y, [holder.w, holder.frozen]))
+
+
+# Reductions over an input of unknown rank: the gradient's shape is computed
+# when the function runs (TF's reduced_shape), not while it is traced.
+@tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+def reduction_grads(x):
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        s = tf.reduce_sum(x * x, axis=-1)
+        m = tf.reduce_mean(x, axis=[0])
+        top = tf.reduce_max(x, axis=-1)
+    return t.gradient(s, x), t.gradient(m, x), t.gradient(top, x)
+
+
+print(reduction_grads(tf.constant([[1.0, 2.0], [3.0, 5.0]])))
+print(reduction_grads(tf.constant([1.0, -2.0, 4.0]))[0])

@@ -92,6 +92,28 @@ custom.compile(optimizer=keras.optimizers.SGD(learning_rate=0.1))
 h = custom.fit(xs, ys, batch_size=2, epochs=2, shuffle=False, verbose=0)
 print({k: [round(v, 4) for v in vs] for k, vs in h.history.items()})  # the same 10 and 1.06 as above
 
+# ---- class_weight: Keras turns it into sample weights, indexed by the label
+# itself or by a one-hot row's argmax. A zero model predicts 0, so each
+# sample's MSE is its label squared (averaged over the row).
+cw_model = keras.Sequential([layers.Dense(1, kernel_initializer="zeros", use_bias=False)])
+cw_model.compile(optimizer=keras.optimizers.SGD(learning_rate=0.0), loss="mse")
+cx = np.ones((4, 1), dtype="float32")
+cy = np.array([[0.0], [1.0], [1.0], [0.0]], dtype="float32")
+h = cw_model.fit(cx, cy, class_weight={0: 1.0, 1: 3.0}, batch_size=4, verbose=0)
+print(h.history)  # losses 0, 1, 1, 0 weighted 1, 3, 3, 1: 6 / 4
+sw = np.array([1.0, 1.0, 0.5, 2.0], dtype="float32")
+h = cw_model.fit(cx, cy, sample_weight=sw, class_weight={0: 1.0, 1: 3.0}, batch_size=4, verbose=0)
+print(h.history)  # weights multiply: (3 + 1.5) / 4
+onehot = keras.Sequential([layers.Dense(2, kernel_initializer="zeros", use_bias=False)])
+onehot.compile(optimizer=keras.optimizers.SGD(learning_rate=0.0), loss="mse")
+oy = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]], dtype="float32")
+h = onehot.fit(np.ones((3, 1), dtype="float32"), oy, class_weight={0: 2.0, 1: 1.0}, verbose=0)
+print(round(h.history["loss"][0], 4))  # each 0.5, weighted 2, 1, 1: 2 / 3
+try:
+    cw_model.fit(cx, cy, class_weight={1: 1.0, 2: 3.0}, verbose=0)
+except ValueError as e:
+    print("ValueError:", e)
+
 # ---- Errors as Keras words them.
 try:
     keras.Sequential([layers.Dense(1)]).fit(xs, ys)
