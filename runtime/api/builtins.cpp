@@ -486,8 +486,8 @@ Value dict(std::vector<Value> args, Kwargs kwargs) {
 Value property(std::vector<Value> args, Kwargs kwargs) {
   std::vector<Value> a = api::bind_builtin(
       "property", {{"fget", Value()}, {"fset", Value()}, {"fdel", Value()}, {"doc", Value()}}, args, kwargs);
-  if (!a[1].is_none() || !a[2].is_none()) throw NotImplementedError("agc: property() with a setter or a deleter");
-  return make_property(a[0]);
+  if (!a[2].is_none()) throw NotImplementedError("agc: property() with a deleter");
+  return make_property(a[0], a[1]);
 }
 
 Value staticmethod(std::vector<Value> args, Kwargs kwargs) {

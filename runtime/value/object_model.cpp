@@ -78,6 +78,7 @@ Value through_class(const Value& attr, const Value& cls) {
 
 struct PropertyState : NativeState {
   Value getter;
+  Value setter;  ///< None: read-only
 };
 
 }  // namespace
@@ -159,13 +160,18 @@ Value function_descriptor(const Value& cls, Value fn) {
 
 }  // namespace
 
-void check_settable(const Value& obj, std::string_view name) {
+bool set_property(const Value& obj, std::string_view name, const Value& v) {
   const Value& cls = obj.as_object().cls;
-  if (cls.is_none() || is_class(obj)) return;
+  if (cls.is_none() || is_class(obj)) return false;
   std::optional<Value> attr = class_lookup(cls, name);
-  if (attr && attr->is_object() && native_state<PropertyState>(*attr) != nullptr) {
+  if (!attr || !attr->is_object()) return false;
+  const PropertyState* p = native_state<PropertyState>(*attr);
+  if (p == nullptr) return false;
+  if (p->setter.is_none()) {
     throw AttributeError("property '" + std::string(name) + "' of '" + class_name(cls) + "' object has no setter");
   }
+  p->setter({obj, v}, {});
+  return true;
 }
 
 Value make_staticmethod(Value fn) {
@@ -183,18 +189,28 @@ Value make_classmethod(Value fn) {
   return function_descriptor(cls, std::move(fn));
 }
 
-Value make_property(Value getter) {
+Value make_property(Value getter, Value setter) {
   static const Value property_class = make_class(
       "property", {},
       {{"__get__", Value::callable("__get__", [](std::vector<Value> args, Kwargs) -> Value {
           // __get__(prop, instance, owner): the property itself through the class.
           if (args.size() < 2 || args[1].is_none()) return args.at(0);
           return native_state<PropertyState>(args[0])->getter({args[1]}, {});
+        })},
+       // @name.setter / @name.getter: a copy with that accessor replaced.
+       {"setter", Value::callable("setter", [](std::vector<Value> args, Kwargs) -> Value {
+          if (args.size() != 2) throw TypeError("setter() takes exactly one argument");
+          return make_property(native_state<PropertyState>(args[0])->getter, args[1]);
+        })},
+       {"getter", Value::callable("getter", [](std::vector<Value> args, Kwargs) -> Value {
+          if (args.size() != 2) throw TypeError("getter() takes exactly one argument");
+          return make_property(args[1], native_state<PropertyState>(args[0])->setter);
         })}});
   Value p = Value::object("property");
   p.as_object().cls = property_class;
   auto st = std::make_shared<PropertyState>();
   st->getter = std::move(getter);
+  st->setter = std::move(setter);
   p.as_object().native = std::move(st);
   return p;
 }

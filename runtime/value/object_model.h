@@ -78,12 +78,15 @@ std::vector<Value> mro(const Value& cls);
 /// looked up from the next class in cls's method resolution order, bound to self.
 Value super_getattr(const Value& cls, const Value& self, std::string_view name);
 
-/// A read-only property: reading the attribute through an instance calls
-/// `getter(instance)` (Python's property(fget)).
-Value make_property(Value getter);
-/// AttributeError (CPython 3.11's text) when `obj.name = v` would set a
-/// property of obj's class (agc's properties have no setters).
-void check_settable(const Value& obj, std::string_view name);
+/// A property (Python's property(fget, fset)): reading the attribute through
+/// an instance calls `getter(instance)`; writing it calls
+/// `setter(instance, value)`, or raises AttributeError when setter is None.
+/// Its `setter`/`getter` methods give the decorator forms.
+Value make_property(Value getter, Value setter = Value());
+/// `obj.name = v` through a property of obj's class: calls its setter and
+/// returns true; false when `name` is no property there; AttributeError
+/// (CPython 3.11's text) for a property without a setter.
+bool set_property(const Value& obj, std::string_view name, const Value& v);
 /// staticmethod(fn): `fn` itself, read through the class or an instance.
 Value make_staticmethod(Value fn);
 /// classmethod(fn): `fn` bound to the class, read through it or an instance.

@@ -312,7 +312,7 @@ void Value::setattr(std::string_view name, Value v) const {
   if (!is_object()) {
     throw AttributeError("'" + type_name() + "' object has no attribute '" + std::string(name) + "'");
   }
-  check_settable(*this, name);
+  if (set_property(*this, name, v)) return;
   for (auto& [k, x] : as_object().attrs) {
     if (k == name) {
       x = std::move(v);

@@ -206,6 +206,13 @@ class Emitter {
 
   /// Set while emitting a method: its class's global name (for super()).
   std::string pending_class_;
+  /// Set while emitting a class body's own expressions (decorators,
+  /// attribute values): the names the body bound so far, which Python's
+  /// class scope lets those expressions read (`@x.setter`, `property(get, set)`).
+  /// Methods never see them, as in Python.
+  std::set<std::string> class_scope;
+  /// The C++ local holding a class-scope name while the body runs.
+  static std::string class_local(const std::string& name) { return "ag_class_" + name; }
 
  private:
   /// What `body` emits, as text of its own one level deeper than the current one.

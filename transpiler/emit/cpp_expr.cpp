@@ -225,6 +225,7 @@ std::string Emitter::module_member(const Ref& e) {
 }
 
 std::string Emitter::name_load(const Name& n) {
+  if (class_scope.count(n.id)) return class_local(n.id);
   if (const analysis::Closure* o = owner(n.id)) {
     // A local function is only ever called (analysis::Closures decides so).
     AGC_CHECK(!local_function(n.id)) << "local function '" << n.id << "' used as a value";

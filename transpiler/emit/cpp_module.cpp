@@ -389,28 +389,42 @@ struct ModuleEmitter {
     return out;
   }
 
+  /// A class statement as a C++ block: the bases, then the body's bindings
+  /// in order as locals (a later binding of a name replaces its value but
+  /// keeps its place, as a class namespace dict does), then the class.
   std::string class_statement(const ClassDef& c) {
     std::vector<std::string> bases;
     for (const Ref& b : c.bases) bases.push_back(em.value(b));
     if (!c.keywords.empty()) sink.error(c.keywords[0]->span, "class keywords (metaclass=...) are not supported");
     if (!c.decorator_list.empty()) sink.error(c.decorator_list[0]->span, "class decorators are not supported yet");
-    std::vector<std::string> attrs;
+    std::vector<std::string> names, steps;
+    auto bind = [&](const std::string& name, const std::string& value) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      steps.push_back(fmt::format("  {} = {};", cpp::Emitter::class_local(cpp_ident(name)), value));
+      em.class_scope.insert(name);
+    };
     for (const Ref& b : c.body) {
       if (auto* f = b->dyn<FunctionDef>()) {
-        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(f->name), function_value(*f, c.name)));
+        bind(f->name, function_value(*f, c.name));
       } else if (auto* a = b->dyn<Assign>(); a && a->targets.size() == 1 && a->targets[0]->is<Name>()) {
-        attrs.push_back(fmt::format("{{{}, {}}}", cpp_string(a->targets[0]->as<Name>().id), em.value(a->value)));
+        bind(a->targets[0]->as<Name>().id, em.value(a->value));
       } else if (b->is<Pass>() || (b->is<Expr>() && b->as<Expr>().value->is<Constant>())) {
         continue;  // pass, docstring
       } else {
         sink.error(b->span, "a class body may only hold methods and simple attribute assignments");
       }
     }
-    std::string base_list, attr_list;
-    for (size_t i = 0; i < bases.size(); ++i) base_list += (i ? ", " : "") + bases[i];
-    for (const std::string& a : attrs) attr_list += "\n    " + a + ",";
-    return fmt::format("{} = ag::make_class({}, {{{}}}, {{{}\n}});", cpp_ident(c.name), cpp_string(c.name), base_list,
-                       attr_list);
+    em.class_scope.clear();
+    std::string locals, attrs;
+    for (const std::string& n : names) {
+      locals += (locals.empty() ? "" : ", ") + cpp::Emitter::class_local(cpp_ident(n));
+      attrs += fmt::format("\n      {{{}, {}}},", cpp_string(n), cpp::Emitter::class_local(cpp_ident(n)));
+    }
+    std::string out = fmt::format("{{\n  std::vector<ag::Value> ag_bases{{{}}};\n", cpp::join(bases));
+    if (!names.empty()) out += "  ag::Value " + locals + ";\n";
+    for (const std::string& s : steps) out += s + "\n";
+    return out + fmt::format("  {} = ag::make_class({}, std::move(ag_bases), {{{}\n  }});\n}}", cpp_ident(c.name),
+                             cpp_string(c.name), attrs);
   }
 
   void header_function(const FunctionDef& f, CppOutput& out) {

@@ -97,3 +97,41 @@ try:
     K().v = 4
 except AttributeError as e:
     print("AttributeError:", e)
+
+
+# A property with a setter, in the decorator form and as property(fget, fset);
+# a subclass inherits both accessors.
+class Celsius:
+    def __init__(self, degrees):
+        self.degrees = degrees
+
+    @property
+    def degrees(self):
+        return self._degrees
+
+    @degrees.setter
+    def degrees(self, value):
+        if value < -273.15:
+            raise ValueError("below absolute zero")
+        self._degrees = float(value)
+
+    def _get_kelvin(self):
+        return self._degrees + 273.15
+
+    def _set_kelvin(self, value):
+        self.degrees = value - 273.15
+
+    kelvin = property(_get_kelvin, _set_kelvin)
+
+
+class Reading(Celsius):
+    pass
+
+
+c = Reading(20)
+c.kelvin = 300
+print(c.degrees, round(c.kelvin, 2), type(Celsius.degrees).__name__)
+try:
+    c.degrees = -300
+except ValueError as e:
+    print("ValueError:", e)
