@@ -42,7 +42,21 @@ Value& list_attr(const Value& self, const std::string& name) {
   return list_attr(self, name);
 }
 
-bool layer_trainable(const Value& layer) { return truthy(own_attr(layer, "trainable", Value(true))); }
+bool layer_trainable(const Value& layer) { return truthy(own_attr(layer, "_trainable", Value(true))); }
+
+/// Keras's `for layer in self._flatten_layers(): layer._trainable = value`:
+/// the layer and the layers nested in it, each once.
+void set_trainable(const Value& layer, bool trainable) {
+  std::set<const void*> seen;
+  std::vector<Value> todo{layer};
+  while (!todo.empty()) {
+    Value l = std::move(todo.back());
+    todo.pop_back();
+    if (!seen.insert(&l.as_object()).second) continue;
+    l.setattr("_trainable", Value(trainable));
+    for (Value& sub : sublayers(l)) todo.push_back(std::move(sub));
+  }
+}
 
 /// The thread's stack of Keras layer calls' training modes (Keras's CallContext).
 std::vector<Value>& training_stack() {
@@ -482,6 +496,16 @@ Value make_base_class() {
                                   }
                                   return Value();
                                 }));
+  // Keras's trainable setter: the layer and every layer nested in it take
+  // the flag (a frozen model's BatchNormalization then runs in inference mode).
+  attrs.push_back({"trainable",
+                   make_property(Value::callable("trainable", [](std::vector<Value> args, Kwargs) -> Value {
+                                   return Value(layer_trainable(args.at(0)));
+                                 }),
+                                 Value::callable("trainable", [](std::vector<Value> args, Kwargs) -> Value {
+                                   set_trainable(args.at(0), truthy(args.at(1)));
+                                   return Value();
+                                 }))});
   attrs.push_back({"name", layer_property("name", [](const Value& self) { return Value(layer_name(self)); })});
   attrs.push_back({"dtype", layer_property("dtype", [](const Value&) { return Value("float32"); })});
   attrs.push_back({"losses", layer_property("losses", layer_losses)});

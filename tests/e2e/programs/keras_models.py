@@ -76,6 +76,18 @@ frozen(tf.ones([1, 2]))
 frozen.trainable = False
 print(len(frozen.trainable_weights), len(frozen.non_trainable_weights))
 
+# ---- Setting trainable on a model sets it on every layer inside (Keras's
+# setter); a frozen BatchNormalization runs in inference mode even when
+# called with training=True, so its moving statistics stay 0 and 1.
+net = keras.Sequential([layers.Dense(2, kernel_initializer="ones"), layers.BatchNormalization()])
+net(tf.ones([2, 2]))
+net.trainable = False
+print([l.trainable for l in net.layers], len(net.trainable_weights))
+out = net(tf.constant([[1.0, 2.0], [3.0, 4.0]]), training=True)
+print(net.layers[1].moving_mean.numpy(), np.round(out.numpy(), 3))  # x / sqrt(1 + 0.001)
+net.layers[0].trainable = True
+print([l.trainable for l in net.layers], len(net.layers[0].trainable_weights), len(net.trainable_weights))
+
 # ---- Errors as Keras words them.
 try:
     keras.Sequential([layers.Dense(2)]).summary()
