@@ -114,6 +114,14 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 
+# ---- keras.utils.to_categorical: one row per label (a trailing 1 dropped).
+print(keras.utils.to_categorical([1, 0, 3]))
+print(keras.utils.to_categorical(np.array([[2], [1]]), num_classes=4, dtype="int32"))
+try:
+    keras.utils.to_categorical([5], num_classes=3)
+except IndexError as e:
+    print("IndexError:", e)
+
 # ---- Errors as Keras words them.
 try:
     keras.Sequential([layers.Dense(1)]).fit(xs, ys)
