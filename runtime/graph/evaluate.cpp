@@ -73,7 +73,8 @@ std::optional<Shape> partial_shape_value(const Output& o) {
   const Node& n = *o.node;
   if (n.op->shape_value != nullptr && o.index == 0) {
     std::optional<Shape> known = with_context(n, [&](const InferContext& c) {
-      return n.op->shape_value(ShapeValueQuery{c, [&n](size_t j) { return constant_value_of(n.inputs[j]); }});
+      return n.op->shape_value(ShapeValueQuery{c, [&n](size_t j) { return constant_value_of(n.inputs[j]); },
+                                               [&n](size_t j) { return partial_shape_value(n.inputs[j]); }});
     });
     if (known) return known;
   }

@@ -278,6 +278,16 @@ void register_concat_ops(OpRegistry& reg) {
   reg.op("ConcatV2")
       .tf_signature("values: N * T, axis: Tidx -> output: T")
       .inputs(2, -1)
+      // Vectors read as shapes, joined: [?, ?] from a Shape and [2] gives [?, ?, 2].
+      .shape_value([](const ShapeValueQuery& q) -> std::optional<Shape> {
+        Shape out;
+        for (size_t j = 0; j + 1 < q.node.inputs.size(); ++j) {
+          std::optional<Shape> part = q.shape(j);
+          if (!part || !part->rank_known()) return std::nullopt;
+          for (int64_t d : part->dims()) out.push_back(d);
+        }
+        return out;
+      })
       .infer([](const InferContext& c) {
         size_t n = c.inputs.size() - 1;
         check_consistent_attr(c, 0, n, "T");

@@ -279,6 +279,21 @@ void register_gather_ops(OpRegistry& reg) {
   reg.op("GatherV2")
       .tf_signature("params: Tparams, indices: Tindices, axis: Taxis -> output: Tparams")
       .inputs(3)
+      // Constant positions of a vector read as a shape: tf.shape(x)[i] keeps x's static dim.
+      .shape_value([](const ShapeValueQuery& q) -> std::optional<Shape> {
+        std::optional<Tensor> axis = q.value(2);
+        std::optional<Tensor> at = q.value(1);
+        if (!axis || array::int_values(*axis).at(0) != 0 || !at || at->shape().rank() != 1) return std::nullopt;
+        std::optional<Shape> from = q.shape(0);
+        if (!from || !from->rank_known()) return std::nullopt;
+        Shape out;
+        for (int64_t i : array::int_values(*at)) {
+          if (i < 0) i += from->rank();
+          if (i < 0 || i >= from->rank()) return std::nullopt;
+          out.push_back(from->dim(static_cast<int>(i)));
+        }
+        return out;
+      })
       .selects_row(gathers_row)
       .infer([](const InferContext& c) {
         array::check_index_dtype(c.inputs[1].dtype, "Tindices");

@@ -185,6 +185,9 @@ struct OpTraits {
 struct ShapeValueQuery {
   const InferContext& node;
   std::function<std::optional<Tensor>(size_t input)> value;
+  /// What input `input`, read as a shape, is known to hold (its own
+  /// ShapeValueFn's answer, recursively: a ConcatV2 of a Shape's slices).
+  std::function<std::optional<Shape>(size_t input)> shape;
 };
 using ShapeValueFn = std::optional<Shape> (*)(const ShapeValueQuery&);
 
