@@ -285,6 +285,8 @@ void build_sequential_graph(const Value& self, const Value& input) {
   for (const Value& layer : iterate(self.getattr("_agc_layers"))) x = layer({x}, {});
   state.graph = trace_graph(input, x);
   state.sequential_input = input;
+  self.setattr("inputs", Value::list({input}));
+  self.setattr("outputs", Value::list({x}));
   self.setattr("built", true);
 }
 
@@ -296,6 +298,43 @@ Value input_for(const Value& self, const Value& batch_shape) {
   std::vector<Value> rest(dims.begin() + (dims.empty() ? 0 : 1), dims.end());
   Value first = iterate(self.getattr("_agc_layers")).at(0);
   return make_input(Value::tuple(std::move(rest)), batch, Value(layer_name(first) + "_input"), Value());
+}
+
+/// Sequential.call's _build_graph_network_for_inferred_shape: a Sequential
+/// first called without a known input shape builds its graph on an Input of
+/// the call's shape with the batch dim unknown; a call whose other dims
+/// differ rebuilds it with those dims unknown. Layers that cannot run on
+/// symbolic inputs leave the model without a graph, called layer by layer,
+/// as Keras falls back.
+void infer_sequential_graph(const Value& self, const Value& inputs) {
+  ModelState& state = model_state(self);
+  if (!inputs.is_tensor() || is_symbolic(inputs) || iterate(self.getattr("_agc_layers")).empty()) return;
+  const Shape& shape = inputs.as_tensor().shape();
+  if (!shape.rank_known() || shape.rank() == 0) return;
+  std::vector<Value> dims{Value()};
+  if (state.graph != nullptr) {
+    if (!state.inferred_input) return;
+    const Shape& have = state.sequential_input.as_tensor().shape();
+    if (have.rank() != shape.rank()) return;
+    bool same = true;
+    for (int i = 1; i < shape.rank(); ++i) {
+      bool keep = have.dim(i) == shape.dim(i);
+      same = same && keep;
+      dims.push_back(keep && have.dim(i) >= 0 ? Value(have.dim(i)) : Value());
+    }
+    if (same) return;
+  } else {
+    if (!state.sequential_input.is_none()) return;
+    for (int i = 1; i < shape.rank(); ++i) dims.push_back(shape.dim(i) < 0 ? Value() : Value(shape.dim(i)));
+  }
+  try {
+    build_sequential_graph(self, input_for(self, Value::tuple(std::move(dims))));
+    state.inferred_input = true;
+  } catch (const Error&) {
+    state.graph = nullptr;
+    state.sequential_input = Value();
+    state.inferred_input = false;
+  }
 }
 
 Value sequential_add(const std::vector<Value>& a) {
@@ -327,6 +366,7 @@ Value sequential_add(const std::vector<Value>& a) {
     // As Keras's add: only the new layer is called, on the graph's output.
     Value x = layer({graph_outputs(*state.graph)}, {});
     state.graph = trace_graph(state.sequential_input, x);
+    self.setattr("outputs", Value::list({x}));
   } else if (!state.sequential_input.is_none()) {
     build_sequential_graph(self, state.sequential_input);
   } else if (iterate(self.getattr("_agc_layers")).size() == 1 && layer.hasattr("_batch_input_shape")) {
@@ -382,6 +422,7 @@ Value make_sequential_class() {
                                          {{"self", std::nullopt}, {"inputs", std::nullopt}, {"training", Value()},
                                           {"mask", Value()}},
                                          [](const std::vector<Value>& a) -> Value {
+                                           infer_sequential_graph(a[0], a[1]);
                                            Value x = a[1];
                                            for (const Value& layer : iterate(a[0].getattr("_agc_layers"))) x = layer({x}, {});
                                            return x;

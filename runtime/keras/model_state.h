@@ -16,6 +16,9 @@ struct ModelState : NativeState {
   std::shared_ptr<const FunctionalGraph> graph;
   /// A Sequential's Input (its own, or the one it was given).
   Value sequential_input;
+  /// Whether that Input was inferred from the shape of a call (Keras's
+  /// _build_graph_network_for_inferred_shape), which later calls may relax.
+  bool inferred_input = false;
   /// compile()'s configuration: the optimizer, the loss container and the
   /// metrics, as objects of training.cpp.
   Value compiled;
