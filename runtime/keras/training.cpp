@@ -60,6 +60,103 @@ Value optimizer_from(const Value& identifier) {
                    "details.");
 }
 
+/// Keras 2's compile_utils.LossesContainer (model.compiled_loss), for one
+/// output: called as (y_true, y_pred, sample_weight=None,
+/// regularization_losses=None), it adds the regularization losses to the
+/// compiled loss, tracks the total in the "loss" Mean weighted by the batch
+/// size, and returns it.
+Value make_losses_container_class() {
+  auto init = [](const std::vector<Value>& a) {
+    a[0].setattr("_agc_fn", a[1]);
+    a[0].setattr("_agc_identifier", a[2]);
+    a[0].setattr("_agc_tracker", a[3]);
+    return Value();
+  };
+  auto call = [](const std::vector<Value>& a) -> Value {
+    const Value &self = a[0], &y = a[1], &y_pred = a[2];
+    std::vector<Value> terms;
+    Value fn = self.getattr("_agc_fn");
+    if (!fn.is_none()) {
+      if (y.is_none()) {
+        throw ValueError("Target data is missing. Your model was compiled with loss=" +
+                         str(self.getattr("_agc_identifier")) +
+                         ", and therefore expects target data to be provided in `fit()`.");
+      }
+      terms.push_back(fn({y, y_pred}, {{"sample_weight", a[3]}}));
+    }
+    if (!a[4].is_none()) {
+      for (const Value& l : iterate(a[4])) terms.push_back(l);
+    }
+    if (terms.empty()) return tf::zeros(Value::tuple({}));
+    Value total = terms.size() == 1 ? terms[0] : tf::api::add_n({Value::list(terms)}, {});
+    const Value& rows = y.is_none() ? y_pred : y;
+    Value batch = tf::cast(tf::api::gather({tf::api::shape({rows}, {}), Value(0)}, {}), DType::Float32);
+    self.getattr("_agc_tracker").getattr("update_state")({total}, {{"sample_weight", batch}});
+    return total;
+  };
+  return make_class(
+      "LossesContainer", {},
+      {{"__init__", make_function("LossesContainer.__init__",
+                                  {{"self", std::nullopt}, {"fn", std::nullopt}, {"identifier", std::nullopt},
+                                   {"tracker", std::nullopt}},
+                                  init)},
+       {"__call__", make_function("LossesContainer.__call__",
+                                  {{"self", std::nullopt},
+                                   {"y_true", std::nullopt},
+                                   {"y_pred", std::nullopt},
+                                   {"sample_weight", Value()},
+                                   {"regularization_losses", Value()}},
+                                  call)}});
+}
+
+const Value& losses_container_class() {
+  static const Value cls = make_losses_container_class();
+  return cls;
+}
+
+/// Keras 2's compile_utils.MetricsContainer (model.compiled_metrics): the
+/// compiled metrics, made from their identifiers at the first update (when
+/// the shapes of y and y_pred pick accuracy's kind), then updated together.
+Value make_metrics_container_class() {
+  auto update = [](const std::vector<Value>& a) -> Value {
+    const Value &self = a[0], &y = a[1], &y_pred = a[2];
+    Value made = self.getattr("_agc_made");
+    if (made.is_none()) {
+      std::vector<Value> metrics;
+      Shape ys = y.is_none() ? Shape::unknown_rank() : to_tensor(y).shape();
+      Shape ps = to_tensor(y_pred).shape();
+      for (const Value& id : iterate(self.getattr("_agc_ids"))) metrics.push_back(compile_metric(id, ys, ps));
+      made = Value::list(std::move(metrics));
+      self.setattr("_agc_made", made);
+    }
+    for (const Value& m : iterate(made)) m.getattr("update_state")({y, y_pred}, {{"sample_weight", a[3]}});
+    return Value();
+  };
+  return make_class(
+      "MetricsContainer", {},
+      {{"__init__", make_function("MetricsContainer.__init__", {{"self", std::nullopt}, {"metrics", std::nullopt}},
+                                  [](const std::vector<Value>& a) {
+                                    a[0].setattr("_agc_ids", a[1]);
+                                    a[0].setattr("_agc_made", Value());
+                                    return Value();
+                                  })},
+       {"update_state", make_function("MetricsContainer.update_state",
+                                      {{"self", std::nullopt},
+                                       {"y_true", std::nullopt},
+                                       {"y_pred", std::nullopt},
+                                       {"sample_weight", Value()}},
+                                      update)},
+       {"metrics", make_property(Value::callable("metrics", [](std::vector<Value> args, Kwargs) -> Value {
+          Value made = args.at(0).getattr("_agc_made");
+          return made.is_none() ? Value::list() : Value::list(iterate(made));
+        }))}});
+}
+
+const Value& metrics_container_class() {
+  static const Value cls = make_metrics_container_class();
+  return cls;
+}
+
 Value compile(const std::vector<Value>& a) {
   const Value& self = a[0];
   if (!a[10].as_dict().entries.empty()) {
@@ -72,10 +169,12 @@ Value compile(const std::vector<Value>& a) {
   ModelState& state = model_state(self);
   self.setattr("optimizer", optimizer_from(a[1]));
   self.setattr("loss", a[2]);
-  self.setattr("compiled_loss", a[2].is_none() ? Value() : get_loss(a[2]));
-  self.setattr("_agc_metric_ids", a[3].is_none() ? Value::list() : Value::list(iterate(a[3])));
-  self.setattr("_agc_metrics", Value());  // made at the first step
-  self.setattr("_agc_loss_tracker", tf::api::keras_metrics_Mean()({}, {{"name", Value("loss")}}));
+  Value tracker = tf::api::keras_metrics_Mean()({}, {{"name", Value("loss")}});
+  self.setattr("_agc_loss_tracker", tracker);
+  self.setattr("_agc_compiled_loss",
+               losses_container_class()({a[2].is_none() ? Value() : get_loss(a[2]), a[2], tracker}, {}));
+  self.setattr("_agc_compiled_metrics",
+               metrics_container_class()({a[3].is_none() ? Value::list() : Value::list(iterate(a[3]))}, {}));
   self.setattr("_agc_run_eagerly", Value(truthy(a[6])));
   self.setattr("stop_training", Value(false));
   state.train_function = state.test_function = state.predict_function = Value();
@@ -105,43 +204,15 @@ std::tuple<Value, Value, Value> unpack(const Value& data) {
   return {data, Value(), Value()};
 }
 
-/// The compiled metrics, made from the identifiers at the first step.
-Value compiled_metrics(const Value& model, const Value& y, const Value& y_pred) {
-  Value made = model.getattr("_agc_metrics");
-  if (!made.is_none()) return made;
-  std::vector<Value> metrics;
-  Shape ys = y.is_none() ? Shape::unknown_rank() : to_tensor(y).shape();
-  Shape ps = to_tensor(y_pred).shape();
-  for (const Value& id : iterate(model.getattr("_agc_metric_ids"))) metrics.push_back(compile_metric(id, ys, ps));
-  made = Value::list(std::move(metrics));
-  model.setattr("_agc_metrics", made);
-  return made;
-}
-
-/// Model.compute_loss(x, y, y_pred, sample_weight): the compiled loss plus
-/// the model's losses (regularizers, add_loss), tracked by the "loss" Mean
-/// weighted by the batch size.
+/// Model.compute_loss(x, y, y_pred, sample_weight): Keras 2.15's, the
+/// compiled loss container on the model's losses (regularizers, add_loss).
 Value compute_loss(const std::vector<Value>& a) {
   const Value& self = a[0];
-  const Value& y = a[2];
-  const Value& y_pred = a[3];
-  std::vector<Value> terms;
-  Value loss_fn = self.getattr("compiled_loss");
-  if (!loss_fn.is_none()) {
-    if (y.is_none()) {
-      throw ValueError("Target data is missing. Your model was compiled with loss=" + str(self.getattr("loss")) +
-                       ", and therefore expects target data to be provided in `fit()`.");
-    }
-    terms.push_back(loss_fn({y, y_pred}, {{"sample_weight", a[4]}}));
-  }
-  for (const Value& l : iterate(self.getattr("losses"))) terms.push_back(l);
-  if (terms.empty()) {
+  Value container = self.getattr("compiled_loss");
+  if (self.getattr("_agc_compiled_loss").getattr("_agc_fn").is_none() && iterate(self.getattr("losses")).empty()) {
     throw ValueError("No loss found. You may have forgotten to provide a `loss` argument in the `compile()` method.");
   }
-  Value total = terms.size() == 1 ? terms[0] : tf::api::add_n({Value::list(terms)}, {});
-  Value batch = tf::cast(tf::api::gather({tf::api::shape({y_pred}, {}), Value(0)}, {}), DType::Float32);
-  self.getattr("_agc_loss_tracker").getattr("update_state")({total}, {{"sample_weight", batch}});
-  return total;
+  return container({a[2], a[3], a[4]}, {{"regularization_losses", self.getattr("losses")}});
 }
 
 /// {name: result} for model.metrics.
@@ -154,9 +225,7 @@ Value metrics_result(const Value& model) {
 }
 
 Value update_metrics(const Value& model, const Value& y, const Value& y_pred, const Value& sample_weight) {
-  for (const Value& m : iterate(compiled_metrics(model, y, y_pred))) {
-    m.getattr("update_state")({y, y_pred}, {{"sample_weight", sample_weight}});
-  }
+  model.getattr("compiled_metrics").getattr("update_state")({y, y_pred}, {{"sample_weight", sample_weight}});
   return metrics_result(model);
 }
 
@@ -195,12 +264,11 @@ Value predict_step(const std::vector<Value>& a) {
 Value metrics_property(const Value& self) {
   std::vector<Value> out;
   // Keras builds the metric containers at the first step; until then the list is empty.
-  if (!is_compiled(self) || self.getattr("_agc_metrics").is_none()) return Value::list();
+  if (!is_compiled(self)) return Value::list();
+  Value made = self.getattr("_agc_compiled_metrics").getattr("_agc_made");
+  if (made.is_none()) return Value::list();
   out.push_back(self.getattr("_agc_loss_tracker"));
-  Value made = self.getattr("_agc_metrics");
-  if (!made.is_none()) {
-    for (const Value& m : iterate(made)) out.push_back(m);
-  }
+  for (const Value& m : iterate(made)) out.push_back(m);
   return Value::list(std::move(out));
 }
 
@@ -656,6 +724,14 @@ std::vector<std::pair<std::string, Value>> training_methods() {
                                                 reset_metrics(a[0]);
                                                 return Value();
                                               })});
+  // Read through properties, not kept as attributes: a checkpoint of the
+  // model does not track them (Keras's neither).
+  for (const char* name : {"compiled_loss", "compiled_metrics"}) {
+    m.push_back({name, make_property(Value::callable(name, [name](std::vector<Value> args, Kwargs) -> Value {
+                   const Value& self = args.at(0);
+                   return is_compiled(self) ? self.getattr(std::string("_agc_") + name) : Value();
+                 }))});
+  }
   m.push_back({"metrics", make_property(Value::callable("metrics", [](std::vector<Value> args, Kwargs) -> Value {
                  return metrics_property(args.at(0));
                }))});
