@@ -300,6 +300,20 @@ Value input_for(const Value& self, const Value& batch_shape) {
   return make_input(Value::tuple(std::move(rest)), batch, Value(layer_name(first) + "_input"), Value());
 }
 
+/// The graph on an Input of `batch_shape` inferred from a call or given to
+/// build(); when a layer cannot run on symbolic inputs, no graph.
+void build_inferred_graph(const Value& self, const Value& batch_shape) {
+  ModelState& state = model_state(self);
+  try {
+    build_sequential_graph(self, input_for(self, batch_shape));
+    state.inferred_input = true;
+  } catch (const Error&) {
+    state.graph = nullptr;
+    state.sequential_input = Value();
+    state.inferred_input = false;
+  }
+}
+
 /// Sequential.call's _build_graph_network_for_inferred_shape: a Sequential
 /// first called without a known input shape builds its graph on an Input of
 /// the call's shape with the batch dim unknown; a call whose other dims
@@ -327,14 +341,7 @@ void infer_sequential_graph(const Value& self, const Value& inputs) {
     if (!state.sequential_input.is_none()) return;
     for (int i = 1; i < shape.rank(); ++i) dims.push_back(shape.dim(i) < 0 ? Value() : Value(shape.dim(i)));
   }
-  try {
-    build_sequential_graph(self, input_for(self, Value::tuple(std::move(dims))));
-    state.inferred_input = true;
-  } catch (const Error&) {
-    state.graph = nullptr;
-    state.sequential_input = Value();
-    state.inferred_input = false;
-  }
+  build_inferred_graph(self, Value::tuple(std::move(dims)));
 }
 
 Value sequential_add(const std::vector<Value>& a) {
@@ -415,7 +422,7 @@ Value make_sequential_class() {
                                             }
                                             std::vector<Value> dims = iterate(a[1]);
                                             if (!dims.empty()) dims[0] = Value();  // the batch dim stays unknown
-                                            build_sequential_graph(a[0], input_for(a[0], Value::tuple(std::move(dims))));
+                                            build_inferred_graph(a[0], Value::tuple(std::move(dims)));
                                             return Value();
                                           })});
   attrs.push_back({"call", make_function("Sequential.call",

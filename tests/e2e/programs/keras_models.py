@@ -88,6 +88,16 @@ print(net.layers[1].moving_mean.numpy(), np.round(out.numpy(), 3))  # x / sqrt(1
 net.layers[0].trainable = True
 print([l.trainable for l in net.layers], len(net.layers[0].trainable_weights), len(net.trainable_weights))
 
+# ---- A Sequential with no input shape builds its graph from its first call
+# (batch dim unknown); a later call of another length relaxes that dim.
+inferred = keras.Sequential([layers.Dense(3, kernel_initializer="ones")])
+inferred(tf.ones([2, 4]))
+print(inferred.inputs[0].shape)
+seq_model = keras.Sequential([layers.Dense(2)])
+seq_model(tf.ones([2, 5, 4]))
+seq_model(tf.ones([2, 7, 4]))
+print(seq_model.inputs[0].shape)
+
 # ---- Errors as Keras words them.
 try:
     keras.Sequential([layers.Dense(2)]).summary()

@@ -90,6 +90,17 @@ TEST_CASE("partial shapes: a Pack of scalars, a Shape, small constant subgraphs"
   Output two = g.constant(Tensor::scalar<int32_t>(2));
   Output dims = g.add_node(op::Pack, {n, two}, Attrs{{"axis", int64_t{0}}, {"N", int64_t{2}}})->output(0);
   CHECK(g.add_node(op::Reshape, {y, dims})->outputs[0].shape.debug_string() == "[3,2]");
+  // A GatherV2 at constant positions of a Shape, and a ConcatV2 of such
+  // vectors, keep the dims they know: a Reshape to [x's dim 0, 3, 2] is [?,3,2].
+  Output zero = g.constant(Tensor::scalar<int32_t>(0));
+  Output first_dims = g.add_node(op::GatherV2, {shape, g.constant(ints({0, -1})), zero}, Attrs{{"batch_dims", int64_t{0}}})
+                          ->output(0);
+  CHECK(partial_shape_value(first_dims)->debug_string() == "[?,3]");
+  Output joined =
+      g.add_node(op::ConcatV2, {first_dims, g.constant(ints({2})), zero}, Attrs{{"N", int64_t{2}}})->output(0);
+  CHECK(partial_shape_value(joined)->debug_string() == "[?,3,2]");
+  Output z = g.placeholder({DType::Float32, Shape::unknown_rank()}, "z");
+  CHECK(g.add_node(op::Reshape, {z, joined})->outputs[0].shape.debug_string() == "[?,3,2]");
   // A stateful node is never run while tracing.
   Output random = g.add_node(op::RandomUniform, {g.constant(ints({}))},
                              Attrs{{"dtype", DType::Float32}, {"seed", int64_t{0}}, {"seed2", int64_t{0}}})
