@@ -11,6 +11,7 @@
 #include "runtime/api/tf_api.h"
 #include "runtime/core/error.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/user_function.h"
 
