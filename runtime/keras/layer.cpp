@@ -240,6 +240,49 @@ bool default_build(const Value& self) {
   return true;
 }
 
+/// Whether a mask (or a nesting of them) holds one that is not None.
+bool any_mask(const Value& mask) {
+  if (mask.is_list() || mask.is_tuple()) {
+    for (const Value& m : mask.items()) {
+      if (any_mask(m)) return true;
+    }
+    return false;
+  }
+  return !mask.is_none();
+}
+
+/// Layer.compute_mask(inputs, mask=None): the mask passed in when the layer
+/// supports masking; None otherwise, a TypeError when a mask came.
+Value base_compute_mask(const std::vector<Value>& a) {
+  if (truthy(a[0].getattr("supports_masking"))) return a[2];
+  if (any_mask(a[2])) {
+    throw TypeError("Layer " + layer_name(a[0]) + " does not support masking, but was passed an input_mask: " +
+                    str(a[2]));
+  }
+  return Value();
+}
+
+/// Layer.compute_mask as the base class defines it (Keras's @default one).
+const Value& default_compute_mask() {
+  static const Value fn = native_method("Layer.compute_mask", "compute_mask",
+                                        {{"self", std::nullopt}, {"inputs", std::nullopt}, {"mask", Value()}},
+                                        base_compute_mask)
+                              .second;
+  return fn;
+}
+
+/// Keras's Layer._supports_masking: the layer passes masks on, or its class
+/// overrides compute_mask.
+bool computes_masks(const Value& self) {
+  if (truthy(self.getattr("supports_masking"))) return true;
+  for (const Value& cls : mro(self.as_object().cls)) {
+    for (const auto& [k, v] : cls.as_object().attrs) {
+      if (k == "compute_mask") return !v.is(default_compute_mask());
+    }
+  }
+  return false;
+}
+
 /// Layer.__call__(self, *args, **kwargs).
 Value layer_call(std::vector<Value> args, Kwargs kwargs) {
   if (args.empty()) throw TypeError("Layer.__call__() missing 1 required positional argument: 'self'");
@@ -323,7 +366,10 @@ Value layer_call(std::vector<Value> args, Kwargs kwargs) {
   for (Value& a : args) call_args.push_back(std::move(a));
   Value outputs = self.getattr("call")(std::move(call_args), std::move(kwargs));
   if (symbolic) outputs = record_call(self, inputs, written_args, written_kwargs, outputs);
-  set_implicit_mask(outputs, self.getattr("compute_mask")({inputs, mask}, {}));
+  // Keras's _set_mask_metadata: only a layer that passes masks on or has a
+  // compute_mask of its own gives its outputs one; another leaves them as
+  // they are (a mask on its inputs is dropped, not an error).
+  if (computes_masks(self)) set_implicit_mask(outputs, self.getattr("compute_mask")({inputs, mask}, {}));
   return outputs;
 }
 
@@ -391,28 +437,6 @@ Value base_config(const Value& self) {
                       {Value("dtype"), Value("float32")}});
 }
 
-/// Whether a mask (or a nesting of them) holds one that is not None.
-bool any_mask(const Value& mask) {
-  if (mask.is_list() || mask.is_tuple()) {
-    for (const Value& m : mask.items()) {
-      if (any_mask(m)) return true;
-    }
-    return false;
-  }
-  return !mask.is_none();
-}
-
-/// Layer.compute_mask(inputs, mask=None): the mask passed in when the layer
-/// supports masking; None otherwise, a TypeError when a mask came.
-Value base_compute_mask(const std::vector<Value>& a) {
-  if (truthy(a[0].getattr("supports_masking"))) return a[2];
-  if (any_mask(a[2])) {
-    throw TypeError("Layer " + layer_name(a[0]) + " does not support masking, but was passed an input_mask: " +
-                    str(a[2]));
-  }
-  return Value();
-}
-
 Value make_base_class() {
   std::vector<std::pair<std::string, Value>> attrs;
   attrs.push_back(native_method("Layer.__init__", "__init__",
@@ -436,9 +460,7 @@ Value make_base_class() {
                                           {"args", std::nullopt, ParamKind::VarPositional},
                                           {"kwargs", std::nullopt, ParamKind::VarKeyword}},
                                          [](const std::vector<Value>& a) -> Value { return a[1]; })});
-  attrs.push_back(native_method("Layer.compute_mask", "compute_mask",
-                                {{"self", std::nullopt}, {"inputs", std::nullopt}, {"mask", Value()}},
-                                base_compute_mask));
+  attrs.push_back({"compute_mask", default_compute_mask()});
   // Keras's default; a layer that passes masks on sets its own.
   attrs.push_back({"supports_masking", Value(false)});
   attrs.push_back(native_method("Layer.add_weight", "add_weight",

@@ -74,10 +74,17 @@ Value implicit_mask(const Value& tensors) {
 
 void set_implicit_mask(const Value& tensors, const Value& mask) {
   if (tensors.is_list() || tensors.is_tuple()) {
+    // Keras zips the flattened outputs with the flattened masks: one mask
+    // for several outputs is the first one's (MultiHeadAttention's output
+    // and its scores), and outputs past the masks keep theirs.
     const std::vector<Value>& items = tensors.items();
+    bool several = mask.is_list() || mask.is_tuple();
     for (size_t i = 0; i < items.size(); ++i) {
-      bool per_item = (mask.is_list() || mask.is_tuple()) && i < mask.items().size();
-      store(items[i], per_item ? mask.items()[i] : mask);
+      if (several) {
+        if (i < mask.items().size()) store(items[i], mask.items()[i]);
+      } else if (mask.is_none() || i == 0) {
+        store(items[i], mask);
+      }
     }
     return;
   }

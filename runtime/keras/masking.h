@@ -15,7 +15,8 @@ namespace ag::keras {
 /// The mask Keras would find on `tensors` (a tensor, or a list of them: a
 /// list of masks, None when none has one).
 Value implicit_mask(const Value& tensors);
-/// Records `mask` (None clears) for `tensors` (nests matched item by item).
+/// Records `mask` (None clears) for `tensors`: a list of masks item by item,
+/// one mask for a list of tensors the first one's (Keras zips them).
 void set_implicit_mask(const Value& tensors, const Value& mask);
 
 }  // namespace ag::keras

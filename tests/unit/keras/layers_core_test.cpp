@@ -6,6 +6,8 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
+#include "runtime/keras/masking.h"
+#include "runtime/value/object_model.h"
 #include "tests/unit/error_text.h"
 #include "tests/unit/keras/layer_support.h"
 
@@ -69,4 +71,27 @@ TEST_CASE("compute_mask: Keras's default passes the mask on when the layer suppo
   // Masking layers of this file: BatchNormalization and LayerNormalization pass it through.
   Value bn = make_layer(tf::api::keras_layers_BatchNormalization());
   CHECK(bn.getattr("compute_mask")({x, mask}, {}).is(mask));
+}
+
+TEST_CASE("Layer.__call__ asks compute_mask only of a layer that supports masking or defines its own, as Keras 2") {
+  Value emb = make_layer(tf::api::keras_layers_Embedding(), {Value(5), Value(2)}, {{"mask_zero", Value(true)}});
+  Value x = emb({tf::constant(Value::list({Value::list({Value(1), Value(0), Value(3)})}))});
+  REQUIRE_FALSE(keras::implicit_mask(x).is_none());
+  // Flatten does neither: the mask is dropped, not refused (Keras's _set_mask_metadata).
+  Value flat = make_layer(tf::api::keras_layers_Flatten())({x});
+  CHECK(str(flat.getattr("shape")) == "(1, 6)");
+  CHECK(keras::implicit_mask(flat).is_none());
+  // A subclass whose class defines compute_mask is asked even without supports_masking.
+  std::vector<std::pair<std::string, Value>> attrs;
+  attrs.emplace_back("compute_mask", make_function("compute_mask",
+                                                   {{"self", std::nullopt}, {"inputs", std::nullopt}, {"mask", Value()}},
+                                                   [](const std::vector<Value>& a) -> Value { return tf::logical_not(a[2]); }));
+  Value cls = make_class("Halves", {tf::api::keras_layers_Layer()}, std::move(attrs));
+  Value y = cls({}, {})({x});
+  CHECK(str(keras::implicit_mask(y)) == "tf.Tensor([[False  True False]], shape=(1, 3), dtype=bool)");
+  // Several outputs and one mask: the first output's, as Keras zips them.
+  Value a = tensor_of({1, 2}, {1, 2}), b = tensor_of({3, 4}, {1, 2});
+  keras::set_implicit_mask(Value::list({a, b}), tf::constant(Value::list({Value::list({Value(true), Value(false)})})));
+  CHECK_FALSE(keras::implicit_mask(a).is_none());
+  CHECK(keras::implicit_mask(b).is_none());
 }
