@@ -699,7 +699,7 @@ Value make_layer_class(LayerDef def) {
                                             })});
   }
   if (def.call) {
-    std::vector<Param> call_params{{"self", std::nullopt}, {"inputs", std::nullopt}};
+    std::vector<Param> call_params{{"self", std::nullopt}, {def.inputs_param, std::nullopt}};
     for (const Param& p : def.call_params) call_params.push_back(p);
     attrs.push_back({"call", make_function(def.name + ".call", call_params, def.call)});
   }

@@ -86,6 +86,9 @@ struct LayerDef {
   std::function<void(const Value& self, const std::vector<Value>& a)> init{};
   /// Creates the weights from the input's TensorShape (or a list of them).
   std::function<void(const Value& self, const Value& input_shape)> build{};
+  /// The name of call()'s first parameter (Keras's `inputs`;
+  /// MultiHeadAttention's `query`), which a caller may pass by keyword.
+  std::string inputs_param = "inputs";
   /// call()'s parameters after self and inputs (training, mask, ...).
   std::vector<Param> call_params{};
   /// call(): `a[0]` self, `a[1]` inputs, then one value per call_params entry.
