@@ -1,6 +1,7 @@
 // Keras's functional API; see functional.h.
 #include "runtime/keras/functional.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -341,9 +342,14 @@ std::vector<std::string> connected_to(const FunctionalGraph& g, const Value& lay
   std::lock_guard<std::mutex> lock(r.mu);
   for (const auto& rec : g.calls) {
     if (!rec->layer.is(layer)) continue;
+    // Keras's Node.keras_inputs: tf.nest.flatten((args, kwargs)), the
+    // keyword arguments in sorted order (MultiHeadAttention's value=, key=).
     std::vector<Value> flat;
     flatten(rec->inputs, flat);
     for (const Value& a : rec->args) flatten(a, flat);
+    Kwargs sorted = rec->kwargs;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& kv : sorted) flatten(kv.second, flat);
     for (const Value& t : flat) {
       if (!t.is_tensor() || !t.as_tensor().symbolic()) continue;
       auto it = r.history.find(key_of(t.as_tensor()));

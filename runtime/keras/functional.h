@@ -67,7 +67,9 @@ std::vector<Value> graph_layers(const FunctionalGraph& graph);
 const Value& graph_inputs(const FunctionalGraph& graph);
 const Value& graph_outputs(const FunctionalGraph& graph);
 /// The names of the layers whose outputs feed `layer`'s first recorded call in
-/// the graph (a functional summary's "Connected to" column: "dense[0][0]").
+/// the graph (a functional summary's "Connected to" column: "dense[0][0]"):
+/// its inputs, other positional arguments, then keyword ones by name, as
+/// Keras flattens (args, kwargs).
 std::vector<std::string> connected_to(const FunctionalGraph& graph, const Value& layer);
 
 }  // namespace ag::keras

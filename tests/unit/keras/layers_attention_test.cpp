@@ -630,3 +630,22 @@ TEST_CASE("A layer that neither supports masking nor computes one drops an impli
   CHECK(keras::implicit_mask(y).is_none());
   CHECK(str(y.getattr("shape")) == "(1, 3, 2)");
 }
+
+TEST_CASE("A functional MultiHeadAttention's keyword tensors are among its inbound layers in the summary") {
+  Value q_in = tf::api::keras_Input()({}, {{"shape", Value::tuple({Value(3), Value(4)})}, {"name", Value("q_in")}});
+  Value v_in = tf::api::keras_Input()({}, {{"shape", Value::tuple({Value(5), Value(4)})}, {"name", Value("v_in")}});
+  Value cross = test::make_layer(tf::api::keras_layers_MultiHeadAttention(), {Value(2), Value(2)}, {{"name", Value("cross")}});
+  Value out = cross({q_in}, {{"value", v_in}});
+  CHECK(str(out.getattr("shape")) == "(None, 3, 4)");
+  Value model = tf::api::keras_Model()({Value::list({q_in, v_in}), out}, {});
+  std::vector<std::string> lines;
+  Value collect = Value::callable("collect", [&lines](std::vector<Value> args, Kwargs) -> Value {
+    lines.push_back(str(args.at(0)));
+    return Value();
+  });
+  model.getattr("summary")({}, {{"print_fn", collect}});
+  auto row = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.find("cross (") == 1; });
+  REQUIRE(row != lines.end());
+  CHECK(*row == " cross (MultiHeadAttention)  (None, 3, 4)                 80        ['q_in[0][0]',                ");
+  CHECK(*(row + 1) == "                                                                     'v_in[0][0]']                ");
+}
