@@ -75,7 +75,7 @@ std::string readable_size(double bytes) {
 int64_t count(const std::vector<Value>& weights) {
   int64_t n = 0;
   for (const Value& w : weights) {
-    const Shape& s = variable_value::read(w).shape();
+    const Shape s = variable_value::read(w).shape();  // a copy: read() returns a temporary
     if (s.fully_defined()) n += s.num_elements();
   }
   return n;

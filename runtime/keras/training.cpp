@@ -25,6 +25,7 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/keras/callbacks.h"
+#include "runtime/keras/compile_utils.h"
 #include "runtime/keras/layer.h"
 #include "runtime/keras/losses.h"
 #include "runtime/keras/metrics.h"
@@ -60,103 +61,6 @@ Value optimizer_from(const Value& identifier) {
                    "details.");
 }
 
-/// Keras 2's compile_utils.LossesContainer (model.compiled_loss), for one
-/// output: called as (y_true, y_pred, sample_weight=None,
-/// regularization_losses=None), it adds the regularization losses to the
-/// compiled loss, tracks the total in the "loss" Mean weighted by the batch
-/// size, and returns it.
-Value make_losses_container_class() {
-  auto init = [](const std::vector<Value>& a) {
-    a[0].setattr("_agc_fn", a[1]);
-    a[0].setattr("_agc_identifier", a[2]);
-    a[0].setattr("_agc_tracker", a[3]);
-    return Value();
-  };
-  auto call = [](const std::vector<Value>& a) -> Value {
-    const Value &self = a[0], &y = a[1], &y_pred = a[2];
-    std::vector<Value> terms;
-    Value fn = self.getattr("_agc_fn");
-    if (!fn.is_none()) {
-      if (y.is_none()) {
-        throw ValueError("Target data is missing. Your model was compiled with loss=" +
-                         str(self.getattr("_agc_identifier")) +
-                         ", and therefore expects target data to be provided in `fit()`.");
-      }
-      terms.push_back(fn({y, y_pred}, {{"sample_weight", a[3]}}));
-    }
-    if (!a[4].is_none()) {
-      for (const Value& l : iterate(a[4])) terms.push_back(l);
-    }
-    if (terms.empty()) return tf::zeros(Value::tuple({}));
-    Value total = terms.size() == 1 ? terms[0] : tf::api::add_n({Value::list(terms)}, {});
-    const Value& rows = y.is_none() ? y_pred : y;
-    Value batch = tf::cast(tf::api::gather({tf::api::shape({rows}, {}), Value(0)}, {}), DType::Float32);
-    self.getattr("_agc_tracker").getattr("update_state")({total}, {{"sample_weight", batch}});
-    return total;
-  };
-  return make_class(
-      "LossesContainer", {},
-      {{"__init__", make_function("LossesContainer.__init__",
-                                  {{"self", std::nullopt}, {"fn", std::nullopt}, {"identifier", std::nullopt},
-                                   {"tracker", std::nullopt}},
-                                  init)},
-       {"__call__", make_function("LossesContainer.__call__",
-                                  {{"self", std::nullopt},
-                                   {"y_true", std::nullopt},
-                                   {"y_pred", std::nullopt},
-                                   {"sample_weight", Value()},
-                                   {"regularization_losses", Value()}},
-                                  call)}});
-}
-
-const Value& losses_container_class() {
-  static const Value cls = make_losses_container_class();
-  return cls;
-}
-
-/// Keras 2's compile_utils.MetricsContainer (model.compiled_metrics): the
-/// compiled metrics, made from their identifiers at the first update (when
-/// the shapes of y and y_pred pick accuracy's kind), then updated together.
-Value make_metrics_container_class() {
-  auto update = [](const std::vector<Value>& a) -> Value {
-    const Value &self = a[0], &y = a[1], &y_pred = a[2];
-    Value made = self.getattr("_agc_made");
-    if (made.is_none()) {
-      std::vector<Value> metrics;
-      Shape ys = y.is_none() ? Shape::unknown_rank() : to_tensor(y).shape();
-      Shape ps = to_tensor(y_pred).shape();
-      for (const Value& id : iterate(self.getattr("_agc_ids"))) metrics.push_back(compile_metric(id, ys, ps));
-      made = Value::list(std::move(metrics));
-      self.setattr("_agc_made", made);
-    }
-    for (const Value& m : iterate(made)) m.getattr("update_state")({y, y_pred}, {{"sample_weight", a[3]}});
-    return Value();
-  };
-  return make_class(
-      "MetricsContainer", {},
-      {{"__init__", make_function("MetricsContainer.__init__", {{"self", std::nullopt}, {"metrics", std::nullopt}},
-                                  [](const std::vector<Value>& a) {
-                                    a[0].setattr("_agc_ids", a[1]);
-                                    a[0].setattr("_agc_made", Value());
-                                    return Value();
-                                  })},
-       {"update_state", make_function("MetricsContainer.update_state",
-                                      {{"self", std::nullopt},
-                                       {"y_true", std::nullopt},
-                                       {"y_pred", std::nullopt},
-                                       {"sample_weight", Value()}},
-                                      update)},
-       {"metrics", make_property(Value::callable("metrics", [](std::vector<Value> args, Kwargs) -> Value {
-          Value made = args.at(0).getattr("_agc_made");
-          return made.is_none() ? Value::list() : Value::list(iterate(made));
-        }))}});
-}
-
-const Value& metrics_container_class() {
-  static const Value cls = make_metrics_container_class();
-  return cls;
-}
-
 Value compile(const std::vector<Value>& a) {
   const Value& self = a[0];
   if (!a[10].as_dict().entries.empty()) {
@@ -171,10 +75,8 @@ Value compile(const std::vector<Value>& a) {
   self.setattr("loss", a[2]);
   Value tracker = tf::api::keras_metrics_Mean()({}, {{"name", Value("loss")}});
   self.setattr("_agc_loss_tracker", tracker);
-  self.setattr("_agc_compiled_loss",
-               losses_container_class()({a[2].is_none() ? Value() : get_loss(a[2]), a[2], tracker}, {}));
-  self.setattr("_agc_compiled_metrics",
-               metrics_container_class()({a[3].is_none() ? Value::list() : Value::list(iterate(a[3]))}, {}));
+  self.setattr("_agc_compiled_loss", losses_container(a[2].is_none() ? Value() : get_loss(a[2]), a[2], tracker));
+  self.setattr("_agc_compiled_metrics", metrics_container(a[3].is_none() ? Value::list() : Value::list(iterate(a[3]))));
   self.setattr("_agc_run_eagerly", Value(truthy(a[6])));
   self.setattr("stop_training", Value(false));
   state.train_function = state.test_function = state.predict_function = Value();
@@ -265,10 +167,10 @@ Value metrics_property(const Value& self) {
   std::vector<Value> out;
   // Keras builds the metric containers at the first step; until then the list is empty.
   if (!is_compiled(self)) return Value::list();
-  Value made = self.getattr("_agc_compiled_metrics").getattr("_agc_made");
-  if (made.is_none()) return Value::list();
+  std::optional<std::vector<Value>> made = built_metrics(self.getattr("_agc_compiled_metrics"));
+  if (!made) return Value::list();
   out.push_back(self.getattr("_agc_loss_tracker"));
-  for (const Value& m : iterate(made)) out.push_back(m);
+  for (const Value& m : *made) out.push_back(m);
   return Value::list(std::move(out));
 }
 
