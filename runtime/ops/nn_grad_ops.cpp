@@ -7,12 +7,14 @@
 // gradient to its first maximum in row-major window order, as TF's CPU kernel
 // (its argmax keeps the first of equal values); a NaN counts as the maximum,
 // as in the forward kernel.
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "runtime/ops/grad_context.h"
 #include "runtime/ops/kernels/array_common.h"
+#include "runtime/ops/kernels/gemm.h"
 #include "runtime/ops/nn_common.h"
 #include "runtime/ops/registry.h"
 
@@ -178,11 +180,12 @@ PoolGeom pool_geom(const PoolAttrs& p, const Shape& in, const Shape& grad, const
   return g;
 }
 
-/// Calls body(first input index of the window row, window bounds) per output
-/// element; windows clipped to the input, as the forward kernels clip them.
+/// Calls body(batch, first output index of the window, window bounds) per
+/// window of batches [b0, b1); windows clipped to the input, as the forward
+/// kernels clip them.
 template <class F>
-void for_each_window(const PoolAttrs& p, const PoolGeom& g, F&& body) {
-  for (int64_t b = 0; b < g.n; ++b) {
+void for_each_window(const PoolAttrs& p, const PoolGeom& g, int64_t b0, int64_t b1, F&& body) {
+  for (int64_t b = b0; b < b1; ++b) {
     for (int64_t oh = 0; oh < g.r.out; ++oh) {
       int64_t h0 = std::max<int64_t>(0, oh * p.strides[1] - g.r.pad_before);
       int64_t h1 = std::min(g.h, oh * p.strides[1] - g.r.pad_before + p.ksize[1]);
@@ -195,25 +198,46 @@ void for_each_window(const PoolAttrs& p, const PoolGeom& g, F&& body) {
   }
 }
 
-/// The flat index of the first maximum of channel `d` in a window (a NaN
-/// counts as the maximum, as in MaxPool), or -1 for an empty window.
+template <class F>
+void for_each_window(const PoolAttrs& p, const PoolGeom& g, F&& body) {
+  for_each_window(p, g, 0, g.n, std::forward<F>(body));
+}
+
+/// The flat index of each channel's first maximum in a window (a NaN counts
+/// as the maximum, as in MaxPool), -1 for an empty window, into `best`. The
+/// window is read position by position with the channels innermost, so the
+/// reads are contiguous and the comparisons branch-free (random data makes
+/// a branch on them mispredict half the time).
 template <class T>
-int64_t window_argmax(const T* x, const PoolGeom& g, int64_t b, int64_t d, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+void window_argmax(const T* x, const PoolGeom& g, int64_t b, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
+                   std::vector<int64_t>& best, std::vector<Compute<T>>& best_v) {
   using C = Compute<T>;
-  int64_t best = -1;
-  C best_v = std::numeric_limits<C>::lowest();
+  if (h0 >= h1 || w0 >= w1) {
+    std::fill(best.begin(), best.end(), int64_t{-1});
+    return;
+  }
+  bool first = true;
   for (int64_t ih = h0; ih < h1; ++ih) {
     for (int64_t iw = w0; iw < w1; ++iw) {
-      int64_t i = ((b * g.h + ih) * g.w + iw) * g.ch + d;
-      C v = widen(x[i]);
-      // The first strict maximum wins ties; a NaN wins once.
-      if (best < 0 || (best_v == best_v && (v > best_v || v != v))) {
-        best = i;
-        best_v = v;
+      const int64_t at = ((b * g.h + ih) * g.w + iw) * g.ch;
+      if (first) {
+        for (int64_t d = 0; d < g.ch; ++d) {
+          best[static_cast<size_t>(d)] = at + d;
+          best_v[static_cast<size_t>(d)] = widen(x[at + d]);
+        }
+        first = false;
+        continue;
+      }
+      for (int64_t d = 0; d < g.ch; ++d) {
+        C v = widen(x[at + d]);
+        C bv = best_v[static_cast<size_t>(d)];
+        // The first strict maximum wins ties; a NaN wins once.
+        bool take = (bv == bv) & ((v > bv) | (v != v));
+        best[static_cast<size_t>(d)] = take ? at + d : best[static_cast<size_t>(d)];
+        best_v[static_cast<size_t>(d)] = take ? v : bv;
       }
     }
   }
-  return best;
 }
 
 /// MaxPoolGrad (grad_grad false): dy added at each window's maximum, into
@@ -240,13 +264,21 @@ KernelFactory max_pool_grad_kernel(bool grad_grad) {
           Tensor& out = allocate_zeroed<T>(k, grad_grad ? pooled : x.shape(), acc);
           const T* xp = x.data<T>();
           const T* gp = g_in.data<T>();
-          for_each_window(p, g, [&](int64_t b, int64_t o, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
-            for (int64_t d = 0; d < g.ch; ++d) {
-              int64_t best = window_argmax(xp, g, b, d, h0, h1, w0, w1);
-              if (best < 0) continue;
-              if (grad_grad) acc[static_cast<size_t>(o + d)] = widen(gp[best]);
-              else acc[static_cast<size_t>(best)] += widen(gp[o + d]);
-            }
+          // Batches apart: each writes only its own rows of acc.
+          double work = static_cast<double>(x.num_elements()) * static_cast<double>(p.ksize[1] * p.ksize[2]);
+          int parts = kernels::threads_for(work) > 1 ? static_cast<int>(std::min<int64_t>(g.n, 8)) : 1;
+          kernels::parallel_for(g.n, parts, [&](int64_t b0, int64_t b1) {
+            std::vector<int64_t> best(static_cast<size_t>(g.ch));
+            std::vector<C> best_v(static_cast<size_t>(g.ch));
+            for_each_window(p, g, b0, b1, [&](int64_t b, int64_t o, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+              window_argmax(xp, g, b, h0, h1, w0, w1, best, best_v);
+              for (int64_t d = 0; d < g.ch; ++d) {
+                int64_t i = best[static_cast<size_t>(d)];
+                if (i < 0) continue;
+                if (grad_grad) acc[static_cast<size_t>(o + d)] = widen(gp[i]);
+                else acc[static_cast<size_t>(i)] += widen(gp[o + d]);
+              }
+            });
           });
           store<T>(acc, out);
         };
