@@ -88,7 +88,7 @@ head -n 1 "$TMP/err" | grep -qE "^$TMP/bad.py:2:[0-9]+: error: " || fail "emit-c
 [ -e "$TMP/genbad/bad.cpp" ] && fail "emit-cpp wrote output for a file with errors"
 
 # ---- part 2: run's cache, exec and outcomes through a stand-in compiler
-${CXX:-c++} -O0 -std=c++20 -I"$ROOT" -I"$ROOT/runtime/include" -o "$TMP/boom_prog" "$ROOT/tests/e2e/handwritten/boom.cpp" "$LIB" -lprotobuf -lleveldb -lre2 -pthread \
+${CXX:-c++} -O0 -std=c++20 -I"$ROOT" -I"$ROOT/runtime/include" -o "$TMP/boom_prog" "$ROOT/tests/e2e/handwritten/boom.cpp" "$LIB" -lprotobuf -lleveldb -lre2 $(pkg-config --libs hdf5) -pthread \
   || { echo "FAIL: boom.cpp does not compile"; exit 1; }
 cat >"$TMP/fakecxx" <<SH
 #!/usr/bin/env bash

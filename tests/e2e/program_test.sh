@@ -22,7 +22,7 @@ same() {
   cmp -s "$1" "$TMP/want" || fail "$3: got [$(cat "$1")], wanted [$(cat "$TMP/want")]"
 }
 
-${CXX:-c++} -O0 -std=c++20 -I"$ROOT" -I"$ROOT/runtime/include" -o "$TMP/boom" "$ROOT/tests/e2e/handwritten/boom.cpp" "$LIB" -lprotobuf -lleveldb -lre2 -pthread \
+${CXX:-c++} -O0 -std=c++20 -I"$ROOT" -I"$ROOT/runtime/include" -o "$TMP/boom" "$ROOT/tests/e2e/handwritten/boom.cpp" "$LIB" -lprotobuf -lleveldb -lre2 $(pkg-config --libs hdf5) -pthread \
   || { echo "FAIL: boom.cpp does not compile"; exit 1; }
 
 expect 1 "$TMP/boom"

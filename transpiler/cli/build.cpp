@@ -19,7 +19,7 @@ const char* kBuildHelp =
     "module-level code. 'OUT FUNC ARGS_JSON...' also calls FUNC (see 'agc run --help').\n"
     "With --lib, OUT is a static library holding the module, and <stem>.h (its\n"
     "functions for a C++ app) is written beside it; link the app with OUT, libagrt.a,\n"
-    "-lprotobuf -lleveldb -lre2 and -pthread.\n"
+    "-lprotobuf -lleveldb -lre2, libhdf5 ($(pkg-config --libs hdf5)) and -pthread.\n"
     "\n"
     "The runtime is the one agc was built with; AGC_RUNTIME_DIR=DIR uses DIR/include\n"
     "and DIR/lib/libagrt.a instead (a full archive, not a link to meson's thin one).\n"

@@ -110,9 +110,11 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
 
 std::vector<std::string> link_libraries(const RuntimeLocation& rt) {
   // libagrt needs the C++ standard library, threads, for checkpoints
-  // Debian's protobuf and leveldb, and for the regex ops RE2 (Eigen is
-  // header-only and stays inside).
-  return {rt.library, "-lprotobuf", "-lleveldb", "-lre2"};
+  // Debian's protobuf and leveldb, for the regex ops RE2, and for Keras's
+  // HDF5 weight files libhdf5 (Eigen is header-only and stays inside).
+  std::vector<std::string> libs = {rt.library, "-lprotobuf", "-lleveldb", "-lre2"};
+  append_words(AGC_HDF5_LIBS, libs);
+  return libs;
 }
 
 std::string shell_quote(const std::vector<std::string>& argv) {
