@@ -657,6 +657,18 @@ std::vector<Value> model_weights(const Value& model) {
   return out;
 }
 
+std::vector<Value> own_weights(const Value& layer) {
+  std::vector<Value> own = own_variables(layer);
+  std::vector<Value> out;
+  for (const Value& w : own) {
+    if (truthy(w.getattr("trainable"))) out.push_back(w);
+  }
+  for (const Value& w : own) {
+    if (!truthy(w.getattr("trainable"))) out.push_back(w);
+  }
+  return out;
+}
+
 std::vector<Value> sublayers(const Value& layer) {
   std::vector<Value> out;
   std::set<const void*> seen{&layer.as_object()};

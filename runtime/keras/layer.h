@@ -66,6 +66,11 @@ std::vector<Value> layer_weights(const Value& layer, WeightKind kind);
 /// layer's trainable then non-trainable ones, a nested model's in this
 /// order), then the model's own trainable and non-trainable weights.
 std::vector<Value> model_weights(const Value& model);
+/// The layer's own weights, not its sublayers', as Keras's
+/// `_trainable_weights + _non_trainable_weights`: those made trainable, then
+/// the others, each in creation order (what a `.weights.h5` file stores per
+/// layer).
+std::vector<Value> own_weights(const Value& layer);
 /// The layers directly held by `layer`'s attributes, in assignment order
 /// (Keras's _flatten_layers(include_self=False, recursive=False)).
 std::vector<Value> sublayers(const Value& layer);

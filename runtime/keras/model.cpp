@@ -1,16 +1,20 @@
 // tf.keras.Model and tf.keras.Sequential; see model.h.
 #include "runtime/keras/model.h"
 
+#include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "runtime/api/checkpoint.h"
 #include "runtime/api/python_api.h"
+#include "runtime/core/hdf5_file.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/tracing.h"
 #include "runtime/keras/functional.h"
 #include "runtime/keras/layer.h"
 #include "runtime/keras/model_state.h"
+#include "runtime/keras/weights_h5.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/object_model.h"
@@ -162,23 +166,82 @@ Value trackable_children(const std::vector<Value>& a) {
   return out;
 }
 
-bool h5_path(const std::string& path) {
-  auto ends = [&](const char* s) {
-    std::string t = s;
-    return path.size() >= t.size() && path.compare(path.size() - t.size(), t.size(), t) == 0;
-  };
-  return ends(".h5") || ends(".keras") || ends(".hdf5");
+bool path_ends_with(const std::string& path, const char* suffix) {
+  std::string t = suffix;
+  return path.size() >= t.size() && path.compare(path.size() - t.size(), t.size(), t) == 0;
 }
 
-/// save_weights(filepath, overwrite=True, save_format=None, options=None):
-/// TF's checkpoint format rooted at the model, and the directory's
+/// saving_utils.is_hdf5_filepath.
+bool h5_path(const std::string& path) {
+  return path_ends_with(path, ".h5") || path_ends_with(path, ".keras") || path_ends_with(path, ".hdf5");
+}
+
+/// zipfile.is_zipfile, for the `.keras` archives Keras 3's format makes:
+/// the local file header's signature, or an empty archive's end record.
+bool zip_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[4] = {};
+  if (!in.read(head, 4)) return false;
+  return head[0] == 'P' && head[1] == 'K' && ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6));
+}
+
+/// True when the class of `obj` defines `name` itself (`name in type(obj).__dict__`).
+bool class_defines(const Value& obj, const std::string& name) {
+  const Value& cls = obj.as_object().cls;
+  if (!cls.is_object()) return false;
+  for (const auto& [k, v] : cls.as_object().attrs) {
+    if (k == name) return true;
+  }
+  return false;
+}
+
+/// Model._assert_weights_created: a model whose class has its own build()
+/// (a Sequential, a subclass defining build) must have built.
+void assert_weights_created(const Value& model) {
+  if (class_defines(model, "build") && !model.as_object().cls.is(model_class()) && !truthy(model.getattr("built"))) {
+    throw ValueError("Weights for model '" + layer_name(model) +
+                     "' have not yet been created. Weights are created when the model is first called on inputs or "
+                     "`build()` is called with an `input_shape`.");
+  }
+}
+
+/// save_weights(filepath, overwrite=True, save_format=None, options=None),
+/// Keras's saving_api.save_weights: a `.weights.h5` path in saving_lib's
+/// layout (save_format unused); otherwise its legacy save_weights: HDF5
+/// for an .h5/.hdf5/.keras path or save_format "h5"/"hdf5"/"keras", else
+/// TF's checkpoint format rooted at the model and the directory's
 /// "checkpoint" state file, as Keras writes them.
 Value save_weights(const std::vector<Value>& a) {
+  const Value& model = a[0];
   std::string path = str(a[1]);
-  std::string format = a[3].is_none() ? (h5_path(path) ? "h5" : "tf") : str(a[3]);
-  if (format == "h5") throw UnimplementedError("agc: save_weights in the HDF5 format is not supported yet; use a path without .h5 (TF format)");
-  if (format != "tf") throw ValueError("Unknown format. Received: `save_format`=" + format + ". Was expecting one of {\"tf\", \"h5\"}.");
-  checkpoint_write(a[0], path);
+  if (path_ends_with(path, ".weights.h5")) {
+    save_weights_v3(model, path);
+    return Value();
+  }
+  assert_weights_created(model);
+  bool is_h5 = h5_path(path);
+  std::string format;
+  if (a[3].is_none()) {
+    format = is_h5 ? "h5" : "tf";
+  } else {
+    std::string user = str(a[3]);
+    std::string lowered;
+    for (char c : user) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    size_t b = lowered.find_first_not_of(" \t\n\r\f\v"), e = lowered.find_last_not_of(" \t\n\r\f\v");
+    lowered = b == std::string::npos ? "" : lowered.substr(b, e - b + 1);
+    if (lowered == "tensorflow" || lowered == "tf") format = "tf";
+    else if (lowered == "hdf5" || lowered == "h5" || lowered == "keras") format = "h5";
+    else throw ValueError("Unknown format. Received: `save_format`=" + user + ". Was expecting one of {\"tf\", \"h5\"}.");
+  }
+  if (format == "tf" && is_h5) {
+    throw ValueError("save_weights got save_format=\"tf\"/\"tensorflow\", but the filepath (" + path +
+                     ") looks like an HDF5 file. Omit the \".h5\"/\".keras\" when saving in TensorFlow format.");
+  }
+  if (format == "h5") {
+    save_weights_legacy_h5(model, path);
+    return Value();
+  }
+  checkpoint_write(model, path);
   CheckpointStateFile state;
   state.model_checkpoint_path = path;
   state.all_model_checkpoint_paths = {path};
@@ -186,15 +249,48 @@ Value save_weights(const std::vector<Value>& a) {
   return Value();
 }
 
-/// load_weights(filepath, skip_mismatch=False, by_name=False, options=None):
-/// reads a TF-format checkpoint (weights not built yet are assigned when
-/// they are, restore-on-create); the load status, checked for a non-trivial match.
+/// load_weights(filepath, skip_mismatch=False, by_name=False, options=None),
+/// Keras's saving_api.load_weights: a `.weights.h5` file in saving_lib's
+/// layout; otherwise the legacy load_weights: an HDF5 file (by its
+/// extension, or an existing file that is one) by layer order or name,
+/// returning None; else a TF-format checkpoint (weights not built yet are
+/// assigned when they are, restore-on-create) and its load status, checked
+/// for a non-trivial match.
 Value load_weights(const std::vector<Value>& a) {
+  const Value& model = a[0];
   std::string path = str(a[1]);
-  if (h5_path(path)) throw UnimplementedError("agc: load_weights of HDF5 files is not supported yet");
-  Value status = checkpoint_read(a[0], path);
-  status.getattr("assert_nontrivial_match")({}, {});
-  return status;
+  bool skip_mismatch = truthy(a[2]);
+  bool by_name = truthy(a[3]);
+  if (path_ends_with(path, ".keras") && zip_file(path)) {
+    throw UnimplementedError("agc: loading weights from a .keras archive (Keras 3's model format) is not supported yet");
+  }
+  if (path_ends_with(path, ".weights.h5")) {
+    load_weights_v3(model, path, skip_mismatch);
+    return Value();
+  }
+  if (skip_mismatch && !by_name) {
+    throw ValueError("When calling model.load_weights, skip_mismatch can only be set to True when by_name is True.");
+  }
+  // _detect_save_format: an HDF5 extension, else a TF checkpoint, else (a
+  // file that is no checkpoint) HDF5.
+  std::error_code ec;
+  bool is_h5 = h5_path(path) || (std::filesystem::is_regular_file(path, ec) && Hdf5File::is_hdf5(path));
+  if (!is_h5) {
+    Value status = checkpoint_read(model, path);
+    if (by_name) {
+      throw NotImplementedError("Weights may only be loaded based on topology into Models when loading TensorFlow-"
+                                "formatted weights (got by_name=True to load_weights).");
+    }
+    status.getattr("assert_nontrivial_match")({}, {});
+    return status;
+  }
+  if (model_graph(model) == nullptr && !truthy(model.getattr("built"))) {
+    throw ValueError("Unable to load weights saved in HDF5 format into a subclassed Model which has not created its "
+                     "variables yet. Call the Model first, then load the weights.");
+  }
+  assert_weights_created(model);
+  load_weights_legacy_h5(model, path, by_name, skip_mismatch);
+  return Value();
 }
 
 /// Model.save(filepath, overwrite=True, save_format=None, ...): a SavedModel
