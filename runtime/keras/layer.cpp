@@ -589,6 +589,20 @@ std::string layer_name(const Value& layer) {
   return name;
 }
 
+std::vector<Param> with_kernel_bias_params(std::vector<Param> own) {
+  own.insert(own.end(), {{"kernel_initializer", Value("glorot_uniform")},
+                         {"bias_initializer", Value("zeros")},
+                         {"kernel_regularizer", Value()},
+                         {"bias_regularizer", Value()},
+                         {"activity_regularizer", Value()},
+                         {"kernel_constraint", Value()},
+                         {"bias_constraint", Value()},
+                         {"name", Value()},
+                         {"trainable", Value(true)},
+                         {"dtype", Value()}});
+  return own;
+}
+
 void init_base(const Value& self, const Value& name, const Value& trainable, const Value& dtype, const Value& kwargs) {
   static const std::set<std::string> allowed = {"input_dim", "input_shape", "batch_input_shape", "batch_size", "weights",
                                                 "activity_regularizer", "autocast", "implementation"};

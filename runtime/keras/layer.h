@@ -43,6 +43,12 @@ std::string unique_name(const std::string& base);
 /// the dict of keywords a native layer's own parameters did not take.
 /// TypeError "('Keyword argument not understood:', 'x')" for others.
 void init_base(const Value& self, const Value& name, const Value& trainable, const Value& dtype, const Value& kwargs);
+/// `own` parameters followed by Keras's kernel and bias arguments
+/// (kernel_initializer, bias_initializer, kernel/bias/activity_regularizer,
+/// kernel/bias_constraint) and the base keywords (name, trainable, dtype),
+/// in Keras's order: the constructor tail of Dense, the convolutions,
+/// EinsumDense and MultiHeadAttention.
+std::vector<Param> with_kernel_bias_params(std::vector<Param> own);
 
 /// One add_weight call: a variable named "<layer>/<name>", its initial value
 /// from `initializer` (a Keras identifier: a name, an initializer object or a

@@ -137,25 +137,15 @@ Attrs conv_attrs(const Value& self) {
 
 /// The parameters Conv1D and Conv2D share after `filters` and `kernel_size`.
 std::vector<Param> conv_init_params(Value strides, Value dilation_rate, Value data_format) {
-  return {{"filters", std::nullopt},
-          {"kernel_size", std::nullopt},
-          {"strides", std::move(strides)},
-          {"padding", Value("valid")},
-          {"data_format", std::move(data_format)},
-          {"dilation_rate", std::move(dilation_rate)},
-          {"groups", Value(1)},
-          {"activation", Value()},
-          {"use_bias", Value(true)},
-          {"kernel_initializer", Value("glorot_uniform")},
-          {"bias_initializer", Value("zeros")},
-          {"kernel_regularizer", Value()},
-          {"bias_regularizer", Value()},
-          {"activity_regularizer", Value()},
-          {"kernel_constraint", Value()},
-          {"bias_constraint", Value()},
-          {"name", Value()},
-          {"trainable", Value(true)},
-          {"dtype", Value()}};
+  return with_kernel_bias_params({{"filters", std::nullopt},
+                                  {"kernel_size", std::nullopt},
+                                  {"strides", std::move(strides)},
+                                  {"padding", Value("valid")},
+                                  {"data_format", std::move(data_format)},
+                                  {"dilation_rate", std::move(dilation_rate)},
+                                  {"groups", Value(1)},
+                                  {"activation", Value()},
+                                  {"use_bias", Value(true)}});
 }
 
 /// Conv1D's and Conv2D's __init__ (their parameters are conv_init_params').
@@ -251,25 +241,15 @@ Value make_conv2d() {
 Value make_conv2d_transpose() {
   return make_layer_class(LayerDef{
       .name = "Conv2DTranspose",
-      .init_params = {{"filters", std::nullopt},
-                      {"kernel_size", std::nullopt},
-                      {"strides", Value::tuple({Value(1), Value(1)})},
-                      {"padding", Value("valid")},
-                      {"output_padding", Value()},
-                      {"data_format", Value()},
-                      {"dilation_rate", Value::tuple({Value(1), Value(1)})},
-                      {"activation", Value()},
-                      {"use_bias", Value(true)},
-                      {"kernel_initializer", Value("glorot_uniform")},
-                      {"bias_initializer", Value("zeros")},
-                      {"kernel_regularizer", Value()},
-                      {"bias_regularizer", Value()},
-                      {"activity_regularizer", Value()},
-                      {"kernel_constraint", Value()},
-                      {"bias_constraint", Value()},
-                      {"name", Value()},
-                      {"trainable", Value(true)},
-                      {"dtype", Value()}},
+      .init_params = with_kernel_bias_params({{"filters", std::nullopt},
+                                              {"kernel_size", std::nullopt},
+                                              {"strides", Value::tuple({Value(1), Value(1)})},
+                                              {"padding", Value("valid")},
+                                              {"output_padding", Value()},
+                                              {"data_format", Value()},
+                                              {"dilation_rate", Value::tuple({Value(1), Value(1)})},
+                                              {"activation", Value()},
+                                              {"use_bias", Value(true)}}),
       .init =
           [](const Value& self, const std::vector<Value>& a) {
             init_base(self, a[17], a[18], a[19], a[20]);

@@ -17,19 +17,9 @@ namespace ag::keras {
 Value make_dense() {
   return make_layer_class(LayerDef{
       .name = "Dense",
-      .init_params = {{"units", std::nullopt},
-                      {"activation", Value()},
-                      {"use_bias", Value(true)},
-                      {"kernel_initializer", Value("glorot_uniform")},
-                      {"bias_initializer", Value("zeros")},
-                      {"kernel_regularizer", Value()},
-                      {"bias_regularizer", Value()},
-                      {"activity_regularizer", Value()},
-                      {"kernel_constraint", Value()},
-                      {"bias_constraint", Value()},
-                      {"name", Value()},
-                      {"trainable", Value(true)},
-                      {"dtype", Value()}},
+      .init_params = with_kernel_bias_params({{"units", std::nullopt},
+                                              {"activation", Value()},
+                                              {"use_bias", Value(true)}}),
       .init =
           [](const Value& self, const std::vector<Value>& a) {
             if (!a[1].is_index() || a[1].as_int() <= 0) {

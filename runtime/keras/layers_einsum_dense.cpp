@@ -195,20 +195,10 @@ Value einsum_dense_config(const std::vector<Value>& a) {
 Value make_einsum_dense() {
   return make_layer_class(LayerDef{
       .name = "EinsumDense",
-      .init_params = {{"equation", std::nullopt},
-                      {"output_shape", std::nullopt},
-                      {"activation", Value()},
-                      {"bias_axes", Value()},
-                      {"kernel_initializer", Value("glorot_uniform")},
-                      {"bias_initializer", Value("zeros")},
-                      {"kernel_regularizer", Value()},
-                      {"bias_regularizer", Value()},
-                      {"activity_regularizer", Value()},
-                      {"kernel_constraint", Value()},
-                      {"bias_constraint", Value()},
-                      {"name", Value()},
-                      {"trainable", Value(true)},
-                      {"dtype", Value()}},
+      .init_params = with_kernel_bias_params({{"equation", std::nullopt},
+                                              {"output_shape", std::nullopt},
+                                              {"activation", Value()},
+                                              {"bias_axes", Value()}}),
       .init =
           [](const Value& self, const std::vector<Value>& a) {
             init_base(self, a[12], a[13], a[14], a[15]);

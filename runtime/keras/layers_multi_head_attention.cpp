@@ -322,23 +322,13 @@ Value mha_config(const std::vector<Value>& a) {
 Value make_multi_head_attention() {
   return make_layer_class(LayerDef{
       .name = "MultiHeadAttention",
-      .init_params = {{"num_heads", std::nullopt},
-                      {"key_dim", std::nullopt},
-                      {"value_dim", Value()},
-                      {"dropout", Value(0.0)},
-                      {"use_bias", Value(true)},
-                      {"output_shape", Value()},
-                      {"attention_axes", Value()},
-                      {"kernel_initializer", Value("glorot_uniform")},
-                      {"bias_initializer", Value("zeros")},
-                      {"kernel_regularizer", Value()},
-                      {"bias_regularizer", Value()},
-                      {"activity_regularizer", Value()},
-                      {"kernel_constraint", Value()},
-                      {"bias_constraint", Value()},
-                      {"name", Value()},
-                      {"trainable", Value(true)},
-                      {"dtype", Value()}},
+      .init_params = with_kernel_bias_params({{"num_heads", std::nullopt},
+                                              {"key_dim", std::nullopt},
+                                              {"value_dim", Value()},
+                                              {"dropout", Value(0.0)},
+                                              {"use_bias", Value(true)},
+                                              {"output_shape", Value()},
+                                              {"attention_axes", Value()}}),
       .init =
           [](const Value& self, const std::vector<Value>& a) {
             init_base(self, a[15], a[16], a[17], a[18]);
