@@ -4,9 +4,12 @@
 # Conv2D(64, 3) relu, MaxPooling2D, Flatten, Dropout(0.5), Dense(10,
 # softmax)), Adam, categorical cross-entropy, accuracy, batch 128 (the
 # example's), shuffled, verbose=0. Prints the seconds of each of EPOCHS
-# epochs (the first includes the one trace of the train step).
+# epochs (the first includes the one trace of the train step). The
+# environment's AGC_BENCH_THREADS, when set, is the kernels' thread count
+# (tf.config.threading's intra-op setting; torch_fit.py sets it to its own).
 #
 #     agc run bench/training/keras_fit_cnn.py
+import os
 import time
 
 import numpy as np
@@ -15,6 +18,7 @@ from tensorflow import keras
 from tensorflow.keras import layers
 
 EPOCHS = 2
+tf.config.threading.set_intra_op_parallelism_threads(int(os.environ.get("AGC_BENCH_THREADS", "0")))
 N = 60000
 rng = np.random.RandomState(0)
 x = rng.rand(N, 28, 28, 1).astype(np.float32)

@@ -11,7 +11,9 @@ against each other, and 1 thread is its best setup):
     Conv2d(1, 32, 3) + ReLU + MaxPool 2, Conv2d(32, 64, 3) + ReLU + MaxPool
     2, Flatten, Dropout(0.5), Linear(1600, 10), batch 128).
 Runs agc's side first when given the agc binary, so the figures come from
-one run on the same machine state.
+one run on the same machine state; agc's kernels then use the same number
+of threads (tf.config.threading.set_intra_op_parallelism_threads in
+keras_fit_cnn.py, from AGC_BENCH_THREADS).
 
     /usr/bin/python3 bench/training/torch_fit.py [--threads N] [--model mlp|cnn] [AGC]
 """
@@ -89,7 +91,8 @@ def epochs(model, x, y, label):
 if args:
     here = os.path.dirname(os.path.abspath(__file__))
     script = "keras_fit.py" if model_kind == "mlp" else "keras_fit_cnn.py"
-    subprocess.run([args[0], "run", os.path.join(here, script)], check=True)
+    env = dict(os.environ, AGC_BENCH_THREADS=str(threads))
+    subprocess.run([args[0], "run", os.path.join(here, script)], check=True, env=env)
 rng = np.random.RandomState(0)
 if model_kind == "mlp":
     x = torch.from_numpy(rng.rand(N, 784).astype(np.float32))

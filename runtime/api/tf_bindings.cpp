@@ -1,6 +1,9 @@
 // The hand-written parts of tf.constant, tf.convert_to_tensor, tf.cast,
 // tf.print, tf.function and tf.config.run_functions_eagerly (their rows and signatures:
 // tf_functions.def).
+#include <algorithm>
+#include <atomic>
+
 #include "runtime/api/binding.h"
 #include "runtime/api/py_sys.h"
 #include "runtime/api/tf_api.h"
@@ -8,6 +11,7 @@
 #include "runtime/function/function.h"
 #include "runtime/function/function_value.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/ops/kernels/gemm.h"
 
 namespace ag::tf::impl {
 namespace {
@@ -87,6 +91,27 @@ Value run_functions_eagerly(const TfCall& c) {
 }
 
 Value functions_run_eagerly(const TfCall&) { return Value(ag::functions_run_eagerly()); }
+
+/// tf.config.threading: the kernels' thread count (kernels::set_intra_op_threads;
+/// agc's kernels use at most two threads, so any count above 1 means both).
+/// TF refuses a change once its runtime has started (a RuntimeError); agc's
+/// kernels read the setting at each call, so it takes effect at any time.
+/// agc runs a graph's ops one after another, so the inter-op count is only
+/// recorded, for the getter.
+Value set_intra_op_parallelism_threads(const TfCall& c) {
+  kernels::set_intra_op_threads(static_cast<int>(std::max<int64_t>(0, ag::api::int_arg(c["num_threads"], "num_threads"))));
+  return Value();
+}
+Value get_intra_op_parallelism_threads(const TfCall&) { return Value(int64_t{kernels::intra_op_threads()}); }
+
+namespace {
+std::atomic<int64_t> inter_op_threads{0};
+}
+Value set_inter_op_parallelism_threads(const TfCall& c) {
+  inter_op_threads = ag::api::int_arg(c["num_threads"], "num_threads");
+  return Value();
+}
+Value get_inter_op_parallelism_threads(const TfCall&) { return Value(inter_op_threads.load()); }
 
 /// False while a tf.function is being traced (its Python runs to build a
 /// graph), true otherwise, run_functions_eagerly(True) included.

@@ -8,6 +8,7 @@
 // (its argmax keeps the first of equal values); a NaN counts as the maximum,
 // as in the forward kernel.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -203,46 +204,67 @@ void for_each_window(const PoolAttrs& p, const PoolGeom& g, F&& body) {
   for_each_window(p, g, 0, g.n, std::forward<F>(body));
 }
 
-/// The flat index of each channel's first maximum in a window (a NaN counts
-/// as the maximum, as in MaxPool), -1 for an empty window, into `best`. The
-/// window is read position by position with the channels innermost, so the
-/// reads are contiguous and the comparisons branch-free (random data makes
-/// a branch on them mispredict half the time).
+/// Channels per tile of a window's argmax: the running maxima and their
+/// positions live in arrays of this size on the stack.
+constexpr int64_t kArgmaxTile = 64;
+
+/// For channels [d0, d0 + n) of one window, whose positions' element offsets
+/// (channel 0) are `at`, the position of each channel's first maximum (a NaN
+/// counts as the maximum, as in MaxPool) into `pos`. Read position by
+/// position with the channels innermost: contiguous reads, and branch-free
+/// comparisons (random data makes a branch on them mispredict half the
+/// time).
 template <class T>
-void window_argmax(const T* x, const PoolGeom& g, int64_t b, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
-                   std::vector<int64_t>& best, std::vector<Compute<T>>& best_v) {
+void window_argmax(const T* x, const int64_t* at, int64_t positions, int64_t d0, int64_t n, int32_t* pos) {
   using C = Compute<T>;
-  if (h0 >= h1 || w0 >= w1) {
-    std::fill(best.begin(), best.end(), int64_t{-1});
-    return;
+  C best[kArgmaxTile];
+  for (int64_t d = 0; d < n; ++d) {
+    best[d] = widen(x[at[0] + d0 + d]);
+    pos[d] = 0;
   }
-  bool first = true;
-  for (int64_t ih = h0; ih < h1; ++ih) {
-    for (int64_t iw = w0; iw < w1; ++iw) {
-      const int64_t at = ((b * g.h + ih) * g.w + iw) * g.ch;
-      if (first) {
-        for (int64_t d = 0; d < g.ch; ++d) {
-          best[static_cast<size_t>(d)] = at + d;
-          best_v[static_cast<size_t>(d)] = widen(x[at + d]);
-        }
-        first = false;
-        continue;
+  int64_t d_fast = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    // Eight channels at a time in vector registers (GCC's and Clang's vector
+    // extensions: GCC's vectorizer leaves this loop scalar and branching).
+    using F8 = float __attribute__((vector_size(32)));
+    using I8 = int32_t __attribute__((vector_size(32)));
+    for (; d_fast + 8 <= n; d_fast += 8) {
+      F8 bv;
+      I8 bp = {};
+      std::memcpy(&bv, best + d_fast, sizeof bv);
+      for (int64_t q = 1; q < positions; ++q) {
+        F8 v;
+        std::memcpy(&v, x + at[q] + d0 + d_fast, sizeof v);
+        I8 take = (bv == bv) & ((v > bv) | (v != v));  // lanes all ones where taken
+        I8 qv = I8{} + static_cast<int32_t>(q);
+        bp = (bp & ~take) | (qv & take);
+        I8 vb, bb;
+        std::memcpy(&vb, &v, sizeof vb);
+        std::memcpy(&bb, &bv, sizeof bb);
+        bb = (bb & ~take) | (vb & take);
+        std::memcpy(&bv, &bb, sizeof bv);
       }
-      for (int64_t d = 0; d < g.ch; ++d) {
-        C v = widen(x[at + d]);
-        C bv = best_v[static_cast<size_t>(d)];
-        // The first strict maximum wins ties; a NaN wins once.
-        bool take = (bv == bv) & ((v > bv) | (v != v));
-        best[static_cast<size_t>(d)] = take ? at + d : best[static_cast<size_t>(d)];
-        best_v[static_cast<size_t>(d)] = take ? v : bv;
-      }
+      std::memcpy(pos + d_fast, &bp, sizeof bp);
+    }
+  }
+  for (int64_t q = 1; q < positions; ++q) {
+    const T* px = x + at[q] + d0;
+    for (int64_t d = d_fast; d < n; ++d) {
+      C v = widen(px[d]);
+      C bv = best[d];
+      // The first strict maximum wins ties; a NaN wins once.
+      bool take = (bv == bv) & ((v > bv) | (v != v));
+      pos[d] = take ? static_cast<int32_t>(q) : pos[d];
+      best[d] = take ? v : bv;
     }
   }
 }
 
 /// MaxPoolGrad (grad_grad false): dy added at each window's maximum, into
 /// zeros of x's shape. MaxPoolGradGrad (true): the gradient of x's shape read
-/// at each window's maximum, into y's shape.
+/// at each window's maximum, into y's shape. Batches run in parallel: each
+/// writes only its own rows. Float and double accumulate in the output
+/// itself; bfloat16 in a float buffer, rounded once at the end.
 KernelFactory max_pool_grad_kernel(bool grad_grad) {
   return [grad_grad](const KernelSpec& s) -> Kernel {
     PoolAttrs p = pool_attrs(s.attrs, true);
@@ -260,27 +282,45 @@ KernelFactory max_pool_grad_kernel(bool grad_grad) {
             throw InvalidArgumentError("MaxPoolGradGrad: expected grad of shape " + x.shape().debug_string() + ", got " +
                                        g_in.shape().debug_string());
           }
-          std::vector<C> acc;
-          Tensor& out = allocate_zeroed<T>(k, grad_grad ? pooled : x.shape(), acc);
+          const Shape& out_shape = grad_grad ? pooled : x.shape();
+          Tensor& out = k.allocate_output(0, dtype_of<T>(), out_shape);
+          std::vector<C> wide;
+          C* acc;
+          if constexpr (std::is_same_v<T, C>) {
+            acc = out.data<T>();
+            std::fill(acc, acc + out.num_elements(), C(0));
+          } else {
+            wide.assign(static_cast<size_t>(out.num_elements()), C(0));
+            acc = wide.data();
+          }
           const T* xp = x.data<T>();
           const T* gp = g_in.data<T>();
-          // Batches apart: each writes only its own rows of acc.
           double work = static_cast<double>(x.num_elements()) * static_cast<double>(p.ksize[1] * p.ksize[2]);
           int parts = kernels::threads_for(work) > 1 ? static_cast<int>(std::min<int64_t>(g.n, 8)) : 1;
           kernels::parallel_for(g.n, parts, [&](int64_t b0, int64_t b1) {
-            std::vector<int64_t> best(static_cast<size_t>(g.ch));
-            std::vector<C> best_v(static_cast<size_t>(g.ch));
+            std::vector<int64_t> at(static_cast<size_t>(std::max<int64_t>(1, p.ksize[1] * p.ksize[2])));
+            int32_t pos[kArgmaxTile];
             for_each_window(p, g, b0, b1, [&](int64_t b, int64_t o, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
-              window_argmax(xp, g, b, h0, h1, w0, w1, best, best_v);
-              for (int64_t d = 0; d < g.ch; ++d) {
-                int64_t i = best[static_cast<size_t>(d)];
-                if (i < 0) continue;
-                if (grad_grad) acc[static_cast<size_t>(o + d)] = widen(gp[i]);
-                else acc[static_cast<size_t>(i)] += widen(gp[o + d]);
+              if (h0 >= h1 || w0 >= w1) return;  // an empty window routes nothing
+              int64_t positions = 0;
+              for (int64_t ih = h0; ih < h1; ++ih) {
+                for (int64_t iw = w0; iw < w1; ++iw) at[static_cast<size_t>(positions++)] = ((b * g.h + ih) * g.w + iw) * g.ch;
+              }
+              for (int64_t d0 = 0; d0 < g.ch; d0 += kArgmaxTile) {
+                const int64_t n = std::min(kArgmaxTile, g.ch - d0);
+                window_argmax(xp, at.data(), positions, d0, n, pos);
+                for (int64_t d = 0; d < n; ++d) {
+                  const int64_t i = at[static_cast<size_t>(pos[d])] + d0 + d;
+                  if (grad_grad) acc[o + d0 + d] = widen(gp[i]);
+                  else acc[i] += widen(gp[o + d0 + d]);
+                }
               }
             });
           });
-          store<T>(acc, out);
+          if constexpr (!std::is_same_v<T, C>) {
+            T* op = out.data<T>();
+            for (size_t i = 0; i < wide.size(); ++i) op[i] = T(wide[i]);
+          }
         };
       }
     });

@@ -141,17 +141,24 @@ Kernel bias_add_kernel(const KernelSpec& s) {
         for (int i = ch_dim + 1; i < v.rank(); ++i) inner *= v.shape().dim(i);
         const T* x = v.data<T>();
         T* y = out.data<T>();
+        auto add = [](T a, T b) {
+          if constexpr (std::is_integral_v<T>) {
+            using U = std::make_unsigned_t<T>;  // wraps as TF's does, without signed overflow
+            return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+          } else {
+            return T(widen(a) + widen(b));
+          }
+        };
         for (int64_t o = 0; o < outer; ++o) {
+          if (inner == 1) {  // channels last: the innermost loop runs along them
+            const T* xo = x + o * channels;
+            T* yo = y + o * channels;
+            for (int64_t c = 0; c < channels; ++c) yo[c] = add(xo[c], bias[c]);
+            continue;
+          }
           for (int64_t c = 0; c < channels; ++c) {
             int64_t base = (o * channels + c) * inner;
-            for (int64_t i = 0; i < inner; ++i) {
-              if constexpr (std::is_integral_v<T>) {
-                using U = std::make_unsigned_t<T>;  // wraps as TF's does, without signed overflow
-                y[base + i] = static_cast<T>(static_cast<U>(static_cast<U>(x[base + i]) + static_cast<U>(bias[c])));
-              } else {
-                y[base + i] = T(widen(x[base + i]) + widen(bias[c]));
-              }
-            }
+            for (int64_t i = 0; i < inner; ++i) y[base + i] = add(x[base + i], bias[c]);
           }
         }
       };
@@ -311,35 +318,41 @@ KernelFactory pool_kernel(bool is_max) {
           Tensor& out = k.allocate_output(0, in.dtype(), Shape{n, r.out, c.out, ch});
           const T* x = in.data<T>();
           T* y = out.data<T>();
-          std::vector<C> acc(static_cast<size_t>(ch));
-          for (int64_t b = 0; b < n; ++b) {
-            for (int64_t oh = 0; oh < r.out; ++oh) {
-              int64_t h0 = std::max<int64_t>(0, oh * p.strides[1] - r.pad_before);
-              int64_t h1 = std::min(h, oh * p.strides[1] - r.pad_before + p.ksize[1]);
-              for (int64_t ow = 0; ow < c.out; ++ow) {
-                int64_t w0 = std::max<int64_t>(0, ow * p.strides[2] - c.pad_before);
-                int64_t w1 = std::min(w, ow * p.strides[2] - c.pad_before + p.ksize[2]);
-                std::fill(acc.begin(), acc.end(), is_max ? std::numeric_limits<C>::lowest() : C(0));
-                for (int64_t ih = h0; ih < h1; ++ih) {
-                  for (int64_t iw = w0; iw < w1; ++iw) {
-                    const T* px = x + ((b * h + ih) * w + iw) * ch;
-                    for (int64_t d = 0; d < ch; ++d) {
-                      C v = widen(px[d]);
-                      C& a = acc[static_cast<size_t>(d)];
-                      if (is_max) a = (v > a || v != v) ? v : a;  // NaN propagates
-                      else a += v;
+          // Batches apart in parallel: each writes only its own rows.
+          double work = static_cast<double>(in.num_elements()) * static_cast<double>(p.ksize[1] * p.ksize[2]) /
+                        static_cast<double>(p.strides[1] * p.strides[2]);
+          int parts = kernels::threads_for(work) > 1 ? static_cast<int>(std::min<int64_t>(n, 8)) : 1;
+          kernels::parallel_for(n, parts, [&](int64_t b0, int64_t b1) {
+            std::vector<C> acc(static_cast<size_t>(ch));
+            for (int64_t b = b0; b < b1; ++b) {
+              for (int64_t oh = 0; oh < r.out; ++oh) {
+                int64_t h0 = std::max<int64_t>(0, oh * p.strides[1] - r.pad_before);
+                int64_t h1 = std::min(h, oh * p.strides[1] - r.pad_before + p.ksize[1]);
+                for (int64_t ow = 0; ow < c.out; ++ow) {
+                  int64_t w0 = std::max<int64_t>(0, ow * p.strides[2] - c.pad_before);
+                  int64_t w1 = std::min(w, ow * p.strides[2] - c.pad_before + p.ksize[2]);
+                  std::fill(acc.begin(), acc.end(), is_max ? std::numeric_limits<C>::lowest() : C(0));
+                  for (int64_t ih = h0; ih < h1; ++ih) {
+                    for (int64_t iw = w0; iw < w1; ++iw) {
+                      const T* px = x + ((b * h + ih) * w + iw) * ch;
+                      for (int64_t d = 0; d < ch; ++d) {
+                        C v = widen(px[d]);
+                        C& a = acc[static_cast<size_t>(d)];
+                        if (is_max) a = (v > a || v != v) ? v : a;  // NaN propagates
+                        else a += v;
+                      }
                     }
                   }
-                }
-                T* py = y + ((b * r.out + oh) * c.out + ow) * ch;
-                // AvgPool divides by the count of window elements inside the input (SAME pads don't count).
-                C count = static_cast<C>((h1 - h0) * (w1 - w0));
-                for (int64_t d = 0; d < ch; ++d) {
-                  py[d] = T(is_max ? acc[static_cast<size_t>(d)] : acc[static_cast<size_t>(d)] / count);
+                  T* py = y + ((b * r.out + oh) * c.out + ow) * ch;
+                  // AvgPool divides by the count of window elements inside the input (SAME pads don't count).
+                  C count = static_cast<C>((h1 - h0) * (w1 - w0));
+                  for (int64_t d = 0; d < ch; ++d) {
+                    py[d] = T(is_max ? acc[static_cast<size_t>(d)] : acc[static_cast<size_t>(d)] / count);
+                  }
                 }
               }
             }
-          }
+          });
         };
       }
     });

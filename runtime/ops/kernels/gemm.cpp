@@ -156,7 +156,15 @@ void gemm_impl(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, in
 // 0.6x of that (a product from 32x64x64 up is 0.52-0.65x, measured with the
 // worker awake; a sleeping worker costs nothing extra: the caller then takes
 // both parts).
-int threads_for(double flops) { return flops >= 2.5e5 ? 2 : 1; }
+namespace {
+std::atomic<int> intra_op_limit{0};
+bool single_threaded() { return intra_op_limit.load(std::memory_order_relaxed) == 1; }
+}  // namespace
+
+void set_intra_op_threads(int n) { intra_op_limit.store(n, std::memory_order_relaxed); }
+int intra_op_threads() { return intra_op_limit.load(std::memory_order_relaxed); }
+
+int threads_for(double flops) { return flops >= 2.5e5 && !single_threaded() ? 2 : 1; }
 
 // The smallest side of a block: narrower blocks make Eigen's kernel less
 // efficient (it works in 8x4 / 4x8 register tiles, 4-float SSE packets).
@@ -186,7 +194,7 @@ BlockGrid block_grid(int64_t m, int64_t n, double macs, int threads) {
 
 void parallel_for(int64_t n, int parts, const std::function<void(int64_t, int64_t)>& body) {
   if (n <= 0) return;
-  if (parts <= 1 || n == 1 || Worker::get().on_worker()) {
+  if (parts <= 1 || n == 1 || single_threaded() || Worker::get().on_worker()) {
     body(0, n);
     return;
   }

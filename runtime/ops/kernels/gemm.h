@@ -42,8 +42,15 @@ void gemm_add(const double* a, const double* b, double* c, int64_t m, int64_t n,
 /// part throws is rethrown here.
 void parallel_for(int64_t n, int parts, const std::function<void(int64_t begin, int64_t end)>& body);
 
-/// How many threads a kernel doing `flops` multiply-adds should use (1 or 2).
+/// How many threads a kernel doing `flops` multiply-adds should use (1 or 2;
+/// always 1 under an intra-op limit of 1).
 int threads_for(double flops);
+
+/// The intra-op thread limit (tf.config.threading's): 1 runs every kernel on
+/// the caller's thread (parallel_for then runs its body once, inline); 0,
+/// the default, and anything above 1 let kernels use both threads.
+void set_intra_op_threads(int n);
+int intra_op_threads();
 
 /// How parallel_blocks splits an m×n result costing `macs` multiply-adds:
 /// row_parts × col_parts blocks. One block when `threads` or

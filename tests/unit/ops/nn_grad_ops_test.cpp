@@ -4,6 +4,9 @@
 // AvgPoolGrad as AvgPool's adjoint; error texts.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -51,6 +54,8 @@ TEST_CASE("Conv2DBackpropInput and Conv2DBackpropFilter are Conv2D's adjoints") 
       {{1, 7, 6, 2}, {3, 2, 2, 3}, {1, 2, 3, 1}, {1, 1, 1, 1}, "VALID", {}},
       {{1, 6, 6, 2}, {2, 2, 2, 2}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME", {}},
       {{2, 4, 4, 4}, {2, 3, 2, 6}, {1, 2, 1, 1}, {1, 1, 1, 1}, "EXPLICIT", {0, 0, 1, 2, 0, 1, 0, 0}},  // 2 groups
+      // Big enough for two threads: the filter's gradient in two partial sums.
+      {{4, 12, 11, 16}, {3, 3, 16, 32}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
   };
   for (const Case& c : cases) {
     Attrs a{{"strides", c.strides}, {"dilations", c.dilations}, {"padding", std::string(c.padding)}};
@@ -100,6 +105,49 @@ TEST_CASE("MaxPoolGrad routes each window's gradient to its first maximum") {
                       Tensor::from_vector<double>(Shape{1, 3, 3, 1}, {0, 0, 0, 0, 10, 0, 0, 0, 0}), "shared");
   CHECK(error_of("MaxPoolGrad", {x3, y3, Tensor::from_vector<double>(Shape{1, 1, 1, 1}, {1})}, a) ==
         "MaxPoolGrad: expected grad of shape [1,2,2,1], got [1,1,1,1]");
+}
+
+TEST_CASE("MaxPoolGrad of float32 matches a plain loop: channel tiles, vector lanes, NaNs and ties") {
+  // 75 channels: a full tile of 64 (eight 8-lane blocks), then 8 lanes and a
+  // 3-channel tail; values from a few levels, so windows tie, and some NaNs.
+  const int64_t n = 2, h = 7, w = 6, ch = 75;
+  Tensor x(DType::Float32, Shape{n, h, w, ch});
+  float* xp = x.data<float>();
+  for (int64_t i = 0; i < x.num_elements(); ++i) xp[i] = static_cast<float>((i * 7919) % 5);
+  for (int64_t i = 0; i < x.num_elements(); i += 37) xp[i] = std::numeric_limits<float>::quiet_NaN();
+  for (const char* padding : {"SAME", "VALID"}) {
+    Attrs a = window_pool(3, 2, padding);
+    Tensor y = run1("MaxPool", {x}, a);
+    Tensor dy = sweep::random_tensor(DType::Float32, y.shape(), -1, 1);
+    Tensor dx = run1("MaxPoolGrad", {x, y, dy}, a);
+    // The reference: windows clipped to the input, the first of equal maxima,
+    // the first NaN over any number.
+    const int64_t oh_n = y.shape().dim(1), ow_n = y.shape().dim(2);
+    const int64_t pad_h = std::string(padding) == "SAME" ? std::max<int64_t>(0, (oh_n - 1) * 2 + 3 - h) / 2 : 0;
+    const int64_t pad_w = std::string(padding) == "SAME" ? std::max<int64_t>(0, (ow_n - 1) * 2 + 3 - w) / 2 : 0;
+    std::vector<double> want(static_cast<size_t>(x.num_elements()), 0.0);
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t oh = 0; oh < oh_n; ++oh) {
+        for (int64_t ow = 0; ow < ow_n; ++ow) {
+          for (int64_t d = 0; d < ch; ++d) {
+            int64_t best = -1;
+            for (int64_t ih = std::max<int64_t>(0, oh * 2 - pad_h); ih < std::min(h, oh * 2 - pad_h + 3); ++ih) {
+              for (int64_t iw = std::max<int64_t>(0, ow * 2 - pad_w); iw < std::min(w, ow * 2 - pad_w + 3); ++iw) {
+                int64_t i = ((b * h + ih) * w + iw) * ch + d;
+                if (best < 0) best = i;
+                else if (!std::isnan(xp[best]) && (xp[i] > xp[best] || std::isnan(xp[i]))) best = i;
+              }
+            }
+            want[static_cast<size_t>(best)] += dy.data<float>()[((b * oh_n + oh) * ow_n + ow) * ch + d];
+          }
+        }
+      }
+    }
+    INFO(padding);
+    for (int64_t i = 0; i < x.num_elements(); ++i) {
+      REQUIRE(static_cast<double>(dx.data<float>()[i]) == doctest::Approx(want[static_cast<size_t>(i)]).epsilon(1e-6));
+    }
+  }
 }
 
 TEST_CASE("MaxPoolGradGrad reads at each window's maximum: MaxPoolGrad's adjoint in the gradient") {
