@@ -13,6 +13,7 @@
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/symbolic_dispatch.h"
 
 namespace ag::keras {
 
@@ -92,12 +93,35 @@ Value shape_tuple(const Shape& s) {
   return Value::tuple(std::move(dims));
 }
 
+/// KerasTensor's str() (`as_repr` false) and repr() of a tensor of the Keras
+/// graph, as Keras 2.15 prints them: an Input's tensor carries its layer's
+/// name in its TensorSpec and as its own; a layer's output, the graph
+/// tensor's name ("dense/BiasAdd:0"). nullopt for other graphs' tensors.
+std::optional<std::string> keras_tensor_text(const TensorHandle& h, bool as_repr) {
+  Registry& r = registry();
+  if (h.output().node->graph != &r.graph) return std::nullopt;
+  std::string layer, name;
+  bool input = false;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    auto it = r.history.find(key_of(h));
+    if (it == r.history.end()) return std::nullopt;
+    layer = layer_name(it->second.first->layer);
+    input = it->second.first->inputs.is_none() && is_instance(it->second.first->layer, input_layer_class());
+  }
+  std::string shape = str(shape_tuple(h.shape()));
+  if (as_repr) {
+    return "<KerasTensor: shape=" + shape + " dtype=" + dtype_name(h.dtype()) + " (created by layer '" + layer + "')>";
+  }
+  name = input ? h.output().node->name : h.output().name();
+  return "KerasTensor(type_spec=TensorSpec(shape=" + shape + ", dtype=tf." + dtype_name(h.dtype()) +
+         ", name=" + (input ? "'" + name + "'" : std::string("None")) + "), name='" + name +
+         "', description=\"created by layer '" + layer + "'\")";
+}
+
 std::string keras_tensor_repr(const Value& t) {
-  const TensorHandle& h = t.as_tensor();
-  std::string name = h.output().node->name;
-  return "KerasTensor(type_spec=TensorSpec(shape=" + str(shape_tuple(h.shape())) + ", dtype=tf." +
-         dtype_name(h.dtype()) + ", name='" + name + "'), name='" + name + "', description=\"created by layer '" + name +
-         "'\")";
+  std::optional<std::string> text = keras_tensor_text(t.as_tensor(), false);
+  return text ? *text : str(t);
 }
 
 Value make_input_layer_class() {
@@ -111,12 +135,68 @@ Value make_input_layer_class() {
                       {"name", Value()}},
       .init =
           [](const Value& self, const std::vector<Value>& a) {
-            Value name = a[6].is_none() ? Value(unique_name("input")) : a[6];
+            // Keras: "input_" + backend.get_uid("input"), counting from 1.
+            Value name = a[6].is_none() ? Value("input_" + std::to_string(keras_uid("input"))) : a[6];
             init_base(self, name, Value(false), Value(), Value::dict());
             self.setattr("built", true);
           },
       .config = {},
   });
+}
+
+/// Keras's TFOpLambda: a TF function called on KerasTensors, as a layer
+/// named after the function's API symbol ("tf.math.multiply", "_1" on the
+/// next); call(*args, **kwargs) calls the function. Like Keras's, it neither
+/// converts nor casts its arguments, and takes no `training`.
+Value make_op_lambda_class() {
+  return make_layer_class(LayerDef{
+      .name = "TFOpLambda",
+      .init_params = {{"function", std::nullopt}, {"name", Value()}, {"trainable", Value(true)}, {"dtype", Value()}},
+      .init =
+          [](const Value& self, const std::vector<Value>& a) {
+            init_base(self, a[2], a[3], a[4], a[5]);
+            self.setattr("function", a[1]);
+            self.setattr("_autocast", false);
+            self.setattr("_expects_training_arg", false);
+          },
+      .call_params = {{"args", std::nullopt, ParamKind::VarPositional}, {"kwargs", std::nullopt, ParamKind::VarKeyword}},
+      .call =
+          [](const std::vector<Value>& a) {
+            std::vector<Value> args{a[1]};
+            for (const Value& x : a[2].items()) args.push_back(x);
+            Kwargs kwargs;
+            for (const auto& [k, v] : a[3].as_dict().entries) kwargs.emplace_back(k.as_str(), v);
+            return a[0].getattr("function")(std::move(args), std::move(kwargs));
+          },
+      .config = {},
+  });
+}
+
+/// Whether `v` (a nesting) holds a tensor of the Keras graph.
+bool holds_keras_graph_tensor(const Value& v, const Graph& keras) {
+  std::vector<Value> flat;
+  flatten(v, flat);
+  for (const Value& x : flat) {
+    if (x.is_tensor() && x.as_tensor().symbolic() && x.as_tensor().output().node->graph == &keras) return true;
+  }
+  return false;
+}
+
+/// The symbolic dispatch hook (value/symbolic_dispatch.h): a call given a
+/// KerasTensor, made while no layer's symbolic call is tracing the Keras
+/// graph, becomes a TFOpLambda layer called on the same arguments.
+std::optional<Value> dispatch_to_op_lambda(std::string_view symbol, DispatchedFn fn, const std::vector<Value>& args,
+                                           const Kwargs& kwargs) {
+  Graph& keras = registry().graph;
+  if (current_graph() == &keras) return std::nullopt;
+  bool found = false;
+  for (const Value& a : args) found = found || holds_keras_graph_tensor(a, keras);
+  for (const auto& kv : kwargs) found = found || holds_keras_graph_tensor(kv.second, keras);
+  if (!found) return std::nullopt;
+  static const Value cls = make_op_lambda_class();
+  std::string name = "tf." + std::string(symbol);
+  Value layer = cls({Value::callable(name, fn)}, {{"name", Value(unique_name(name))}});
+  return layer(args, kwargs);
 }
 
 }  // namespace
@@ -212,6 +292,8 @@ Value make_input(const Value& shape, const Value& batch_size, const Value& name,
   for (const Value& d : iterate(shape)) dims.push_back(d.is_none() ? kUnknownDim : d.as_int());
   DType dt = dtype.is_none() ? DType::Float32 : require_dtype(dtype);
   Value layer = input_layer_class()({}, {{"name", name}});
+  set_symbolic_dispatch(dispatch_to_op_lambda);
+  set_symbolic_text(keras_tensor_text);
   Output placeholder;
   {
     Registry& r = registry();
@@ -224,16 +306,44 @@ Value make_input(const Value& shape, const Value& batch_size, const Value& name,
 struct FunctionalGraph {
   Value inputs, outputs;
   std::vector<Value> flat_inputs;
-  std::vector<std::shared_ptr<CallRecord>> calls;  ///< topological order, InputLayer calls excluded
-  std::vector<Value> input_layers;
+  std::vector<std::shared_ptr<CallRecord>> calls;  ///< in Keras's run order, InputLayer calls excluded
+  std::vector<Value> layers;                       ///< Keras's model.layers order
 };
 
+namespace {
+
+/// A call's symbolic arguments as Keras's Node.keras_inputs:
+/// tf.nest.flatten((args, kwargs)), the keyword arguments sorted by name.
+std::vector<Value> keras_inputs(const CallRecord& rec) {
+  std::vector<Value> flat, out;
+  flatten(rec.inputs, flat);
+  for (const Value& a : rec.args) flatten(a, flat);
+  Kwargs sorted = rec.kwargs;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& kv : sorted) flatten(kv.second, flat);
+  for (const Value& t : flat) {
+    if (t.is_tensor() && t.as_tensor().symbolic()) out.push_back(t);
+  }
+  return out;
+}
+
+bool is_input_call(const CallRecord& rec) {
+  return rec.inputs.is_none() && is_instance(rec.layer, input_layer_class());
+}
+
+}  // namespace
+
+// Keras's _map_graph_network: the calls reached from the outputs (a
+// depth-first walk numbering layers as it meets them), each call's depth the
+// longest path from it to an output, layers ordered by decreasing depth and
+// then by that numbering, calls run by decreasing depth.
 std::shared_ptr<const FunctionalGraph> trace_graph(const Value& inputs, const Value& outputs) {
   auto g = std::make_shared<FunctionalGraph>();
   g->inputs = inputs;
   g->outputs = outputs;
   flatten(inputs, g->flat_inputs);
-  std::set<TensorKey> given;
+  std::set<const CallRecord*> given;
+  std::vector<std::shared_ptr<CallRecord>> input_calls;
   Registry& r = registry();
   std::unique_lock<std::mutex> lock(r.mu);
   auto history = [&](const Value& t) -> std::pair<std::shared_ptr<CallRecord>, int> {
@@ -247,46 +357,96 @@ std::shared_ptr<const FunctionalGraph> trace_graph(const Value& inputs, const Va
   };
   for (const Value& t : g->flat_inputs) {
     auto [rec, idx] = history(t);
-    if (!rec->inputs.is_none() || !is_instance(rec->layer, input_layer_class())) {
+    if (!is_input_call(*rec)) {
       // Keras accepts only Input tensors as a functional model's inputs.
       throw ValueError("Input tensors to a Functional must come from `tf.keras.Input`. Received: " + str(t) +
                        " (missing previous layer metadata).");
     }
-    given.insert(key_of(t.as_tensor()));
-    g->input_layers.push_back(rec->layer);
+    given.insert(rec.get());
+    input_calls.push_back(rec);
   }
-  std::set<const CallRecord*> done, visiting;
+  // _build_map: calls in post-order (nodes_in_decreasing_depth), layers
+  // numbered in pre-order (layer_indices).
+  std::vector<std::shared_ptr<CallRecord>> post_order;
+  std::set<const CallRecord*> finished, in_progress;
+  std::map<const void*, int> layer_index;
   std::vector<std::string> accessed;
-  std::function<void(const Value&, const CallRecord*)> visit_tensor;
-  std::function<void(const std::shared_ptr<CallRecord>&)> visit_call = [&](const std::shared_ptr<CallRecord>& rec) {
-    if (done.count(rec.get()) || visiting.count(rec.get())) return;
-    visiting.insert(rec.get());
-    std::vector<Value> flat;
-    flatten(rec->inputs, flat);
-    for (const Value& a : rec->args) flatten(a, flat);
-    for (const auto& [k, v] : rec->kwargs) flatten(v, flat);
-    for (const Value& t : flat) {
-      if (t.is_tensor() && t.as_tensor().symbolic()) visit_tensor(t, rec.get());
-    }
-    done.insert(rec.get());
-    g->calls.push_back(rec);
-    accessed.push_back(layer_name(rec->layer));
-  };
-  visit_tensor = [&](const Value& t, const CallRecord* consumer) {
-    if (given.count(key_of(t.as_tensor()))) return;
-    auto [rec, idx] = history(t);
-    if (rec->inputs.is_none() && is_instance(rec->layer, input_layer_class())) {
+  std::function<void(const Value&, const CallRecord*)> visit = [&](const Value& t, const CallRecord* consumer) {
+    std::shared_ptr<CallRecord> rec = history(t).first;
+    if (finished.count(rec.get())) return;
+    if (in_progress.count(rec.get())) throw ValueError("The tensor " + str(t) + " is part of a cycle.");
+    if (is_input_call(*rec) && !given.count(rec.get())) {
       std::string list;
       for (size_t i = 0; i < accessed.size(); ++i) list += (i ? ", '" : "'") + accessed[i] + "'";
       throw ValueError("Graph disconnected: cannot obtain value for tensor " + keras_tensor_repr(t) + " at layer \"" +
                        (consumer ? layer_name(consumer->layer) : std::string("?")) +
                        "\". The following previous layers were accessed without issue: [" + list + "]");
     }
-    visit_call(rec);
+    layer_index.emplace(&rec->layer.as_object(), static_cast<int>(layer_index.size()));
+    in_progress.insert(rec.get());
+    if (!is_input_call(*rec)) {
+      for (const Value& x : keras_inputs(*rec)) visit(x, rec.get());
+    }
+    finished.insert(rec.get());
+    in_progress.erase(rec.get());
+    post_order.push_back(rec);
+    if (!is_input_call(*rec)) accessed.push_back(layer_name(rec->layer));
   };
   std::vector<Value> flat_out;
   flatten(outputs, flat_out);
-  for (const Value& t : flat_out) visit_tensor(t, nullptr);
+  for (const Value& t : flat_out) visit(t, nullptr);
+  // Depths, walking the calls from the outputs back; a layer called twice
+  // takes the deeper of its calls' depths. The map keeps Keras's dict order
+  // (first insertion), which orders the calls of one depth.
+  std::vector<const CallRecord*> depth_order;
+  std::map<const CallRecord*, int> call_depth;
+  std::map<const void*, int> layer_depth;
+  auto set_depth = [&](const CallRecord* c, int d) {
+    auto [it, inserted] = call_depth.emplace(c, d);
+    if (inserted) depth_order.push_back(c);
+    else it->second = d;
+  };
+  for (auto it = post_order.rbegin(); it != post_order.rend(); ++it) {
+    const CallRecord* c = it->get();
+    if (!call_depth.count(c)) set_depth(c, 0);
+    int depth = std::max(call_depth[c], layer_depth[&c->layer.as_object()]);
+    layer_depth[&c->layer.as_object()] = depth;
+    set_depth(c, depth);
+    if (is_input_call(*c)) continue;
+    for (const Value& x : keras_inputs(*c)) {
+      const CallRecord* parent = r.history.at(key_of(x.as_tensor())).first.get();
+      auto found = call_depth.find(parent);
+      set_depth(parent, std::max(depth + 1, found == call_depth.end() ? 0 : found->second));
+    }
+  }
+  // An input no output needs still is a layer of the model, at depth 0.
+  for (const auto& rec : input_calls) {
+    if (layer_index.emplace(&rec->layer.as_object(), -1).second) {
+      layer_depth[&rec->layer.as_object()] = 0;
+      set_depth(rec.get(), 0);
+      post_order.push_back(rec);
+    }
+  }
+  std::map<const CallRecord*, std::shared_ptr<CallRecord>> owner;
+  for (const auto& rec : post_order) owner[rec.get()] = rec;
+  int max_depth = 0;
+  for (const auto& [c, d] : call_depth) max_depth = std::max(max_depth, d);
+  for (int d = max_depth; d >= 0; --d) {
+    for (const CallRecord* c : depth_order) {
+      if (call_depth[c] == d && !is_input_call(*c)) g->calls.push_back(owner.at(c));
+    }
+  }
+  std::vector<Value> layers;
+  std::set<const void*> seen;
+  for (const auto& rec : post_order) {
+    if (seen.insert(&rec->layer.as_object()).second) layers.push_back(rec->layer);
+  }
+  std::stable_sort(layers.begin(), layers.end(), [&](const Value& a, const Value& b) {
+    int da = layer_depth[&a.as_object()], db = layer_depth[&b.as_object()];
+    if (da != db) return da > db;
+    return layer_index[&a.as_object()] < layer_index[&b.as_object()];
+  });
+  g->layers = std::move(layers);
   return g;
 }
 
@@ -322,16 +482,7 @@ Value run_graph(const FunctionalGraph& g, const Value& inputs) {
   return substitute(g.outputs);
 }
 
-std::vector<Value> graph_layers(const FunctionalGraph& g) {
-  std::vector<Value> out;
-  std::set<const void*> seen;
-  auto add = [&](const Value& l) {
-    if (seen.insert(&l.as_object()).second) out.push_back(l);
-  };
-  for (const Value& l : g.input_layers) add(l);
-  for (const auto& rec : g.calls) add(rec->layer);
-  return out;
-}
+std::vector<Value> graph_layers(const FunctionalGraph& g) { return g.layers; }
 
 const Value& graph_inputs(const FunctionalGraph& g) { return g.inputs; }
 const Value& graph_outputs(const FunctionalGraph& g) { return g.outputs; }
@@ -342,16 +493,7 @@ std::vector<std::string> connected_to(const FunctionalGraph& g, const Value& lay
   std::lock_guard<std::mutex> lock(r.mu);
   for (const auto& rec : g.calls) {
     if (!rec->layer.is(layer)) continue;
-    // Keras's Node.keras_inputs: tf.nest.flatten((args, kwargs)), the
-    // keyword arguments in sorted order (MultiHeadAttention's value=, key=).
-    std::vector<Value> flat;
-    flatten(rec->inputs, flat);
-    for (const Value& a : rec->args) flatten(a, flat);
-    Kwargs sorted = rec->kwargs;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& kv : sorted) flatten(kv.second, flat);
-    for (const Value& t : flat) {
-      if (!t.is_tensor() || !t.as_tensor().symbolic()) continue;
+    for (const Value& t : keras_inputs(*rec)) {
       auto it = r.history.find(key_of(t.as_tensor()));
       if (it == r.history.end()) continue;
       out.push_back(layer_name(it->second.first->layer) + "[" + std::to_string(it->second.first->node_index) + "][" +

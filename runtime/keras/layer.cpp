@@ -302,15 +302,23 @@ Value layer_call(std::vector<Value> args, Kwargs kwargs) {
   } else {
     throw ValueError("The first argument to `Layer.call` must always be passed.");
   }
-  inputs = convert_inputs(inputs);
-  // A functional graph records the call as written, before `training` is resolved.
+  // Keras's _convert_numpy_or_python_types and autocast, which a layer may
+  // turn off (TFOpLambda: the TF function converts its own arguments).
+  if (truthy(own_attr(self, "_autocast", Value(true)))) inputs = convert_inputs(inputs);
+  // A functional graph records the call as written, before `training` is
+  // resolved; a KerasTensor anywhere among the arguments makes it one.
   bool symbolic = is_symbolic(inputs);
+  for (const Value& a : args) symbolic = symbolic || is_symbolic(a);
+  for (const auto& kv : kwargs) symbolic = symbolic || is_symbolic(kv.second);
   std::vector<Value> written_args = symbolic ? args : std::vector<Value>{};
   Kwargs written_kwargs = symbolic ? kwargs : Kwargs{};
 
   // training: Keras's rules (1) passed, (2) the enclosing call's, (4) call()'s default.
   int ti = param_index(ps, "training");
-  bool expects_training = ti >= 0 || takes_var_keyword(ps);
+  // Keras's call spec: a call() taking `training` or **kwargs gets it, unless
+  // the layer says otherwise (TFOpLambda's **kwargs are the function's).
+  bool expects_training =
+      (ti >= 0 || takes_var_keyword(ps)) && truthy(own_attr(self, "_expects_training_arg", Value(true)));
   // call(inputs, training): passed by position when enough positional arguments came.
   bool positional = ti >= 1 && args.size() >= static_cast<size_t>(ti);
   Value training = positional ? args[ti - 1] : find_kwarg(kwargs, "training", !expects_training);
@@ -327,8 +335,20 @@ Value layer_call(std::vector<Value> args, Kwargs kwargs) {
   }
 
   std::optional<SymbolicScope> symbolic_scope;
+  // Keras builds a functional call under name_scope(layer.name): its ops'
+  // names ("dense/BiasAdd:0") are what KerasTensors print.
+  struct GraphScope {
+    Graph* graph = nullptr;
+    std::string saved;
+    ~GraphScope() {
+      if (graph != nullptr) graph->scope().name = saved;
+    }
+  } graph_scope;
   if (symbolic) {
     symbolic_scope.emplace();
+    graph_scope.graph = current_graph();
+    graph_scope.saved = graph_scope.graph->scope().name;
+    graph_scope.graph->scope().name += layer_name(self) + "/";
   } else if (training_stack().empty()) {
     clear_losses(self);
   }
@@ -572,12 +592,23 @@ std::string snake_case(const std::string& name) {
   return out;
 }
 
+namespace {
+std::mutex uid_mu;
+std::map<std::string, int>& uid_counts() {
+  static std::map<std::string, int>* counts = new std::map<std::string, int>();  // never destroyed
+  return *counts;
+}
+}  // namespace
+
 std::string unique_name(const std::string& base) {
-  static std::mutex mu;
-  static std::map<std::string, int> counts;
-  std::lock_guard<std::mutex> lock(mu);
-  int n = counts[base]++;
+  std::lock_guard<std::mutex> lock(uid_mu);
+  int n = uid_counts()[base]++;
   return n == 0 ? base : base + "_" + std::to_string(n);
+}
+
+int keras_uid(const std::string& prefix) {
+  std::lock_guard<std::mutex> lock(uid_mu);
+  return ++uid_counts()[prefix];
 }
 
 std::string layer_name(const Value& layer) {

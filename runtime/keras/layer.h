@@ -37,6 +37,9 @@ bool is_layer(const Value& v);
 std::string snake_case(const std::string& name);
 /// Keras's unique object names: "dense", "dense_1", ... (per process).
 std::string unique_name(const std::string& base);
+/// Keras's backend.get_uid(prefix): 1, 2, ... per prefix, counted with
+/// unique_name's (Keras keeps both in one map).
+int keras_uid(const std::string& prefix);
 
 /// Layer.__init__'s work: name, trainable, dtype and the base keywords
 /// (input_shape, input_dim, batch_input_shape, batch_size, ...); `kwargs` is

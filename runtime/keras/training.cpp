@@ -308,7 +308,11 @@ std::vector<Value> batches(const DataSource& s, bool shuffle) {
     std::vector<Value> parts{rows(s.x, index, begin, end)};
     if (!s.y.is_none()) parts.push_back(rows(s.y, index, begin, end));
     if (!s.sample_weight.is_none()) parts.push_back(rows(s.sample_weight, index, begin, end));
-    out.push_back(parts.size() == 1 ? parts[0] : Value::tuple(std::move(parts)));
+    // Keras's pack_x_y_sample_weight: x alone stays bare, unless it is a
+    // list or tuple (several inputs), which becomes `(x,)` so that unpacking
+    // the batch cannot read it as (x, y).
+    bool bare = parts.size() == 1 && !s.x.is_list() && !s.x.is_tuple();
+    out.push_back(bare ? parts[0] : Value::tuple(std::move(parts)));
   }
   return out;
 }
@@ -316,7 +320,8 @@ std::vector<Value> batches(const DataSource& s, bool shuffle) {
 /// A step function: the model's method run through one tf.function per
 /// compile, or directly when run_eagerly.
 Value step_function(const Value& model, const char* method, Value& cache) {
-  if (truthy(model.getattr("_agc_run_eagerly"))) return model.getattr(method);
+  // An uncompiled model (predict needs no compile) runs as a tf.function too.
+  if (model.hasattr("_agc_run_eagerly") && truthy(model.getattr("_agc_run_eagerly"))) return model.getattr(method);
   if (!cache.is_none()) return cache;
   std::string m = method;
   // The model keeps this function (its state's cache), so the function holds

@@ -4,6 +4,7 @@
 
 #include "runtime/ops/registry.h"
 #include "runtime/value/convert.h"
+#include "runtime/value/symbolic_dispatch.h"
 
 namespace ag::detail {
 namespace {
@@ -132,7 +133,78 @@ Value apply_binary(BinOp bop, const TensorHandle& x, const TensorHandle& y) {
 /// A variable operand as its value.
 Value deref(const Value& v) { return v.is_variable() ? Value(variable_value::read(v)) : v; }
 
+namespace {
+
+bool symbolic_tensor(const Value& v) { return v.is_tensor() && v.as_tensor().symbolic(); }
+
+/// The TF API symbol Keras names an operator's TFOpLambda after (the
+/// dispatching function tf.Tensor's overload calls); nullptr for == and !=,
+/// which KerasTensors leave to Python.
+const char* operator_symbol(BinOp bop) {
+  switch (bop) {
+    case BinOp::Add: return "__operators__.add";
+    case BinOp::Sub: return "math.subtract";
+    case BinOp::Mul: return "math.multiply";
+    case BinOp::TrueDiv: return "math.truediv";
+    case BinOp::FloorDiv: return "math.floordiv";
+    case BinOp::Mod: return "math.floormod";
+    case BinOp::Pow: return "math.pow";
+    case BinOp::Less: return "math.less";
+    case BinOp::LessEqual: return "math.less_equal";
+    case BinOp::Greater: return "math.greater";
+    case BinOp::GreaterEqual: return "math.greater_equal";
+    case BinOp::And: return "math.logical_and";
+    case BinOp::Or: return "math.logical_or";
+    case BinOp::Xor: return "math.logical_xor";
+    case BinOp::Equal:
+    case BinOp::NotEqual: return nullptr;
+  }
+  return nullptr;
+}
+
+template <BinOp bop>
+Value binary_again(std::vector<Value> args, Kwargs) { return tensor_binary(bop, args.at(0), args.at(1)); }
+
+DispatchedFn binary_fn(BinOp bop) {
+  switch (bop) {
+    case BinOp::Add: return binary_again<BinOp::Add>;
+    case BinOp::Sub: return binary_again<BinOp::Sub>;
+    case BinOp::Mul: return binary_again<BinOp::Mul>;
+    case BinOp::TrueDiv: return binary_again<BinOp::TrueDiv>;
+    case BinOp::FloorDiv: return binary_again<BinOp::FloorDiv>;
+    case BinOp::Mod: return binary_again<BinOp::Mod>;
+    case BinOp::Pow: return binary_again<BinOp::Pow>;
+    case BinOp::Less: return binary_again<BinOp::Less>;
+    case BinOp::LessEqual: return binary_again<BinOp::LessEqual>;
+    case BinOp::Greater: return binary_again<BinOp::Greater>;
+    case BinOp::GreaterEqual: return binary_again<BinOp::GreaterEqual>;
+    case BinOp::Equal: return binary_again<BinOp::Equal>;
+    case BinOp::NotEqual: return binary_again<BinOp::NotEqual>;
+    case BinOp::And: return binary_again<BinOp::And>;
+    case BinOp::Or: return binary_again<BinOp::Or>;
+    case BinOp::Xor: return binary_again<BinOp::Xor>;
+  }
+  return nullptr;
+}
+
+Value neg_again(std::vector<Value> args, Kwargs) { return tensor_neg(args.at(0)); }
+Value abs_again(std::vector<Value> args, Kwargs) { return tensor_abs(args.at(0)); }
+Value invert_again(std::vector<Value> args, Kwargs) { return tensor_invert(args.at(0)); }
+
+/// The symbolic dispatch of a unary operator on `a`, when it is a symbolic tensor.
+std::optional<Value> dispatch_unary(const char* symbol, DispatchedFn fn, const Value& a) {
+  if (!symbolic_tensor(a)) return std::nullopt;
+  return symbolic_dispatch(symbol, fn, {a}, {});
+}
+
+}  // namespace
+
 Value tensor_binary(BinOp bop, const Value& a, const Value& b) {
+  if (symbolic_tensor(a) || symbolic_tensor(b)) {
+    if (const char* symbol = operator_symbol(bop)) {
+      if (std::optional<Value> d = symbolic_dispatch(symbol, binary_fn(bop), {a, b}, {})) return *d;
+    }
+  }
   if (a.is_variable() || b.is_variable()) return tensor_binary(bop, deref(a), deref(b));
   if (a.is_tensor()) {
     const TensorHandle& x = a.as_tensor();
@@ -151,11 +223,18 @@ Value tensor_binary(BinOp bop, const Value& a, const Value& b) {
   return apply_binary(bop, to_tensor(a, y.dtype()), y);
 }
 
-Value tensor_neg(const Value& a) { return Value(apply1(op::Neg, deref(a).as_tensor(), "Neg")); }
+Value tensor_neg(const Value& a) {
+  if (std::optional<Value> d = dispatch_unary("math.negative", neg_again, a)) return *d;
+  return Value(apply1(op::Neg, deref(a).as_tensor(), "Neg"));
+}
 
-Value tensor_abs(const Value& a) { return Value(apply1(op::Abs, deref(a).as_tensor(), "Abs")); }
+Value tensor_abs(const Value& a) {
+  if (std::optional<Value> d = dispatch_unary("math.abs", abs_again, a)) return *d;
+  return Value(apply1(op::Abs, deref(a).as_tensor(), "Abs"));
+}
 
 Value tensor_invert(const Value& a) {
+  if (std::optional<Value> d = dispatch_unary("math.logical_not", invert_again, a)) return *d;
   Value v = deref(a);
   const TensorHandle& x = v.as_tensor();
   if (x.dtype() == DType::Bool) return Value(apply1(op::LogicalNot, x, "LogicalNot"));

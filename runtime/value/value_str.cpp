@@ -8,11 +8,12 @@
 #include <iostream>
 
 #include "runtime/core/tensor_format.h"
-#include "runtime/value/set_value.h"
 #include "runtime/value/dtype_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/numpy_dtype.h"
 #include "runtime/value/object_model.h"
+#include "runtime/value/set_value.h"
+#include "runtime/value/symbolic_dispatch.h"
 #include "runtime/value/value.h"
 #include "runtime/value/variable_value.h"
 
@@ -63,6 +64,7 @@ std::string str_repr(const std::string& s) {
 
 std::string tensor_text(const TensorHandle& t, bool as_repr) {
   if (t.symbolic()) {
+    if (std::optional<std::string> text = symbolic_text(t, as_repr)) return *text;
     const Output& o = t.output();
     if (as_repr) {
       return "<tf.Tensor '" + o.name() + "' shape=" + t.shape().str() + " dtype=" + dtype_name(t.dtype()) + ">";
