@@ -20,6 +20,7 @@
 namespace tensorflow {
 class FunctionDef;
 class FunctionDefLibrary;
+class GraphDef;
 }  // namespace tensorflow
 
 namespace ag {
@@ -41,7 +42,13 @@ struct ExportedFunction {
 /// (counter, iteration limit, loop variables, captures, resources).
 class FunctionDefWriter {
  public:
-  FunctionDefWriter();
+  /// `for_viewing`: for a picture of the graph rather than for TensorFlow to
+  /// run: every node records "_output_shapes" (TF's as_graph_def(add_shapes=
+  /// True)), and an op TF does not have (a fused kernel of an optimized
+  /// graph) is written under agc's name, its tensors in order, its subgraphs
+  /// as functions its attrs "body", "body_1", ... name, where a SavedModel
+  /// refuses it.
+  explicit FunctionDefWriter(bool for_viewing = false);
   ~FunctionDefWriter();
   FunctionDefWriter(const FunctionDefWriter&) = delete;
   FunctionDefWriter& operator=(const FunctionDefWriter&) = delete;
@@ -54,6 +61,9 @@ class FunctionDefWriter {
   /// a signature's are its output keys).
   std::vector<int64_t> write(const Graph& g, const std::string& name, const std::vector<std::string>& output_names = {});
   const std::shared_ptr<tensorflow::FunctionDefLibrary>& library() const { return library_; }
+  /// Writes `g` as the top level of a GraphDef (see export_graph_def), the
+  /// functions it calls into its library.
+  void write_graph_def(const Graph& g, tensorflow::GraphDef* out);
 
  private:
   struct Layout;
@@ -64,6 +74,7 @@ class FunctionDefWriter {
   std::shared_ptr<tensorflow::FunctionDefLibrary> library_;
   std::map<std::string, std::vector<int64_t>> written_;
   int next_id_ = 1;
+  bool for_viewing_ = false;
 };
 
 /// Reads the functions of a FunctionDefLibrary (agc's or TensorFlow's) as
@@ -91,6 +102,18 @@ class FunctionDefReader {
   std::shared_ptr<const tensorflow::FunctionDefLibrary> library_;
   std::map<std::string, const tensorflow::FunctionDef*> by_name_;
 };
+
+/// `g`, a tf.function's graph, as TensorFlow's GraphDef, the form
+/// `concrete_fn.graph.as_graph_def(add_shapes=True)` gives: a Placeholder per
+/// argument (and, of dtype resource, per variable it reads), its nodes with
+/// GraphDef's input names ("add", "split:1", "^c"), and in the library the
+/// functions its If, While and call nodes name. (A GraphDef names no
+/// results: a traced graph returns through its Identity nodes.)
+/// Written for viewing (FunctionDefWriter's `for_viewing`).
+void export_graph_def(const Graph& g, tensorflow::GraphDef* out);
+/// export_graph_def in protobuf text format: a .pbtxt that TensorBoard's
+/// graph view and Netron open.
+std::string graph_def_text(const Graph& g);
 
 /// `g` as FunctionDef `name` (FunctionDefWriter on a library of its own).
 ExportedFunction export_function_def(const Graph& g, const std::string& name);

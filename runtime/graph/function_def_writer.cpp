@@ -9,6 +9,8 @@
 #include <set>
 #include <unordered_map>
 
+#include <google/protobuf/text_format.h>
+
 #include "runtime/core/error.h"
 #include "runtime/core/proto/graph_def.pb.h"
 #include "runtime/core/proto_convert.h"
@@ -104,12 +106,23 @@ struct FunctionDefWriter::Layout {
 };
 
 /// One FunctionDef being written: its argument and node names (one name
-/// space, so a node never shadows an argument), its resource arguments.
+/// space, so a node never shadows an argument), its resource arguments. Or,
+/// made with a GraphDef, the graph's top level as TF's GraphDef spells it:
+/// arguments are Placeholder nodes, and a tensor is named "node" or
+/// "node:index".
 class FunctionDefWriter::Builder {
  public:
   Builder(FunctionDefWriter& w, tensorflow::FunctionDef* def) : w_(w), def_(def) {}
+  Builder(FunctionDefWriter& w, tensorflow::GraphDef* graph) : w_(w), graph_(graph) {}
 
   std::string arg(const std::string& hint, const TensorSpec& spec) {
+    if (graph_) {
+      tensorflow::NodeDef* nd = extra("Placeholder", hint);
+      (*nd->mutable_attr())["dtype"].set_type(proto::tf_data_type(spec.dtype));
+      proto::write_shape(spec.shape, (*nd->mutable_attr())["shape"].mutable_shape());
+      output_shapes(nd, {spec});
+      return nd->name();
+    }
     std::string n = unique(arg_name(hint));
     auto* a = def_->mutable_signature()->add_input_arg();
     a->set_name(n);
@@ -134,6 +147,15 @@ class FunctionDefWriter::Builder {
     for (int64_t id : vars) {
       std::string r = unique(arg_name(hint.count(id) ? hint[id] : std::string("variable")) + "_resource");
       resource_[id] = r;
+      if (graph_) {
+        // A tf.function's graph captures each variable's handle as a placeholder.
+        tensorflow::NodeDef* nd = add_node_def();
+        nd->set_name(r);
+        nd->set_op("Placeholder");
+        (*nd->mutable_attr())["dtype"].set_type(tensorflow::DT_RESOURCE);
+        proto::write_shape(Shape{}, (*nd->mutable_attr())["shape"].mutable_shape());
+        continue;
+      }
       auto* a = def_->mutable_signature()->add_input_arg();
       a->set_name(r);
       a->set_type(tensorflow::DT_RESOURCE);
@@ -154,10 +176,15 @@ class FunctionDefWriter::Builder {
     }
   }
 
-  /// A tensor of the graph written as a FunctionDef input string.
+  /// A tensor of the graph written as a FunctionDef (or GraphDef) input string.
   std::string tensor(const Output& o) const {
     const std::string& name = names_.at(o.node);
     if (o.node->op->role() == OpRole::Argument) return name;
+    if (graph_) {
+      const int index = o.node->op->role() == OpRole::While ? o.index + 2 : o.index;  // after TF's counter and limit
+      return index == 0 ? name : name + ":" + std::to_string(index);
+    }
+    if (!o.node->op->tf_signature && w_.for_viewing_) return name + ":output:" + std::to_string(o.index);
     switch (o.node->op->role()) {
       case OpRole::Call:
       case OpRole::DeviceCall:
@@ -178,7 +205,7 @@ class FunctionDefWriter::Builder {
 
   /// A NodeDef of the function's own (a While's counter), named from `hint`.
   tensorflow::NodeDef* extra(const std::string& op, const std::string& hint) {
-    tensorflow::NodeDef* nd = def_->add_node_def();
+    tensorflow::NodeDef* nd = add_node_def();
     nd->set_name(unique(hint));
     nd->set_op(op);
     return nd;
@@ -188,7 +215,8 @@ class FunctionDefWriter::Builder {
     tensorflow::NodeDef* nd = extra("Const", hint);
     (*nd->mutable_attr())["dtype"].set_type(proto::tf_data_type(v.dtype()));
     proto::write_tensor(v, (*nd->mutable_attr())["value"].mutable_tensor());
-    return nd->name() + ":output:0";
+    output_shapes(nd, {TensorSpec{v.dtype(), v.shape()}});
+    return graph_ ? nd->name() : nd->name() + ":output:0";
   }
 
   void ret(const std::string& tensor, tensorflow::DataType type, std::string o = {}) {
@@ -211,7 +239,7 @@ class FunctionDefWriter::Builder {
 
   void node(const Node& n) {
     stateful_ = stateful_ || n.stateful();
-    tensorflow::NodeDef* nd = def_->add_node_def();
+    tensorflow::NodeDef* nd = add_node_def();
     nd->set_name(names_.at(&n));
     nd->set_op(n.op->name);
     if (!n.device.empty()) nd->set_device(n.device);
@@ -230,9 +258,19 @@ class FunctionDefWriter::Builder {
     for (const Node* c : n.control_inputs) {
       if (c->op->role() != OpRole::Argument) nd->add_input("^" + names_.at(c));
     }
+    if (w_.for_viewing_) {
+      auto shapes = attrs.find("output_shapes");  // If's and While's, in TF's output order
+      if (shapes != attrs.end()) {
+        tensorflow::AttrValue copy = shapes->second;  // inserting may move the map's entries
+        attrs["_output_shapes"] = std::move(copy);
+      } else {
+        output_shapes(nd, n.outputs);
+      }
+    }
   }
 
   void op_node(const Node& n, tensorflow::NodeDef* nd) {
+    if (!n.op->tf_signature && w_.for_viewing_) return agc_op_node(n, nd);
     const TfSignature& s = signature_of(*n.op);
     auto& attrs = *nd->mutable_attr();
     std::vector<Span> in = spans(s.inputs, n.inputs.size(), n.attrs, n.op->name, true);
@@ -261,6 +299,17 @@ class FunctionDefWriter::Builder {
       std::vector<DType> types;
       for (size_t i = 0; i < outs[k].count; ++i) types.push_back(n.outputs[outs[k].start + i].dtype);
       arg_attrs(s.outputs[k], types, attrs);
+    }
+  }
+
+  /// An op TF does not have (a fused kernel), for viewing: its tensors in
+  /// order, its subgraphs as functions named by attrs "body", "body_1", ...
+  void agc_op_node(const Node& n, tensorflow::NodeDef* nd) {
+    for (const Output& in : n.inputs) nd->add_input(tensor(in));
+    for (size_t k = 0; k < n.subgraphs.size(); ++k) {
+      std::string f = w_.fresh(n.name + "_body");
+      w_.write(*n.subgraphs[k], f);
+      func(&(*nd->mutable_attr())[k == 0 ? std::string("body") : "body_" + std::to_string(k)], f);
     }
   }
 
@@ -405,15 +454,27 @@ class FunctionDefWriter::Builder {
     attrs["_lower_using_switch_merge"].set_b(true);
   }
 
+  tensorflow::NodeDef* add_node_def() { return graph_ ? graph_->add_node() : def_->add_node_def(); }
+
+  /// Viewing: the node's output shapes as TF's as_graph_def(add_shapes=True)
+  /// records them, which TensorBoard and Netron show on the edges.
+  void output_shapes(tensorflow::NodeDef* nd, const std::vector<TensorSpec>& specs) const {
+    if (!w_.for_viewing_) return;
+    auto* list = (*nd->mutable_attr())["_output_shapes"].mutable_list();
+    for (const TensorSpec& s : specs) proto::write_shape(s.shape, list->add_shape());
+  }
+
   FunctionDefWriter& w_;
-  tensorflow::FunctionDef* def_;
+  tensorflow::FunctionDef* def_ = nullptr;
+  tensorflow::GraphDef* graph_ = nullptr;
   std::set<std::string> taken_;
   std::map<int64_t, std::string> resource_;
   std::unordered_map<const Node*, std::string> names_;
   bool stateful_ = false;
 };
 
-FunctionDefWriter::FunctionDefWriter() : library_(std::make_shared<tensorflow::FunctionDefLibrary>()) {}
+FunctionDefWriter::FunctionDefWriter(bool for_viewing)
+    : library_(std::make_shared<tensorflow::FunctionDefLibrary>()), for_viewing_(for_viewing) {}
 FunctionDefWriter::~FunctionDefWriter() = default;
 
 std::string FunctionDefWriter::fresh(const std::string& base) {
@@ -487,6 +548,33 @@ void FunctionDefWriter::write_layout(const Graph& g, const std::string& name, co
   }
   def.mutable_signature()->set_is_stateful(b.stateful());
   *library_->add_function() = std::move(def);
+}
+
+void FunctionDefWriter::write_graph_def(const Graph& g, tensorflow::GraphDef* out) {
+  // The GraphDef version a SavedModel's GraphDef records (api/saved_model_save).
+  out->mutable_versions()->set_producer(1286);
+  out->mutable_versions()->set_min_consumer(12);
+  Builder b(*this, out);
+  std::vector<std::string> args;
+  for (const Node* in : g.inputs()) args.push_back(b.arg(in->name, in->outputs[0]));
+  b.resources(variables_of({&g}), g);
+  // A GraphDef names no results: a traced graph returns through the
+  // Identity nodes tracing gave it, as TF's FuncGraph does.
+  b.nodes(g, args);
+  *out->mutable_library() = *library_;
+}
+
+void export_graph_def(const Graph& g, tensorflow::GraphDef* out) {
+  FunctionDefWriter w(/*for_viewing=*/true);
+  w.write_graph_def(g, out);
+}
+
+std::string graph_def_text(const Graph& g) {
+  tensorflow::GraphDef def;
+  export_graph_def(g, &def);
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(def, &text);
+  return text;
 }
 
 ExportedFunction export_function_def(const Graph& g, const std::string& name) {
