@@ -1,5 +1,7 @@
 #include "runtime/api/program.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "runtime/api/json.h"
+#include "runtime/api/program_graph.h"
 #include "runtime/api/py_sys.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/traceback.h"
@@ -227,12 +230,52 @@ void print_usage(std::FILE* to, const std::string& prog, const ModuleInfo& modul
   std::fprintf(to,
                "usage: %s                                  run %s\n"
                "       %s FUNC ARGS_JSON... [--results FILE]  then call FUNC once per ARGS_JSON\n"
+               "       %s --graph=dot|pbtxt [--optimized] [--graph-output FILE] FUNC [ARGS_JSON]\n"
+               "                                  then trace FUNC and write its graph\n"
                "\n"
                "ARGS_JSON: a JSON array of positional arguments, or {\"args\": [...], \"kwargs\": {...}};\n"
                "a tensor is {\"tensor\": [[1, 2], [3, 4]], \"dtype\": \"float32\"} (dtype optional).\n"
                "--results FILE writes one JSON line per call: {\"result\": ...} or\n"
-               "{\"error\": {\"type\": ..., \"message\": ...}}; without it outcomes are printed.\n",
-               prog.c_str(), module.file, prog.c_str());
+               "{\"error\": {\"type\": ..., \"message\": ...}}; without it outcomes are printed.\n"
+               "--graph writes FUNC's traced graph (--optimized: as calls run it) as Graphviz DOT or\n"
+               "TensorFlow's GraphDef text to stdout or FILE; the program's own output goes to stderr.\n",
+               prog.c_str(), module.file, prog.c_str(), prog.c_str());
+}
+
+/// Prints `prog: error: message`; returns `status`.
+int report(const std::string& prog, int status, const std::string& message) {
+  flush_all();
+  std::fprintf(stderr, "%s: error: %s\n", prog.c_str(), message.c_str());
+  std::fflush(stderr);
+  return status;
+}
+
+/// Graph mode, once the module has run: traces `target` on `call` and writes
+/// its graph to `output` (a file), else to `fd` (the program's stdout).
+int draw_graph(const std::string& prog, const Value& target, const std::string& func, CallArguments call,
+               const GraphRequest& request, const std::string* output, int fd) {
+  std::string text;
+  Outcome drawn = capture([&] {
+    text = function_graph_text(target, func, std::move(call), request);
+    return Value();
+  });
+  flush_all();
+  if (drawn.exit_status) return *drawn.exit_status;  // sys.exit while tracing
+  if (!drawn.ok) {
+    // Tracing raised (or FUNC is no function): the traceback names the user's line.
+    std::vector<TracebackEntry> tb = take_traceback();
+    std::string msg = format_traceback(tb, traceback_type_name(drawn.type_name), drawn.message, source_of);
+    std::fputs(msg.c_str(), stderr);
+    std::fflush(stderr);
+    return 1;
+  }
+  std::FILE* to = output != nullptr ? std::fopen(output->c_str(), "w") : fdopen(fd, "w");
+  const std::string where = output != nullptr ? "'" + *output + "'" : std::string("stdout");
+  if (to == nullptr) return report(prog, 1, "cannot write " + where + ": " + std::strerror(errno));
+  bool written = std::fwrite(text.data(), 1, text.size(), to) == text.size();
+  written = std::fclose(to) == 0 && written;
+  if (!written) return report(prog, 1, "cannot write the graph to " + where + ": " + std::strerror(errno));
+  return 0;
 }
 
 }  // namespace
@@ -295,18 +338,17 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
   g_module = &module;
   const std::string prog = program_name(argc, argv, module);
   pymod::set_argv(module.file, {});
-  auto fail = [&](int status, const std::string& message) {
-    flush_all();
-    std::fprintf(stderr, "%s: error: %s\n", prog.c_str(), message.c_str());
-    std::fflush(stderr);
-    return status;
-  };
+  auto fail = [&](int status, const std::string& message) { return report(prog, status, message); };
 
   // The command line: FUNC, ARGS_JSON..., --results FILE anywhere after FUNC.
   std::string func;
   std::vector<std::string> arg_texts;
   std::string results_path;
   bool have_results = false;
+  bool graph_mode = false;
+  GraphRequest graph;
+  std::string graph_output;
+  bool have_graph_output = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") {
@@ -325,6 +367,15 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
     } else if (a.rfind("--results=", 0) == 0) {
       results_path = a.substr(10);
       have_results = true;
+    } else if (a.rfind("--graph=", 0) == 0) {
+      graph_mode = true;
+      graph.format = a.substr(8);
+    } else if (a == "--optimized") {
+      graph.optimized = true;
+    } else if (a == "--graph-output") {
+      if (i + 1 >= argc) return fail(2, "--graph-output needs a FILE");
+      graph_output = argv[++i];
+      have_graph_output = true;
     } else if (a.size() > 1 && a[0] == '-' && func.empty()) {
       return fail(2, "unknown option '" + a + "' (run '" + prog + " --help' for usage)");
     } else if (a.rfind("--", 0) == 0) {
@@ -337,6 +388,15 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
   }
   if (have_results && results_path.empty()) return fail(2, "--results needs a FILE");
   if (have_results && func.empty()) return fail(2, "--results needs a FUNC to call");
+  if (graph_mode) {
+    if (!graph_format_known(graph.format)) return fail(2, "--graph takes dot or pbtxt, not '" + graph.format + "'");
+    if (func.empty()) return fail(2, "--graph needs a FUNC to trace");
+    if (have_results) return fail(2, "--graph and --results do not go together: --graph calls nothing");
+    if (arg_texts.size() > 1) return fail(2, "--graph draws one trace: give FUNC at most one ARGS_JSON");
+    if (have_graph_output && graph_output.empty()) return fail(2, "--graph-output needs a FILE");
+  } else if (graph.optimized || have_graph_output) {
+    return fail(2, std::string(graph.optimized ? "--optimized" : "--graph-output") + " needs --graph=dot|pbtxt");
+  }
 
   Value* target = nullptr;
   if (!func.empty()) {
@@ -370,6 +430,15 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
     if (results == nullptr) return fail(1, "cannot write '" + results_path + "': " + std::strerror(errno));
   }
 
+  // Graph mode: stdout is the graph's alone (unless it goes to a file), so
+  // what the program prints (module code, Python prints while tracing) goes to stderr.
+  int graph_fd = -1;
+  if (graph_mode) {
+    flush_all();
+    graph_fd = dup(1);
+    if (graph_fd < 0 || dup2(2, 1) < 0) return fail(1, std::string("cannot redirect stdout: ") + std::strerror(errno));
+  }
+
   // The module's own code; an exception escaping it is the program's end.
   take_traceback();
   Outcome ran = capture([&] {
@@ -390,6 +459,11 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
     std::fflush(stderr);
     if (results != nullptr) std::fclose(results);
     return 1;
+  }
+
+  if (graph_mode) {
+    return draw_graph(prog, *target, func, calls.empty() ? CallArguments{} : std::move(calls[0]), graph,
+                      have_graph_output ? &graph_output : nullptr, graph_fd);
   }
 
   for (CallArguments& call : calls) {

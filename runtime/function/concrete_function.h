@@ -51,6 +51,8 @@ class ConcreteFunction {
   const std::vector<TraceType>& input_types() const { return types_; }
   /// The graph as traced (node names as TF gives them).
   const Graph& graph() const { return *graph_; }
+  /// The graph as the CPU target optimized it, the one calls run.
+  const Graph& optimized_graph() const { return executable_.graph(); }
   /// "__inference_<name>_<n>": the name errors use.
   const std::string& inference_name() const { return inference_name_; }
   const std::string& name() const { return name_; }
