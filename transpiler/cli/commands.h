@@ -25,6 +25,9 @@ std::string module_stem(const std::string& path);
 /// stderr (file:line:col: error: ...); false then.
 bool generate_cpp(const std::string& path, const passes::ConversionOptions& options, bool library,
                   emit::CppOutput& out);
+/// Builds FILE.py into agc run's cache, or finds it there (cli/run.cpp):
+/// the program's path; "" when it does not build (why is on stderr).
+std::string cached_program(const std::string& path, const passes::ConversionOptions& options, bool verbose);
 /// The conversion options shared by to-code, emit-cpp, build and run
 /// (--autograph-compat, --optional-features=LIST). True when `arg` is one of
 /// them; `error` is set when it is one but malformed.

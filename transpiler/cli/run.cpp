@@ -48,6 +48,57 @@ const char* kRunHelp =
 
 }  // namespace
 
+std::string cached_program(const std::string& path, const passes::ConversionOptions& options, bool verbose) {
+  emit::CppOutput out;
+  if (!generate_cpp(path, options, /*library=*/false, out)) return {};
+  RuntimeLocation rt = find_runtime();
+  if (!rt.problem.empty()) {
+    std::fprintf(stderr, "agc: error: %s\n", rt.problem.c_str());
+    return {};
+  }
+
+  // Everything that decides the program's bytes names its cache entry.
+  std::string stem = module_stem(path);
+  std::vector<std::string> cmd = compiler_command(rt);
+  for (const auto& l : link_libraries(rt)) cmd.push_back(l);
+  std::string key = ContentHash()
+                        .add(AGC_VERSION)
+                        .add(stem)
+                        .add(out.header)
+                        .add(out.source)
+                        .add(shell_quote(cmd))
+                        .add(file_identity(rt.library))
+                        .hex();
+  std::string entry = cache_dir() + "/" + key;
+  std::string program = entry + "/" + stem;
+  if (file_exists(program)) {
+    if (verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
+    touch(entry);
+  } else {
+    if (!make_dirs(entry)) {
+      std::fprintf(stderr, "agc: error: cannot create the cache directory '%s': %s\n", entry.c_str(),
+                   std::strerror(errno));
+      return {};
+    }
+    // Build beside the final name and rename, so a concurrent `agc run` of the
+    // same file never executes a half-written program.
+    std::string partial = program + ".partial." + std::to_string(getpid());
+    CompileRequest request{stem, out.header, out.source, partial, false, verbose};
+    if (!compile(request, rt)) {
+      std::remove(partial.c_str());
+      return {};
+    }
+    if (std::rename(partial.c_str(), program.c_str()) != 0) {
+      std::fprintf(stderr, "agc: error: cannot move the program into the cache '%s': %s\n", program.c_str(),
+                   std::strerror(errno));
+      std::remove(partial.c_str());
+      return {};
+    }
+    trim_cache({entry});
+  }
+  return program;
+}
+
 int run_run(const std::vector<std::string>& args) {
   auto usage_error = [](const std::string& msg) {
     std::fprintf(stderr, "agc run: error: %s\n(run 'agc run --help' for usage)\n", msg.c_str());
@@ -76,53 +127,9 @@ int run_run(const std::vector<std::string>& args) {
   if (path.empty()) return usage_error("missing FILE.py");
   std::vector<std::string> program_args(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
 
-  emit::CppOutput out;
-  if (!generate_cpp(path, options, /*library=*/false, out)) return 1;
-  RuntimeLocation rt = find_runtime();
-  if (!rt.problem.empty()) {
-    std::fprintf(stderr, "agc: error: %s\n", rt.problem.c_str());
-    return 1;
-  }
-
-  // Everything that decides the program's bytes names its cache entry.
+  std::string program = cached_program(path, options, verbose);
+  if (program.empty()) return 1;
   std::string stem = module_stem(path);
-  std::vector<std::string> cmd = compiler_command(rt);
-  for (const auto& l : link_libraries(rt)) cmd.push_back(l);
-  std::string key = ContentHash()
-                        .add(AGC_VERSION)
-                        .add(stem)
-                        .add(out.header)
-                        .add(out.source)
-                        .add(shell_quote(cmd))
-                        .add(file_identity(rt.library))
-                        .hex();
-  std::string entry = cache_dir() + "/" + key;
-  std::string program = entry + "/" + stem;
-  if (file_exists(program)) {
-    if (verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
-    touch(entry);
-  } else {
-    if (!make_dirs(entry)) {
-      std::fprintf(stderr, "agc: error: cannot create the cache directory '%s': %s\n", entry.c_str(),
-                   std::strerror(errno));
-      return 1;
-    }
-    // Build beside the final name and rename, so a concurrent `agc run` of the
-    // same file never executes a half-written program.
-    std::string partial = program + ".partial." + std::to_string(getpid());
-    CompileRequest request{stem, out.header, out.source, partial, false, verbose};
-    if (!compile(request, rt)) {
-      std::remove(partial.c_str());
-      return 1;
-    }
-    if (std::rename(partial.c_str(), program.c_str()) != 0) {
-      std::fprintf(stderr, "agc: error: cannot move the program into the cache '%s': %s\n", program.c_str(),
-                   std::strerror(errno));
-      std::remove(partial.c_str());
-      return 1;
-    }
-    trim_cache({entry});
-  }
 
   std::vector<char*> argv;
   argv.push_back(stem.data());
