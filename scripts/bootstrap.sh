@@ -18,7 +18,8 @@ log() { printf 'bootstrap: %s\n' "$*" >&2; }
 install_packages() {
   local missing=()
   for pkg in g++ pkg-config meson ninja-build libtree-sitter-dev libfmt-dev libeigen3-dev doctest-dev libmimalloc-dev \
-      libprotobuf-dev protobuf-compiler libleveldb-dev libre2-dev libcpp-httplib-dev libhdf5-dev clang libclang-rt-dev lld; do
+      libprotobuf-dev protobuf-compiler libleveldb-dev libre2-dev libcpp-httplib-dev libhdf5-dev clang libclang-rt-dev lld \
+      graphviz; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   command -v npm >/dev/null 2>&1 || missing+=(npm)

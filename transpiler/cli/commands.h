@@ -14,6 +14,7 @@ int run_to_code(const std::vector<std::string>& args);
 int run_emit_cpp(const std::vector<std::string>& args);
 int run_build(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
+int run_graph(const std::vector<std::string>& args);
 /// saved-model, convert, serve: runs the runtime's agc-model program in
 /// this process's place (cli/model_tool.cpp).
 int run_model_tool(const std::string& command, const std::vector<std::string>& args);

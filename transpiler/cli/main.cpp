@@ -25,6 +25,8 @@ const char* kUsage =
     "                      compile it into a program (or a static library)\n"
     "  run FILE.py [FUNC ARGS_JSON... [--results OUT.jsonl]]\n"
     "                      build (cached) and run it, then call FUNC on each ARGS_JSON\n"
+    "  graph FILE.py FUNC [ARGS_JSON] [--format dot|svg|png|pbtxt] [-o OUT] [--optimized]\n"
+    "                      draw the graph FUNC traces on ARGS_JSON (svg/png need Graphviz)\n"
     "  saved-model show DIR\n"
     "                      print a SavedModel's signatures and functions\n"
     "                      (as saved_model_cli show --all)\n"
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "emit-cpp") return agc::run_on_big_stack([&] { return agc::cli::run_emit_cpp(args); });
     if (command == "build") return agc::run_on_big_stack([&] { return agc::cli::run_build(args); });
     if (command == "run") return agc::run_on_big_stack([&] { return agc::cli::run_run(args); });
+    if (command == "graph") return agc::run_on_big_stack([&] { return agc::cli::run_graph(args); });
     if (command == "saved-model" || command == "convert" || command == "serve") {
       return agc::cli::run_model_tool(command, args);
     }

@@ -73,7 +73,6 @@ void append_words(const std::string& text, std::vector<std::string>& out) {
 
 }  // namespace
 
-/// True when an executable `program` is in a directory of PATH.
 bool on_path(const std::string& program) {
   const std::string path = env("PATH");
   for (size_t i = 0; i <= path.size();) {
@@ -181,6 +180,25 @@ ToolResult run_tool(const std::vector<std::string>& argv) {
   return r;
 }
 
+int run_program(const std::string& program, const std::vector<std::string>& argv) {
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = 0;
+  int err = posix_spawn(&pid, program.c_str(), nullptr, nullptr, cargv.data(), environ);
+  if (err != 0) {
+    std::fprintf(stderr, "agc: error: cannot run '%s': %s\n", program.c_str(), std::strerror(err));
+    return -1;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 bool make_dirs(const std::string& path) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
@@ -202,31 +220,22 @@ bool write_file(const std::string& path, const std::string& text) {
   return true;
 }
 
+WorkDir::WorkDir() {
+  std::string base = env("TMPDIR");
+  if (base.empty()) base = "/tmp";
+  std::string tmpl = base + "/agc-build-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) != nullptr) path_ = buf.data();
+}
+
+WorkDir::~WorkDir() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
 namespace {
-
-// A temporary directory removed when this goes out of scope.
-class WorkDir {
- public:
-  WorkDir() {
-    std::string base = env("TMPDIR");
-    if (base.empty()) base = "/tmp";
-    std::string tmpl = base + "/agc-build-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data()) != nullptr) path_ = buf.data();
-  }
-  ~WorkDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // Runs one step; prints it with --verbose, and its output with --verbose or on failure.
 bool step(const std::vector<std::string>& argv, bool verbose, const char* what) {

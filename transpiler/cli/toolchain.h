@@ -38,6 +38,12 @@ struct ToolResult {
 };
 /// Runs argv[0] (searched in PATH) with its output captured.
 ToolResult run_tool(const std::vector<std::string>& argv);
+/// Runs `program` with arguments `argv` (argv[0] its name) on this process's
+/// stdin, stdout and stderr, and waits: its exit status, 128 + the signal
+/// that killed it, or -1 (with a message on stderr) when it cannot start.
+int run_program(const std::string& program, const std::vector<std::string>& argv);
+/// True when an executable `program` is in a directory of PATH.
+bool on_path(const std::string& program);
 /// The command as a shell would show it (for --verbose and error messages).
 std::string shell_quote(const std::vector<std::string>& argv);
 
@@ -82,6 +88,20 @@ bool file_exists(const std::string& path);
 /// The identity of a file for a cache key: its path, size and mtime (ns);
 /// empty when it does not exist.
 std::string file_identity(const std::string& path);
+
+/// A fresh directory under $TMPDIR (else /tmp), removed with what it holds
+/// when this goes out of scope; path() is empty when it could not be made.
+class WorkDir {
+ public:
+  WorkDir();
+  ~WorkDir();
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 /// mkdir -p; false with errno set on failure.
 bool make_dirs(const std::string& path);
