@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "runtime/core/error.h"
 #include "runtime/core/tensor_format.h"
+#include "runtime/core/variable.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/printer.h"
 
@@ -49,6 +51,15 @@ std::string constant_text(const Node& n) {
   std::string text = t.rank() == 0 ? numpy_repr(t) : numpy_str(t);
   if (text.size() > 40 || text.find('\n') != std::string::npos) return {};
   return "= " + text;
+}
+
+/// The variable a variable op reads or writes (agc names it by attr "var").
+std::string variable_text(int64_t id) {
+  try {
+    return "variable " + Variable::lookup(id)->name();
+  } catch (const NotFoundError&) {
+    return "variable #" + std::to_string(id) + " (deleted)";  // a trace outlives its variables
+  }
 }
 
 /// Fill colours by role, so inputs, constants, control flow and fused
@@ -108,6 +119,7 @@ class DotWriter {
         label += dot_type_text(n->outputs[i]);
       }
       if (std::string c = constant_text(*n); !c.empty()) label += "\n" + c;
+      if (n->attrs.has("var")) label += "\n" + variable_text(n->attrs.get<int64_t>("var"));
       if (auto it = capture_of.find(n.get()); it != capture_of.end()) label += "\ncaptures " + it->second;
       out += pad + id + " [label=" + dot_quoted(label);
       if (n->op->role() == OpRole::Argument) out += ", shape=invhouse";

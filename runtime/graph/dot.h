@@ -16,8 +16,9 @@ struct TensorSpec;
 /// DOT ids are positions ("n3" for node 3, "n3_s1_n0" for node 0 of node 3's
 /// subgraph 1, "out0" for output 0), emitted in node order, so the same trace
 /// always gives the same bytes. A node's label is "name (Op)" and then a line
-/// per output type (dtype_text); a Const of a few elements shows its value, a
-/// placeholder fed from an enclosing graph the tensor it captures.
+/// per output type (dot_type_text); a Const of a few elements shows its
+/// value, a variable op its variable, a placeholder fed from an enclosing
+/// graph the tensor it captures.
 std::string graph_to_dot(const Graph& g, const std::string& title);
 
 /// A tensor type as a label shows it: "float32[2,3]", "int32[]" for a

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "runtime/core/proto/graph_def.pb.h"
+#include "runtime/core/variable.h"
 #include "runtime/exec/compile.h"
 #include "runtime/graph/control_flow.h"
 #include "runtime/graph/dot.h"
@@ -96,6 +97,13 @@ TEST_CASE("graph_to_dot labels edges from a node of several outputs and dashes c
   CHECK(has(dot, "n2 -> out0 [label=\"1\"];\n"));
   CHECK(has(dot, "n4 -> n5 [style=dashed, color=\"#888888\"];\n"));
   CHECK(has(dot, "n3 [label=\"s (Const)\\nstring[]\\n= b'hi'\""));
+}
+
+TEST_CASE("graph_to_dot names the variable a variable op reads") {
+  auto w = Variable::create(Tensor::from_vector<float>({2}, {1, 2}), "w");
+  Graph g("f");
+  g.outputs() = {g.add_node(op::ReadVariableOp, {}, Attrs{{"var", w->id()}}, "ReadVariableOp")->output(0)};
+  CHECK(has(graph_to_dot(g, "f"), "n0 [label=\"ReadVariableOp (ReadVariableOp)\\nfloat32[2]\\nvariable w\""));
 }
 
 TEST_CASE("graph_to_dot draws an If's branches as clusters under it, captures named") {
