@@ -194,8 +194,12 @@ std::optional<Value> dispatch_to_op_lambda(std::string_view symbol, DispatchedFn
   for (const auto& kv : kwargs) found = found || holds_keras_graph_tensor(kv.second, keras);
   if (!found) return std::nullopt;
   static const Value cls = make_op_lambda_class();
+  // Keras's SlicingOpDispatcher: subscripts and boolean masks make a
+  // SlicingOpLambda (a TFOpLambda that serializes slices).
+  static const Value slicing_cls = make_layer_class(LayerDef{.name = "SlicingOpLambda", .base = cls});
+  bool slicing = symbol == "__operators__.getitem" || symbol == "boolean_mask" || symbol == "compat.v1.boolean_mask";
   std::string name = "tf." + std::string(symbol);
-  Value layer = cls({Value::callable(name, fn)}, {{"name", Value(unique_name(name))}});
+  Value layer = (slicing ? slicing_cls : cls)({Value::callable(name, fn)}, {{"name", Value(unique_name(name))}});
   return layer(args, kwargs);
 }
 

@@ -733,19 +733,23 @@ Value make_layer_class(LayerDef def) {
   // Marks the class as agc's own, not a program's subclass (Keras's
   // layer_utils.is_builtin_layer; TimeDistributed reshapes for these).
   attrs.push_back({"_agc_builtin_layer", Value(true)});
-  std::vector<Param> init_params{{"self", std::nullopt}};
-  for (const Param& p : def.init_params) init_params.push_back(p);
-  init_params.push_back({"kwargs", std::nullopt, ParamKind::VarKeyword});
-  auto init = def.init;
-  std::vector<std::string> config = def.config;
-  attrs.push_back(native_method(def.name + ".__init__", "__init__", init_params,
-                                [init, config](const std::vector<Value>& a) -> Value {
-                                  init(a[0], a);
-                                  std::vector<Value> keys;
-                                  for (const std::string& k : config) keys.emplace_back(k);
-                                  a[0].setattr("_agc_config", Value::list(std::move(keys)));
-                                  return Value();
-                                }));
+  // A class without an init of its own (a subclass of another native
+  // layer) takes its base's constructor.
+  if (def.init) {
+    std::vector<Param> init_params{{"self", std::nullopt}};
+    for (const Param& p : def.init_params) init_params.push_back(p);
+    init_params.push_back({"kwargs", std::nullopt, ParamKind::VarKeyword});
+    auto init = def.init;
+    std::vector<std::string> config = def.config;
+    attrs.push_back(native_method(def.name + ".__init__", "__init__", init_params,
+                                  [init, config](const std::vector<Value>& a) -> Value {
+                                    init(a[0], a);
+                                    std::vector<Value> keys;
+                                    for (const std::string& k : config) keys.emplace_back(k);
+                                    a[0].setattr("_agc_config", Value::list(std::move(keys)));
+                                    return Value();
+                                  }));
+  }
   if (def.build) {
     auto build = def.build;
     attrs.push_back({"build", make_function(def.name + ".build", {{"self", std::nullopt}, {"input_shape", std::nullopt}},

@@ -96,7 +96,8 @@ struct LayerDef {
   /// or come through kwargs.
   std::vector<Param> init_params{};
   /// Validates and stores the constructor's arguments; `a[0]` is self, then
-  /// one value per init_params entry, then the kwargs dict.
+  /// one value per init_params entry, then the kwargs dict. None: the base
+  /// class's constructor.
   std::function<void(const Value& self, const std::vector<Value>& a)> init{};
   /// Creates the weights from the input's TensorShape (or a list of them).
   std::function<void(const Value& self, const Value& input_shape)> build{};

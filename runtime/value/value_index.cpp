@@ -11,6 +11,7 @@
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
+#include "runtime/value/symbolic_dispatch.h"
 #include "runtime/value/value.h"
 #include "runtime/value/iteration.h"
 #include "runtime/value/variable_value.h"
@@ -268,6 +269,40 @@ Value getitem(const Value& v, const Value& key) {
   throw TypeError("'" + v.type_name() + "' object is not subscriptable");
 }
 
+namespace {
+
+/// A subscript replayed by the layer Keras makes of it: args are the
+/// tensor and the key as Python hands it to __getitem__ (slices as slice
+/// objects, several parts as a tuple).
+Value getitem_again(std::vector<Value> args, Kwargs) {
+  std::vector<IndexPart> parts;
+  auto add = [&](const Value& k) {
+    if (std::optional<SliceSpec> s = as_slice(k)) parts.emplace_back(*s);
+    else parts.emplace_back(k);
+  };
+  const Value& key = args.at(1);
+  if (key.is_tuple()) {
+    for (const Value& k : key.items()) add(k);
+  } else {
+    add(key);
+  }
+  return getitem(args.at(0), parts);
+}
+
+/// Keras's dispatch of a subscript of a KerasTensor (tf.__operators__.getitem).
+std::optional<Value> dispatch_getitem(const Value& v, const std::vector<IndexPart>& parts) {
+  if (!v.is_tensor() || !v.as_tensor().symbolic()) return std::nullopt;
+  std::vector<Value> keys;
+  for (const IndexPart& part : parts) {
+    const SliceSpec* s = std::get_if<SliceSpec>(&part);
+    keys.push_back(s ? slice_object(*s) : std::get<Value>(part));
+  }
+  Value key = keys.size() == 1 ? keys[0] : Value::tuple(std::move(keys));
+  return symbolic_dispatch("__operators__.getitem", getitem_again, {v, key}, {});
+}
+
+}  // namespace
+
 Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
   if (bytes_value::is_bytes(v)) return bytes_value::getitem(v, parts);
   if (v.is_ndarray()) return ndarray::getitem(v, parts);
@@ -288,6 +323,7 @@ Value getitem(const Value& v, const std::vector<IndexPart>& parts) {
     throw TypeError(std::string(v.is_str() || v.is_list() || v.is_tuple() ? seq_word(v) : v.type_name().c_str()) +
                     " indices must be integers or slices, not tuple");
   }
+  if (std::optional<Value> d = dispatch_getitem(v, parts)) return *d;
   SliceBuilder sb;
   for (const IndexPart& part : parts) {
     if (const SliceSpec* s = std::get_if<SliceSpec>(&part)) {
@@ -325,6 +361,7 @@ Value getslice(const Value& v, const SliceSpec& s) {
     return tensor_shape(out);
   }
   if (v.is_tensor()) {
+    if (std::optional<Value> d = dispatch_getitem(v, {s})) return *d;
     SliceBuilder sb;
     sb.add_slice(s);
     return sb.apply(v.as_tensor());

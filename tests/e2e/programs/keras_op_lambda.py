@@ -58,3 +58,13 @@ try:
     tf.concat(values=[c, c], axis=1)
 except ValueError as e:
     print("ValueError:", e)
+
+# Subscripts and boolean masks make SlicingOpLambda layers.
+s = keras.Input(shape=(3, 4), name="s")
+first, last, tail = s[:, 0], s[:, -1, 1:3], s[1:]
+masked = tf.boolean_mask(s, tf.constant([True, False, True]), axis=1)
+print(first)
+sliced = keras.Model(s, [first, last, tail, masked])
+sliced.summary()
+for o in sliced(np.arange(24, dtype=np.float32).reshape(2, 3, 4)):
+    print(o.shape, o.numpy().ravel().tolist())
