@@ -10,12 +10,14 @@
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/graph/tracing.h"
+#include "runtime/keras/call_context.h"
 #include "runtime/keras/functional.h"
 #include "runtime/keras/initializers.h"
 #include "runtime/keras/masking.h"
 #include "runtime/keras/regularizers.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
+#include "runtime/value/exception_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
@@ -325,9 +327,11 @@ Value layer_call(std::vector<Value> args, Kwargs kwargs) {
   if (expects_training && training.is_none()) {
     training = current_training();
     if (training.is_none() && ti >= 0 && ps[ti].default_value) training = *ps[ti].default_value;
+    // Keras's call_spec.set_arg_value: by position, else by keyword, into
+    // **kwargs too (where None goes as well).
     if (positional) {
       args[ti - 1] = training;
-    } else if (ti >= 0) {
+    } else {
       set_kwarg(kwargs, "training", training);
     }
   } else if (!expects_training && training.is_none()) {
@@ -384,7 +388,7 @@ Value layer_call(std::vector<Value> args, Kwargs kwargs) {
   }
   std::vector<Value> call_args{inputs};
   for (Value& a : args) call_args.push_back(std::move(a));
-  Value outputs = self.getattr("call")(std::move(call_args), std::move(kwargs));
+  Value outputs = call_with_context(self, call_fn, std::move(call_args), std::move(kwargs));
   if (symbolic) outputs = record_call(self, inputs, written_args, written_kwargs, outputs);
   // Keras's _set_mask_metadata: only a layer that passes masks on or has a
   // compute_mask of its own gives its outputs one; another leaves them as
@@ -794,8 +798,9 @@ void check_input_rank(const Value& layer, const Value& x, int min_ndim, int ndim
   const Shape& s = x.as_tensor().shape();
   if (!s.rank_known()) return;
   auto fail = [&](const std::string& what) {
-    throw ValueError("Input 0 of layer \"" + layer_name(layer) + "\" is incompatible with the layer: expected " + what +
-                     ", found ndim=" + std::to_string(s.rank()) + ". Full shape received: " + shape_text(s));
+    raise_before_call(layer, ValueError("Input 0 of layer \"" + layer_name(layer) +
+                                        "\" is incompatible with the layer: expected " + what + ", found ndim=" +
+                                        std::to_string(s.rank()) + ". Full shape received: " + shape_text(s)));
   };
   if (ndim >= 0 && s.rank() != ndim) fail("ndim=" + std::to_string(ndim));
   if (min_ndim >= 0 && s.rank() < min_ndim) fail("min_ndim=" + std::to_string(min_ndim));
@@ -808,9 +813,16 @@ void check_input_axis(const Value& layer, const Value& x, int axis, int64_t valu
   if (!s.rank_known()) return;
   int a = axis < 0 ? axis + s.rank() : axis;
   if (a < 0 || a >= s.rank() || s.dim(a) < 0 || s.dim(a) == value) return;
-  throw ValueError("Input 0 of layer \"" + layer_name(layer) + "\" is incompatible with the layer: expected axis " +
-                   std::to_string(axis) + " of input shape to have value " + std::to_string(value) +
-                   ", but received input with shape " + shape_text(s));
+  raise_before_call(layer, ValueError("Input 0 of layer \"" + layer_name(layer) +
+                                      "\" is incompatible with the layer: expected axis " + std::to_string(axis) +
+                                      " of input shape to have value " + std::to_string(value) +
+                                      ", but received input with shape " + shape_text(s)));
+}
+
+void raise_before_call(const Value& layer, const Error& error) {
+  Value raised = exception_value(error);
+  raised.setattr("_agc_raised_before_call_of", layer);
+  raise_value(raised);
 }
 
 int64_t shape_dim(const Value& input_shape, int axis) {

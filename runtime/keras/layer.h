@@ -131,6 +131,12 @@ Value mark_default_build(Value fn);
 /// The layer's "name" (Keras's unique name, or the one given).
 std::string layer_name(const Value& layer);
 
+/// Throws `error` as Keras's Layer.__call__ raises it around `layer`'s call()
+/// (an InputSpec check, an argument check of an overridden __call__): the
+/// layer's own call context (call_context.h) leaves it as it is; an
+/// enclosing layer's adds its context.
+[[noreturn]] void raise_before_call(const Value& layer, const Error& error);
+
 /// Keras's InputSpec checks (input_spec.assert_input_compatibility), with its
 /// texts: "Input 0 of layer "dense" is incompatible with the layer: expected
 /// min_ndim=2, found ndim=1. Full shape received: (3,)". A bound of -1 is

@@ -466,16 +466,17 @@ void check_spec(const Value& layer, const Shape& s, const Value& spec, int ndim)
   std::string name = layer_name(layer);
   if (!spec.is_none()) ndim = static_cast<int>(spec.items().size());
   if (ndim >= 0 && s.rank() != ndim) {
-    throw ValueError("Input 0 of layer \"" + name + "\" is incompatible with the layer: expected ndim=" +
-                     std::to_string(ndim) + ", found ndim=" + std::to_string(s.rank()) +
-                     ". Full shape received: " + shape_text(s));
+    raise_before_call(layer, ValueError("Input 0 of layer \"" + name + "\" is incompatible with the layer: expected ndim=" +
+                                        std::to_string(ndim) + ", found ndim=" + std::to_string(s.rank()) +
+                                        ". Full shape received: " + shape_text(s)));
   }
   if (spec.is_none()) return;
   const std::vector<Value>& dims = spec.items();
   for (int i = 0; i < s.rank(); ++i) {
     if (!dims[i].is_none() && s.dim(i) >= 0 && dims[i].as_int() != s.dim(i)) {
-      throw ValueError("Input 0 of layer \"" + name + "\" is incompatible with the layer: expected shape=" +
-                       spec_text(dims) + ", found shape=" + shape_text(s));
+      raise_before_call(layer, ValueError("Input 0 of layer \"" + name +
+                                          "\" is incompatible with the layer: expected shape=" + spec_text(dims) +
+                                          ", found shape=" + shape_text(s)));
     }
   }
 }

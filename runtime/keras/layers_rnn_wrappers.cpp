@@ -162,8 +162,10 @@ Value call_bidirectional(const std::vector<Value>& a) {
   if (!initial_state.is_none()) {
     std::vector<Value> states = iterate(initial_state);
     if (states.size() % 2 != 0) {
-      throw ValueError("When passing `initial_state` to a Bidirectional RNN, the state should be a list containing "
-                       "the states of the underlying RNNs. Received: " + str(initial_state));
+      // Keras checks this in Bidirectional.__call__, before call().
+      raise_before_call(self, ValueError("When passing `initial_state` to a Bidirectional RNN, the state should be a "
+                                         "list containing the states of the underlying RNNs. Received: " +
+                                         str(initial_state)));
     }
     size_t half = states.size() / 2;
     fkw.emplace_back("initial_state", Value::list(std::vector<Value>(states.begin(), states.begin() + half)));

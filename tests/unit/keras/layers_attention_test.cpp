@@ -514,28 +514,39 @@ TEST_CASE("AdditiveAttention matches the loops; its scale's gradient matches cen
 
 TEST_CASE("Attention and AdditiveAttention check their arguments with Keras's texts") {
   Value q = tensor_of(iota_values(6), {1, 3, 2});
-  Value att = test::make_layer(tf::api::keras_layers_Attention());
-  std::string not_list = error_text([&] { att({q}); });
+  Value att = test::make_layer(tf::api::keras_layers_Attention(), {}, {{"name", Value("att")}});
+  // Raised in call(): Keras adds the layer and the call's arguments.
+  CHECK(error_text([&] { att({Value::list({q})}); }) ==
+        "ValueError: Exception encountered when calling layer 'att' (type Attention).\n\n"
+        "Attention layer accepts inputs list of length 2 or 3, namely [query, value] or [query, value, key]. "
+        "Received length: 1.\n\n"
+        "Call arguments received by layer 'att' (type Attention):\n"
+        "  \u2022 inputs=['tf.Tensor(shape=(1, 3, 2), dtype=float32)']\n"
+        "  \u2022 mask=None\n"
+        "  \u2022 training=None\n"
+        "  \u2022 return_attention_scores=False\n"
+        "  \u2022 use_causal_mask=False");
+  std::string not_list = call_error_text([&] { att({q}); });
   CHECK(not_list.rfind("ValueError: Attention layer must be called on a list of inputs, namely [query, value] or "
                        "[query, value, key]. Received: tf.Tensor(",
                        0) == 0);
-  CHECK(error_text([&] { att({Value::list({q})}); }) ==
+  CHECK(call_error_text([&] { att({Value::list({q})}); }) ==
         "ValueError: Attention layer accepts inputs list of length 2 or 3, namely [query, value] or [query, value, "
         "key]. Received length: 1.");
-  CHECK(error_text([&] { att({Value::list({q, q, q, q})}); }) ==
+  CHECK(call_error_text([&] { att({Value::list({q, q, q, q})}); }) ==
         "ValueError: Attention layer accepts inputs list of length 2 or 3, namely [query, value] or [query, value, "
         "key]. Received length: 4.");
-  CHECK(error_text([&] { att({Value::tuple({q, q})}); }).rfind("ValueError: Attention layer must be called on a list", 0) == 0);
-  CHECK(error_text([&] { att({Value::list({q, q})}, {{"mask", Value::list({Value()})}}); }) ==
+  CHECK(call_error_text([&] { att({Value::tuple({q, q})}); }).rfind("ValueError: Attention layer must be called on a list", 0) == 0);
+  CHECK(call_error_text([&] { att({Value::list({q, q})}, {{"mask", Value::list({Value()})}}); }) ==
         "ValueError: Attention layer mask must be a list of length 2, namely [query_mask, value_mask]. Received "
         "length: 1.");
-  CHECK(error_text([&] { att({Value::list({q, q})}, {{"mask", Value::tuple({Value(), Value()})}}); }) ==
+  CHECK(call_error_text([&] { att({Value::list({q, q})}, {{"mask", Value::tuple({Value(), Value()})}}); }) ==
         "ValueError: Attention layer mask must be a list, namely [query_mask, value_mask]. Received: (None, None).");
   CHECK(error_text([] { test::make_layer(tf::api::keras_layers_Attention(), {}, {{"score_mode", Value("mul")}}); }) ==
         "ValueError: Received: score_mode=mul. Acceptable values are: [\"dot\", \"concat\"]");
   Value additive = test::make_layer(tf::api::keras_layers_AdditiveAttention());
-  CHECK(error_text([&] { additive({q}); }).rfind("ValueError: AdditiveAttention layer must be called on a list", 0) == 0);
-  CHECK(error_text([&] { additive({Value::list({q, q, q, q})}); }) ==
+  CHECK(call_error_text([&] { additive({q}); }).rfind("ValueError: AdditiveAttention layer must be called on a list", 0) == 0);
+  CHECK(call_error_text([&] { additive({Value::list({q, q, q, q})}); }) ==
         "ValueError: AdditiveAttention layer accepts inputs list of length 2 or 3, namely [query, value] or [query, "
         "value, key]. Received length: 4.");
   // MultiHeadAttention: value is required; compute_output_shape's checks.

@@ -640,7 +640,7 @@ TEST_CASE("An unknown time dim: one While over TensorLists serves every length")
   CHECK(f.getattr("experimental_get_tracing_count")({}, {}).as_int() == 1);
   // unroll=True needs the time dim.
   Value unrolled = make_layer(RK::LSTM, d, w, {{"unroll", Value(true)}});
-  CHECK(error_text([&] { traced(unrolled, {}, Value::tuple({spec}))({tensor(wave(12, 0.0), {2, 2, 3})}); })
+  CHECK(call_error_text([&] { traced(unrolled, {}, Value::tuple({spec}))({tensor(wave(12, 0.0), {2, 2, 3})}); })
             .rfind("ValueError: Cannot unroll a RNN if the time dimension is undefined. \n- If using a Sequential", 0) == 0);
   // With a static time dim, unroll=True is a Python loop while tracing too.
   Vec x = wave(2 * 2 * 3, 0.3, 1.0);
@@ -819,7 +819,7 @@ TEST_CASE("Keras's error texts for recurrent layers") {
   CHECK(error_text([&] { lstm({tensor(wave(2 * 5 * 4, 0.0), {2, 5, 4})}); }) ==
         "ValueError: Input 0 of layer \"lstm\" is incompatible with the layer: expected shape=(None, None, 3), found "
         "shape=(2, 5, 4)");
-  CHECK(error_text([&] { lstm({tensor(wave(30, 0.0), {2, 5, 3})}, {{"initial_state", tensor(wave(6, 0.0), {2, 3})}}); }) ==
+  CHECK(call_error_text([&] { lstm({tensor(wave(30, 0.0), {2, 5, 3})}, {{"initial_state", tensor(wave(6, 0.0), {2, 3})}}); }) ==
         "ValueError: Layer has 2 states but was passed 1 initial states. Received: initial_state=" +
             str(tensor(wave(6, 0.0), {2, 3})));
   CHECK(error_text([] { tf::api::keras_layers_GRU()({Value(-1)}, {}); }) ==
