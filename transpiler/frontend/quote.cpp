@@ -79,7 +79,7 @@ class Substituter : public AstMutator {
     if (const auto* id = std::get_if<std::string>(&rep.value)) {
       out.push_back(name(*id, placeholder.ctx, span_));
     } else if (const auto* node = std::get_if<Ref>(&rep.value)) {
-      if (*node) out.push_back(with_context(deep_copy(*node), placeholder.ctx));
+      if (*node) out.push_back(with_context(rep.copy ? deep_copy(*node) : *node, placeholder.ctx));
     } else {
       for (const auto& n : std::get<Refs>(rep.value)) out.push_back(with_context(deep_copy(n), placeholder.ctx));
     }

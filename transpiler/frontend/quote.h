@@ -11,6 +11,9 @@
 // enclosing list (statement block, tuple elements, call arguments). Replaced
 // expressions are copied and take the store/load context of the placeholder.
 // Nodes made from the template get `span`; substituted nodes keep their own.
+// A node wrapped in Unshared is spliced in as is: for a node the caller has
+// just built and puts nowhere else, such as the growing tail of a chain built
+// link by link (copying it at each link would make the chain quadratic).
 // Templates are string literals: each is parsed once per thread and cached by
 // its address, so building from a template costs no parsing or hashing of text.
 #pragma once
@@ -24,13 +27,21 @@
 
 namespace agc::frontend {
 
+/// A node quote() may splice in without copying: built by the caller and used only there.
+struct Unshared {
+  ast::Ref node;
+};
+
 struct Replacement {
   std::variant<std::string, ast::Ref, ast::Refs> value;
+  bool copy = true;  // false for Unshared: the node goes in as is
+
 
   Replacement(const char* identifier) : value(std::string(identifier)) {}
   Replacement(std::string identifier) : value(std::move(identifier)) {}
   Replacement(ast::Ref node) : value(std::move(node)) {}
   Replacement(ast::Refs nodes) : value(std::move(nodes)) {}
+  Replacement(Unshared node) : value(std::move(node.node)), copy(false) {}
   template <class T>
   Replacement(std::shared_ptr<T> node) : value(ast::Ref(std::move(node))) {}
 };

@@ -18,9 +18,14 @@ class LogicalExpressionTransformer : public AstMutator {
  protected:
   Ref visit_BoolOp(const Ptr<BoolOp>& orig) override {
     auto n = rebuild(orig);
-    // a and b and c → and_(lambda: a, lambda: and_(lambda: b, lambda: c))
+    // a and b and c → and_(lambda: a, lambda: and_(lambda: b, lambda: c)), built
+    // from the right. The tail built so far goes into the next link uncopied, so
+    // a chain of n operands costs O(n), not O(n²).
     Ref right = n->values.back();
-    for (size_t i = n->values.size() - 1; i-- > 0;) right = binary(n->op, n->values[i], right, n->span);
+    for (size_t i = n->values.size() - 1; i-- > 0;) {
+      bool first = i + 2 == n->values.size();  // `right` is still the input's last operand: copy it
+      right = binary(n->op, n->values[i], first ? Replacement(right) : Replacement(Unshared{right}), n->span);
+    }
     return right;
   }
 
@@ -48,16 +53,18 @@ class LogicalExpressionTransformer : public AstMutator {
         c->comparators = {right};
         cmp = c;
       }
-      tree = tree ? binary(BoolOpKind::And, tree, cmp, n->span) : cmp;
+      // The conjunction so far goes in uncopied (linear in the chain); the
+      // comparison is copied, since its operands are shared with its neighbours.
+      tree = tree ? binary(BoolOpKind::And, i > 1 ? Replacement(Unshared{tree}) : Replacement(tree), cmp, n->span) : cmp;
       left = right;
     }
     return tree;
   }
 
  private:
-  static Ref binary(BoolOpKind op, const Ref& a, const Ref& b, SourceSpan span) {
+  static Ref binary(BoolOpKind op, Replacement a, Replacement b, SourceSpan span) {
     return quote_expr(op == BoolOpKind::And ? "ag__.and_(lambda: a, lambda: b)" : "ag__.or_(lambda: a, lambda: b)",
-                      {{"a", a}, {"b", b}}, span);
+                      {{"a", std::move(a)}, {"b", std::move(b)}}, span);
   }
 
   bool equality_;
