@@ -1,6 +1,8 @@
 #include "transpiler/analysis/closures.h"
 
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -21,7 +23,7 @@ const Closure* Closures::scope(const Node* n) const {
 }
 
 const Closure* Closures::owner(const Closure* from, const std::string& name) {
-  for (const Closure* c = from; c; c = c->parent) {
+  for (const Closure* c = from; c; c = c->lookup_parent) {
     if (c->globals.count(name)) return nullptr;
     if (c->locals.count(name)) return c;
   }
@@ -93,6 +95,10 @@ class ClosureBuilder : public AstVisitor {
     c.kind = kind;
     c.node = &n;
     c.parent = current_;
+    // A lambda's names are its parameters, final here (only a def gains one
+    // later, its self_name), so one without any can be skipped by owner().
+    const Closure* p = current_;
+    c.lookup_parent = p && p->kind == Closure::Kind::Lambda && p->locals.empty() ? p->lookup_parent : p;
     const Scope* s = activity_.function_scope(&n);
     AGC_CHECK(s) << "no activity scope for a " << kind_name(n.kind);
     for (const QN& q : s->globals) c.globals.insert(q.str());
@@ -226,10 +232,17 @@ class ClosureBuilder : public AstVisitor {
   }
 
   void find_self_references() {
+    // The uses of each name, so each def reads only those of its own name
+    // (a function with n loops has 3n generated defs).
+    std::unordered_map<std::string_view, std::vector<const Use*>> uses_of;
+    for (const Use& u : uses_) uses_of[u.name].push_back(&u);
     for (Def& d : defs_) {
       if (!d.parent || Closures::owner(d.parent, *d.name) != d.parent || bindings_[{d.parent, *d.name}] != 1) continue;
-      for (const Use& u : uses_) {
-        if (u.name != *d.name || Closures::owner(u.at, u.name) != d.parent) continue;
+      auto named = uses_of.find(*d.name);
+      if (named == uses_of.end()) continue;
+      for (const Use* use : named->second) {
+        const Use& u = *use;
+        if (Closures::owner(u.at, u.name) != d.parent) continue;
         bool inside = false;
         crossed(u.at, d.parent, [&](Closure& x) { inside = inside || &x == d.scope; });
         if (inside) {
@@ -245,11 +258,15 @@ class ClosureBuilder : public AstVisitor {
     for (const Use& u : uses_) {
       const Closure* owner = Closures::owner(u.at, u.name);
       if (!owner || owner == u.at) continue;
+      // A scope that already has the name free was crossed by an earlier use
+      // of it, which went on to the same owner (no scope in between binds
+      // it) and made it a cell if any scope from there escapes: stop there,
+      // so a use n scopes deep costs O(n) once, not for every use below.
       bool escaping = false;
-      crossed(u.at, owner, [&](Closure& x) {
-        x.free.insert(u.name);
-        escaping = escaping || x.escapes;
-      });
+      for (Closure* x = u.at; x != owner; x = mut(x->parent)) {
+        if (!x->free.insert(u.name).second) break;
+        escaping = escaping || x->escapes;
+      }
       if (escaping) mut(owner)->cells.insert(u.name);
     }
   }

@@ -43,6 +43,9 @@ struct Closure {
   const ast::Node* node = nullptr;
   /// The enclosing scope; null at module level, whose names are globals.
   const Closure* parent = nullptr;
+  /// Where owner() looks after this scope: `parent`, or past the lambdas that
+  /// bind no name (the thunks of an and/or chain of n operands nest n deep).
+  const Closure* lookup_parent = nullptr;
   /// Names bound here (parameters included), not declared global or nonlocal.
   std::set<std::string> locals;
   /// Names declared `global` here.
@@ -69,7 +72,8 @@ class Closures {
   /// The scope of a FunctionDef, Lambda or comprehension node of the tree.
   const Closure* scope(const ast::Node* n) const;
   /// The scope `name` belongs to when used in `from` (null: module level):
-  /// the innermost one binding it, or null for a global or builtin.
+  /// the innermost one binding it, or null for a global or builtin. Costs one
+  /// step per enclosing scope that binds names, not per enclosing scope.
   static const Closure* owner(const Closure* from, const std::string& name);
 
  private:
