@@ -193,6 +193,63 @@ std::string Emitter::callable_ref(const Ref& e, int nparams) {
   return fmt::format("[&](const ag::Value& ag_a) -> ag::Value {{ return {}({{ag_a}}, {{}}); }}", v);
 }
 
+std::string Emitter::logical_chain(const Call& outer, std::string_view op) {
+  // ag__.and_(lambda: a, lambda: b, lambda: c) nests to the right:
+  //   and_(A, [&]() -> ag::Value { return and_(B, C); })
+  // and the conversion nests a chain of n operands n calls deep, each in the
+  // last thunk of the one before. Wrapping each level's text around the text
+  // of the levels inside copied that text once per level (quadratic), so the
+  // levels are collected first and the text written once, front to back.
+  // Operands are emitted in the order the nesting emitted them (the last one
+  // first, then backwards, outer levels after inner ones): fresh names count.
+  std::vector<const Call*> levels{&outer};
+  std::vector<const Lambda*> wrappers;  // wrappers[k]: the thunk holding levels[k + 1]
+  const size_t base_scopes = scopes.size();
+  for (;;) {
+    const Call& c = *levels.back();
+    const auto* l = c.args.back()->dyn<Lambda>();
+    if (!l || ag_operator(l->body) != op || l->body->as<Call>().args.size() < 2) break;
+    wrappers.push_back(l);
+    scopes.push_back(Scope{&closure_of(*l), "", "", ""});
+    levels.push_back(&l->body->as<Call>());
+  }
+  auto operand = [&](const Ref& e) {
+    if (auto* l = e->dyn<Lambda>()) return thunk(*l);
+    return callable_ref(e, 0);
+  };
+  std::string tail = operand(levels.back()->args.back());
+  std::vector<std::vector<std::string>> operands(levels.size());
+  for (size_t k = levels.size(); k-- > 0;) {
+    scopes.erase(scopes.begin() + static_cast<std::ptrdiff_t>(base_scopes + k), scopes.end());  // in levels[k]'s thunks
+    const Refs& args = levels[k]->args;
+    operands[k].resize(args.size() - 1);
+    for (size_t i = args.size() - 1; i-- > 0;) operands[k][i] = operand(args[i]);
+  }
+  std::string out;
+  std::string closing;  // reversed: appended backwards at the end
+  for (size_t k = 0; k < levels.size(); ++k) {
+    if (k > 0) {
+      out += "[&]() -> ag::Value { return ";
+      closing += "} ;";
+    }
+    const std::vector<std::string>& ops = operands[k];
+    for (size_t i = 0; i < ops.size(); ++i) {
+      out += fmt::format("ag::autograph::{}(", op);
+      out += ops[i];
+      out += ", ";
+      if (i + 1 < ops.size()) {
+        out += "[&]() -> ag::Value { return ";
+        closing += ")} ;";
+      } else {
+        closing += ")";
+      }
+    }
+  }
+  out += tail;
+  out.append(closing.rbegin(), closing.rend());
+  return out;
+}
+
 std::string Emitter::ag_call(const Call& c, std::string_view op) {
   auto arg = [&](size_t i) -> const Ref& {
     static const Ref kNone = nullptr;
@@ -297,16 +354,7 @@ std::string Emitter::ag_call(const Call& c, std::string_view op) {
   }
   if (op == "and_" || op == "or_") {
     need(2);
-    // ag__.and_(lambda: a, lambda: b, lambda: c) nests to the right.
-    std::string out = thunk(c.args.back());
-    for (size_t i = c.args.size() - 1; i-- > 0;) {
-      if (i + 1 == c.args.size() - 1) {
-        out = fmt::format("ag::autograph::{}({}, {})", op, thunk(c.args[i]), out);
-      } else {
-        out = fmt::format("ag::autograph::{}({}, [&]() -> ag::Value {{ return {}; }})", op, thunk(c.args[i]), out);
-      }
-    }
-    return out;
+    return logical_chain(c, op);
   }
   if (op == "not_") {
     need(1);

@@ -177,6 +177,8 @@ class Emitter {
   // ---- calls and AutoGraph's operators (cpp_call.cpp)
   std::string call(const ast::Node& at_node, const ast::Ref& func, const ast::Refs& args, const ast::Refs& keywords);
   std::string ag_call(const ast::Call& c, std::string_view op);
+  /// ag__.and_/or_ and the chain of the same operator nested in its last thunk.
+  std::string logical_chain(const ast::Call& c, std::string_view op);
   std::string super_attr(const ast::Node& at_node, const ast::Refs& super_args, const std::string& attr);
   std::string tf_unknown(const ast::Node& n, const std::string& path);
   std::string np_unknown(const ast::Node& n, const std::string& alias, const std::string& path);

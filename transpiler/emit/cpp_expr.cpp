@@ -453,11 +453,20 @@ std::string Emitter::expr(const Ref& e) {
     case NodeKind::BoolOp: {
       const BoolOp& b = e->as<BoolOp>();
       const char* op = b.op == BoolOpKind::And ? "and_" : "or_";
-      std::string out = value(b.values.back());
-      for (size_t i = b.values.size() - 1; i-- > 0;) {
-        out = fmt::format("ag::autograph::{}([&]() -> ag::Value {{ return {}; }}, [&]() -> ag::Value {{ return {}; }})",
-                          op, value(b.values[i]), out);
+      // a and b and c nests to the right: and_(A, [&] { return and_(B, C); }).
+      // Written front to back once: wrapping each operand's text around the
+      // rest copied an n-operand chain n times. Operands are emitted last
+      // first, as the nesting did (fresh names count).
+      std::vector<std::string> values(b.values.size());
+      for (size_t i = b.values.size(); i-- > 0;) values[i] = value(b.values[i]);
+      std::string out;
+      for (size_t i = 0; i + 1 < values.size(); ++i) {
+        out += fmt::format("ag::autograph::{}([&]() -> ag::Value {{ return ", op);
+        out += values[i];
+        out += "; }, [&]() -> ag::Value { return ";
       }
+      out += values.back();
+      for (size_t i = 0; i + 1 < values.size(); ++i) out += "; })";
       return out;
     }
     case NodeKind::Compare: {
