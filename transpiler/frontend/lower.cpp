@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "transpiler/base/python_limits.h"
 #include "transpiler/frontend/keywords.h"
 #include "transpiler/frontend/lowerer.h"
 
@@ -347,6 +348,15 @@ void Lowerer::elif_chain(const std::vector<TSNode>& alts, size_t i, Refs& orelse
   TSNode c = alts[i];
   if (sym(c) == Sym::ElseClause) {
     orelse_out = body_of(field(c, f_.body));
+    return;
+  }
+  // Each elif nests one statement deeper; CPython refuses the whole file
+  // (and every later phase here recurses once per elif).
+  if (i + 1 >= static_cast<size_t>(kMaxCompilerNesting)) {
+    error(c, fmt::format("too many elif clauses: CPython cannot compile an if statement with {} or more (RecursionError: "
+                         "maximum recursion depth exceeded during compilation); split the chain, or look the branch "
+                         "up in a dict",
+                         kMaxCompilerNesting));
     return;
   }
   auto node = make<If>(span(c));

@@ -80,6 +80,40 @@ Deepest deepest_statement(const Ref& n, int depth = 0) {
   return out;
 }
 
+/// The least depth conversion nests the deepest statement of a function at,
+/// known before converting, counted as deepest_statement() counts the
+/// converted function: the root's body is at depth 2, since the converted
+/// body sits in `with ag__.FunctionScope(...)`. No pass makes code shallower
+/// (a branch or loop body becomes a def's body at its own depth, a return or
+/// break guards the rest of its block, an elif stays in its if's else) but
+/// one: break_statements moves the else block of a loop without a break
+/// after the loop, so that block counts at the loop's own depth
+/// (unsupported_features rejects loop else anyway).
+Deepest least_converted_depth(const Ref& n, int depth = 1) {
+  Deepest out{depth, n.get()};
+  auto block = [&](const Refs& stmts, int d) {
+    for (const Ref& c : stmts) {
+      Deepest x = least_converted_depth(c, d);
+      if (x.depth > out.depth) out = x;
+    }
+  };
+  if (const auto* w = n->dyn<While>()) {
+    block(w->body, depth + 1);
+    block(w->orelse, depth);
+  } else if (const auto* f = n->dyn<For>()) {
+    block(f->body, depth + 1);
+    block(f->orelse, depth);
+  } else {
+    for_each_child(*n, [&](const Ref& c) {
+      bool handler = c->kind == NodeKind::ExceptHandler;
+      if (!handler && !is_stmt(c->kind)) return;
+      Deepest x = least_converted_depth(c, handler ? depth : depth + 1);
+      if (x.depth > out.depth) out = x;
+    });
+  }
+  return out;
+}
+
 }  // namespace
 
 Ref convert_entity(const Ref& fn, const ConversionOptions& options,
@@ -92,6 +126,17 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
   size_t errors = sink.error_count();
   check_unsupported_features(fn, ctx);
   if (sink.error_count() > errors) return nullptr;
+  // Past CPython's nesting limit the conversion fails (below, once
+  // converted), and code nested that deep is an elif chain, whose conversion
+  // grows with its depth squared: refuse it before converting.
+  if (Deepest d = least_converted_depth(fn); d.depth >= kMaxIndentLevels) {
+    const std::string& name = fn->as<FunctionDef>().name;
+    SourceSpan at = d.stmt->span.known() ? d.stmt->span : fn->span;
+    sink.error(at, fmt::format("converting '{}' would nest this code at least {} blocks deep, past the {} Python "
+                               "accepts; split '{}' into smaller functions",
+                               name, d.depth, kMaxIndentLevels - 1, name));
+    return nullptr;
+  }
   static const bool time_passes = std::getenv("AGC_TIME_PASSES") != nullptr;
   Ref cur = fn;
   for (const auto& p : pipeline(options)) {

@@ -2,6 +2,7 @@
 
 #include "tests/unit/support.h"
 #include "transpiler/ast/dump.h"
+#include "transpiler/base/big_stack.h"
 
 using namespace agc;
 using agc::testing::parse;
@@ -146,6 +147,21 @@ TEST_CASE("pathological nesting is reported, not a stack overflow") {
   std::string deep = "x = " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n";
   std::string e = errors_of(deep);
   CHECK(e.find("nested too deeply") != std::string::npos);
+}
+
+TEST_CASE("an if with 3000 elif clauses is refused, as CPython's compiler refuses it") {
+  // Each elif nests in the else of the one before: CPython 3.9-3.11 stop
+  // compiling near 3,000 (RecursionError) and parsing near 6,000.
+  auto chain = [](int elifs) {
+    std::string src = "def f(x):\n    if x == 0:\n        y = 0\n";
+    for (int k = 1; k <= elifs; ++k) src += "    elif x == " + std::to_string(k) + ":\n        y = 1\n";
+    return src + "    else:\n        y = 2\n    return y\n";
+  };
+  std::string ok = run_on_big_stack([&] { return errors_of(chain(2999)); });
+  CHECK(ok.empty());
+  std::string e = run_on_big_stack([&] { return errors_of(chain(20000)); });
+  CHECK(e.find("t.py:6002:5: error: too many elif clauses: CPython cannot compile an if statement with 3000 or more "
+               "(RecursionError: maximum recursion depth exceeded during compilation)") != std::string::npos);
 }
 
 TEST_CASE("blocks nest at most 99 deep, as in CPython's tokenizer") {

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "tests/unit/support.h"
+#include "transpiler/base/big_stack.h"
 #include "transpiler/analysis/module_scope.h"
 #include "transpiler/ast/visitor.h"
 #include "transpiler/emit/to_code.h"
@@ -258,6 +259,36 @@ TEST_CASE("converted code stays within the 99 nested blocks Python accepts") {
   CHECK(!passes::convert_entity(deep->first(), {}, nullptr, {}, sink));
   CHECK(sink.render_all().find("t.py:195:5: error: converting 'f' nests this code 100 blocks deep, past the 99 "
                                "Python accepts") != std::string::npos);
+}
+
+TEST_CASE("an elif chain nested past 99 blocks is refused before it is converted") {
+  // The conversion nests each elif one def deeper than the one before; the
+  // input shows it, so the entity fails before the passes (and before the
+  // analyses, whose work grows with the chain).
+  auto chain = [](int ifs) {
+    std::string src = "def f(x):\n";
+    for (int k = 0; k < ifs; ++k) src += std::string(k ? "  elif" : "  if") + " x == " + std::to_string(k) + ":\n    y = 1\n";
+    return src + "  return y\n";
+  };
+  auto ok = testing::parse(chain(97));
+  DiagnosticSink sink_ok;
+  CHECK(passes::convert_entity(ok->first(), {}, nullptr, {}, sink_ok));
+  CHECK(!sink_ok.has_errors());
+
+  bool converted = true;
+  std::vector<std::string> passes_run;
+  std::string errors;
+  run_on_big_stack([&] {
+    auto deep = testing::parse(chain(2500));
+    DiagnosticSink sink;
+    converted = passes::convert_entity(deep->first(), {}, nullptr, {}, sink,
+                                       [&](const char* pass, const Ref&) { passes_run.push_back(pass); }) != nullptr;
+    errors = sink.render_all();
+  });
+  CHECK(!converted);
+  CHECK(passes_run.empty());
+  CHECK(errors.find("t.py:5001:5: error: converting 'f' would nest this code at least 2502 blocks deep, past the 99 "
+                    "Python accepts") != std::string::npos);
 }
 
 TEST_CASE("a block cannot stack more than 100 return guards, and fails cleanly at 8000") {
