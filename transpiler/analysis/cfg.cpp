@@ -20,12 +20,15 @@ class GraphBuilder {
 
   // Statements nest, so the active ones form a stack; a node records only the
   // innermost and each statement its enclosing one (pyct copies the whole set).
+  // Each statement also gets the interval of a walk entering and leaving it,
+  // so whether one holds another is two comparisons, not a search.
   void begin_statement(const Node* stmt) {
-    enclosing_[stmt] = active_.empty() ? nullptr : active_.back();
-    active_.push_back(stmt);
+    stmts_.push_back({stmt, active_.empty() ? -1 : active_.back(), clock_++, 0});
+    active_.push_back(static_cast<int>(stmts_.size()) - 1);
   }
   void end_statement(const Node* stmt) {
-    AGC_CHECK(!active_.empty() && active_.back() == stmt) << "statements must nest";
+    AGC_CHECK(!active_.empty() && stmts_[static_cast<size_t>(active_.back())].node == stmt) << "statements must nest";
+    stmts_[static_cast<size_t>(active_.back())].left = clock_++;
     active_.pop_back();
   }
 
@@ -63,9 +66,12 @@ class GraphBuilder {
 
   void enter_loop_section(const Node* section, const Node* entry) {
     continues_[section];
-    section_entry_[section] = add_ordinary_node(entry);
+    CfgNode* n = add_ordinary_node(entry);
+    if (loop_depth_++ == 0) outer_loop_ = n->outer_loop = n->id;
+    section_entry_[section] = n;
   }
   void exit_loop_section(const Node* section) {
+    if (--loop_depth_ == 0) outer_loop_ = 0;
     CfgNode* entry = section_entry_[section];
     connect(leaves_, entry);
     for (CfgNode* c : continues_[section]) connect(connect_jump_to_finally_sections(c), entry);
@@ -75,17 +81,23 @@ class GraphBuilder {
   }
 
   void enter_cond_section(const Node* section) { cond_leaves_[section]; }
+  // A branch's leaves are moved, not copied, and merged smaller into larger:
+  // in an elif chain n deep the else branch ends in the leaves of all the
+  // branches after it, so copying them at each level was quadratic.
   void new_cond_branch(const Node* section) {
     auto it = cond_entry_.find(section);
     if (it != cond_entry_.end()) {
-      cond_leaves_[section].push_back(leaves_);
+      cond_leaves_[section].push_back(std::move(leaves_));
       leaves_ = it->second;
     } else {
       cond_entry_[section] = leaves_;
     }
   }
   void exit_cond_section(const Node* section) {
-    for (const auto& split : cond_leaves_[section]) leaves_.insert(split.begin(), split.end());
+    for (auto& split : cond_leaves_[section]) {
+      if (split.size() > leaves_.size()) std::swap(split, leaves_);
+      leaves_.insert(split.begin(), split.end());
+    }
     cond_entry_.erase(section);
     cond_leaves_.erase(section);
   }
@@ -106,21 +118,28 @@ class GraphBuilder {
     finally_direct_flow_.erase(section);
   }
 
+  /// Each compound statement's stmt_next and stmt_prev: for an edge a -> b,
+  /// the statements holding a but not b flow to b, those holding b but not a
+  /// are flowed into from a. Walking up from a's innermost statement stops at
+  /// the first one holding b, or at one that already flows to b: an earlier
+  /// edge into b crossed it and went on from there to the same place (no
+  /// statement in between holds b). So each edge costs what it adds, and the
+  /// n branches of an elif chain n deep, all flowing to the statement after
+  /// it, cost O(n), not O(n^2).
   void build() {
     g_.exits = leaves_;
-    for (const auto& [stmt, parent] : enclosing_) {
-      g_.stmt_prev[stmt];
-      g_.stmt_next[stmt];
+    for (const Stmt& st : stmts_) {
+      g_.stmt_prev[st.node];
+      g_.stmt_next[st.node];
     }
-    std::vector<const Node*> of, os;
     for (const auto& [first, second] : edges_) {
-      owners(first, of);
-      owners(second, os);
-      for (const Node* s : of) {
-        if (std::find(os.begin(), os.end(), s) == os.end()) g_.stmt_next[s].insert(second);
+      int sa = innermost_[static_cast<size_t>(first->id - 1)];
+      int sb = innermost_[static_cast<size_t>(second->id - 1)];
+      for (int s = sa; s >= 0 && !holds(s, sb); s = stmts_[static_cast<size_t>(s)].parent) {
+        if (!g_.stmt_next[stmts_[static_cast<size_t>(s)].node].insert(second).second) break;
       }
-      for (const Node* s : os) {
-        if (std::find(of.begin(), of.end(), s) == of.end()) g_.stmt_prev[s].insert(first);
+      for (int s = sb; s >= 0 && !holds(s, sa); s = stmts_[static_cast<size_t>(s)].parent) {
+        if (!g_.stmt_prev[stmts_[static_cast<size_t>(s)].node].insert(first).second) break;
       }
     }
   }
@@ -137,18 +156,21 @@ class GraphBuilder {
     for (CfgNode* a : from) connect(a, b);
   }
 
-  /// The statements a node lies in, innermost first.
-  void owners(const CfgNode* n, std::vector<const Node*>& out) const {
-    out.clear();
-    for (const Node* s = innermost_[static_cast<size_t>(n->id - 1)]; s; s = enclosing_.at(s)) out.push_back(s);
+  /// Whether statement `s` holds statement `t` (or is it); -1 is no statement.
+  bool holds(int s, int t) const {
+    if (t < 0) return false;
+    const Stmt& a = stmts_[static_cast<size_t>(s)];
+    const Stmt& b = stmts_[static_cast<size_t>(t)];
+    return a.entered <= b.entered && b.left <= a.left;
   }
 
   CfgNode* add_new_node(const Node* ast) {
     CfgNode& n = g_.nodes.emplace_back();
     n.ast = ast;
     n.id = static_cast<int>(g_.nodes.size());
+    n.outer_loop = outer_loop_;
     g_.index[ast] = &n;
-    innermost_.push_back(active_.empty() ? nullptr : active_.back());
+    innermost_.push_back(active_.empty() ? -1 : active_.back());
     if (!g_.entry) g_.entry = &n;
     connect(leaves_, &n);
     for (const Node* s : pending_finally_) finally_subgraphs_[s].first = &n;
@@ -176,11 +198,20 @@ class GraphBuilder {
     return cursor;
   }
 
+  struct Stmt {
+    const Node* node;
+    int parent;  // index in stmts_, -1 for none
+    int entered, left;  // when the walk entered and left it
+  };
+
   Cfg& g_;
   CfgNodeSet leaves_;
-  std::vector<const Node*> active_;
-  std::vector<const Node*> innermost_;  // by node id - 1
-  std::unordered_map<const Node*, const Node*> enclosing_;
+  std::vector<Stmt> stmts_;
+  std::vector<int> active_;  // indices in stmts_
+  std::vector<int> innermost_;  // by node id - 1: index in stmts_, or -1
+  int clock_ = 0;
+  int loop_depth_ = 0;
+  int outer_loop_ = 0;  // the entry id of the outermost loop being built, or 0
   std::vector<std::pair<CfgNode*, CfgNode*>> edges_;
   std::map<CfgNode*, std::vector<const Node*>> finally_sections_;
   std::map<const Node*, std::pair<CfgNode*, CfgNodeSet>> finally_subgraphs_;

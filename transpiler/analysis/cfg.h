@@ -21,8 +21,19 @@ struct CfgNode {
   const ast::Node* ast = nullptr;
   std::vector<CfgNode*> next;
   std::vector<CfgNode*> prev;
-  int id = 0;  // creation order, for deterministic iteration
+  int id = 0;  // creation order (1, 2, ...), for deterministic iteration
+  /// The id of the entry node of the outermost loop holding this node (its
+  /// own id for that entry), 0 outside loops. Nodes are created in lexical
+  /// order, so an edge to a smaller id is a loop's back edge, and a node
+  /// reaches a smaller id only through the entry of a loop holding it: see
+  /// can_reach_up_to().
+  int outer_loop = 0;
 };
+
+/// Whether flow from `n` may reach some node whose id is at most `id`: only
+/// if `n` is that node or before it, or a loop holding `n` starts there or
+/// before. Dataflow searches use it to stop where they cannot matter.
+inline bool can_reach_up_to(const CfgNode& n, int id) { return n.id <= id || (n.outer_loop && n.outer_loop <= id); }
 
 struct NodeOrder {
   bool operator()(const CfgNode* a, const CfgNode* b) const { return a->id < b->id; }
@@ -37,6 +48,9 @@ struct Cfg {
   std::unordered_map<const ast::Node*, CfgNode*> index;
   /// Of compound statements: CFG nodes outside that flow in / that are flowed to.
   std::unordered_map<const ast::Node*, CfgNodeSet> stmt_prev, stmt_next;
+
+  /// The node with id `id` (1 <= id <= nodes.size()).
+  const CfgNode& node(int id) const { return nodes[static_cast<size_t>(id - 1)]; }
 
   CfgNode* find(const ast::Node* n) const {
     auto it = index.find(n);

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/support.h"
+#include "transpiler/base/big_stack.h"
 #include "transpiler/analysis/activity.h"
 #include "transpiler/analysis/analysis_cache.h"
 #include "transpiler/analysis/cfg.h"
@@ -156,6 +157,53 @@ TEST_CASE("cfg: a loop's test flows to the body and past the loop; a raise exits
   CHECK(test->next.size() == 2);
   CHECK(g->exits.size() == 1);
   CHECK(g->stmt_next.at(stmt(p->first(), 0)).size() == 1);
+}
+
+TEST_CASE("cfg: every branch of a long elif chain flows to the statement after it") {
+  // 2,900 branches, nested 2,900 deep: each If's stmt_next is the return,
+  // each elif's stmt_prev the test before it (built in linear time).
+  const int n = 2900;
+  std::string src = "def f(x):\n";
+  for (int k = 0; k < n; ++k) src += std::string(k ? "  elif" : "  if") + " x == " + std::to_string(k) + ":\n    y = 1\n";
+  src += "  return y\n";
+  std::string problems;
+  run_on_big_stack([&] {
+    auto p = testing::parse(src);
+    AnalysisCache cache;
+    const Cfg* g = cache.get<Cfgs>(p->first()).of(p->first().get());
+    const Node* ret = stmt(p->first(), 1);
+    const Node* s = stmt(p->first(), 0);
+    const CfgNode* before = g->find(p->first()->as<FunctionDef>().args.get());
+    for (int k = 0; k < n; ++k) {
+      const auto& next = g->stmt_next.at(s);
+      const auto& prev = g->stmt_prev.at(s);
+      if (next.size() != 1 || (*next.begin())->ast != ret) problems += "next of " + std::to_string(k) + "; ";
+      if (prev.size() != 1 || *prev.begin() != before) problems += "prev of " + std::to_string(k) + "; ";
+      before = g->find(s->as<If>().test.get());
+      if (k + 1 < n) s = s->as<If>().orelse.at(0).get();
+    }
+  });
+  CHECK(problems.empty());
+}
+
+TEST_CASE("cfg: a node knows the outermost loop holding it; flow goes back only through a loop's entry") {
+  auto p = testing::parse("def f(x):\n  a = 1\n  while x:\n    for i in x:\n      b = i\n  c = a\n");
+  AnalysisCache cache;
+  const Cfg* g = cache.get<Cfgs>(p->first()).of(p->first().get());
+  const auto& loop = stmt(p->first(), 1)->as<While>();
+  const auto& inner = loop.body.at(0)->as<For>();
+  const CfgNode* test = g->find(loop.test.get());
+  const CfgNode* b = g->find(inner.body.at(0).get());
+  const CfgNode* a = g->find(stmt(p->first(), 0));
+  const CfgNode* c = g->find(stmt(p->first(), 2));
+  CHECK(a->outer_loop == 0);
+  CHECK(test->outer_loop == test->id);
+  CHECK(g->find(inner.iter.get())->outer_loop == test->id);
+  CHECK(b->outer_loop == test->id);
+  CHECK(c->outer_loop == 0);
+  CHECK(can_reach_up_to(*b, test->id));  // around the loop
+  CHECK(!can_reach_up_to(*b, a->id));
+  CHECK(!can_reach_up_to(*c, test->id));
 }
 
 TEST_CASE("analyses are cached per tree and recomputed for a new tree") {
