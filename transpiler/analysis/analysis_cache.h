@@ -20,14 +20,20 @@ class AnalysisCache {
   /// `T::compute(root, *this)`.
   template <class T>
   const T& get(const ast::Ref& root) {
+    return *get_shared<T>(root);
+  }
+  /// get(), as shared ownership: for an analysis that keeps another one it
+  /// reads later (the cache may be gone by then).
+  template <class T>
+  std::shared_ptr<const T> get_shared(const ast::Ref& root) {
     auto key = std::make_pair(std::type_index(typeid(T)), root.get());
     auto it = cache_.find(key);
-    if (it != cache_.end()) return *static_cast<const T*>(it->second.get());
+    if (it != cache_.end()) return std::static_pointer_cast<const T>(it->second);
     auto value = std::make_shared<T>(T::compute(root, *this));
     // Keeping the root alive guarantees its address is not reused by a later tree.
     roots_.push_back(root);
     cache_.emplace(key, value);
-    return *value;
+    return value;
   }
 
  private:

@@ -68,33 +68,75 @@ class LivenessAnalyzer {
       }
     }
 
-    // Backward to a fixed point.
-    std::vector<BitSet> in(n, BitSet(symbols.size())), out(n, BitSet(symbols.size()));
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
-        size_t k = id(&*it);
-        BitSet live_out(symbols.size());
-        for (const CfgNode* s : it->next) live_out.unite(in[id(s)]);
-        BitSet live_in = live_out;
-        for (int i : kill[k]) live_in.reset(i);
-        for (int i : gen[k]) live_in.set(i);
-        if (live_in != in[k]) changed = true;
-        in[k] = std::move(live_in);
-        out[k] = std::move(live_out);
+    // Only these nodes' sets are read: the test or iterate of each If/While/For
+    // (live_in) and the nodes each compound statement flows to (live_out).
+    std::vector<int> slot(n + 1, -1);
+    std::vector<std::vector<int>> live;  // by slot: the symbols live on entry, ascending
+    auto want = [&](const CfgNode* c) {
+      if (c && slot[static_cast<size_t>(c->id)] < 0) {
+        slot[static_cast<size_t>(c->id)] = static_cast<int>(live.size());
+        live.emplace_back();
+      }
+    };
+    for_each_statement(fn, [&](const Node* s) {
+      switch (s->kind) {
+        case NodeKind::If: want(g.find(s->as<If>().test.get())); break;
+        case NodeKind::While: want(g.find(s->as<While>().test.get())); break;
+        case NodeKind::For: want(g.find(s->as<For>().iter.get())); break;
+        default: break;
+      }
+      if (auto it = g.stmt_next.find(s); it != g.stmt_next.end()) {
+        for (const CfgNode* x : it->second) want(x);
+      }
+    }, [](const Node*) {});
+
+    // One name at a time (see dataflow.h): backward from the nodes reading
+    // it, not past a node that overwrites it without reading it.
+    std::vector<std::vector<int>> reads(symbols.size()), writes(symbols.size());
+    for (size_t k = 0; k < n; ++k) {
+      for (int v : gen[k]) reads[static_cast<size_t>(v)].push_back(static_cast<int>(k) + 1);
+      for (int v : kill[k]) writes[static_cast<size_t>(v)].push_back(static_cast<int>(k) + 1);
+    }
+    NodeMarks live_at(n), written(n);
+    std::vector<int> todo;
+    for (size_t v = 0; v < symbols.size(); ++v) {
+      live_at.clear();
+      written.clear();
+      for (int k : writes[v]) written.mark(k);
+      for (int k : reads[v]) {
+        if (live_at.mark(k)) todo.push_back(k);
+      }
+      while (!todo.empty()) {
+        const CfgNode& c = g.node(todo.back());
+        todo.pop_back();
+        if (int sl = slot[static_cast<size_t>(c.id)]; sl >= 0) live[static_cast<size_t>(sl)].push_back(static_cast<int>(v));
+        for (const CfgNode* p : c.prev) {
+          if (!written.marked(p->id) && live_at.mark(p->id)) todo.push_back(p->id);
+        }
       }
     }
 
     // Annotate the statements of this function (not those of nested functions).
-    auto live_in_of = [&](const CfgNode* c) { return in[id(c)].to_set(symbols); };
+    auto to_set = [&](const std::vector<int>& ids) {
+      std::vector<QN> members;
+      members.reserve(ids.size());
+      for (int v : ids) members.push_back(symbols.at(static_cast<size_t>(v)));
+      QNSet out;
+      out.insert(members.begin(), members.end());
+      return out;
+    };
+    auto live_in_of = [&](const CfgNode* c) { return to_set(live[static_cast<size_t>(slot[static_cast<size_t>(c->id)])]); };
     for_each_statement(fn, [&](const Node* s) {
       auto stmt_out = [&](const Node* stmt) {
-        BitSet o(symbols.size());
+        std::vector<int> o;
         auto itn = g.stmt_next.find(stmt);
         if (itn != g.stmt_next.end()) {
-          for (const CfgNode* x : itn->second) o.unite(in[id(x)]);
+          for (const CfgNode* x : itn->second) {
+            const auto& l = live[static_cast<size_t>(slot[static_cast<size_t>(x->id)])];
+            o.insert(o.end(), l.begin(), l.end());
+          }
         }
-        out_.out_[stmt] = o.to_set(symbols);
+        out_.out_[stmt] = to_set(o);
       };
       auto stmt_in = [&](const Node* entry) {
         if (const CfgNode* c = g.find(entry)) out_.in_[s] = live_in_of(c);
