@@ -68,32 +68,51 @@ class ActivityAnalyzer {
     s.parent = stack_.empty() ? nullptr : stack_.back();
     s.isolated = isolated;
     stack_.push_back(&s);
+    from_inner_.emplace_back();
     return &s;
   }
+
+  /// What the scopes inside a scope pass to it, gathered unsorted and added
+  /// to its sets once, when it is finalized: a block of n statements would
+  /// otherwise insert into its sorted sets n times (quadratic for a function
+  /// of 100,000 loops).
+  struct Gathered {
+    std::vector<QN> read, modified, bound, deleted, globals, nonlocals;
+  };
 
   /// Finalizes the innermost scope: a block passes everything to its parent,
   /// an isolated (function) scope only its free reads.
   const Scope* exit() {
     Scope* s = stack_.back();
     stack_.pop_back();
+    {
+      Gathered& g = from_inner_.back();
+      s->read.insert(g.read.begin(), g.read.end());
+      s->modified.insert(g.modified.begin(), g.modified.end());
+      s->bound.insert(g.bound.begin(), g.bound.end());
+      s->deleted.insert(g.deleted.begin(), g.deleted.end());
+      s->globals.insert(g.globals.begin(), g.globals.end());
+      s->nonlocals.insert(g.nonlocals.begin(), g.nonlocals.end());
+      from_inner_.pop_back();
+    }
     if (!stack_.empty()) {
-      Scope* p = stack_.back();
+      Gathered& p = from_inner_.back();
       if (!s->isolated) {
-        p->read.insert(s->read.begin(), s->read.end());
-        p->modified.insert(s->modified.begin(), s->modified.end());
-        p->bound.insert(s->bound.begin(), s->bound.end());
-        p->deleted.insert(s->deleted.begin(), s->deleted.end());
-        p->globals.insert(s->globals.begin(), s->globals.end());
-        p->nonlocals.insert(s->nonlocals.begin(), s->nonlocals.end());
+        p.read.insert(p.read.end(), s->read.begin(), s->read.end());
+        p.modified.insert(p.modified.end(), s->modified.begin(), s->modified.end());
+        p.bound.insert(p.bound.end(), s->bound.begin(), s->bound.end());
+        p.deleted.insert(p.deleted.end(), s->deleted.begin(), s->deleted.end());
+        p.globals.insert(p.globals.end(), s->globals.begin(), s->globals.end());
+        p.nonlocals.insert(p.nonlocals.end(), s->nonlocals.begin(), s->nonlocals.end());
       } else if (!s->comprehension) {
         for (const auto& q : s->read) {
-          if (!s->bound.count(q)) p->read.insert(q);
+          if (!s->bound.count(q)) p.read.push_back(q);
         }
       } else {
         // What a comprehension reads through its targets (`x.a` for target
         // x) stays inside it too, as track() never recorded it.
         for (const auto& q : s->read) {
-          if (!reaches_through(q, s->bound)) p->read.insert(q);
+          if (!reaches_through(q, s->bound)) p.read.push_back(q);
         }
       }
     }
@@ -407,6 +426,7 @@ class ActivityAnalyzer {
   }
 
   Activity& out_;
+  std::vector<Gathered> from_inner_;  // parallel to stack_
   std::vector<Scope*> stack_;
   std::vector<QNSet> comprehension_targets_;
   bool in_aug_assign_ = false;
