@@ -4,6 +4,8 @@
 // `ctx.analyses.get<Liveness>(root)` instead of re-deriving facts.
 #pragma once
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <typeindex>
@@ -34,6 +36,15 @@ class AnalysisCache {
     roots_.push_back(root);
     cache_.emplace(key, value);
     return value;
+  }
+
+  /// Forgets the analyses of every tree but `keep` (and lets those trees go):
+  /// a pipeline moves from tree to tree and never asks about an earlier one
+  /// again, and a function's analyses cost as much memory as its tree.
+  void retain_only(std::initializer_list<const ast::Node*> keep) {
+    auto kept = [&](const ast::Node* n) { return std::find(keep.begin(), keep.end(), n) != keep.end(); };
+    std::erase_if(cache_, [&](const auto& entry) { return !kept(entry.first.second); });
+    std::erase_if(roots_, [&](const ast::Ref& r) { return !kept(r.get()); });
   }
 
  private:

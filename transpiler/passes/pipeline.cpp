@@ -155,6 +155,9 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
     if (sink.error_count() > errors) return nullptr;
     if (observer && next != cur) observer(p.name, next);
     cur = next;
+    // Passes read analyses of the tree they get and of the original (for
+    // naming), never of an earlier tree.
+    analyses.retain_only({fn.get(), cur.get()});
   }
   // Conversion nests code (branches and loop bodies become functions, guards
   // wrap what follows a return); output CPython could not read back is an error.
