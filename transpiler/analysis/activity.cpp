@@ -23,13 +23,13 @@ bool Scope::reserves(const std::string& name) const {
       }
       continue;
     }
-    if (!s->reserved_built_) {
+    if (!s->reserved_) {
+      s->reserved_ = std::make_unique<std::unordered_set<std::string>>();
       for (const auto& q : s->read) {
-        if (const std::string* piece = q.reserved_piece()) s->reserved_.insert(*piece);
+        if (const std::string* piece = q.reserved_piece()) s->reserved_->insert(*piece);
       }
-      s->reserved_built_ = true;
     }
-    if (s->reserved_.count(name)) return true;
+    if (s->reserved_->count(name)) return true;
   }
   return false;
 }

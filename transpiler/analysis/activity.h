@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <tuple>
 #include <set>
 #include <string>
@@ -40,9 +41,10 @@ struct Scope {
 
  private:
   // The names `read` reserves, built on the first reserves() call: a function
-  // with n loops asks n times about a scope reading O(n) names.
-  mutable std::unordered_set<std::string> reserved_;
-  mutable bool reserved_built_ = false;
+  // with n loops asks n times about a scope reading O(n) names. Only scopes
+  // reading many names build it, so it is allocated then (an empty set is as
+  // big as a third of a Scope, and a converted function has dozens per loop).
+  mutable std::unique_ptr<std::unordered_set<std::string>> reserved_;
 };
 
 /// The union of what several scopes reserve (null scopes are skipped).

@@ -317,7 +317,12 @@ void ClosureBuilder::visit_Call(const Ptr<Call>& n) {
 
 Closures Closures::compute(const Ref& root, AnalysisCache& cache) {
   Closures out;
-  ClosureBuilder(out, cache.get<Activity>(root)).run(root);
+  // Closures keep nothing of the activity they are built from, and the C++
+  // emitter asks for nothing else: not cached, it is freed here instead of
+  // while the function is emitted (a converted function's is the size of
+  // its tree).
+  Activity activity = Activity::compute(root, cache);
+  ClosureBuilder(out, activity).run(root);
   return out;
 }
 

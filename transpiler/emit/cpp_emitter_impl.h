@@ -70,7 +70,12 @@ class Emitter {
   }
   /// The tree whose closures name the scopes emitted next: a converted
   /// function, or a module-level statement (analysed when first needed).
-  void set_root(const ast::Ref& root) { root_ = root; }
+  void set_root(const ast::Ref& root) {
+    // Each root is emitted once, from start to end: the analyses of the one
+    // before are done with (for a big function, as big as its tree).
+    analyses_.retain_only({root.get()});
+    root_ = root;
+  }
 
   // ---- functions and their scopes (cpp_function.cpp)
   /// The C++ body (without braces) of a def: frame, locals, statements, a
