@@ -435,16 +435,19 @@ class ActivityAnalyzer {
 Activity Activity::compute(const ast::Ref& root, AnalysisCache&) {
   Activity a;
   ActivityAnalyzer(a).run(root);
-  for (const auto* m : {&a.body_, &a.args_}) {
-    for (const auto& [node, scope] : *m) {
-      a.by_span_.emplace(std::make_tuple(static_cast<int>(node->kind), node->span.begin, node->span.end), node);
-    }
-  }
   return a;
 }
 
 const Scope* Activity::find_original(const Map& m, const ast::Node* n) const {
   if (const Scope* s = find(m, n)) return s;
+  if (!by_span_built_) {
+    for (const auto* map : {&body_, &args_}) {
+      for (const auto& [node, scope] : *map) {
+        by_span_.emplace(std::make_tuple(static_cast<int>(node->kind), node->span.begin, node->span.end), node);
+      }
+    }
+    by_span_built_ = true;
+  }
   auto it = by_span_.find(std::make_tuple(static_cast<int>(n->kind), n->span.begin, n->span.end));
   return it == by_span_.end() ? nullptr : find(m, it->second);
 }

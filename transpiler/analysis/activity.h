@@ -89,7 +89,11 @@ class Activity {
   std::deque<Scope> scopes_;
   Map scope_, body_, orelse_, iterate_, args_, function_;
   // (kind, begin, end) of the node of every entry in body_ and args_.
-  std::map<std::tuple<int, uint32_t, uint32_t>, const ast::Node*> by_span_;
+  // Built on the first find_original(): only the original function's
+  // activity is asked, and the others (control_flow's, the emitter's) would
+  // pay a tree-sized map for nothing.
+  mutable std::map<std::tuple<int, uint32_t, uint32_t>, const ast::Node*> by_span_;
+  mutable bool by_span_built_ = false;
 };
 
 /// Identifiers a set of QNs reserves against fresh names.
