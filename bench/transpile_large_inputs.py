@@ -72,14 +72,16 @@ SHAPES = {
 def measure(cmd, timeout):
     """(wall s, peak MB, exit status, first diagnostic line) of cmd under /usr/bin/time."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, \
-            tempfile.NamedTemporaryFile("r", suffix=".err") as err:
+            tempfile.NamedTemporaryFile("w+", suffix=".err") as err:
         full = ["/usr/bin/time", "-o", tf.name, "-f", "%e %M"] + cmd
         try:
             p = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=err, timeout=timeout)
         except subprocess.TimeoutExpired:
             return None, None, "timeout", ""
         fields = tf.read().split()
-        diag = next((l.strip() for l in err.read().splitlines() if "error" in l or "warning" in l), "")
+        err.seek(0)
+        diag = next((l.strip() for l in err.read().splitlines() if ": error: " in l or ": warning: " in l), "")
+        diag = diag.split(": ", 1)[-1]  # without the file name
         return float(fields[-2]), int(fields[-1]) / 1024, p.returncode, diag
 
 

@@ -140,6 +140,56 @@ awk 'BEGIN {
 hostile 0 big.py
 echo "10 MB file ($(wc -c <"$TMP/big.py") bytes): ${secs} s"
 
+# Inputs large in one direction (issue 17; bench/transpile_large_inputs.py
+# times them): one function with 20,000 of one construct converts, in time and
+# memory linear in it (nothing is timed here; the test's timeout bounds it).
+# count PATTERN FILE: how many times PATTERN occurs in FILE.
+count() { grep -o -- "$1" "$2" | wc -l; }
+gen_chain() {  # gen_chain N OP: return (x > 0 OP x > 1 OP ...)
+  awk -v n="$1" -v op="$2" 'BEGIN { printf "def f(x):\n    return (x > 0"; for (k = 1; k < n; k++) printf " %s x > %d", op, k; print ")" }'
+}
+for op in and or; do
+  gen_chain 20000 $op >"$TMP/chain_$op.py"
+  expect 0 "$AGC" to-code "$TMP/chain_$op.py"
+  [ "$(count "ag__.${op}_(" "$TMP/out")" = 19999 ] || fail "chain_$op.py: not 19999 ag__.${op}_ calls"
+  grep -q "(lambda : (ag__.ld(x) > 19998)), (lambda : (ag__.ld(x) > 19999)))" "$TMP/out" || fail "chain_$op.py: last operands"
+  expect 0 "$AGC" emit-cpp "$TMP/chain_$op.py" -o "$TMP/chain_$op"
+  [ "$(count "ag::autograph::${op}_(" "$TMP/chain_$op/chain_$op.cpp")" = 39998 ] ||
+    fail "chain_$op.py: not 19999 ag::autograph::${op}_ calls in each form"
+done
+gen_elifs() {  # gen_elifs N: if x == 0 ... elif x == N-1
+  awk -v n="$1" 'BEGIN { print "def f(x):"; for (k = 0; k < n; k++) printf "    %s x == %d:\n        y = %d\n", k ? "elif" : "if", k, k; print "    return y" }'
+}
+# CPython compiles 2,000 elifs; the conversion would nest 2,002 blocks: it is
+# refused before converting, and the function runs as written.
+gen_elifs 2000 >"$TMP/elifs.py"
+expect 1 "$AGC" to-code "$TMP/elifs.py"
+grep -q "^$TMP/elifs.py:4001:9: error: converting 'f' would nest this code at least 2002 blocks deep" "$TMP/err" ||
+  fail "elifs.py: depth not refused: $(head -n 1 "$TMP/err")"
+expect 0 "$AGC" emit-cpp "$TMP/elifs.py" -o "$TMP/elifs"
+[ "$(count "} else if (ag::truthy((x == " "$TMP/elifs/elifs.cpp")" = 1999 ] || fail "elifs.py: plain form not an else-if chain"
+# 20,000 elifs: CPython cannot compile it (RecursionError, MemoryError past ~6,000); neither does agc.
+gen_elifs 20000 >"$TMP/elifs_20k.py"
+expect 1 "$AGC" emit-cpp "$TMP/elifs_20k.py" -o "$TMP/elifs_20k"
+grep -q "^$TMP/elifs_20k.py:6002:5: error: too many elif clauses" "$TMP/err" || fail "elifs_20k.py: $(head -n 1 "$TMP/err")"
+awk 'BEGIN { print "def f(x):\n    a0 = x + 1"; for (k = 1; k < 20000; k++) printf "    a%d = a%d * 2 + x\n", k, k - 1; print "    return a19999" }' \
+  >"$TMP/assigns.py"
+expect 0 "$AGC" to-code "$TMP/assigns.py"
+[ "$(grep -cE "^        a[0-9]+ = " "$TMP/out")" = 20000 ] || fail "assigns.py: not 20000 assignments"
+grep -q "^        a19999 = ((ag__.ld(a19998) \* 2) + ag__.ld(x))$" "$TMP/out" || fail "assigns.py: last assignment"
+expect 0 "$AGC" emit-cpp "$TMP/assigns.py" -o "$TMP/assigns"
+[ "$(grep -cE "^ *a[0-9]+ = .*;$" "$TMP/assigns/assigns.cpp")" = 40000 ] || fail "assigns.py: not 20000 assignments per form"
+# 10,000 loops (the conversion makes each three functions; sanitizer builds run this too).
+awk 'BEGIN { print "def f(x):\n    s = 0"; for (k = 0; k < 10000; k++) printf "    for i%d in range(x):\n        s = s + i%d\n", k, k; print "    return s" }' \
+  >"$TMP/loops.py"
+expect 0 "$AGC" to-code "$TMP/loops.py"
+[ "$(count "ag__.for_stmt(" "$TMP/out")" = 10000 ] || fail "loops.py: not 10000 for_stmt calls"
+grep -q "^        ag__.for_stmt(ag__.converted_call(ag__.ld(range), (ag__.ld(x),), None, fscope), None, loop_body_9999, get_state_9999, set_state_9999, ('s',), {'iterate_names': 'i9999'})$" "$TMP/out" ||
+  fail "loops.py: last loop"
+grep -q "^        i9999 = ag__.Undefined('i9999')$" "$TMP/out" || fail "loops.py: last loop's name not initialized as undefined"
+expect 0 "$AGC" emit-cpp "$TMP/loops.py" -o "$TMP/loops"
+[ "$(count "ag::autograph::for_stmt(" "$TMP/loops/loops.cpp")" = 10000 ] || fail "loops.py: not 10000 for_stmt calls in C++"
+
 # 1000 nested parentheses: CPython says "too many nested parentheses" (limit 200).
 { printf 'def f(x):\n    return '; printf '(%.0s' $(seq 1000); printf 'x'; printf ')%.0s' $(seq 1000); printf '\n'; } >"$TMP/parens.py"
 hostile 1 parens.py

@@ -1,12 +1,12 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/support.h"
-#include "transpiler/base/big_stack.h"
 #include "transpiler/analysis/activity.h"
 #include "transpiler/analysis/analysis_cache.h"
 #include "transpiler/analysis/cfg.h"
 #include "transpiler/analysis/liveness.h"
 #include "transpiler/analysis/reaching_definitions.h"
+#include "transpiler/base/big_stack.h"
 
 using namespace agc;
 using namespace agc::ast;

@@ -6,9 +6,9 @@
 #include <functional>
 
 #include "tests/unit/support.h"
-#include "transpiler/base/big_stack.h"
 #include "transpiler/analysis/module_scope.h"
 #include "transpiler/ast/visitor.h"
+#include "transpiler/base/big_stack.h"
 #include "transpiler/emit/to_code.h"
 #include "transpiler/passes/convert_module.h"
 #include "transpiler/passes/pipeline.h"
@@ -289,6 +289,34 @@ TEST_CASE("an elif chain nested past 99 blocks is refused before it is converted
   CHECK(passes_run.empty());
   CHECK(errors.find("t.py:5001:5: error: converting 'f' would nest this code at least 2502 blocks deep, past the 99 "
                     "Python accepts") != std::string::npos);
+}
+
+TEST_CASE("long and chains and chained comparisons convert link by link, in linear time") {
+  // Each link of the chain is built around the ones after it (or, for a
+  // chained comparison, before it) without copying them.
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    return n;
+  };
+  std::string chain = "def f(x):\n  return x > 0", compare = "def f(x):\n  return x";
+  for (int k = 1; k < 20000; ++k) chain += " or x > " + std::to_string(k);
+  for (int k = 0; k < 3000; ++k) compare += " != " + std::to_string(k);
+  passes::ConversionOptions equality;
+  equality.optional_features.insert("EQUALITY_OPERATORS");
+  std::string chain_text, compare_text;
+  run_on_big_stack([&] {
+    auto p = testing::parse(chain + "\n");
+    DiagnosticSink sink;
+    chain_text = ast::to_source(passes::convert_entity(p->first(), {}, nullptr, {}, sink));
+    auto q = testing::parse(compare + "\n");
+    compare_text = ast::to_source(passes::convert_entity(q->first(), equality, nullptr, {}, sink));
+  });
+  CHECK(count(chain_text, "ag__.or_((lambda : (ag__.ld(x) > ") == 19999);
+  CHECK(chain_text.find("(lambda : (ag__.ld(x) > 19998)), (lambda : (ag__.ld(x) > 19999)))") != std::string::npos);
+  CHECK(count(compare_text, "ag__.and_(") == 2999);
+  CHECK(count(compare_text, "ag__.not_eq(") == 3000);
+  CHECK(compare_text.find("(lambda : ag__.not_eq(2998, 2999)))") != std::string::npos);
 }
 
 TEST_CASE("a block cannot stack more than 100 return guards, and fails cleanly at 8000") {
