@@ -137,11 +137,13 @@ Value get_layer(const std::vector<Value>& a) {
   throw ValueError("Provide either a layer name or layer index at `get_layer`.");
 }
 
-/// The layers Keras tracks as "layer-N": a graph's (InputLayers included),
-/// else a Sequential's added ones; none for a subclassed model.
+/// The layers Keras tracks as "layer-N" (Functional's
+/// _layer_checkpoint_dependencies, over `self.layers`): a functional graph's,
+/// InputLayers included; a Sequential's added ones, without the InputLayer
+/// (Sequential.layers leaves it out, with or without a graph); none for a
+/// subclassed model.
 std::vector<Value> tracked_layers(const Value& model) {
-  if (auto g = model_graph(model)) return graph_layers(*g);
-  if (is_instance(model, sequential_class())) return iterate(model.getattr("_agc_layers"));
+  if (is_instance(model, sequential_class()) || model_graph(model)) return model_layers(model);
   return {};
 }
 

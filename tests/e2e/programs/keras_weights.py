@@ -57,3 +57,12 @@ model.save(os.path.join(d, "saved"))
 loaded = tf.saved_model.load(os.path.join(d, "saved"))
 serve = loaded.signatures["serving_default"]
 print(serve(features=tf.constant([[1.0, 2.0, 3.0]])))
+
+# A checkpoint's layer-N keys count the layers as Keras's self.layers does:
+# a Sequential's InputLayer is not among them, a functional model's is.
+seq = keras.Sequential([keras.Input(shape=(3,), name="seq_in"), layers.Dense(2, name="d_a"),
+                        layers.Dropout(0.5, name="drop_a"), layers.Dense(1, name="d_b")])
+print([(k, v.name) for k, v in seq._trackable_children().items() if k.startswith("layer")])
+fn_in = keras.Input(shape=(3,), name="fn_in")
+fn = keras.Model(fn_in, layers.Dense(1, name="d_c")(fn_in))
+print([(k, v.name) for k, v in fn._trackable_children().items() if k.startswith("layer")])
