@@ -3,7 +3,10 @@
 #include <atomic>
 #include <functional>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
+#include "runtime/function/retrace_reason.h"
 #include "runtime/function/structure.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/graph/tracing.h"
@@ -124,6 +127,11 @@ void tf_warning(const std::string& msg) {
 void set_warning_sink(std::function<void(const std::string&)> sink) {
   std::lock_guard<std::mutex> lock(g_sink_mu);
   warning_sink() = std::move(sink);
+}
+
+bool explain_retracing_enabled() {
+  const char* v = std::getenv("AGC_EXPLAIN_RETRACING");
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
 }
 
 size_t Function::KeyHash::operator()(const std::vector<TraceType>& k) const {
@@ -320,6 +328,9 @@ std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Va
     if (counted) note_call(false);
     return best;
   }
+  // The types of the call itself, before reduce_retracing relaxes them: what
+  // the explanation compares with the cached traces.
+  std::vector<TraceType> call_types = options_.reduce_retracing ? types : std::vector<TraceType>{};
   if (options_.reduce_retracing) {
     // Trace once for the most specific type covering this call and an earlier one.
     for (const auto& t : traces_) {
@@ -335,9 +346,31 @@ std::shared_ptr<ConcreteFunction> Function::lookup_or_trace(const std::vector<Va
       }
     }
   }
+  // agc's explained retraces: every miss after the first trace says which
+  // arguments differ from the closest trace, by the same subtype rule the
+  // lookup above just failed. A trace nested in this one's (recursion on
+  // Python values) may be the first, so then it is explained after.
+  const std::vector<TraceType>& given = options_.reduce_retracing ? call_types : types;
+  std::optional<std::string> reason;
+  if (!traces_.empty()) reason = explain_miss(given, types, traces_.size());
   std::shared_ptr<ConcreteFunction> traced = trace(args, types);
+  if (!reason && traces_.size() > 1) reason = explain_miss(given, types, traces_.size() - 1);
+  if (reason) retrace_reasons_.push_back(std::move(*reason));
   if (counted) note_call(true);
   return traced;
+}
+
+std::string Function::explain_miss(const std::vector<TraceType>& given, const std::vector<TraceType>& traced,
+                                   size_t earlier) const {
+  std::vector<const std::vector<TraceType>*> cached;
+  for (size_t i = 0; i < earlier; ++i) cached.push_back(&traces_[i]->input_types());
+  std::string reason = explain_retrace(params_, given, traced, cached);
+  if (explain_retracing_enabled()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "agc: retracing %s: %s\n", name_.c_str(), reason.c_str());
+    std::fflush(stderr);
+  }
+  return reason;
 }
 
 std::shared_ptr<ConcreteFunction> Function::trace_graph(const std::vector<Value>& args,
@@ -413,7 +446,9 @@ void Function::note_call(bool traced) {
            "passing Python objects instead of tensors. For (1), please define your @tf.function outside of the "
            "loop. For (2), @tf.function has reduce_retracing=True option that can avoid unnecessary retracing. For "
            "(3), please refer to https://www.tensorflow.org/guide/function#controlling_retracing and "
-           "https://www.tensorflow.org/api_docs/python/tf/function for  more details.");
+           "https://www.tensorflow.org/api_docs/python/tf/function for  more details." +
+           // agc's addition, after TF's text: why the latest trace was made.
+           (retrace_reasons_.empty() ? std::string() : "\nagc: the last retrace of " + name_ + ": " + retrace_reasons_.back()));
     }
   } else {
     if (calls_per_trace_.empty()) calls_per_trace_.push_back(0);
@@ -437,6 +472,11 @@ std::vector<std::shared_ptr<ConcreteFunction>> Function::concrete_functions() co
 int Function::tracing_count() const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   return static_cast<int>(traces_.size());
+}
+
+std::vector<std::string> Function::retrace_reasons() const {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  return retrace_reasons_;
 }
 
 }  // namespace ag

@@ -58,6 +58,10 @@ class Function {
   std::vector<std::shared_ptr<ConcreteFunction>> concrete_functions() const;
   /// How many times the body was traced (experimental_get_tracing_count()).
   int tracing_count() const;
+  /// agc: why each trace after the first was made, in trace order
+  /// (function/retrace_reason.h): the arguments that differed from the
+  /// closest earlier trace, e.g. "x: float32[3] -> float32[4]; n: 3 -> 4".
+  std::vector<std::string> retrace_reasons() const;
 
   const std::string& name() const { return name_; }
   const std::vector<Param>& params() const { return params_; }
@@ -79,6 +83,10 @@ class Function {
   std::shared_ptr<ConcreteFunction> trace(const std::vector<Value>& args, const std::vector<TraceType>& types);
   /// One trace of the body into a new graph (not cached).
   std::shared_ptr<ConcreteFunction> trace_graph(const std::vector<Value>& args, const std::vector<TraceType>& types) const;
+  /// Why a call of types `given` (traced as `traced`) missed the first
+  /// `earlier` traces (retrace_reason.h), printed under AGC_EXPLAIN_RETRACING.
+  std::string explain_miss(const std::vector<TraceType>& given, const std::vector<TraceType>& traced,
+                           size_t earlier) const;
   std::vector<Value> apply_input_signature(const std::vector<Value>& args) const;
   /// The signature's specs, after checking `args` (tensors or TensorSpecs) against them.
   std::vector<Value> apply_input_signature_specs(const std::vector<Value>& args) const;
@@ -98,6 +106,8 @@ class Function {
   /// Variables its traces created (kernels hold variables only weakly).
   std::vector<std::shared_ptr<Variable>> owned_variables_;
   std::vector<std::shared_ptr<ConcreteFunction>> traces_;
+  /// retrace_reasons(): one per trace after the first.
+  std::vector<std::string> retrace_reasons_;
   struct KeyHash {
     size_t operator()(const std::vector<TraceType>& k) const;
   };
@@ -120,5 +130,9 @@ bool functions_run_eagerly();
 void set_warning_sink(std::function<void(const std::string&)> sink);
 /// Logs `msg` as TF's `logging.warning` does, through the sink.
 void tf_warning(const std::string& msg);
+
+/// AGC_EXPLAIN_RETRACING=1 (read at each retrace): every trace after the
+/// first prints "agc: retracing f: <reason>" to stderr.
+bool explain_retracing_enabled();
 
 }  // namespace ag

@@ -316,6 +316,14 @@ const Value& function_class() {
                 no_arguments("experimental_get_tracing_count", args, kwargs);
                 return Value(native_state<FunctionState>(self)->fn->tracing_count());
               }),
+       method("experimental_agc_retrace_reasons",
+              [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
+                // agc's extension: why each trace after the first was made.
+                no_arguments("experimental_agc_retrace_reasons", args, kwargs);
+                std::vector<Value> reasons;
+                for (std::string& r : native_state<FunctionState>(self)->fn->retrace_reasons()) reasons.emplace_back(std::move(r));
+                return Value::list(std::move(reasons));
+              }),
        property("python_function", [](const Value& self) { return native_state<FunctionState>(self)->python_function; }),
        property("__name__", [](const Value& self) { return Value(native_state<FunctionState>(self)->fn->name()); }),
        property("input_signature",

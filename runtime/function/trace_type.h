@@ -35,6 +35,8 @@ class TraceType {
   /// Composite: the TypeSpec object.
   const Value& type_spec() const { return literal_; }
   const std::vector<TraceType>& children() const { return children_; }
+  /// Dict: the keys, in order (children() holds their values' types).
+  const std::vector<Value>& keys() const { return keys_; }
 
   /// Every value of this type is also of `super`.
   bool is_subtype_of(const TraceType& super) const;
