@@ -93,6 +93,11 @@ Value shape_tuple(const Shape& s) {
   return Value::tuple(std::move(dims));
 }
 
+/// Whether `rec` is an InputLayer's own call (keras.Input's placeholder).
+bool is_input_call(const CallRecord& rec) {
+  return rec.inputs.is_none() && is_instance(rec.layer, input_layer_class());
+}
+
 /// KerasTensor's str() (`as_repr` false) and repr() of a tensor of the Keras
 /// graph, as Keras 2.15 prints them: an Input's tensor carries its layer's
 /// name in its TensorSpec and as its own; a layer's output, the graph
@@ -100,20 +105,20 @@ Value shape_tuple(const Shape& s) {
 std::optional<std::string> keras_tensor_text(const TensorHandle& h, bool as_repr) {
   Registry& r = registry();
   if (h.output().node->graph != &r.graph) return std::nullopt;
-  std::string layer, name;
+  std::string layer;
   bool input = false;
   {
     std::lock_guard<std::mutex> lock(r.mu);
     auto it = r.history.find(key_of(h));
     if (it == r.history.end()) return std::nullopt;
     layer = layer_name(it->second.first->layer);
-    input = it->second.first->inputs.is_none() && is_instance(it->second.first->layer, input_layer_class());
+    input = is_input_call(*it->second.first);
   }
   std::string shape = str(shape_tuple(h.shape()));
   if (as_repr) {
     return "<KerasTensor: shape=" + shape + " dtype=" + dtype_name(h.dtype()) + " (created by layer '" + layer + "')>";
   }
-  name = input ? h.output().node->name : h.output().name();
+  std::string name = input ? h.output().node->name : h.output().name();
   return "KerasTensor(type_spec=TensorSpec(shape=" + shape + ", dtype=tf." + dtype_name(h.dtype()) +
          ", name=" + (input ? "'" + name + "'" : std::string("None")) + "), name='" + name +
          "', description=\"created by layer '" + layer + "'\")";
@@ -329,10 +334,6 @@ std::vector<Value> keras_inputs(const CallRecord& rec) {
     if (t.is_tensor() && t.as_tensor().symbolic()) out.push_back(t);
   }
   return out;
-}
-
-bool is_input_call(const CallRecord& rec) {
-  return rec.inputs.is_none() && is_instance(rec.layer, input_layer_class());
 }
 
 }  // namespace
