@@ -376,10 +376,9 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
       if (i + 1 >= argc) return fail(2, "--graph-output needs a FILE");
       graph_output = argv[++i];
       have_graph_output = true;
-    } else if (a.size() > 1 && a[0] == '-' && func.empty()) {
-      return fail(2, "unknown option '" + a + "' (run '" + prog + " --help' for usage)");
-    } else if (a.rfind("--", 0) == 0) {
-      return fail(2, "unknown option '" + a + "' (run '" + prog + " --help' for usage)");
+    } else if ((a.size() > 1 && a[0] == '-' && func.empty()) || a.rfind("--", 0) == 0) {
+      return fail(2, "unknown option '" + a + "' (run '" + prog + " --help' for usage; the Python program's own " +
+                         "arguments, its sys.argv, go after '--')");
     } else if (func.empty()) {
       func = a;
     } else {

@@ -110,6 +110,13 @@ chmod +x "$TMP/fakecxx"
   grep -q "^agc: cached: " "$TMP/err" || fail "stand-in: --verbose does not say the program came from the cache"
   same "$TMP/out" 'before\n' "stand-in: output with --results"
   same "$TMP/fr.jsonl" '{"error": {"type": "ValueError", "message": "boom 1"}}\n{"error": {"type": "ValueError", "message": "boom tf.Tensor([2.5], shape=(1,), dtype=float32)"}}\n' "stand-in: --results lines"
+  # agc run's own options after FILE.py still are agc's; an unknown one is the
+  # program's, which says where its Python arguments go.
+  expect 0 "$AGC" run "$TMP/boom.py" --verbose outer '[1]' -v
+  grep -q "^agc: cached: " "$TMP/err" || fail "stand-in: --verbose after FILE.py is not agc's"
+  same "$TMP/out" 'before\nValueError: boom 1\n' "stand-in: --verbose after FILE.py reached the program"
+  expect 2 "$AGC" run "$TMP/boom.py" --bogus
+  grep -q "unknown option '--bogus' .*sys.argv, go after '--'" "$TMP/err" || fail "stand-in: unknown option after FILE.py: $(head -c 300 "$TMP/err")"
   expect 1 "$AGC" run "$TMP/boom.py" nope '[1]'
   grep -q "'nope' is not a module-level name" "$TMP/err" || fail "stand-in: unknown FUNC: $(head -c 300 "$TMP/err")"
   [ "$(wc -l <"$TMP/fakecxx.log")" -eq 1 ] || fail "stand-in: runs with arguments compiled again"

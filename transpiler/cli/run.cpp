@@ -34,7 +34,9 @@ const char* kRunHelp =
     "Exit status: the program's: 0 when it ran (errors raised by FUNC are outcomes),\n"
     "1 when an exception escaped module-level code (a Python traceback on stderr) or\n"
     "FUNC / an ARGS_JSON is wrong; agc's own: 1 when FILE.py does not transpile or\n"
-    "compile, 2 on bad usage. Everything after FILE.py goes to the program.\n"
+    "compile, 2 on bad usage. After FILE.py, the options below are still agc's;\n"
+    "everything else goes to the program, and all that follows a '--' to its\n"
+    "sys.argv.\n"
     "\n"
     "Cache: $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else ~/.cache/agc; one\n"
     "directory per hash of the generated C++, the compiler command and libagrt.a's\n"
@@ -42,7 +44,7 @@ const char* kRunHelp =
     "per runtime version). Kept under $AGC_CACHE_MAX_MB (default 4096) by removing\n"
     "the least recently used entries. Delete it at will.\n"
     "\n"
-    "options (before FILE.py):\n"
+    "options (before or after FILE.py):\n"
     "  --verbose                  show the compiler's command and output, and\n"
     "                             whether the program came from the cache\n";
 
@@ -119,13 +121,31 @@ int run_run(const std::vector<std::string>& args) {
     } else if (parse_conversion_option(a, options, error)) {
       if (!error.empty()) return usage_error(error);
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option '" + a + "' (options go before FILE.py)");
+      return usage_error("unknown option '" + a + "'");
     } else {
       path = a;
     }
   }
   if (path.empty()) return usage_error("missing FILE.py");
-  std::vector<std::string> program_args(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  // After FILE.py, agc run's own options still mean what they mean before it
+  // (`agc run model.py --verbose`): the program has none of these names. The
+  // rest, and everything after a `--`, is the program's.
+  std::vector<std::string> program_args;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string error;
+    if (a == "--") {
+      program_args.insert(program_args.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
+    if (a == "--verbose" || a == "-v") {
+      verbose = true;
+    } else if (parse_conversion_option(a, options, error)) {
+      if (!error.empty()) return usage_error(error);
+    } else {
+      program_args.push_back(a);
+    }
+  }
 
   std::string program = cached_program(path, options, verbose);
   if (program.empty()) return 1;
