@@ -1,6 +1,7 @@
 // What several benchmarks share: the median of paired ratios, CPU clocks, the
-// load average printed beside the figures, and get_state/set_state over a
-// loop body's locals, written the way the generated code writes them.
+// load average printed beside the figures, seeded random float32 tensors, and
+// get_state/set_state over a loop body's locals, written the way the
+// generated code writes them.
 #pragma once
 
 #include <time.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <vector>
 
 #include "runtime/autograph/autograph.h"
@@ -37,6 +39,16 @@ inline double load_average() {
     std::fclose(f);
   }
   return l;
+}
+
+/// A float32 tensor of `shape`, uniform in [-1, 1), from mt19937(seed).
+inline Tensor random_tensor(const Shape& shape, uint32_t seed) {
+  Tensor t(DType::Float32, shape);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  float* d = t.data<float>();
+  for (int64_t i = 0; i < t.num_elements(); ++i) d[i] = dist(gen);
+  return t;
 }
 
 /// get_state/set_state over references to the body's locals, as the

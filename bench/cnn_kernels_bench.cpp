@@ -12,24 +12,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "runtime/ops/eager.h"
 
 namespace {
 
 using namespace ag;
+using bench::random_tensor;
 
-Tensor random_tensor(const Shape& shape, uint32_t seed) {
-  Tensor t(DType::Float32, shape);
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  float* d = t.data<float>();
-  for (int64_t i = 0; i < t.num_elements(); ++i) d[i] = dist(gen);
-  return t;
-}
 
 Tensor shape_tensor(const Shape& s) {
   Tensor t(DType::Int32, Shape{s.rank()});

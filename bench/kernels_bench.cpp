@@ -29,9 +29,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "runtime/exec/plan.h"
 #include "runtime/graph/graph.h"
 #include "runtime/ops/kernels/gemm.h"
@@ -39,6 +39,7 @@
 namespace {
 
 using namespace ag;
+using bench::random_tensor;
 
 /// Results fold into this so that the optimizer cannot drop the timed work.
 volatile double g_sink = 0;
@@ -55,14 +56,6 @@ void time_into(double& best, F&& f) {
   best = std::min(best, elapsed_ms(t0));
 }
 
-Tensor random_tensor(const Shape& shape, uint32_t seed) {
-  Tensor t(DType::Float32, shape);
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  float* d = t.data<float>();
-  for (int64_t i = 0; i < t.num_elements(); ++i) d[i] = dist(gen);
-  return t;
-}
 
 /// max |a - b| / max(1, max |b|) over `n` floats.
 double relative_error(const float* a, const float* b, int64_t n) {
