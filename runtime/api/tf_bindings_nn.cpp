@@ -4,12 +4,14 @@
 #include "runtime/api/binding.h"
 #include "runtime/api/tf_api.h"
 #include "runtime/api/python_api.h"
+#include "runtime/api/tf_api_common.h"
 #include "runtime/api/tf_call.h"
 #include "runtime/value/ndarray_math.h"
 
 namespace ag::tf::impl {
 
 using ag::api::int_arg;
+using common::apply;
 using ag::api::str_arg;
 
 Value matmul(const TfCall& c) {

@@ -79,7 +79,7 @@ Value call_with_context(const Value& layer, const Value& call_fn, std::vector<Va
     Value raised = exception_value(e);
     if (raised.hasattr("_keras_call_info_injected")) throw;  // only the innermost failing layer speaks
     // Raised by this layer's __call__ around call() (its InputSpec), not by call().
-    if (raised.hasattr("_agc_raised_before_call_of") && raised.getattr("_agc_raised_before_call_of").is(layer)) throw;
+    if (raised_before_call_of(raised, layer)) throw;
     std::optional<std::string> context = arguments_context(call_fn, args_copy, kwargs_copy);
     if (!context) throw;
     // The original message: an OpError's, else the first argument's str.

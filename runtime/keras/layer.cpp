@@ -17,7 +17,6 @@
 #include "runtime/keras/regularizers.h"
 #include "runtime/value/convert.h"
 #include "runtime/value/dtype_value.h"
-#include "runtime/value/exception_value.h"
 #include "runtime/value/ndarray.h"
 #include "runtime/value/object_model.h"
 #include "runtime/value/tensor_shape_value.h"
@@ -781,48 +780,6 @@ double host_scalar(const Value& v) {
   if (v.is_number()) return v.as_float();
   Value f = tf::cast(v.is_tensor() ? v : Value(to_tensor(v)), DType::Float64);
   return f.as_tensor().value().scalar_value<double>();
-}
-
-std::string shape_text(const Shape& s) {
-  if (!s.rank_known()) return "None";
-  std::string out = "(";
-  for (int i = 0; i < s.rank(); ++i) {
-    if (i) out += ", ";
-    out += s.dim(i) < 0 ? "None" : std::to_string(s.dim(i));
-  }
-  return out + (s.rank() == 1 ? ",)" : ")");
-}
-
-void check_input_rank(const Value& layer, const Value& x, int min_ndim, int ndim, int max_ndim) {
-  if (!x.is_tensor()) return;
-  const Shape& s = x.as_tensor().shape();
-  if (!s.rank_known()) return;
-  auto fail = [&](const std::string& what) {
-    raise_before_call(layer, ValueError("Input 0 of layer \"" + layer_name(layer) +
-                                        "\" is incompatible with the layer: expected " + what + ", found ndim=" +
-                                        std::to_string(s.rank()) + ". Full shape received: " + shape_text(s)));
-  };
-  if (ndim >= 0 && s.rank() != ndim) fail("ndim=" + std::to_string(ndim));
-  if (min_ndim >= 0 && s.rank() < min_ndim) fail("min_ndim=" + std::to_string(min_ndim));
-  if (max_ndim >= 0 && s.rank() > max_ndim) fail("max_ndim=" + std::to_string(max_ndim));
-}
-
-void check_input_axis(const Value& layer, const Value& x, int axis, int64_t value) {
-  if (!x.is_tensor()) return;
-  const Shape& s = x.as_tensor().shape();
-  if (!s.rank_known()) return;
-  int a = axis < 0 ? axis + s.rank() : axis;
-  if (a < 0 || a >= s.rank() || s.dim(a) < 0 || s.dim(a) == value) return;
-  raise_before_call(layer, ValueError("Input 0 of layer \"" + layer_name(layer) +
-                                      "\" is incompatible with the layer: expected axis " + std::to_string(axis) +
-                                      " of input shape to have value " + std::to_string(value) +
-                                      ", but received input with shape " + shape_text(s)));
-}
-
-void raise_before_call(const Value& layer, const Error& error) {
-  Value raised = exception_value(error);
-  raised.setattr("_agc_raised_before_call_of", layer);
-  raise_value(raised);
 }
 
 int64_t shape_dim(const Value& input_shape, int axis) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/keras/input_spec.h"
 #include "runtime/value/user_function.h"
 #include "runtime/value/value.h"
 
@@ -131,26 +132,11 @@ Value mark_default_build(Value fn);
 /// The layer's "name" (Keras's unique name, or the one given).
 std::string layer_name(const Value& layer);
 
-/// Throws `error` as Keras's Layer.__call__ raises it around `layer`'s call()
-/// (an InputSpec check, an argument check of an overridden __call__): the
-/// layer's own call context (call_context.h) leaves it as it is; an
-/// enclosing layer's adds its context.
-[[noreturn]] void raise_before_call(const Value& layer, const Error& error);
-
-/// Keras's InputSpec checks (input_spec.assert_input_compatibility), with its
-/// texts: "Input 0 of layer "dense" is incompatible with the layer: expected
-/// min_ndim=2, found ndim=1. Full shape received: (3,)". A bound of -1 is
-/// not checked.
-void check_input_rank(const Value& layer, const Value& x, int min_ndim, int ndim = -1, int max_ndim = -1);
-/// "... expected axis -1 of input shape to have value 4, but received input with shape (2, 3)".
-void check_input_axis(const Value& layer, const Value& x, int axis, int64_t value);
 /// The static dim of TensorShape `input_shape` at `axis` (negative from the
 /// end), or -1 when unknown.
 int64_t shape_dim(const Value& input_shape, int axis);
 /// A scalar tensor's (or number's) value as a double, read eagerly: what
 /// logs, callbacks and the progress bar show (Keras's float(tensor)).
 double host_scalar(const Value& v);
-/// A shape as Keras prints it in messages: "(None, 3)".
-std::string shape_text(const Shape& s);
 
 }  // namespace ag::keras

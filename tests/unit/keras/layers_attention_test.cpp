@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/tf_api.h"
@@ -23,6 +24,22 @@ using namespace ag::test;
 namespace {
 
 using Vec = std::vector<double>;
+
+/// d loss / d param by central differences, `param` changed in place (the
+/// loss reads it) and put back.
+Vec central_differences(Vec& param, const std::function<double()>& loss) {
+  Vec g(param.size());
+  for (size_t i = 0; i < param.size(); ++i) {
+    double saved = param[i];
+    param[i] = saved + 1e-6;
+    double up = loss();
+    param[i] = saved - 1e-6;
+    double down = loss();
+    param[i] = saved;
+    g[i] = (up - down) / 2e-6;
+  }
+  return g;
+}
 
 Value dtensor(const Vec& v, const std::vector<int64_t>& shape) {
   return tensor_of(std::vector<float>(v.begin(), v.end()), shape);
@@ -267,19 +284,7 @@ TEST_CASE("MultiHeadAttention's gradients match central differences of the loops
     for (size_t i = 0; i < r.out.size(); ++i) sum += r.out[i] * coeff[i];
     return sum;
   };
-  auto numeric = [&](Vec& param) {
-    Vec g(param.size());
-    for (size_t i = 0; i < param.size(); ++i) {
-      double saved = param[i];
-      param[i] = saved + 1e-6;
-      double up = loss();
-      param[i] = saved - 1e-6;
-      double down = loss();
-      param[i] = saved;
-      g[i] = (up - down) / 2e-6;
-    }
-    return g;
-  };
+  auto numeric = [&](Vec& param) { return central_differences(param, loss); };
   // d(loss)/d(query, value, then the 8 weights in Keras's order).
   std::vector<Vec> want{numeric(query), numeric(value), numeric(w.wq), numeric(w.bq), numeric(w.wk),
                         numeric(w.bk),  numeric(w.wv),  numeric(w.bv), numeric(w.wo), numeric(w.bo)};
@@ -488,19 +493,7 @@ TEST_CASE("AdditiveAttention matches the loops; its scale's gradient matches cen
     for (size_t i = 0; i < r.out.size(); ++i) sum += r.out[i] * coeff[i];
     return sum;
   };
-  auto numeric = [&](Vec& param) {
-    Vec g(param.size());
-    for (size_t i = 0; i < param.size(); ++i) {
-      double saved = param[i];
-      param[i] = saved + 1e-6;
-      double up = loss();
-      param[i] = saved - 1e-6;
-      double down = loss();
-      param[i] = saved;
-      g[i] = (up - down) / 2e-6;
-    }
-    return g;
-  };
+  auto numeric = [&](Vec& param) { return central_differences(param, loss); };
   std::vector<Vec> want_grads{numeric(q), numeric(v), numeric(o.additive_scale)};
   std::vector<Value> got_grads = tape_gradients(
       [&] { return tf::reduce_sum(tf::multiply(layer({Value::list({tq, tv})}, {{"mask", masks}}), dtensor(coeff, {d.b, d.tq, d.dim}))); },
