@@ -91,3 +91,16 @@ TEST_CASE("deep nesting is refused, not a stack overflow") {
   std::string ok = std::string(500, '[') + std::string(500, ']');
   CHECK(write(parse(ok)).size() == 1000);
 }
+
+TEST_CASE("an object keeps duplicate keys in document order, for its reader to judge") {
+  // The arguments decoder refuses {"kwargs": {"x": 1, "x": 2}} ("keyword
+  // argument "x" given twice"); a reader that kept only the last would pass 2.
+  Json j = parse(R"({"x": 1, "y": 2, "x": 3})");
+  const Object& o = j.as_object();
+  REQUIRE(o.size() == 3);
+  CHECK(o[0].first == "x");
+  CHECK(o[0].second.as_int() == 1);
+  CHECK(o[2].first == "x");
+  CHECK(o[2].second.as_int() == 3);
+  CHECK(write(j) == R"({"x": 1, "y": 2, "x": 3})");
+}
