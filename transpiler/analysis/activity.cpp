@@ -54,7 +54,7 @@ std::set<std::string> reserved_names(const QNSet& qns) {
 
 class ActivityAnalyzer {
  public:
-  explicit ActivityAnalyzer(Activity& out) : out_(out) {}
+  ActivityAnalyzer(Activity& out, bool functions_only) : out_(out), functions_only_(functions_only) {}
 
   void run(const Ref& root) {
     enter(true);  // the module-level scope the entity is defined in
@@ -64,8 +64,15 @@ class ActivityAnalyzer {
 
  private:
   Scope* enter(bool isolated) {
-    Scope& s = out_.scopes_.emplace_back();
-    s.parent = stack_.empty() ? nullptr : stack_.back();
+    Scope* reused = nullptr;
+    if (!free_.empty()) {
+      reused = free_.back();
+      free_.pop_back();
+      *reused = Scope();
+    }
+    Scope& s = reused ? *reused : out_.scopes_.emplace_back();
+    // A scope kept alone has no parent to point at: the enclosing ones are reused.
+    s.parent = stack_.empty() || functions_only_ ? nullptr : stack_.back();
     s.isolated = isolated;
     stack_.push_back(&s);
     from_inner_.emplace_back();
@@ -121,6 +128,18 @@ class ActivityAnalyzer {
 
   Scope& cur() { return *stack_.back(); }
 
+  /// Records `s` as `map`'s scope of `n`. An analysis of function scopes only
+  /// keeps those: every other scope is reused by a later enter() once it has
+  /// passed its names up, so memory holds one per nesting level instead of
+  /// one per statement (a converted function's tree has a dozen per loop).
+  void record(Activity::Map& map, const Node* n, const Scope* s) {
+    if (functions_only_ && &map != &out_.function_) {
+      free_.push_back(const_cast<Scope*>(s));
+      return;
+    }
+    map[n] = s;
+  }
+
   /// Whether `qn` is one of `names` or reached through one (`x.a`, `x[0]` for x).
   static bool reaches_through(QN qn, const QNSet& names) {
     for (;;) {
@@ -165,7 +184,7 @@ class ActivityAnalyzer {
   void statement_scope(const Ref& n, const std::function<void()>& body) {
     enter(false);
     body();
-    out_.scope_[n.get()] = exit();
+    record(out_.scope_, n.get(), exit());
   }
 
   void block(const Refs& stmts) {
@@ -210,8 +229,8 @@ class ActivityAnalyzer {
         });
         enter(true);
         statement_scope(f.args, [&] { bind_params(f.args->as<Arguments>()); });
-        out_.body_[n.get()] = block_scope(f.body);
-        out_.function_[n.get()] = exit();
+        record(out_.body_, n.get(), block_scope(f.body));
+        record(out_.function_, n.get(), exit());
         return;
       }
       case NodeKind::ClassDef: {
@@ -225,7 +244,7 @@ class ActivityAnalyzer {
         });
         enter(true);
         block(c.body);
-        out_.body_[n.get()] = exit();
+        record(out_.body_, n.get(), exit());
         return;
       }
       case NodeKind::AugAssign: {
@@ -276,15 +295,15 @@ class ActivityAnalyzer {
       case NodeKind::If: {
         const auto& s = n->as<If>();
         statement_scope(s.test, [&] { expr(s.test); });
-        out_.body_[n.get()] = block_scope(s.body);
-        out_.orelse_[n.get()] = block_scope(s.orelse);
+        record(out_.body_, n.get(), block_scope(s.body));
+        record(out_.orelse_, n.get(), block_scope(s.orelse));
         return;
       }
       case NodeKind::While: {
         const auto& s = n->as<While>();
         statement_scope(s.test, [&] { expr(s.test); });
-        out_.body_[n.get()] = block_scope(s.body);
-        out_.orelse_[n.get()] = block_scope(s.orelse);
+        record(out_.body_, n.get(), block_scope(s.body));
+        record(out_.orelse_, n.get(), block_scope(s.orelse));
         return;
       }
       case NodeKind::For: {
@@ -296,9 +315,9 @@ class ActivityAnalyzer {
         enter(false);
         expr(s.target);
         if (s.extra_test) statement_scope(s.extra_test, [&] { expr(s.extra_test); });
-        out_.iterate_[n.get()] = exit();
-        out_.body_[n.get()] = block_scope(s.body);
-        out_.orelse_[n.get()] = block_scope(s.orelse);
+        record(out_.iterate_, n.get(), exit());
+        record(out_.body_, n.get(), block_scope(s.body));
+        record(out_.orelse_, n.get(), block_scope(s.orelse));
         return;
       }
       case NodeKind::Try: {
@@ -315,7 +334,7 @@ class ActivityAnalyzer {
         expr(h.type);
         if (!h.name.empty()) track(QN::symbol(h.name), ExprContext::Store);
         block(h.body);
-        out_.body_[n.get()] = exit();
+        record(out_.body_, n.get(), exit());
         return;
       }
       case NodeKind::With: {
@@ -328,7 +347,7 @@ class ActivityAnalyzer {
           });
         }
         block(w.body);
-        out_.body_[n.get()] = exit();
+        record(out_.body_, n.get(), exit());
         return;
       }
       default:
@@ -362,7 +381,7 @@ class ActivityAnalyzer {
         enter(false);
         for (const auto& a : c.args) expr(a);
         for (const auto& k : c.keywords) expr(k);
-        out_.args_[n.get()] = exit();
+        record(out_.args_, n.get(), exit());
         expr(c.func);
         return;
       }
@@ -380,8 +399,8 @@ class ActivityAnalyzer {
         expr(l.body);
         const Scope* s = exit();
         comprehension_targets_ = std::move(outer_targets);
-        out_.scope_[n.get()] = s;
-        out_.function_[n.get()] = s;
+        record(out_.function_, n.get(), s);
+        if (!functions_only_) out_.scope_[n.get()] = s;
         return;
       }
       case NodeKind::ListComp:
@@ -416,7 +435,7 @@ class ActivityAnalyzer {
         own->bound = std::move(comprehension_targets_.back());
         own->modified = own->bound;
         comprehension_targets_.pop_back();
-        out_.function_[n.get()] = exit();
+        record(out_.function_, n.get(), exit());
         return;
       }
       default:
@@ -426,6 +445,8 @@ class ActivityAnalyzer {
   }
 
   Activity& out_;
+  const bool functions_only_;
+  std::vector<Scope*> free_;  // scopes record() did not keep, for reuse
   std::vector<Gathered> from_inner_;  // parallel to stack_
   std::vector<Scope*> stack_;
   std::vector<QNSet> comprehension_targets_;
@@ -434,7 +455,13 @@ class ActivityAnalyzer {
 
 Activity Activity::compute(const ast::Ref& root, AnalysisCache&) {
   Activity a;
-  ActivityAnalyzer(a).run(root);
+  ActivityAnalyzer(a, false).run(root);
+  return a;
+}
+
+Activity Activity::compute_function_scopes(const ast::Ref& root) {
+  Activity a;
+  ActivityAnalyzer(a, true).run(root);
   return a;
 }
 

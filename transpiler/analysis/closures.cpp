@@ -315,13 +315,12 @@ void ClosureBuilder::visit_Call(const Ptr<Call>& n) {
   visit_all(c.keywords);
 }
 
-Closures Closures::compute(const Ref& root, AnalysisCache& cache) {
+Closures Closures::compute(const Ref& root, AnalysisCache&) {
   Closures out;
-  // Closures keep nothing of the activity they are built from, and the C++
-  // emitter asks for nothing else: not cached, it is freed here instead of
-  // while the function is emitted (a converted function's is the size of
-  // its tree).
-  Activity activity = Activity::compute(root, cache);
+  // Closures read only the function scopes of the activity they are built
+  // from, and the C++ emitter asks for nothing else: not cached, it is freed
+  // here instead of while the function is emitted.
+  Activity activity = Activity::compute_function_scopes(root);
   ClosureBuilder(out, activity).run(root);
   return out;
 }

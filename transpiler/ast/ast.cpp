@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <type_traits>
 
 #include "transpiler/ast/mutator.h"
 #include "transpiler/ast/visitor.h"
@@ -97,44 +98,46 @@ bool is_generator(const FunctionDef& f) {
   return std::any_of(f.body.begin(), f.body.end(), has_yield);
 }
 
+namespace {
+
+// A copy of the target `n` with `ctx` (its elements too, for a tuple, list or
+// starred target), or `n` itself when nothing differs: a node spliced in
+// uncopied keeps its identity.
+template <class T>
+Ref retarget(const Ref& n, ExprContext ctx) {
+  const auto& t = n->as<T>();
+  bool same = t.ctx == ctx;
+  Refs elts;
+  Ref value;
+  if constexpr (std::is_same_v<T, Tuple> || std::is_same_v<T, List>) {
+    for (const auto& e : t.elts) {
+      elts.push_back(with_context(e, ctx));
+      same = same && elts.back() == e;
+    }
+  } else if constexpr (std::is_same_v<T, Starred>) {
+    value = with_context(t.value, ctx);
+    same = same && value == t.value;
+  }
+  if (same) return n;
+  auto c = clone(t);
+  c->ctx = ctx;
+  if constexpr (std::is_same_v<T, Tuple> || std::is_same_v<T, List>) c->elts = std::move(elts);
+  if constexpr (std::is_same_v<T, Starred>) c->value = std::move(value);
+  return c;
+}
+
+}  // namespace
+
 Ref with_context(const Ref& n, ExprContext ctx) {
   if (!n) return n;
   switch (n->kind) {
-    case NodeKind::Name: {
-      auto c = clone(n->as<Name>());
-      c->ctx = ctx;
-      return c;
-    }
-    case NodeKind::Attribute: {
-      auto c = clone(n->as<Attribute>());
-      c->ctx = ctx;
-      return c;
-    }
-    case NodeKind::Subscript: {
-      auto c = clone(n->as<Subscript>());
-      c->ctx = ctx;
-      return c;
-    }
-    case NodeKind::Starred: {
-      auto c = clone(n->as<Starred>());
-      c->ctx = ctx;
-      c->value = with_context(c->value, ctx);
-      return c;
-    }
-    case NodeKind::Tuple: {
-      auto c = clone(n->as<Tuple>());
-      c->ctx = ctx;
-      for (auto& e : c->elts) e = with_context(e, ctx);
-      return c;
-    }
-    case NodeKind::List: {
-      auto c = clone(n->as<List>());
-      c->ctx = ctx;
-      for (auto& e : c->elts) e = with_context(e, ctx);
-      return c;
-    }
-    default:
-      return n;
+    case NodeKind::Name: return retarget<Name>(n, ctx);
+    case NodeKind::Attribute: return retarget<Attribute>(n, ctx);
+    case NodeKind::Subscript: return retarget<Subscript>(n, ctx);
+    case NodeKind::Starred: return retarget<Starred>(n, ctx);
+    case NodeKind::Tuple: return retarget<Tuple>(n, ctx);
+    case NodeKind::List: return retarget<List>(n, ctx);
+    default: return n;
   }
 }
 

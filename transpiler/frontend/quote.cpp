@@ -81,7 +81,7 @@ class Substituter : public AstMutator {
     } else if (const auto* node = std::get_if<Ref>(&rep.value)) {
       if (*node) out.push_back(with_context(rep.copy ? deep_copy(*node) : *node, placeholder.ctx));
     } else {
-      for (const auto& n : std::get<Refs>(rep.value)) out.push_back(with_context(deep_copy(n), placeholder.ctx));
+      for (const auto& n : std::get<Refs>(rep.value)) out.push_back(with_context(rep.copy ? deep_copy(n) : n, placeholder.ctx));
     }
     return out;
   }

@@ -11,9 +11,12 @@
 // enclosing list (statement block, tuple elements, call arguments). Replaced
 // expressions are copied and take the store/load context of the placeholder.
 // Nodes made from the template get `span`; substituted nodes keep their own.
-// A node wrapped in Unshared is spliced in as is: for a node the caller has
-// just built and puts nowhere else, such as the growing tail of a chain built
-// link by link (copying it at each link would make the chain quadratic).
+// A node (or list) wrapped in Unshared is spliced in as is: for a node the
+// caller has just built and puts nowhere else, such as the growing tail of a
+// chain built link by link (copying it at each link would make the chain
+// quadratic), or a statement's parts moved into the code that replaces it
+// (the tree is immutable: the pass's input may keep them too, but no tree
+// may hold one node twice, since analyses key their results by node).
 // Templates are string literals: each is parsed once per thread and cached by
 // its address, so building from a template costs no parsing or hashing of text.
 #pragma once
@@ -27,9 +30,11 @@
 
 namespace agc::frontend {
 
-/// A node quote() may splice in without copying: built by the caller and used only there.
+/// Nodes quote() may splice in without copying: the result holds them nowhere else.
 struct Unshared {
-  ast::Ref node;
+  std::variant<ast::Ref, ast::Refs> nodes;
+  Unshared(ast::Ref node) : nodes(std::move(node)) {}     // NOLINT
+  Unshared(ast::Refs nodes) : nodes(std::move(nodes)) {}  // NOLINT
 };
 
 struct Replacement {
@@ -41,7 +46,10 @@ struct Replacement {
   Replacement(std::string identifier) : value(std::move(identifier)) {}
   Replacement(ast::Ref node) : value(std::move(node)) {}
   Replacement(ast::Refs nodes) : value(std::move(nodes)) {}
-  Replacement(Unshared node) : value(std::move(node.node)), copy(false) {}
+  Replacement(Unshared u) : copy(false) {
+    if (auto* one = std::get_if<ast::Ref>(&u.nodes)) value = std::move(*one);
+    else value = std::move(std::get<ast::Refs>(u.nodes));
+  }
   template <class T>
   Replacement(std::shared_ptr<T> node) : value(ast::Ref(std::move(node))) {}
 };

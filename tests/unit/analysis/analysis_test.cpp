@@ -80,6 +80,45 @@ TEST_CASE("activity: a nested function contributes only its free variables") {
   CHECK(!act.body_scope(p->first().get())->reserves("b"));
 }
 
+TEST_CASE("activity: the function-scopes-only analysis finds the same function scopes and keeps no others") {
+  auto p = testing::parse(
+      "def f(a, xs):\n"
+      "  global gl\n"
+      "  for i in range(a):\n"
+      "    if i:\n"
+      "      def g(b):\n"
+      "        nonlocal a\n"
+      "        a = b + i\n"
+      "        return [lambda: x + a for x in xs if x]\n"
+      "    else:\n"
+      "      gl = {k: i for k in xs}\n"
+      "  return g\n");
+  AnalysisCache cache;
+  const auto& full = cache.get<Activity>(p->first());
+  Activity only = Activity::compute_function_scopes(p->first());
+  const Node* for_ = stmt(p->first(), 1);
+  const Node* g = for_->as<For>().body.at(0)->as<If>().body.at(0).get();
+  const Ref& comp = g->as<FunctionDef>().body.at(2)->as<Return>().value;
+  const Ref& lam = comp->as<ListComp>().elt;
+  const Ref& dict = for_->as<For>().body.at(0)->as<If>().orelse.at(0)->as<Assign>().value;
+  for (const Node* n : {p->first().get(), g, comp.get(), lam.get(), dict.get()}) {
+    const Scope* a = full.function_scope(n);
+    const Scope* b = only.function_scope(n);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(names(a->read) == names(b->read));
+    CHECK(names(a->bound) == names(b->bound));
+    CHECK(names(a->modified) == names(b->modified));
+    CHECK(names(a->globals) == names(b->globals));
+    CHECK(names(a->nonlocals) == names(b->nonlocals));
+    CHECK(b->parent == nullptr);
+  }
+  CHECK(names(only.function_scope(g)->nonlocals) == "a");
+  CHECK(names(only.function_scope(p->first().get())->globals) == "gl");
+  CHECK(only.body_scope(for_) == nullptr);
+  CHECK(only.scope(for_) == nullptr);
+}
+
 TEST_CASE("liveness: a variable read after a loop is live out of it; one reset first is not live in") {
   auto p = testing::parse(
       "def f(x, n):\n"
