@@ -8,10 +8,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "transpiler/ast/ast.h"
@@ -72,22 +75,42 @@ class QN {
   const Node* node_;
 };
 
-/// A small set of QNs: a sorted vector (by identity). The analyses build many
-/// little sets; this keeps them to one allocation each.
+/// A small set of QNs: a sorted array (by identity) in one allocation that
+/// holds its own size and capacity, so an empty set is one null pointer. The
+/// analyses keep six per scope and a scope per statement: as three-word
+/// vectors, the sets were most of a scope's size.
 class QNSet {
  public:
   QNSet() = default;
   QNSet(std::initializer_list<QN> qns) {
     for (const auto& q : qns) insert(q);
   }
+  QNSet(const QNSet& o) { assign(o.begin(), o.end()); }
+  QNSet(QNSet&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
+  QNSet& operator=(const QNSet& o) {
+    if (this != &o) {
+      clear();
+      assign(o.begin(), o.end());
+    }
+    return *this;
+  }
+  QNSet& operator=(QNSet&& o) noexcept {
+    std::swap(b_, o.b_);
+    return *this;
+  }
+  ~QNSet() { ::operator delete(b_); }
 
   bool insert(const QN& q) {
-    auto it = std::lower_bound(v_.begin(), v_.end(), q);
-    if (it != v_.end() && *it == q) return false;
-    v_.insert(it, q);
+    QN* it = std::lower_bound(data(), data() + size(), q);
+    if (it != data() + size() && *it == q) return false;
+    size_t at = static_cast<size_t>(it - data());
+    reserve(size() + 1);
+    std::copy_backward(data() + at, data() + size(), data() + size() + 1);
+    data()[at] = q;
+    ++b_->size;
     return true;
   }
-  /// Large insertions sort once: element-wise inserts into the sorted vector
+  /// Large insertions sort once: element-wise inserts into the sorted array
   /// would shift it each time (quadratic for sets built from a bit set).
   template <class It>
   void insert(It first, It last) {
@@ -95,36 +118,73 @@ class QNSet {
       for (; first != last; ++first) insert(*first);
       return;
     }
-    auto mid = static_cast<std::ptrdiff_t>(v_.size());
+    std::vector<QN> added;
     for (; first != last; ++first) {
-      if (!std::binary_search(v_.begin(), v_.begin() + mid, *first)) v_.push_back(*first);
+      if (!count(*first)) added.push_back(*first);
     }
-    if (v_.size() == static_cast<size_t>(mid)) return;
-    std::sort(v_.begin() + mid, v_.end());
-    std::inplace_merge(v_.begin(), v_.begin() + mid, v_.end());
-    v_.erase(std::unique(v_.begin(), v_.end()), v_.end());
+    if (added.empty()) return;
+    std::sort(added.begin(), added.end());
+    added.erase(std::unique(added.begin(), added.end()), added.end());
+    size_t mid = size();
+    reserve(mid + added.size());
+    std::copy(added.begin(), added.end(), data() + mid);
+    b_->size = static_cast<uint32_t>(mid + added.size());
+    std::inplace_merge(data(), data() + mid, data() + size());
   }
   void insert_all(const QNSet& o) { insert(o.begin(), o.end()); }
-  size_t count(const QN& q) const { return std::binary_search(v_.begin(), v_.end(), q) ? 1 : 0; }
+  size_t count(const QN& q) const { return std::binary_search(begin(), end(), q) ? 1 : 0; }
   void erase(const QN& q) {
-    auto it = std::lower_bound(v_.begin(), v_.end(), q);
-    if (it != v_.end() && *it == q) v_.erase(it);
+    QN* it = std::lower_bound(data(), data() + size(), q);
+    if (it == data() + size() || *it != q) return;
+    std::copy(it + 1, data() + size(), it);
+    --b_->size;
   }
-  size_t size() const { return v_.size(); }
-  bool empty() const { return v_.empty(); }
-  std::vector<QN>::const_iterator begin() const { return v_.begin(); }
-  std::vector<QN>::const_iterator end() const { return v_.end(); }
-  bool operator==(const QNSet& o) const { return v_ == o.v_; }
-  bool operator!=(const QNSet& o) const { return v_ != o.v_; }
+  void clear() {
+    ::operator delete(b_);
+    b_ = nullptr;
+  }
+  size_t size() const { return b_ ? b_->size : 0; }
+  bool empty() const { return size() == 0; }
+  const QN* begin() const { return b_ ? b_->items() : nullptr; }
+  const QN* end() const { return begin() + size(); }
+  bool operator==(const QNSet& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
+  bool operator!=(const QNSet& o) const { return !(*this == o); }
   /// The members in AutoGraph's (lexicographic) order.
   std::vector<QN> sorted_by_name() const {
-    std::vector<QN> out = v_;
+    std::vector<QN> out(begin(), end());
     std::sort(out.begin(), out.end(), QN::ByName());
     return out;
   }
 
  private:
-  std::vector<QN> v_;
+  // The allocation: this header, then `cap` QNs.
+  struct Block {
+    uint32_t size;
+    uint32_t cap;
+    QN* items() { return reinterpret_cast<QN*>(this + 1); }
+  };
+  static_assert(sizeof(Block) == sizeof(QN) && std::is_trivially_copyable_v<QN>);
+  QN* data() { return b_ ? b_->items() : nullptr; }
+  void reserve(size_t n) {
+    size_t cap = b_ ? b_->cap : 0;
+    if (n <= cap) return;
+    size_t grown = std::max<size_t>(n, cap < 4 ? cap * 2 : cap + cap / 2);  // 1, 2, 4, 6, 9, ...
+    auto* b = static_cast<Block*>(::operator new(sizeof(Block) + grown * sizeof(QN)));
+    b->size = static_cast<uint32_t>(size());
+    b->cap = static_cast<uint32_t>(grown);
+    if (b_) std::copy(b_->items(), b_->items() + b_->size, b->items());
+    ::operator delete(b_);
+    b_ = b;
+  }
+  template <class It>
+  void assign(It first, It last) {
+    size_t n = static_cast<size_t>(std::distance(first, last));
+    if (n == 0) return;
+    reserve(n);
+    std::copy(first, last, data());
+    b_->size = static_cast<uint32_t>(n);
+  }
+  Block* b_ = nullptr;
 };
 
 /// The QN an expression denotes, if it is a name, or an attribute or subscript

@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "tests/unit/support.h"
 #include "transpiler/analysis/activity.h"
 #include "transpiler/analysis/analysis_cache.h"
@@ -24,6 +28,41 @@ std::string names(const QNSet& s) {
 const Node* stmt(const Ref& fn, size_t i) { return fn->as<FunctionDef>().body.at(i).get(); }
 
 }  // namespace
+
+TEST_CASE("QNSet: a sorted set of distinct QNs in one allocation") {
+  QN a = QN::symbol("a"), b = QN::symbol("b"), c = QN::attribute(QN::symbol("a"), "c");
+  QNSet s;
+  CHECK(s.empty());
+  CHECK(s.begin() == s.end());
+  CHECK(s.insert(b));
+  CHECK(s.insert(a));
+  CHECK(!s.insert(b));
+  CHECK(s.insert(c));
+  CHECK(s.size() == 3);
+  CHECK(std::is_sorted(s.begin(), s.end()));
+  CHECK(names(s) == "a a.c b");
+  s.erase(a);
+  s.erase(a);
+  CHECK(names(s) == "a.c b");
+  QNSet copy = s;
+  QNSet moved = std::move(copy);
+  CHECK(moved == s);
+  copy = moved;  // a moved-from set can be assigned again
+  CHECK(copy == s);
+  copy.insert(a);
+  CHECK(copy != s);
+  // A large insertion (sorted once) keeps the set sorted and distinct.
+  std::vector<QN> many;
+  for (int i = 0; i < 100; ++i) many.push_back(QN::symbol("v" + std::to_string(i % 40)));
+  many.push_back(b);
+  s.insert(many.begin(), many.end());
+  CHECK(s.size() == 42);
+  CHECK(std::is_sorted(s.begin(), s.end()));
+  CHECK(std::adjacent_find(s.begin(), s.end()) == s.end());
+  CHECK(s.count(QN::symbol("v39")) == 1);
+  s.clear();
+  CHECK(s.empty());
+}
 
 TEST_CASE("activity: a block's reads, modifications and bindings") {
   auto p = testing::parse("def f(x, y):\n  if x:\n    z = y + 1\n    self.a = z\n  else:\n    del y\n");
