@@ -1,6 +1,7 @@
 #include "runtime/function/concrete_function.h"
 
 #include <atomic>
+#include <cctype>
 
 #include "runtime/function/structure.h"
 #include "runtime/function/taped_call.h"
@@ -297,24 +298,43 @@ Value ConcreteFunction::operator()(std::vector<Value> args, Kwargs kwargs) const
   }
 }
 
-std::string ConcreteFunction::structured_input_signature() const {
-  std::string s = "((";
-  size_t n = 0;
-  std::function<std::string(const Value&, const std::string&)> spec_of = [&](const Value& v,
-                                                                            const std::string& name) -> std::string {
-    if (v.is_tensor()) return tensor_spec_repr({v.as_tensor().dtype(), v.as_tensor().shape()}, name);
-    if (composite_state(v) != nullptr) return composite_spec_repr(v);
-    if (v.is_list() || v.is_tuple()) {
-      std::string t = v.is_list() ? "[" : "(";
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        t += (i ? ", " : "") + spec_of(v.items()[i], name + "_" + std::to_string(i));
-      }
-      return t + (v.is_tuple() && v.items().size() == 1 ? ",)" : v.is_list() ? "]" : ")");
-    }
-    return repr(v);
-  };
-  for (size_t i = 0; i < params_.size(); ++i, ++n) s += (i ? ", " : "") + spec_of(args_[i], params_[i].name);
-  return s + (n == 1 ? ",), {})" : "), {})");
+namespace {
+
+/// TF's tensor_spec.sanitize_spec_name: lower case, '_' for anything not
+/// alphanumeric, "tensor_" before a name not starting with a letter.
+std::string sanitize_spec_name(const std::string& name) {
+  if (name.empty()) return "unknown";
+  std::string out;
+  for (unsigned char c : name) out += std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '_';
+  return std::isalpha(static_cast<unsigned char>(out[0])) ? out : "tensor_" + out;
+}
+
+/// func_graph's convert_structure_to_signature for one argument: each tensor
+/// a TensorSpec named after its path ("x", "x_0", "d_key"), each composite its
+/// TypeSpec, the structure kept (a dict in the caller's key order), anything
+/// else itself.
+Value signature_of(const Value& v, const std::string& path) {
+  if (v.is_tensor()) return make_tensor_spec(v.as_tensor().shape(), v.as_tensor().dtype(), sanitize_spec_name(path));
+  if (const CompositeState* c = composite_state(v)) return c->type_spec();
+  if (v.is_list() || v.is_tuple()) {
+    std::vector<Value> items;
+    for (size_t i = 0; i < v.items().size(); ++i) items.push_back(signature_of(v.items()[i], path + "_" + std::to_string(i)));
+    return v.is_list() ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+  }
+  if (v.is_dict()) {
+    std::vector<std::pair<Value, Value>> items;
+    for (const auto& [k, item] : v.as_dict().entries) items.emplace_back(k, signature_of(item, path + "_" + str(k)));
+    return Value::dict(std::move(items));
+  }
+  return v;
+}
+
+}  // namespace
+
+Value ConcreteFunction::structured_input_signature() const {
+  std::vector<Value> args;
+  for (size_t i = 0; i < params_.size() && i < args_.size(); ++i) args.push_back(signature_of(args_[i], params_[i].name));
+  return Value::tuple({Value::tuple(std::move(args)), Value::dict()});
 }
 
 std::string ConcreteFunction::signature_summary() const {

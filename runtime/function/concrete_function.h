@@ -58,8 +58,9 @@ class ConcreteFunction {
   const std::string& name() const { return name_; }
   /// The traced result, symbolic tensors included (structured_outputs).
   const Value& structured_outputs() const { return outputs_; }
-  /// `((TensorSpec(shape=(), dtype=tf.string, name='a'),), {})`.
-  std::string structured_input_signature() const;
+  /// ((TensorSpec(shape=(), dtype=tf.string, name='a'),), {}): the traced
+  /// arguments with each tensor a TensorSpec named after its path.
+  Value structured_input_signature() const;
 
   /// "double(a)\n  Args:\n    a: int32 Tensor, shape=()\n  Returns:\n    ..." (no "ConcreteFunction ").
   std::string signature_summary() const;

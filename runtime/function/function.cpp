@@ -59,10 +59,11 @@ Value placeholders_for(Graph& g, const Value& v, const TraceType& type, const st
       return type.kind() == TraceType::Kind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
     }
     case TraceType::Kind::Dict: {
+      // The traced dict keeps the caller's key order (nest.pack_sequence_as
+      // does); its type holds the keys sorted.
       std::vector<std::pair<Value, Value>> items;
-      size_t i = 0;
       for (const auto& [k, item] : v.as_dict().entries) {
-        items.emplace_back(k, placeholders_for(g, item, type.children()[i++], name));
+        items.emplace_back(k, placeholders_for(g, item, type.child(k), name));
       }
       return Value::dict(std::move(items));
     }

@@ -154,25 +154,7 @@ const Value& graph_class() {
 
 struct ConcreteState : NativeState {
   std::shared_ptr<ConcreteFunction> cf;
-  /// The parameters' names (structured_input_signature names its specs after them).
-  std::vector<std::string> param_names;
 };
-
-Value signature_value(const TraceType& t, const std::string& name) {
-  switch (t.kind()) {
-    case TraceType::Kind::Tensor: return make_tensor_spec(t.spec().shape, t.spec().dtype, name);
-    case TraceType::Kind::List:
-    case TraceType::Kind::Tuple: {
-      std::vector<Value> items;
-      for (size_t i = 0; i < t.children().size(); ++i) {
-        items.push_back(signature_value(t.children()[i], name + "_" + std::to_string(i)));
-      }
-      return t.kind() == TraceType::Kind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
-    }
-    case TraceType::Kind::Dict: return Value::dict();  // agc: the keys are not kept by the trace type
-    default: return t.literal();
-  }
-}
 
 const Value& concrete_function_class() {
   static const Value cls = make_class(
@@ -190,15 +172,7 @@ const Value& concrete_function_class() {
          return Value("<ConcreteFunction " + summary.substr(0, summary.find('\n')) + " at " + address_text(&cf) + ">");
        }),
        property("structured_input_signature",
-                [](const Value& self) {
-                  const ConcreteState& st = *native_state<ConcreteState>(self);
-                  std::vector<Value> args;
-                  const std::vector<TraceType>& types = st.cf->input_types();
-                  for (size_t i = 0; i < types.size(); ++i) {
-                    args.push_back(signature_value(types[i], i < st.param_names.size() ? st.param_names[i] : ""));
-                  }
-                  return Value::tuple({Value::tuple(std::move(args)), Value::dict()});
-                }),
+                [](const Value& self) { return native_state<ConcreteState>(self)->cf->structured_input_signature(); }),
        property("structured_outputs",
                 [](const Value& self) { return native_state<ConcreteState>(self)->cf->structured_outputs(); }),
        property("graph",
@@ -210,12 +184,6 @@ const Value& concrete_function_class() {
   return cls;
 }
 
-Value concrete_value(std::shared_ptr<ConcreteFunction> cf, const std::vector<Param>& params) {
-  auto st = std::make_shared<ConcreteState>();
-  st->cf = std::move(cf);
-  for (const Param& p : params) st->param_names.push_back(p.name);
-  return native_object(concrete_function_class(), std::move(st));
-}
 
 // ---- Function values.
 
@@ -304,7 +272,7 @@ const Value& function_class() {
               [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
                 const FunctionState& st = *native_state<FunctionState>(self);
                 Function& f = *st.fn;
-                return concrete_value(f.get_concrete_function(std::move(args), std::move(kwargs)), f.params());
+                return concrete_function_value(f.get_concrete_function(std::move(args), std::move(kwargs)));
               }),
        method("pretty_printed_concrete_signatures",
               [](const Value& self, std::vector<Value> args, Kwargs kwargs) -> Value {
@@ -369,7 +337,11 @@ Value function_value(std::shared_ptr<Function> fn) {
   return native_object(function_class(), std::move(st));
 }
 
-Value concrete_function_value(std::shared_ptr<ConcreteFunction> cf) { return concrete_value(std::move(cf), {}); }
+Value concrete_function_value(std::shared_ptr<ConcreteFunction> cf) {
+  auto st = std::make_shared<ConcreteState>();
+  st->cf = std::move(cf);
+  return native_object(concrete_function_class(), std::move(st));
+}
 
 std::shared_ptr<Function> function_of(const Value& v) {
   const FunctionState* st = native_state<FunctionState>(v);

@@ -5,6 +5,7 @@
 #include "runtime/core/hash_mix.h"
 #include "runtime/value/composite_tensor.h"
 #include "runtime/value/ndarray.h"
+#include "runtime/value/nest.h"
 #include "runtime/value/set_value.h"
 #include "runtime/value/tensor_spec_value.h"
 
@@ -58,8 +59,11 @@ TraceType TraceType::of(const Value& v) {
       for (const Value& item : v.items()) t.children_.push_back(of(item));
       break;
     case ag::Kind::Dict:
+      // In nest's sorted key order, as TF's trace type compares mappings:
+      // {'a': x, 'b': y} and {'b': y, 'a': x} are one trace.
       t.kind_ = Kind::Dict;
-      for (const auto& [key, item] : v.as_dict().entries) {
+      for (size_t i : nest::sorted_entries(v.as_dict())) {
+        const auto& [key, item] = v.as_dict().entries[i];
         t.keys_.push_back(key);
         t.children_.push_back(of(item));
       }
@@ -90,6 +94,13 @@ TraceType TraceType::of(const Value& v) {
   }
   t.finish_hash();
   return t;
+}
+
+const TraceType& TraceType::child(const Value& key) const {
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    if (py_equal(keys_[i], key)) return children_[i];
+  }
+  throw KeyError(repr(key));
 }
 
 namespace {

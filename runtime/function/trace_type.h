@@ -35,8 +35,10 @@ class TraceType {
   /// Composite: the TypeSpec object.
   const Value& type_spec() const { return literal_; }
   const std::vector<TraceType>& children() const { return children_; }
-  /// Dict: the keys, in order (children() holds their values' types).
+  /// Dict: the keys, in sorted order (children() holds their values' types).
   const std::vector<Value>& keys() const { return keys_; }
+  /// Dict: the type of the value under `key` (one of keys()).
+  const TraceType& child(const Value& key) const;
 
   /// Every value of this type is also of `super`.
   bool is_subtype_of(const TraceType& super) const;
@@ -54,7 +56,7 @@ class TraceType {
   TensorSpec spec_;
   Value literal_;                // Literal: the value; Identity: the object; Composite: the TypeSpec
   std::vector<TraceType> children_;
-  std::vector<Value> keys_;      // Dict: the keys, in order
+  std::vector<Value> keys_;      // Dict: the keys, sorted
   size_t hash_ = 0;
 };
 

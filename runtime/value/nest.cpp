@@ -4,9 +4,7 @@
 #include <numeric>
 
 namespace ag::nest {
-namespace {
 
-/// A dict's entry indices in sorted key order (nest's _tf_core_sorted).
 std::vector<size_t> sorted_entries(const DictObj& d) {
   std::vector<size_t> order(d.entries.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -18,6 +16,8 @@ std::vector<size_t> sorted_entries(const DictObj& d) {
   }
   return order;
 }
+
+namespace {
 
 /// The children of a structure in flatten order.
 std::vector<Value> children(const Value& v) {

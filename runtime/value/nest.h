@@ -17,6 +17,11 @@ namespace ag::nest {
 /// A list, tuple or dict.
 bool is_nested(const Value& v);
 
+/// A dict's entry indices in sorted key order (nest's _tf_core_sorted); a
+/// TypeError "nest only supports dicts with sortable keys." when keys do not
+/// compare.
+std::vector<size_t> sorted_entries(const DictObj& d);
+
 /// The leaves of `v` in nest.flatten's order.
 std::vector<Value> flatten(const Value& v);
 

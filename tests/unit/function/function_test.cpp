@@ -78,7 +78,7 @@ TEST_CASE("concrete functions print, expose their signature and reject other dty
   CHECK(from_spec == c);  // same signature: no new trace
   CHECK(d.traces == 1);
   CHECK(c->str() == "ConcreteFunction double(a)\n  Args:\n    a: string Tensor, shape=()\n  Returns:\n    string Tensor, shape=()");
-  CHECK(c->structured_input_signature() == "((TensorSpec(shape=(), dtype=tf.string, name='a'),), {})");
+  CHECK(repr(c->structured_input_signature()) == "((TensorSpec(shape=(), dtype=tf.string, name='a'),), {})");
   CHECK(str(c->structured_outputs()) == "Tensor(\"Identity:0\", shape=(), dtype=string)");
   std::string want = "cannot compute " + c->inference_name() +
                      " as input #0(zero-based) was expected to be a string tensor but is a int32 tensor [Op:" +
