@@ -59,8 +59,8 @@ void render_one(const Diagnostic& d, std::string& out) {
   }
   const SourceFile& file = *d.span.file;
   auto pos = file.line_col(d.span.begin);
-  out += fmt::format("{}:{}:{}: {}: {}\n", file.path(), pos.line, pos.col, severity_name(d.severity),
-                     d.message);
+  out += fmt::format("{}:{}:{}: {}: {}{}\n", file.path(), pos.line, pos.col, severity_name(d.severity),
+                     d.message, d.suggestion.empty() ? "" : fmt::format(" (did you mean '{}'?)", d.suggestion));
   uint32_t start = file.line_start(pos.line);
   std::vector<Glyph> line = glyphs_of(file.line_text(pos.line), start);
   uint32_t line_end = start + static_cast<uint32_t>(file.line_text(pos.line).size());
@@ -124,8 +124,8 @@ void DiagnosticSink::error(SourceSpan span, std::string message) {
   report({Severity::Error, span, std::move(message), {}, {}});
 }
 
-void DiagnosticSink::unsupported(SourceSpan span, std::string message, std::string raises) {
-  report({Severity::Error, span, std::move(message), {}, std::move(raises)});
+void DiagnosticSink::unsupported(SourceSpan span, std::string message, std::string raises, std::string suggestion) {
+  report({Severity::Error, span, std::move(message), {}, std::move(raises), std::move(suggestion)});
 }
 
 void DiagnosticSink::report_all(const DiagnosticSink& other) {

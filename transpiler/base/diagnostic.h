@@ -30,6 +30,10 @@ struct Diagnostic {
   /// TensorFlow fails only a function it cannot convert: the Python exception
   /// that function raises when called, if it cannot run at all.
   std::string raises;
+  /// A name the program may have meant, shown after the message as
+  /// "(did you mean 'x'?)" but not part of the exception a function-local
+  /// problem raises: Python's exception texts do not carry it either.
+  std::string suggestion = {};
 
   /// Whether this problem fails only the function around it.
   bool function_local() const { return !raises.empty(); }
@@ -49,7 +53,8 @@ class DiagnosticSink {
   void error(SourceSpan span, std::string message);
   /// An error in valid Python that agc cannot convert or compile: it fails
   /// the function around it, which raises `raises` when called.
-  void unsupported(SourceSpan span, std::string message, std::string raises = "NotImplementedError");
+  void unsupported(SourceSpan span, std::string message, std::string raises = "NotImplementedError",
+                   std::string suggestion = "");
   /// Reports every diagnostic `other` holds, in its order (and counts the
   /// errors it dropped as dropped here).
   void report_all(const DiagnosticSink& other);

@@ -10,8 +10,10 @@
 #include "transpiler/analysis/ag_operators.h"
 #include "transpiler/ast/visitor.h"
 #include "transpiler/base/check.h"
+#include "transpiler/base/suggestions.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
+#include "transpiler/emit/public_api.h"
 #include "transpiler/emit/tf_api_table.h"
 
 namespace agc::emit::cpp {
@@ -85,16 +87,16 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   if (tf_path(func, path)) {
     if (auto entry = find_tf_api(path)) return table_call("tf", *entry, "tf." + path);
     // tf.errors.X(node_def, op, message) constructs, as any class does.
-    if (!find_exception_type(path, true)) return tf_unknown(*func, path);
+    if (!find_exception_type(path, true)) return unknown_member(*func, "tensorflow", "tf", path, true);
   }
   std::string alias;
   if (np_path(func, path, alias)) {
     if (auto entry = find_np_api(path)) return table_call("np", *entry, "numpy." + path);
-    return np_unknown(*func, alias, path);
+    return unknown_member(*func, "numpy", alias, path, true);
   }
   if (py_module_path(func, path, alias)) {
     if (auto entry = find_py_api(path)) return table_call("pymod", *entry, path);
-    if (!py_value_member(func)) return py_unknown(*func, alias, path);
+    if (!py_value_member(func)) return py_unknown(*func, alias, path, true);
     // A method of a module's value (os.environ.get(k)): called at run time below.
   }
   bool unpacks = false;
@@ -151,34 +153,74 @@ std::string Emitter::super_attr(const Node& at_node, const Refs& super_args, con
   return "ag::Value()";
 }
 
-std::string Emitter::tf_unknown(const Node& n, const std::string& path) {
-  std::string msg = fmt::format("'tf.{}' is not supported by agc", path);
-  std::string near = closest_tf_api(path);
-  if (!near.empty()) msg += fmt::format(" (did you mean 'tf.{}'?)", near);
-  error(n, msg);
-  return "ag::Value()";
-}
-
-std::string Emitter::np_unknown(const Node& n, const std::string& alias, const std::string& path) {
-  std::string msg = fmt::format("'{}.{}' is not supported by agc: agc implements the part of NumPy listed in "
-                                "docs/api.md",
-                                alias, path);
-  std::string near = closest_np_api(path);
-  if (!near.empty()) msg += fmt::format(" (did you mean '{}.{}'?)", alias, near);
-  error(n, msg);
-  return "ag::Value()";
-}
-
-std::string Emitter::py_unknown(const Node& n, const std::string& alias, const std::string& path) {
-  // `path` is "math.sqr"; the program may call the module `m`.
-  const std::string module = path.substr(0, path.find('.'));
-  const std::string rest = path.substr(module.size() + 1);
-  std::string msg = fmt::format("'{}.{}' is not supported by agc: agc implements the part of module '{}' listed in "
-                                "docs/api.md",
-                                alias, rest, module);
-  std::string near = closest_py_api(path);
-  if (!near.empty()) msg += fmt::format(" (did you mean '{}.{}'?)", alias, near.substr(module.size() + 1));
-  error(n, msg);
+std::string Emitter::unknown_member(const Node& n, std::string_view library, const std::string& shown,
+                                    const std::string& path, bool called) {
+  // What the library itself has decides what the program did wrong: a
+  // name the library lacks fails in Python too (AttributeError, when the
+  // line runs), a name agc lacks is agc's NotImplementedError.
+  const std::vector<std::string_view> ours = table_paths(library);
+  auto agc_has = [&](const std::string& p) {
+    return std::any_of(ours.begin(), ours.end(), [&](std::string_view o) {
+      return o == p || (o.size() > p.size() && o.starts_with(p) && o[p.size()] == '.');
+    });
+  };
+  auto dotted = [](const std::string& module, std::string_view member) {
+    return module.empty() ? std::string(member) : module + "." + std::string(member);
+  };
+  const std::string what = library == "tensorflow" ? "TensorFlow"
+                           : library == "numpy"    ? "NumPy"
+                                                   : fmt::format("module '{}'", library);
+  PublicLookup found = lookup_public(library, path);
+  if (found.outcome == PublicLookup::Outcome::Missing && agc_has(dotted(found.module, found.attr))) {
+    found.outcome = PublicLookup::Outcome::Unknown;  // a name newer than the golden files
+  }
+  const std::string full = shown + "." + path;
+  if (found.outcome == PublicLookup::Outcome::Found && found.found->path == path) {
+    if (found.found->kind != NameKind::Module) {
+      error(n, fmt::format("'{}' is in {} but not supported by agc yet (docs/api.md lists what agc supports)", full,
+                           what));
+    } else if (called) {
+      error(n, "'module' object is not callable", "TypeError");
+    } else {
+      error(n, fmt::format("'{}' is a module: agc does not support a module as a value; name its members through "
+                           "it ('{}.X')",
+                           full, full));
+    }
+    return "ag::Value()";
+  }
+  if (found.outcome == PublicLookup::Outcome::Missing) {
+    // Suggest a member of the same module, of a kind that fits where the
+    // name stands: called, it is a function or class; followed by an
+    // attribute, not a function.
+    const bool last = found.module.size() + found.attr.size() + (found.module.empty() ? 0 : 1) == path.size();
+    std::vector<std::string_view> candidates, preferred;
+    for (const PublicName& m : public_members(library, found.module)) {
+      bool callable = m.kind == NameKind::Function || m.kind == NameKind::Class;
+      if ((last && called && !callable) || (!last && m.kind == NameKind::Function)) continue;
+      std::string_view member = m.path.substr(m.path.rfind('.') + 1);
+      candidates.push_back(member);
+      if (agc_has(std::string(m.path))) preferred.push_back(member);
+    }
+    std::string msg = fmt::format("module '{}' has no attribute '{}'", python_module_name(library, found.module),
+                                  found.attr);
+    std::string_view near = closest_name(found.attr, candidates, preferred);
+    error(n, msg, "AttributeError", near.empty() ? "" : shown + "." + dotted(found.module, near));
+    return "ag::Value()";
+  }
+  // The library's listing does not reach this far: only agc's own names
+  // of the same module are known.
+  std::string msg = fmt::format("'{}' is not supported by agc", full);
+  const size_t dot = path.rfind('.');
+  const std::string module = dot == std::string::npos ? "" : path.substr(0, dot);
+  std::vector<std::string_view> siblings;
+  for (std::string_view o : ours) {
+    size_t o_dot = o.rfind('.');
+    if ((o_dot == std::string_view::npos ? std::string_view() : o.substr(0, o_dot)) == module) {
+      siblings.push_back(o.substr(o_dot == std::string_view::npos ? 0 : o_dot + 1));
+    }
+  }
+  std::string_view near = closest_name(std::string_view(path).substr(dot == std::string::npos ? 0 : dot + 1), siblings);
+  error(n, msg, "NotImplementedError", near.empty() ? "" : shown + "." + dotted(module, near));
   return "ag::Value()";
 }
 

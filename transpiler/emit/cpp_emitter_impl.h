@@ -185,9 +185,18 @@ class Emitter {
   /// ag__.and_/or_ and the chain of the same operator nested in its last thunk.
   std::string logical_chain(const ast::Call& c, std::string_view op);
   std::string super_attr(const ast::Node& at_node, const ast::Refs& super_args, const std::string& attr);
-  std::string tf_unknown(const ast::Node& n, const std::string& path);
-  std::string np_unknown(const ast::Node& n, const std::string& alias, const std::string& path);
-  std::string py_unknown(const ast::Node& n, const std::string& alias, const std::string& path);
+  /// A path under `library` ("tensorflow", "numpy", "math") that agc's
+  /// tables lack, written `shown`.`path` ("tf.math.reduse_sum", "np.zeroes"),
+  /// `called` or not: a function-local problem saying whether the library
+  /// has it (agc's NotImplementedError) or not (Python's AttributeError, with
+  /// the closest name), or that agc cannot tell.
+  std::string unknown_member(const ast::Node& n, std::string_view library, const std::string& shown,
+                             const std::string& path, bool called);
+  /// unknown_member() for a standard module's `path` ("math.sqr") written `alias`.`...`.
+  std::string py_unknown(const ast::Node& n, const std::string& alias, const std::string& path, bool called) {
+    const std::string module = path.substr(0, path.find('.'));
+    return unknown_member(n, module, alias, path.substr(module.size() + 1), called);
+  }
   /// A C++ callable for the function named by `e` (a local function or any
   /// Value) taking `nparams` (0 or 1) arguments.
   std::string callable_ref(const ast::Ref& e, int nparams);
@@ -200,7 +209,9 @@ class Emitter {
   std::string take_output() { return std::move(out_); }
   /// A problem at `n`: valid Python agc cannot compile. Inside a function it
   /// makes the function raise `raises` when called (see Diagnostic::raises).
-  void error(const ast::Node& n, const std::string& message, const char* raises = "NotImplementedError");
+  /// `suggestion`: a name the program may have meant ("did you mean").
+  void error(const ast::Node& n, const std::string& message, const char* raises = "NotImplementedError",
+             const std::string& suggestion = "");
 
   /// The function value of a def of the module's own code (one at module
   /// level or in its blocks), whose C++ functions the module emitted.

@@ -189,7 +189,7 @@ std::string Emitter::module_member(const Ref& e) {
         return fmt::format("{}.getattr({})", operand(attr->value), cpp_string(attr->attr));
       }
     }
-    return tf_unknown(*e, path);
+    return unknown_member(*e, "tensorflow", "tf", path, false);
   }
   std::string alias;
   if (np_path(e, path, alias)) {
@@ -197,7 +197,7 @@ std::string Emitter::module_member(const Ref& e) {
       if (entry->kind == TfApiEntry::Kind::Value) return fmt::format("ag::np::api::{}()", entry->cpp_name);
       return fmt::format("ag::builtin_value(\"numpy.{}\", ag::np::api::{})", path, entry->cpp_name);
     }
-    return np_unknown(*e, alias, path);
+    return unknown_member(*e, "numpy", alias, path, false);
   }
   if (py_module_path(e, path, alias)) {
     if (auto entry = find_py_api(path)) {
@@ -207,7 +207,7 @@ std::string Emitter::module_member(const Ref& e) {
     // A member of a module's value (os.environ.get, datetime.date.today's
     // siblings) is read at run time.
     if (py_value_member(e)) return fmt::format("{}.getattr({})", operand(attr->value), cpp_string(attr->attr));
-    return py_unknown(*e, alias, path);
+    return py_unknown(*e, alias, path, false);
   }
   if (!attr) return name_load(e->as<Name>());
   const Attribute& a = *attr;

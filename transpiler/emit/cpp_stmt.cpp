@@ -47,8 +47,8 @@ void Emitter::at(const Node& s) {
   line(fmt::format("ag_frame.at({});  // {}", n, comment));
 }
 
-void Emitter::error(const Node& n, const std::string& message, const char* raises) {
-  sink_->unsupported(n.span, message, raises);
+void Emitter::error(const Node& n, const std::string& message, const char* raises, const std::string& suggestion) {
+  sink_->unsupported(n.span, message, raises, suggestion);
 }
 
 std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {

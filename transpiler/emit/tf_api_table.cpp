@@ -21,16 +21,18 @@ namespace {
 struct TfRow {
   TfApiEntry entry;
   std::span<const char* const> paths;
+  /// A function row's Python signature ("" for a value).
+  const char* signature;
 };
 
 constexpr TfApiEntry::Kind kFunction = TfApiEntry::Kind::Function;
 constexpr TfApiEntry::Kind kValue = TfApiEntry::Kind::Value;
 constexpr TfRow kTfRows[] = {
-#define AG_TF_UNARY(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
-#define AG_TF_BINARY(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
-#define AG_TF_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths},
-#define AG_TF_CLASS(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
-#define AG_TF_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths},
+#define AG_TF_UNARY(cpp_name, paths, signature, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths, signature},
+#define AG_TF_BINARY(cpp_name, paths, signature, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths, signature},
+#define AG_TF_FN(cpp_name, paths, signature, ...) {{kFunction, #cpp_name}, k_##cpp_name##_paths, signature},
+#define AG_TF_CLASS(cpp_name, paths, signature, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths, signature},
+#define AG_TF_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_##cpp_name##_paths, ""},
 #include "runtime/api/tf_functions.def"
 #undef AG_TF_PATHS
 };
@@ -40,8 +42,8 @@ constexpr TfRow kTfRows[] = {
 #define AG_NP_VALUE(cpp_name, paths, ...) constexpr const char* k_np_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
 #include "runtime/api/np_functions.def"
 constexpr TfRow kNpRows[] = {
-#define AG_NP_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_np_##cpp_name##_paths},
-#define AG_NP_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_np_##cpp_name##_paths},
+#define AG_NP_FN(cpp_name, paths, signature, ...) {{kFunction, #cpp_name}, k_np_##cpp_name##_paths, signature},
+#define AG_NP_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_np_##cpp_name##_paths, ""},
 #include "runtime/api/np_functions.def"
 };
 
@@ -51,8 +53,8 @@ constexpr TfRow kNpRows[] = {
 #define AG_PY_VALUE(cpp_name, paths, ...) constexpr const char* k_py_##cpp_name##_paths[] = {AG_TF_UNPAREN paths};
 #include "runtime/api/py_modules.def"
 constexpr TfRow kPyRows[] = {
-#define AG_PY_FN(cpp_name, ...) {{kFunction, #cpp_name}, k_py_##cpp_name##_paths},
-#define AG_PY_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_py_##cpp_name##_paths},
+#define AG_PY_FN(cpp_name, paths, signature, ...) {{kFunction, #cpp_name}, k_py_##cpp_name##_paths, signature},
+#define AG_PY_VALUE(cpp_name, ...) {{kValue, #cpp_name}, k_py_##cpp_name##_paths, ""},
 #include "runtime/api/py_modules.def"
 };
 constexpr const char* kPyModules[] = {
@@ -92,21 +94,6 @@ constexpr Builtin kTfErrors[] = {
 #undef AG_TF_ERROR
 };
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 namespace {
@@ -120,40 +107,42 @@ std::optional<TfApiEntry> find_in(std::span<const TfRow> rows, std::string_view 
   return std::nullopt;
 }
 
-std::string closest_in(std::span<const TfRow> rows, std::string_view path) {
-  // The last component is what users mistype most ("reduce_summ"); compare
-  // whole paths and also the last components alone.
-  auto last = [](std::string_view p) {
-    size_t dot = p.rfind('.');
-    return dot == std::string_view::npos ? p : p.substr(dot + 1);
-  };
-  std::string best;
-  size_t best_d = 3;  // at most two edits away
-  for (const TfRow& r : rows) {
-    for (const char* p : r.paths) {
-      size_t d = std::min(edit_distance(path, p), edit_distance(last(path), last(p)) + 1);
-      if (d < best_d) {
-        best_d = d;
-        best = p;
-      }
-    }
-  }
-  return best;
+}  // namespace
+
+std::optional<TfApiEntry> find_tf_api(std::string_view path) { return find_in(kTfRows, path); }
+std::optional<TfApiEntry> find_np_api(std::string_view path) { return find_in(kNpRows, path); }
+std::optional<TfApiEntry> find_py_api(std::string_view path) { return find_in(kPyRows, path); }
+
+namespace {
+
+/// The rows of `library` and the prefix its paths carry ("math." for math's).
+std::pair<std::span<const TfRow>, std::string> library_rows(std::string_view library) {
+  if (library == "tensorflow") return {kTfRows, ""};
+  if (library == "numpy") return {kNpRows, ""};
+  return {kPyRows, std::string(library) + "."};
 }
 
 }  // namespace
 
-std::optional<TfApiEntry> find_tf_api(std::string_view path) { return find_in(kTfRows, path); }
-std::string closest_tf_api(std::string_view path) { return closest_in(kTfRows, path); }
-std::optional<TfApiEntry> find_np_api(std::string_view path) { return find_in(kNpRows, path); }
-std::string closest_np_api(std::string_view path) { return closest_in(kNpRows, path); }
+std::vector<std::string_view> table_paths(std::string_view library) {
+  auto [rows, prefix] = library_rows(library);
+  std::vector<std::string_view> out;
+  for (const TfRow& r : rows) {
+    for (std::string_view p : r.paths) {
+      if (p.starts_with(prefix)) out.push_back(p.substr(prefix.size()));
+    }
+  }
+  return out;
+}
 
-std::optional<TfApiEntry> find_py_api(std::string_view path) { return find_in(kPyRows, path); }
-std::string closest_py_api(std::string_view path) {
-  // Only a name of the same module ("math.sqr" -> "math.sqrt").
-  std::string near = closest_in(kPyRows, path);
-  std::string_view module = path.substr(0, path.find('.') + 1);
-  return near.rfind(module, 0) == 0 ? near : std::string();
+std::string_view table_signature(std::string_view library, std::string_view path) {
+  auto [rows, prefix] = library_rows(library);
+  for (const TfRow& r : rows) {
+    for (std::string_view p : r.paths) {
+      if (p.starts_with(prefix) && p.substr(prefix.size()) == path) return r.signature;
+    }
+  }
+  return "";
 }
 bool is_py_module(std::string_view name) {
   return std::find(std::begin(kPyModules), std::end(kPyModules), name) != std::end(kPyModules);

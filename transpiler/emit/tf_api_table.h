@@ -23,19 +23,23 @@ struct TfApiEntry {
 
 /// A tf.* path ("reduce_sum", "math.reduce_sum", "keras.layers.Dense"), or nullopt.
 std::optional<TfApiEntry> find_tf_api(std::string_view path);
-/// The closest known tf.* path to `path`, for "did you mean" notes ("" if none is close).
-std::string closest_tf_api(std::string_view path);
 /// An np.* path ("zeros", "random.seed") of runtime/api/np_functions.def
-/// (cpp_name in ag::np::api), or nullopt; and the closest one to a wrong path.
+/// (cpp_name in ag::np::api), or nullopt.
 std::optional<TfApiEntry> find_np_api(std::string_view path);
-std::string closest_np_api(std::string_view path);
 
 /// A path of a Python standard module agc compiles ("math.sqrt", "time.time")
 /// of runtime/api/py_modules.def (cpp_name in ag::pymod::api), or nullopt;
-/// the closest one of the same module; and whether `name` is such a module.
+/// and whether `name` is such a module.
 std::optional<TfApiEntry> find_py_api(std::string_view path);
-std::string closest_py_api(std::string_view path);
 bool is_py_module(std::string_view name);
+
+/// Every path of a library's table, for suggestions: `library` is
+/// "tensorflow" (paths after "tf."), "numpy" (after "np.") or a standard
+/// module ("math": its paths without "math.").
+std::vector<std::string_view> table_paths(std::string_view library);
+/// The Python signature text of a table's function row ("reduce_sum(input_tensor,
+/// axis=None, keepdims=False, name=None)"), or "" for a value row or no row.
+std::string_view table_signature(std::string_view library, std::string_view path);
 
 /// A Python builtin's C++ name in ag::py ("int" -> "int_"), or nullptr.
 const char* find_builtin(std::string_view name);
