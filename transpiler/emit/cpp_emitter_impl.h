@@ -21,6 +21,7 @@
 #include "transpiler/analysis/closures.h"
 #include "transpiler/ast/ast.h"
 #include "transpiler/base/diagnostic.h"
+#include "transpiler/emit/tf_api_table.h"
 
 namespace agc::emit::cpp {
 
@@ -161,6 +162,12 @@ class Emitter {
   /// An attribute or a name imported from a module, resolved through the
   /// tf.*, np.* and standard-module tables where it names one of them.
   std::string module_member(const ast::Ref& e);
+  /// Whether `name` is bound at module level by an import of a module agc
+  /// does not compile (which check_imports reported).
+  bool unsupported_import(const std::string& name) const {
+    auto it = imports_.find(name);
+    return it != imports_.end() && !is_known_module(it->second.substr(0, it->second.find('.')));
+  }
   /// The dotted path of a tf.* expression (`ag__.ld(tf).math.add` -> "math.add").
   bool tf_path(const ast::Ref& e, std::string& path) const;
   /// `np.random.seed` as "random.seed" when `np` is `import numpy as np`'s

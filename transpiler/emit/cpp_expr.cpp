@@ -170,6 +170,11 @@ bool Emitter::py_module_path(const Ref& e, std::string& path, std::string& alias
 /// attribute read.
 std::string Emitter::module_member(const Ref& e) {
   const Attribute* attr = e->dyn<Attribute>();
+  // A name an unsupported import binds: the import is the file's error,
+  // and each use would only repeat it.
+  const Ref* root = &e;
+  while (auto* a = (*root)->dyn<Attribute>()) root = &a->value;
+  if (auto* n = unwrap_ld(*root)->dyn<Name>(); n && !owner(n->id) && unsupported_import(n->id)) return "ag::Value()";
   std::string path;
   if (tf_path(e, path)) {
     if (auto entry = find_tf_api(path)) {
@@ -211,15 +216,6 @@ std::string Emitter::module_member(const Ref& e) {
   }
   if (!attr) return name_load(e->as<Name>());
   const Attribute& a = *attr;
-  if (auto* root = unwrap_ld(a.value)->dyn<Name>(); root && !owner(root->id)) {
-    auto it = imports_.find(root->id);
-    if (it != imports_.end()) {
-      error(*e, fmt::format("'{}.{}' is not supported: agc compiles TensorFlow code, and module '{}' has no "
-                            "C++ equivalent",
-                            root->id, a.attr, it->second));
-      return "ag::Value()";
-    }
-  }
   if (Refs super_args; is_super_call(a.value, &super_args)) return super_attr(*e, super_args, a.attr);
   return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
 }

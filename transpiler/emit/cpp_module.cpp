@@ -20,11 +20,6 @@ using namespace agc::ast;
 
 namespace {
 
-// Modules whose names the emitter resolves; any other import is a diagnostic.
-bool known_module(const std::string& path) {
-  return path == "tensorflow" || path == "numpy" || is_py_module(path);
-}
-
 std::string raw_string(std::string_view text) {
   std::string delim = "agc";
   while (text.find(")" + delim + "\"") != std::string_view::npos) delim += "_";
@@ -270,7 +265,7 @@ struct ModuleEmitter {
         // path does (an unknown one at its use). Not *.
         const std::string top = i->module.substr(0, i->module.find('.'));
         bool star = !i->names.empty() && i->names[0]->as<Alias>().name == "*";
-        if (i->level == 0 && !top.empty() && !known_module(top)) {
+        if (i->level == 0 && !top.empty() && !is_known_module(top)) {
           sink.error(s->span, fmt::format("module '{}' is not supported: agc compiles TensorFlow code and Python "
                                           "builtins, and '{}' has no C++ equivalent in agc",
                                           top, top));
@@ -284,7 +279,7 @@ struct ModuleEmitter {
       if (!names) continue;
       for (const Ref& a : *names) {
         const Alias& al = a->as<Alias>();
-        if (!known_module(al.name.substr(0, al.name.find('.')))) {
+        if (!is_known_module(al.name.substr(0, al.name.find('.')))) {
           sink.error(a->span, fmt::format("module '{}' is not supported: agc compiles TensorFlow code and Python "
                                           "builtins, and '{}' has no C++ equivalent in agc",
                                           al.name, al.name));
@@ -294,8 +289,11 @@ struct ModuleEmitter {
   }
 
   CppOutput run(bool library) {
+    // An import of a module agc does not compile fails the file, but the
+    // rest is still emitted so that one run reports every problem; the
+    // names it binds are silently unusable (emitter's unsupported_import).
     check_imports();
-    if (cm.has_errors() || sink.has_errors()) return {};
+    if (cm.has_errors()) return {};
     for (const std::string& n : *cm.names) {
       if (!cm.imports.count(n)) value_globals.insert(n);
     }

@@ -148,6 +148,10 @@ bool is_py_module(std::string_view name) {
   return std::find(std::begin(kPyModules), std::end(kPyModules), name) != std::end(kPyModules);
 }
 
+bool is_known_module(std::string_view name) {
+  return name == "tensorflow" || name == "numpy" || is_py_module(name);
+}
+
 const char* find_builtin(std::string_view name) {
   for (const Builtin& b : kBuiltins) {
     if (name == b.python_name) return b.cpp_name;

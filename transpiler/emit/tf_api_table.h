@@ -32,6 +32,9 @@ std::optional<TfApiEntry> find_np_api(std::string_view path);
 /// and whether `name` is such a module.
 std::optional<TfApiEntry> find_py_api(std::string_view path);
 bool is_py_module(std::string_view name);
+/// Whether agc compiles the top-level module `name`: tensorflow, numpy or a
+/// standard module of py_modules.def (an import of any other fails the file).
+bool is_known_module(std::string_view name);
 
 /// Every path of a library's table, for suggestions: `library` is
 /// "tensorflow" (paths after "tf."), "numpy" (after "np.") or a standard
