@@ -5,25 +5,18 @@
 
 namespace ag {
 
-namespace {
-
-std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
-/// "'a'", "'a' and 'b'", "'a', 'b', and 'c'": CPython's list of missing names.
-std::string name_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    out += (i == 0 ? "" : i + 1 == names.size() ? (names.size() > 2 ? ", and " : " and ") : ", ") + names[i];
-  }
-  return out;
-}
-
-bool is_positional(ParamKind k) { return k == ParamKind::PositionalOnly || k == ParamKind::PositionalOrKeyword; }
-
-}  // namespace
-
 std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<Param>& params, std::vector<Value> args,
                                   Kwargs kwargs) {
+  // The call does not bind: Python's TypeError, worded from the two shapes
+  // (binding_error.h), as the transpiler words it at transpile time.
+  const size_t given = args.size();
+  auto fail = [&]() {
+    std::vector<ParamShape> shapes;
+    for (const Param& p : params) shapes.push_back({p.name, p.kind, p.default_value.has_value()});
+    std::vector<std::string_view> keys;
+    for (const auto& kv : kwargs) keys.push_back(kv.first);
+    return TypeError(binding_error(fn_name, shapes, given, keys));
+  };
   // The signature's layout: positional parameters first (in a def they are
   // a prefix), then *args, keyword-only ones and **kwargs.
   std::vector<size_t> positional;
@@ -38,7 +31,6 @@ std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<
     }
   }
   std::vector<std::optional<Value>> bound(params.size());
-  const size_t given = args.size();
   std::vector<Value> extra;
   for (size_t i = 0; i < given; ++i) {
     if (i < positional.size()) {
@@ -47,7 +39,6 @@ std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<
       extra.push_back(std::move(args[i]));
     }
   }
-  // Keywords first, as CPython checks them before counting positionals.
   std::vector<std::pair<Value, Value>> extra_kw;
   for (auto& [key, value] : kwargs) {
     size_t i = 0;
@@ -56,40 +47,14 @@ std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<
       ++i;
     }
     if (i == params.size()) {
-      if (varkw) {
-        extra_kw.emplace_back(Value(key), std::move(value));
-        continue;
-      }
-      std::vector<std::string> posonly;
-      for (const auto& [k, v] : kwargs) {
-        for (const Param& p : params) {
-          if (p.kind == ParamKind::PositionalOnly && p.name == k) posonly.push_back("'" + k + "'");
-        }
-      }
-      if (!posonly.empty()) {
-        std::string names;
-        for (size_t j = 0; j < posonly.size(); ++j) names += (j ? ", " : "") + posonly[j];
-        throw TypeError(fn_name + "() got some positional-only arguments passed as keyword arguments: " + names);
-      }
-      throw TypeError(fn_name + "() got an unexpected keyword argument '" + key + "'");
+      if (!varkw) throw fail();
+      extra_kw.emplace_back(Value(key), std::move(value));
+      continue;
     }
-    if (bound[i]) throw TypeError(fn_name + "() got multiple values for argument '" + key + "'");
+    if (bound[i]) throw fail();
     bound[i] = std::move(value);
   }
-  if (given > positional.size() && !varargs) {
-    size_t defaults = 0, kwonly_given = 0;
-    for (size_t i : positional) defaults += params[i].default_value ? 1 : 0;
-    for (size_t i = 0; i < params.size(); ++i) kwonly_given += params[i].kind == ParamKind::KeywordOnly && bound[i];
-    std::string sig = defaults ? "from " + std::to_string(positional.size() - defaults) + " to " +
-                                     std::to_string(positional.size()) + " positional arguments"
-                               : plural(positional.size(), "positional argument");
-    std::string kwonly = kwonly_given ? std::string(" positional argument") + (given == 1 ? "" : "s") + " (and " +
-                                            plural(kwonly_given, "keyword-only argument") + ")"
-                                      : "";
-    throw TypeError(fn_name + "() takes " + sig + " but " + std::to_string(given) + kwonly + " " +
-                    (given == 1 && !kwonly_given ? "was" : "were") + " given");
-  }
-  std::vector<std::string> missing, missing_kwonly;
+  if (given > positional.size() && !varargs) throw fail();
   for (size_t i = 0; i < params.size(); ++i) {
     if (i == varargs) {
       bound[i] = Value::tuple(std::move(extra));
@@ -98,16 +63,8 @@ std::vector<Value> bind_arguments(const std::string& fn_name, const std::vector<
     } else if (!bound[i] && params[i].default_value) {
       bound[i] = *params[i].default_value;
     } else if (!bound[i]) {
-      (is_positional(params[i].kind) ? missing : missing_kwonly).push_back("'" + params[i].name + "'");
+      throw fail();
     }
-  }
-  if (!missing.empty()) {
-    throw TypeError(fn_name + "() missing " + plural(missing.size(), "required positional argument") + ": " +
-                    name_list(missing));
-  }
-  if (!missing_kwonly.empty()) {
-    throw TypeError(fn_name + "() missing " + plural(missing_kwonly.size(), "required keyword-only argument") + ": " +
-                    name_list(missing_kwonly));
   }
   std::vector<Value> out;
   out.reserve(params.size());

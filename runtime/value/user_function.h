@@ -9,12 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "runtime/value/binding_error.h"
 #include "runtime/value/value.h"
 
 namespace ag {
-
-/// Where a parameter sits in a Python signature `def f(a, /, b, *args, c, **kwargs)`.
-enum class ParamKind : uint8_t { PositionalOrKeyword, PositionalOnly, VarPositional, KeywordOnly, VarKeyword };
 
 /// A parameter of a Python function: its name, default value if any, and kind.
 struct Param {

@@ -12,6 +12,7 @@
 #include "transpiler/base/check.h"
 #include "transpiler/base/suggestions.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
+#include "transpiler/emit/call_check.h"
 #include "transpiler/emit/cpp_text.h"
 #include "transpiler/emit/public_api.h"
 #include "transpiler/emit/tf_api_table.h"
@@ -85,17 +86,27 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   };
   std::string path;
   if (tf_path(func, path)) {
-    if (auto entry = find_tf_api(path)) return table_call("tf", *entry, "tf." + path);
+    if (auto entry = find_tf_api(path)) {
+      if (!arguments_bind(at_node, "tensorflow", "tf", path, args, keywords)) return "ag::Value()";
+      return table_call("tf", *entry, "tf." + path);
+    }
     // tf.errors.X(node_def, op, message) constructs, as any class does.
     if (!find_exception_type(path, true)) return unknown_member(*func, "tensorflow", "tf", path, true);
   }
   std::string alias;
   if (np_path(func, path, alias)) {
-    if (auto entry = find_np_api(path)) return table_call("np", *entry, "numpy." + path);
+    if (auto entry = find_np_api(path)) {
+      if (!arguments_bind(at_node, "numpy", alias, path, args, keywords)) return "ag::Value()";
+      return table_call("np", *entry, "numpy." + path);
+    }
     return unknown_member(*func, "numpy", alias, path, true);
   }
   if (py_module_path(func, path, alias)) {
-    if (auto entry = find_py_api(path)) return table_call("pymod", *entry, path);
+    if (auto entry = find_py_api(path)) {
+      const std::string module = path.substr(0, path.find('.'));
+      if (!arguments_bind(at_node, module, alias, path.substr(module.size() + 1), args, keywords)) return "ag::Value()";
+      return table_call("pymod", *entry, path);
+    }
     if (!py_value_member(func)) return py_unknown(*func, alias, path, true);
     // A method of a module's value (os.environ.get(k)): called at run time below.
   }
@@ -103,6 +114,15 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   for (const Ref& a : args) unpacks = unpacks || a->is<Starred>();
   for (const Ref& k : keywords) unpacks = unpacks || k->as<Keyword>().arg.empty();
   if (auto* n = func->dyn<Name>()) {
+    // A def of the program whose name certainly means it here: its
+    // parameters are known, and a call that cannot bind raises TypeError.
+    if (const FunctionDef* f = local_function(n->id)) {
+      if (!def_arguments_bind(at_node, SignatureShape::of(*f, local_qualname(n->id)), args, keywords)) {
+        return "ag::Value()";
+      }
+    } else if (auto def = module_defs_.find(n->id); def != module_defs_.end() && !owner(n->id)) {
+      if (!def_arguments_bind(at_node, SignatureShape::of(*def->second, n->id), args, keywords)) return "ag::Value()";
+    }
     if (local_function(n->id) && keywords.empty() && !unpacks) {
       std::vector<std::string> parts;
       for (const Ref& a : args) parts.push_back(value(a));
@@ -151,6 +171,52 @@ std::string Emitter::super_attr(const Node& at_node, const Refs& super_args, con
   }
   error(at_node, "super() is only supported inside a method of a module-level class");
   return "ag::Value()";
+}
+
+bool Emitter::arguments_bind(const Node& at, std::string_view library, const std::string& shown, const std::string& path,
+                             const Refs& args, const Refs& keywords) {
+  std::string_view text = table_signature(library, path);
+  if (text.empty()) return true;
+  SignatureShape ours = SignatureShape::parse(text);
+  if (call_error(ours, args, keywords).empty()) return true;
+  // The library's own signature, where known, decides whose the problem
+  // is: a call it takes only lacks agc's support; one it rejects is the
+  // program's TypeError, worded from it. A C function's (positional-only,
+  // "math.sqrt(x, /)") TypeErrors are CPython's own texts: left to run time.
+  std::optional<PublicName> theirs = find_public(library, path);
+  if (theirs && theirs->kind == NameKind::Function && theirs->params != "?") {
+    if (theirs->params.find('/') != std::string_view::npos) return true;
+    SignatureShape library_sig = SignatureShape::parse_params(ours.name(), theirs->params);
+    if (call_error(library_sig, args, keywords).empty()) {
+      error(at, fmt::format("'{}.{}' takes these arguments, but agc's '{}' does not yet: {} (docs/api.md gives the "
+                            "signatures agc supports)",
+                            shown, path, ours.name(), call_error(ours, args, keywords)));
+      return false;
+    }
+    return def_arguments_bind(at, library_sig, args, keywords);
+  }
+  return def_arguments_bind(at, ours, args, keywords);
+}
+
+bool Emitter::def_arguments_bind(const Node& at, const SignatureShape& sig, const Refs& args, const Refs& keywords) {
+  std::string problem = call_error(sig, args, keywords);
+  if (problem.empty()) return true;
+  std::string_view keyword = unexpected_keyword(sig, keywords);
+  std::string suggestion = keyword.empty() ? "" : std::string(closest_name(keyword, sig.keyword_names()));
+  error(at, problem, "TypeError", suggestion);
+  return false;
+}
+
+std::string Emitter::local_qualname(const std::string& name) const {
+  // Python's qualname of a nested def: the defs around it, each followed by
+  // "<locals>" ("outer.<locals>.inner"); a converted def is its original's.
+  std::string out = name;
+  for (const analysis::Closure* c = owner(name); c && c->kind == analysis::Closure::Kind::Function; c = c->parent) {
+    std::string_view def = c->node->as<FunctionDef>().name;
+    if (def.starts_with("tf__")) def.remove_prefix(4);
+    out = std::string(def) + ".<locals>." + out;
+  }
+  return out;
 }
 
 std::string Emitter::unknown_member(const Node& n, std::string_view library, const std::string& shown,

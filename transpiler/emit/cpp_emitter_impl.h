@@ -21,6 +21,7 @@
 #include "transpiler/analysis/closures.h"
 #include "transpiler/ast/ast.h"
 #include "transpiler/base/diagnostic.h"
+#include "transpiler/emit/call_check.h"
 #include "transpiler/emit/tf_api_table.h"
 
 namespace agc::emit::cpp {
@@ -69,6 +70,9 @@ class Emitter {
     module_globals_ = std::move(globals);
     imports_ = std::move(imports);
   }
+  /// The module-level defs a global name certainly means wherever no local
+  /// shadows it (bound once, by that def): calls to them are checked.
+  void set_module_defs(std::map<std::string, const ast::FunctionDef*> defs) { module_defs_ = std::move(defs); }
   /// The tree whose closures name the scopes emitted next: a converted
   /// function, or a module-level statement (analysed when first needed).
   void set_root(const ast::Ref& root) {
@@ -197,6 +201,18 @@ class Emitter {
   /// `called` or not: a function-local problem saying whether the library
   /// has it (agc's NotImplementedError) or not (Python's AttributeError, with
   /// the closest name), or that agc cannot tell.
+  /// Whether a call of the table row `path` of `library` (written
+  /// `shown`.`path`) binds to the row's signature; if not, reports Python's
+  /// TypeError (or agc's gap, for a keyword the library takes and agc's row
+  /// does not) as a function-local problem.
+  bool arguments_bind(const ast::Node& at, std::string_view library, const std::string& shown,
+                      const std::string& path, const ast::Refs& args, const ast::Refs& keywords);
+  /// Whether a call binds to `sig`; if not, reports Python's TypeError, with
+  /// the closest parameter for a misspelt keyword.
+  bool def_arguments_bind(const ast::Node& at, const SignatureShape& sig, const ast::Refs& args,
+                          const ast::Refs& keywords);
+  /// Python's qualname of the local function `name` ("outer.<locals>.inner").
+  std::string local_qualname(const std::string& name) const;
   std::string unknown_member(const ast::Node& n, std::string_view library, const std::string& shown,
                              const std::string& path, bool called);
   /// unknown_member() for a standard module's `path` ("math.sqr") written `alias`.`...`.
@@ -267,6 +283,7 @@ class Emitter {
   DiagnosticSink* sink_;
   std::set<std::string> module_globals_;
   std::map<std::string, std::string> imports_;
+  std::map<std::string, const ast::FunctionDef*> module_defs_;
   analysis::AnalysisCache analyses_;
   ast::Ref root_;
   std::string out_;

@@ -12,6 +12,7 @@
 #include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/emit/cpp_emitter_impl.h"
 #include "transpiler/emit/cpp_text.h"
+#include "transpiler/passes/pass.h"
 #include "transpiler/passes/unsupported_features.h"
 
 namespace agc::emit {
@@ -288,6 +289,49 @@ struct ModuleEmitter {
     }
   }
 
+  /// The module-level defs a call of their name certainly means where no
+  /// local shadows it: the def binds the name, and nothing else anywhere in
+  /// the module does (no other def, class, assignment, import, loop or with
+  /// target, except clause or del of it), and it has no decorator but
+  /// tf.function (which binds its arguments as the def does).
+  std::map<std::string, const FunctionDef*> certain_defs() const {
+    std::map<std::string, int> bindings;
+    struct Binders : AstVisitor {
+      std::map<std::string, int>* b;
+      void visit_Name(const Ptr<Name>& n) override {
+        if (n->ctx != ExprContext::Load) ++(*b)[n->id];
+      }
+      void visit_FunctionDef(const Ptr<FunctionDef>& n) override {
+        ++(*b)[n->name];
+        visit_children(*n);
+      }
+      void visit_ClassDef(const Ptr<ClassDef>& n) override {
+        ++(*b)[n->name];
+        visit_children(*n);
+      }
+      void visit_Alias(const Ptr<Alias>& n) override {
+        ++(*b)[n->asname.empty() ? n->name.substr(0, n->name.find('.')) : n->asname];
+      }
+      void visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
+        if (!n->name.empty()) ++(*b)[n->name];
+        visit_children(*n);
+      }
+    } binders;
+    binders.b = &bindings;
+    binders.visit_all(m.body);
+    std::map<std::string, const FunctionDef*> out;
+    for (const Ref& s : m.body) {
+      auto* f = s->dyn<FunctionDef>();
+      if (!f || bindings[f->name] != 1) continue;
+      bool plain = std::all_of(f->decorator_list.begin(), f->decorator_list.end(), [&](const Ref& d) {
+        const Ref& target = d->is<Call>() ? d->as<Call>().func : d;
+        return passes::resolve_import_path(target, cm.imports) == "tensorflow.function";
+      });
+      if (plain) out[f->name] = f;
+    }
+    return out;
+  }
+
   CppOutput run(bool library) {
     // An import of a module agc does not compile fails the file, but the
     // rest is still emitted so that one run reports every problem; the
@@ -298,6 +342,7 @@ struct ModuleEmitter {
       if (!cm.imports.count(n)) value_globals.insert(n);
     }
     em.set_module(value_globals, cm.imports);
+    em.set_module_defs(certain_defs());
     em.scopes.push_back(cpp::Scope{});  // the module's own code
 
     // The functions and methods, as written and converted: the module's
