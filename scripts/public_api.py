@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Writes the public names agc's diagnostics check against (one X-macro row each).
 
-  public_api.py tf [--source TEXT] GOLDEN.pbtxt... > transpiler/emit/tf_public_api.def
+  public_api.py tf [--source TEXT]... GOLDEN.pbtxt... > transpiler/emit/tf_public_api.def
       TensorFlow's names, from its API golden files
       (tensorflow/tools/api/golden/v2/tensorflow*.pbtxt in TensorFlow's
-      repository, keras/api/golden/v2/tensorflow.keras*.pbtxt in Keras 2's):
-      each file lists one module's members and their argspecs.
+      repository; for tf.keras, Keras 2's tf_keras/api/golden/v2/ in
+      tf-keras or keras/api/golden/v2/ in keras before Keras 3): each file
+      lists one module's members and their argspecs. The files may come
+      from several commits; each --source line records where some came from.
   public_api.py python > transpiler/emit/py_public_api.def
       NumPy's and the standard modules' names, read from the modules this
       Python imports (numpy and the modules of runtime/api/py_modules.def).
@@ -24,6 +26,7 @@ import inspect
 import os
 import re
 import sys
+import textwrap
 
 
 def tokens(text):
@@ -100,9 +103,14 @@ def argspec_params(spec):
 
 
 def member_kind(mtype):
-    if mtype == "<type 'module'>":
+    # Goldens print a member's type as Python 2 did ("<type 'module'>") or as
+    # Python 3 does ("<class 'module'>", Keras's); a class's type is `type` or
+    # a metaclass (ABCMeta, EnumType, protobuf's MessageMeta, pybind11_type,
+    # tf.test.Benchmark's _BenchmarkRegistrar).
+    if mtype in ("<type 'module'>", "<class 'module'>"):
         return 'Module'
-    if mtype == "<type 'type'>" or re.search(r'Meta|EnumType|metaclass', mtype, re.I):
+    if mtype in ("<type 'type'>", "<class 'type'>") or re.search(
+            r'Meta|EnumType|metaclass|pybind11_type|Registrar', mtype, re.I):
         return 'Class'
     if 'function' in mtype.lower():
         return 'Function'
@@ -209,7 +217,8 @@ def main():
     out = sys.stdout
     if a.cmd == 'tf':
         what = "TensorFlow's public API, from its API\n// golden files:\n" + ''.join(
-            '//   %s\n' % s for s in a.source)
+            '//   %s\n' % line for s in a.source
+            for line in textwrap.wrap(s, 92, subsequent_indent='  ', break_on_hyphens=False))
         out.write(HEADER.format(what=what.rstrip('\n')))
         module, modules, rows = tf_rows(a.files)
         emit(out, module, modules, rows)
