@@ -211,6 +211,9 @@ def main():
     sub = ap.add_subparsers(dest='cmd', required=True)
     tf = sub.add_parser('tf')
     tf.add_argument('--source', action='append', default=[], help='a provenance line for the header')
+    tf.add_argument('--also', action='append', default=[], metavar='PATH=KIND',
+                    help="a name of the seeds' era (TF 2.10-2.15) that the golden files read no longer "
+                         "list, such as estimator=Module (removed in TF 2.16)")
     tf.add_argument('files', nargs='+')
     sub.add_parser('python')
     a = ap.parse_args()
@@ -221,6 +224,12 @@ def main():
             for line in textwrap.wrap(s, 92, subsequent_indent='  ', break_on_hyphens=False))
         out.write(HEADER.format(what=what.rstrip('\n')))
         module, modules, rows = tf_rows(a.files)
+        known = {path for path, _, _ in rows}
+        for also in a.also:
+            path, kind = also.split('=')
+            if path not in known:
+                rows.append((path, kind, '?' if kind == 'Function' else ''))
+        rows.sort(key=lambda r: r[0])
         emit(out, module, modules, rows)
     else:
         import numpy
