@@ -117,7 +117,15 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
     // A def of the program whose name certainly means it here: its
     // parameters are known, and a call that cannot bind raises TypeError.
     if (const FunctionDef* f = local_function(n->id)) {
-      if (!def_arguments_bind(at_node, SignatureShape::of(*f, local_qualname(n->id)), args, keywords)) {
+      SignatureShape sig = SignatureShape::of(*f, local_qualname(n->id));
+      if (call_deferred()) {
+        // A local def is called directly in C++, which needs its arguments
+        // to bind: a call that cannot raises Python's TypeError when it runs.
+        if (std::string problem = call_error(sig, args, keywords); !problem.empty()) {
+          return fmt::format("[]() -> ag::Value {{ ag::raise_value(ag::make_exception(\"TypeError\", {{{}}})); }}()",
+                             cpp_string(problem));
+        }
+      } else if (!def_arguments_bind(at_node, sig, args, keywords)) {
         return "ag::Value()";
       }
     } else if (auto def = module_defs_.find(n->id); def != module_defs_.end() && !owner(n->id)) {
@@ -178,7 +186,7 @@ bool Emitter::arguments_bind(const Node& at, std::string_view library, const std
   std::string_view text = table_signature(library, path);
   if (text.empty()) return true;
   SignatureShape ours = SignatureShape::parse(text);
-  if (call_error(ours, args, keywords).empty()) return true;
+  if (call_deferred() || call_error(ours, args, keywords).empty()) return true;
   // The library's own signature, where known, decides whose the problem
   // is: a call it takes only lacks agc's support; one it rejects is the
   // program's TypeError, worded from it. A C function's (positional-only,
@@ -198,7 +206,26 @@ bool Emitter::arguments_bind(const Node& at, std::string_view library, const std
   return def_arguments_bind(at, ours, args, keywords);
 }
 
+bool Emitter::call_deferred() const {
+  // What a problem fails is the innermost def or the module-level
+  // statement; a call in a lambda or generator expression inside it runs
+  // only when that is called or iterated, so failing the def (or the
+  // statement) would raise where Python does not. The binding at run time
+  // raises it, when and if the call runs.
+  for (auto it = scopes.rbegin(); it != scopes.rend() && it->closure; ++it) {
+    switch (it->closure->kind) {
+      case analysis::Closure::Kind::Function: return false;
+      case analysis::Closure::Kind::Lambda: return true;
+      case analysis::Closure::Kind::Comprehension:
+        if (it->closure->node->is<GeneratorExp>()) return true;
+        break;
+    }
+  }
+  return false;
+}
+
 bool Emitter::def_arguments_bind(const Node& at, const SignatureShape& sig, const Refs& args, const Refs& keywords) {
+  if (call_deferred()) return true;
   std::string problem = call_error(sig, args, keywords);
   if (problem.empty()) return true;
   std::string_view keyword = unexpected_keyword(sig, keywords);

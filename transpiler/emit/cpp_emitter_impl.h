@@ -209,6 +209,9 @@ class Emitter {
                       const std::string& path, const ast::Refs& args, const ast::Refs& keywords);
   /// Whether a call binds to `sig`; if not, reports Python's TypeError, with
   /// the closest parameter for a misspelt keyword.
+  /// Whether a call here runs only when a lambda or generator expression
+  /// inside the current def (or module-level statement) runs.
+  bool call_deferred() const;
   bool def_arguments_bind(const ast::Node& at, const SignatureShape& sig, const ast::Refs& args,
                           const ast::Refs& keywords);
   /// Python's qualname of the local function `name` ("outer.<locals>.inner").
