@@ -1,5 +1,9 @@
 #include "transpiler/analysis/ag_operators.h"
 
+#include <functional>
+
+#include "transpiler/ast/visitor.h"
+
 namespace agc::analysis {
 
 using namespace ast;
@@ -45,6 +49,23 @@ const Ref* positional_callee(const Ref& call) {
   }
   if (!c.keywords.empty() || !none_starred(c.args)) return nullptr;
   return &unwrap_ld(c.func);
+}
+
+std::set<std::string> list_mutation_targets(const Refs& body) {
+  std::set<std::string> out;
+  std::function<void(const Ref&)> visit = [&](const Ref& n) {
+    if (!n) return;
+    if (auto* a = n->dyn<Assign>()) {
+      std::string_view op = ag_operator(a->value);
+      const auto& args = op.empty() ? Refs{} : a->value->as<Call>().args;
+      if ((op == "list_append" || op == "list_pop") && !args.empty()) {
+        if (auto* nm = unwrap_ld(args[0])->dyn<Name>()) out.insert(nm->id);
+      }
+    }
+    for_each_child(*n, visit);
+  };
+  for (const Ref& s : body) visit(s);
+  return out;
 }
 
 }  // namespace agc::analysis

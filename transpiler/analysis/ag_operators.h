@@ -4,6 +4,8 @@
 // for one.
 #pragma once
 
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "transpiler/ast/ast.h"
@@ -22,5 +24,11 @@ const ast::Ref& unwrap_ld(const ast::Ref& e);
 /// written directly, when it passes only positional arguments, none starred:
 /// its callee (ld unwrapped); else null.
 const ast::Ref* positional_callee(const ast::Ref& call);
+
+/// The names `X` of `X = ag__.list_append(X, ...)` and `X, _ =
+/// ag__.list_pop(X, ...)` anywhere in `body`: the lists a loop with that body
+/// grows or shrinks, which the runtime keeps as TensorArrays when the loop is
+/// staged (its list_symbols; `X[i] = v` keeps the length, see set_item).
+std::set<std::string> list_mutation_targets(const ast::Refs& body);
 
 }  // namespace agc::analysis

@@ -11,6 +11,8 @@
 namespace agc::cli {
 
 int run_to_code(const std::vector<std::string>& args);
+/// agc explain: to-code's conversion report (to-code --report).
+int run_explain(const std::vector<std::string>& args);
 int run_emit_cpp(const std::vector<std::string>& args);
 int run_build(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);

@@ -19,6 +19,8 @@ const char* kUsage =
     "commands:\n"
     "  to-code FILE.py     print the AutoGraph-converted code of the file's functions,\n"
     "                      exactly as tf.autograph.to_code shows it\n"
+    "  explain FILE.py     say what AutoGraph's rules make of each if/while/for before\n"
+    "                      anything runs: staged or Python, and why (to-code --report)\n"
     "  emit-cpp FILE.py -o DIR\n"
     "                      write the file as C++ (DIR/<stem>.h and DIR/<stem>.cpp)\n"
     "  build FILE.py -o OUT [--lib]\n"
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "to-code") return agc::run_on_big_stack([&] { return agc::cli::run_to_code(args); });
+    if (command == "explain") return agc::run_on_big_stack([&] { return agc::cli::run_explain(args); });
     if (command == "emit-cpp") return agc::run_on_big_stack([&] { return agc::cli::run_emit_cpp(args); });
     if (command == "build") return agc::run_on_big_stack([&] { return agc::cli::run_build(args); });
     if (command == "run") return agc::run_on_big_stack([&] { return agc::cli::run_run(args); });

@@ -49,26 +49,6 @@ bool converted_kwargs(const Ref& e, Refs& out) {
   return false;
 }
 
-/// The names `X` of `X = ag__.list_append(X, ...)` and `X, _ =
-/// ag__.list_pop(X, ...)` anywhere in `body`: the loop's list_symbols (a list
-/// whose length a staged loop changes; `X[i] = v` keeps it, see set_item).
-std::set<std::string> list_symbols(const Refs& body) {
-  std::set<std::string> out;
-  std::function<void(const Ref&)> visit = [&](const Ref& n) {
-    if (!n) return;
-    if (auto* a = n->dyn<Assign>()) {
-      std::string_view op = ag_operator(a->value);
-      const auto& args = op.empty() ? Refs{} : a->value->as<Call>().args;
-      if ((op == "list_append" || op == "list_pop") && !args.empty()) {
-        if (auto* nm = unwrap_ld(args[0])->dyn<Name>()) out.insert(nm->id);
-      }
-    }
-    for_each_child(*n, visit);
-  };
-  for (const Ref& s : body) visit(s);
-  return out;
-}
-
 }  // namespace
 
 // A call of `func` with `args` / `keywords`, resolved at transpile time.
@@ -571,7 +551,7 @@ std::string Emitter::loop_options(const Ref& opts, const Ref& body) {
   }
   std::set<std::string> lists;
   if (auto* n = unwrap_ld(body)->dyn<Name>()) {
-    if (const FunctionDef* f = local_function(n->id)) lists = list_symbols(f->body);
+    if (const FunctionDef* f = local_function(n->id)) lists = analysis::list_mutation_targets(f->body);
   }
   // Set field by field: GCC warns about the fields a designated initializer omits.
   if (!shape_invariants.empty()) fields.push_back("o.shape_invariants = " + shape_invariants + ";");

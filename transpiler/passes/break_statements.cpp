@@ -40,7 +40,7 @@ class BreakTransformer : public AstMutator {
   Stmts visit_While(const Ptr<While>& n) override {
     std::string var = new_var(n.get());
     Ref test = mutate(n->test);
-    auto [body, used] = process_body(n->body, var);
+    auto [body, used] = process_body(n->body, var, n->span);
     Refs orelse = mutate_block(n->orelse);
     if (!used) {
       if (test == n->test && body == n->body && orelse == n->orelse) return {n};
@@ -71,7 +71,7 @@ class BreakTransformer : public AstMutator {
     std::string var = new_var(n.get());
     Ref target = mutate(n->target);
     Ref iter = mutate(n->iter);
-    auto [body, used] = process_body(n->body, var);
+    auto [body, used] = process_body(n->body, var, n->span);
     Refs orelse = mutate_block(n->orelse);
     if (!used) {
       if (target == n->target && iter == n->iter && body == n->body && orelse == n->orelse) return {n};
@@ -110,11 +110,12 @@ class BreakTransformer : public AstMutator {
     return ctx_.namer.new_symbol("break_", analysis::reserved_by({scope}));
   }
 
-  std::pair<Refs, bool> process_body(const Refs& body, const std::string& var) {
+  std::pair<Refs, bool> process_body(const Refs& body, const std::string& var, SourceSpan loop) {
     loops_.push_back({var, false});
     Refs out = mutate_block(body);
     bool used = loops_.back().used;
     loops_.pop_back();
+    if (used && ctx_.facts) ctx_.facts->control_variables.push_back({var, ControlVariable::Role::Break, loop});
     return {std::move(out), used};
   }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "transpiler/analysis/activity.h"
+#include "transpiler/analysis/ag_operators.h"
 #include "transpiler/analysis/liveness.h"
 #include "transpiler/analysis/reaching_definitions.h"
 #include "transpiler/ast/mutator.h"
@@ -59,6 +60,13 @@ class ControlFlowTransformer : public AstMutator {
     QNSet modified = body->bound;
     modified.insert_all(orelse->bound);
     BlockVars bv = block_vars(orig.get(), modified);
+    if (ctx_.facts) {
+      StagedStatement& f = record(NodeKind::If, *n, n->test, bv);
+      for (const QN& v : bv.vars) {
+        if (body->bound.count(v)) f.bound_in_body.push_back(v.str());
+        if (orelse->bound.count(v)) f.bound_in_orelse.push_back(v.str());
+      }
+    }
 
     auto reserved = analysis::reserved_by({body, orelse});
     std::string getter = ctx_.namer.new_symbol("get_state", reserved);
@@ -101,6 +109,7 @@ class ControlFlowTransformer : public AstMutator {
     auto n = rebuild(orig);
     const analysis::Scope* body = act_.body_scope(orig.get());
     BlockVars bv = block_vars(orig.get(), body->bound);
+    if (ctx_.facts) record(NodeKind::While, *n, n->test, bv).lists = analysis::list_mutation_targets(n->body);
     auto reserved = analysis::reserved_by({body});
     std::string getter = ctx_.namer.new_symbol("get_state", reserved);
     std::string setter = ctx_.namer.new_symbol("set_state", reserved);
@@ -139,6 +148,11 @@ class ControlFlowTransformer : public AstMutator {
     QNSet modified = body->bound;
     modified.insert_all(iterate->bound);
     BlockVars bv = block_vars(orig.get(), modified);
+    if (ctx_.facts) {
+      StagedStatement& f = record(NodeKind::For, *n, n->iter, bv);
+      f.extra_test = n->extra_test;
+      f.lists = analysis::list_mutation_targets(n->body);
+    }
     auto reserved = analysis::reserved_by({body, iterate});
     std::string getter = ctx_.namer.new_symbol("get_state", reserved);
     std::string setter = ctx_.namer.new_symbol("set_state", reserved);
@@ -237,6 +251,16 @@ class ControlFlowTransformer : public AstMutator {
       bv.undefined.push_back(s);
     }
     return bv;
+  }
+
+  /// The facts of a statement for `agc explain` (ctx_.facts is set).
+  StagedStatement& record(NodeKind kind, const Node& n, const Ref& test, const BlockVars& bv) {
+    StagedStatement f{kind, n.span, test, nullptr, {}, static_cast<size_t>(bv.nouts), {}, {}, {}, {}};
+    for (const QN& v : bv.vars) f.symbols.push_back(v.str());
+    for (const QN& v : bv.undefined) f.undefined.push_back(v.str());
+    std::sort(f.undefined.begin(), f.undefined.end());
+    ctx_.facts->statements.push_back(std::move(f));
+    return ctx_.facts->statements.back();
   }
 
   Refs nonlocal_declarations(const std::vector<QN>& vars, SourceSpan span) const {

@@ -156,7 +156,7 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request,
                                const std::vector<Diagnostic>& parse_problems) {
   ConvertedModule out;
   out.module = m;
-  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), false, nullptr, nullptr, {}});
+  for (Entity& e : find_entities(m)) out.entities.push_back({std::move(e), false, nullptr, nullptr, {}, {}});
   for (size_t i = 0; i < out.entities.size(); ++i) out.index_[out.entities[i].entity.fn.get()] = i;
   const size_t n = out.entities.size();
   for (const Diagnostic& d : parse_problems) {
@@ -210,7 +210,9 @@ ConvertedModule convert_module(const Module& m, const ModuleRequest& request,
       options = with_decorator_features(options, fn->as<FunctionDef>(), aliases, sinks[i]);
       if (sinks[i].has_errors()) return;
     }
-    out.entities[i].converted = convert_entity(fn, options, out.names, out.imports, sinks[i], request.observer);
+    ConversionFacts* facts = request.record_facts ? &out.entities[i].facts : nullptr;
+    out.entities[i].converted =
+        convert_entity(fn, options, out.names, out.imports, sinks[i], request.observer, facts);
   });
   for (size_t i = 0; i < n; ++i) {
     ConvertedEntity& e = out.entities[i];

@@ -42,6 +42,8 @@ struct ModuleRequest {
   /// (the C++ emitter's conversion). tf.autograph.to_code uses only its own
   /// options, and so does to-code.
   bool decorator_features = false;
+  /// Keep what the passes decided (ConvertedEntity::facts), for `agc explain`.
+  bool record_facts = false;
 };
 
 struct ConvertedEntity {
@@ -61,6 +63,9 @@ struct ConvertedEntity {
   /// parsing or conversion found it: TF fails only this function, so
   /// to-code diagnoses it alone and the C++ emitter warns about it.
   std::vector<Diagnostic> problems;
+  /// What the passes decided while converting it, when the request asked
+  /// (ModuleRequest::record_facts).
+  ConversionFacts facts;
 };
 
 struct ConvertedModule;

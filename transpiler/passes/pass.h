@@ -14,6 +14,7 @@
 #include "transpiler/ast/ast.h"
 #include "transpiler/base/diagnostic.h"
 #include "transpiler/base/namer.h"
+#include "transpiler/passes/conversion_facts.h"
 
 namespace agc::analysis {
 class Activity;
@@ -47,6 +48,9 @@ struct PassContext {
   /// The function as it was before any pass, whose analysis names generated
   /// symbols (see Activity::original_body_scope). Null means "the pass input".
   ast::Ref original = nullptr;
+  /// Where the passes record what they decided (`agc explain`); null when
+  /// nobody asked.
+  ConversionFacts* facts = nullptr;
 
   /// Activity of the original function, for choosing fresh names.
   const analysis::Activity& naming(const ast::Ref& fn);

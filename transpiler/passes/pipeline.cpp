@@ -119,10 +119,10 @@ Deepest least_converted_depth(const Ref& n, int depth = 1) {
 Ref convert_entity(const Ref& fn, const ConversionOptions& options,
                    const std::shared_ptr<const std::set<std::string>>& globals,
                    const std::map<std::string, std::string>& imports, DiagnosticSink& sink,
-                   const PassObserver& observer) {
+                   const PassObserver& observer, ConversionFacts* facts) {
   Namer namer(globals);
   analysis::AnalysisCache analyses;
-  PassContext ctx{sink, namer, analyses, options, imports, fn};
+  PassContext ctx{sink, namer, analyses, options, imports, fn, facts};
   size_t errors = sink.error_count();
   check_unsupported_features(fn, ctx);
   if (sink.error_count() > errors) return nullptr;

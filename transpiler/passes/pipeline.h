@@ -24,10 +24,10 @@ std::vector<PassInfo> pipeline(const ConversionOptions& options);
 using PassObserver = std::function<void(const char* pass, const ast::Ref& fn)>;
 
 /// Converts one function into `tf__<name>`. Problems go to `sink`; returns null
-/// when any were reported.
+/// when any were reported. `facts`, when given, receives what the passes decided.
 ast::Ref convert_entity(const ast::Ref& fn, const ConversionOptions& options,
                         const std::shared_ptr<const std::set<std::string>>& globals,
                         const std::map<std::string, std::string>& imports, DiagnosticSink& sink,
-                        const PassObserver& observer = {});
+                        const PassObserver& observer = {}, ConversionFacts* facts = nullptr);
 
 }  // namespace agc::passes

@@ -242,6 +242,10 @@ class ReturnStatementsTransformer : public AstMutator {
       c->body = std::move(body);
       return {c};
     }
+    if (ctx_.facts) {
+      ctx_.facts->control_variables.push_back({f.do_return, ControlVariable::Role::Return, n->span});
+      ctx_.facts->control_variables.push_back({f.retval, ControlVariable::Role::ReturnValue, n->span});
+    }
     auto c = clone(*n);
     c->body = std::move(body);
     // The body is the functions pass's `with ag__.FunctionScope(...)`, possibly
