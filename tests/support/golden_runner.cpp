@@ -6,8 +6,11 @@
 //   golden_runner errors DIR      rendered diagnostics (file named input.py)
 //   golden_runner cpp DIR         the C++ emitter's output (header, then source)
 //   golden_runner cpp_errors DIR  the C++ emitter's diagnostics, warnings included
+//   golden_runner report DIR      agc explain's report of each case's module
 //   golden_runner samples GOLDEN_DIR SAMPLES_DIR
 //                                 to-code of SAMPLES_DIR/<x>.py vs GOLDEN_DIR/<x>.out, byte for byte
+//   golden_runner report_samples GOLDEN_DIR SAMPLES_DIR
+//                                 agc explain's report of SAMPLES_DIR/<x>.py for each GOLDEN_DIR/<x>.out
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +29,7 @@
 #include "transpiler/frontend/parse.h"
 #include "transpiler/passes/convert_module.h"
 #include "transpiler/passes/pipeline.h"
+#include "transpiler/report/conversion_report.h"
 
 namespace fs = std::filesystem;
 using namespace agc;
@@ -75,6 +79,16 @@ std::string run_to_code(const std::string& source, const passes::ModuleRequest& 
   DiagnosticSink all = cm.all_diagnostics();
   had_errors = all.has_errors();
   return had_errors ? all.render_all() : emit::to_code(cm);
+}
+
+/// agc explain's report of `source` (a file named `path`), or its rendered diagnostics.
+std::string run_report(const std::string& source, passes::ModuleRequest request, bool& had_errors,
+                       const std::string& path = "input.py") {
+  report::request_report(request);
+  passes::ConvertedModule cm = passes::convert_file(std::make_shared<SourceFile>(path, source), request);
+  DiagnosticSink all = cm.all_diagnostics();
+  had_errors = all.has_errors();
+  return had_errors ? all.render_all() : report::conversion_report(cm);
 }
 
 /// The C++ emitter's output for `source` (module "input"), or its diagnostics
@@ -185,6 +199,8 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
         bool errors_mode = mode == "cpp_errors";
         actual = run_emit_cpp(c.input, request, errors_mode, had_errors);
         if (errors_mode && actual.rfind("// ", 0) == 0) actual = "(no errors)";
+      } else if (mode == "report") {
+        actual = run_report(c.input, request, had_errors);
       } else {
         actual = run_to_code(c.input, request, had_errors);
         if (mode == "errors" && !had_errors) actual = "(no errors)";
@@ -214,17 +230,28 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
   return failures == 0 ? 0 : 1;
 }
 
-int run_samples(const fs::path& golden_dir, const fs::path& samples_dir) {
+/// `report`: agc explain's report of the samples that have a golden file,
+/// else to-code of every sample.
+int run_samples(const fs::path& golden_dir, const fs::path& samples_dir, bool report) {
   int failures = 0, total = 0;
   std::vector<fs::path> samples;
-  for (const auto& e : fs::directory_iterator(samples_dir)) {
-    if (e.path().extension() == ".py") samples.push_back(e.path());
+  if (report) {
+    for (const auto& e : fs::directory_iterator(golden_dir)) {
+      if (e.path().extension() == ".out") samples.push_back(samples_dir / (e.path().stem().string() + ".py"));
+    }
+  } else {
+    for (const auto& e : fs::directory_iterator(samples_dir)) {
+      if (e.path().extension() == ".py") samples.push_back(e.path());
+    }
   }
   std::sort(samples.begin(), samples.end());
   for (const auto& sample : samples) {
     ++total;
     bool had_errors = false;
-    std::string actual = run_to_code(read(sample), {}, had_errors, "samples/" + sample.filename().string());
+    std::string name = "samples/" + samples_dir.filename().string() + "/" + sample.filename().string();
+    std::string actual = !fs::exists(sample) ? "(missing sample " + sample.string() + ")"
+                         : report ? run_report(read(sample), {}, had_errors, name)
+                                  : run_to_code(read(sample), {}, had_errors, "samples/" + sample.filename().string());
     fs::path golden = golden_dir / (sample.stem().string() + ".out");
     std::string expected = fs::exists(golden) ? read(golden) : "(missing golden file)";
     if (actual == expected) continue;
@@ -244,14 +271,18 @@ int run_samples(const fs::path& golden_dir, const fs::path& samples_dir) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fputs("usage: golden_runner to_code|passes|errors|cpp|cpp_errors DIR | samples GOLDEN_DIR SAMPLES_DIR\n",
+    std::fputs("usage: golden_runner to_code|passes|errors|cpp|cpp_errors|report DIR | samples|report_samples "
+               "GOLDEN_DIR SAMPLES_DIR\n",
                stderr);
     return 2;
   }
   std::string mode = argv[1];
   try {
-    if (mode == "samples" && argc == 4) return run_samples(argv[2], argv[3]);
-    if (mode == "to_code" || mode == "passes" || mode == "errors" || mode == "cpp" || mode == "cpp_errors") {
+    if ((mode == "samples" || mode == "report_samples") && argc == 4) {
+      return run_samples(argv[2], argv[3], mode == "report_samples");
+    }
+    if (mode == "to_code" || mode == "passes" || mode == "errors" || mode == "cpp" || mode == "cpp_errors" ||
+        mode == "report") {
       return run_corpus(mode, argv[2]);
     }
   } catch (const std::exception& e) {

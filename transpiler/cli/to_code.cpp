@@ -127,10 +127,7 @@ int to_code(const std::vector<std::string>& args, bool report, const char* comma
   std::string text;
   if (!read_source_file(path, text)) return 1;
   auto file = std::make_shared<SourceFile>(path, std::move(text));
-  // The report reads what the passes decided; a function's traces convert
-  // it with its decorator's features.
-  request.record_facts = report;
-  request.decorator_features = report;
+  if (report) report::request_report(request);
   passes::ConvertedModule cm = passes::convert_file(file, request);
   // Every function that converts is printed; one agc cannot convert is
   // diagnosed, as tf.autograph.to_code raises for it alone.

@@ -92,7 +92,11 @@ class ReportWriter {
         detail("-> nested in " + fn.name + ": converted with it");
         return;
       }
-      if (s->is<If>() || s->is<While>() || s->is<For>()) block(s->span, statements.statement(*s));
+      if (s->is<If>() || s->is<While>() || s->is<For>()) {
+        block(s->span, statements.statement(*s));
+      } else if (StatementLines e = statements.conditional_expressions(*s); !e.details.empty()) {
+        block(s->span, e);
+      }
     });
     // Guards the walk did not meet (each guards a statement as written, so
     // none should be left).
@@ -129,6 +133,11 @@ class ReportWriter {
 };
 
 }  // namespace
+
+void request_report(passes::ModuleRequest& request) {
+  request.record_facts = true;
+  request.decorator_features = true;
+}
 
 std::string conversion_report(const passes::ConvertedModule& cm) { return ReportWriter(cm).run(); }
 

@@ -25,8 +25,13 @@
 
 namespace agc::report {
 
-/// The report on the requested functions of `cm`, which must have been
-/// converted with ModuleRequest::record_facts.
+/// Makes `request` convert as the report needs: keeping the passes' facts,
+/// and converting each function with its decorator's features, as its
+/// traces convert it.
+void request_report(passes::ModuleRequest& request);
+
+/// The report on the requested functions of `cm`, converted as
+/// request_report() asks.
 std::string conversion_report(const passes::ConvertedModule& cm);
 
 }  // namespace agc::report

@@ -73,8 +73,11 @@ std::map<const Node*, FunctionMode> function_modes(const passes::ConvertedModule
         mode.method = false;
       }
     }
-    if (auto it = wrapped.find(fn.name); !in_class && it != wrapped.end() && mode.conversion != FunctionMode::Conversion::DoNotConvert) {
+    auto it = wrapped.find(fn.name);
+    if (!in_class && it != wrapped.end() && mode.conversion == FunctionMode::Conversion::WhenCalled) {
       read_tf_function(*it->second, cm.imports, mode);
+      const SourceSpan& at = it->second->span;
+      mode.wrapped_at = at.known() ? static_cast<int>(at.file->line_col(at.begin).line) : 0;
     }
     if (!e.converted && !e.problems.empty()) mode.failure = e.problems.front().message;
     out[e.entity.fn.get()] = std::move(mode);
@@ -87,9 +90,15 @@ std::string describe(const FunctionMode& mode) {
     return "agc cannot convert it (" + mode.failure + "); TensorFlow would run it unconverted";
   }
   switch (mode.conversion) {
-    case FunctionMode::Conversion::TfFunction: return "a tf.function: AutoGraph converts it when it is traced";
+    case FunctionMode::Conversion::TfFunction:
+      if (mode.wrapped_at > 0) {
+        return "wrapped by tf.function at line " + std::to_string(mode.wrapped_at) +
+               ": AutoGraph converts it when that is traced; called directly, it runs as written";
+      }
+      return "a tf.function: AutoGraph converts it when it is traced";
     case FunctionMode::Conversion::Unconverted:
-      return "not converted: tf.function(autograph=False) traces it as written, so its if/while/for run as Python";
+      return std::string("not converted: tf.function(autograph=False) ") + (mode.wrapped_at > 0 ? "at line " + std::to_string(mode.wrapped_at) + " " : "") +
+             "traces it as written, so its if/while/for run as Python";
     case FunctionMode::Conversion::DoNotConvert:
       return "not converted (do_not_convert): it runs as written, so its if/while/for run as Python (agc does not "
              "support that decorator yet: agc run raises NotImplementedError)";
@@ -114,8 +123,8 @@ std::string arguments(const FunctionDef& fn, const FunctionMode& mode) {
   if (mode.has_signature) {
     return list + ": as its input_signature declares (a tf.TensorSpec is a Tensor when traced)";
   }
-  return list + ": what the caller passes: a Tensor (NumPy arrays become Tensors too), or a Python value, which "
-                "the trace sees as a constant (a new value traces again)";
+  return list + ": what the caller passes (a Tensor or a NumPy array is a Tensor in the trace; a Python value is a "
+                "constant of it)";
 }
 
 }  // namespace agc::report

@@ -28,6 +28,9 @@ struct FunctionMode {
   /// parameters it declares as tf.TensorSpec.
   bool has_signature = false;
   std::vector<bool> tensor_specs;
+  /// The line of the tf.function(f) call that wraps it, when no decorator
+  /// makes it a tf.function (0 otherwise): called directly, it runs as written.
+  int wrapped_at = 0;
   /// Why agc could not convert it ("" when it did).
   std::string failure;
 

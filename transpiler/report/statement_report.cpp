@@ -59,7 +59,7 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
   return out;
 }
 
-std::string code(const Ref& e) { return "`" + abbreviated(e) + "`"; }
+std::string code(const Ref& e) { return "`" + abbreviated(*e) + "`"; }
 
 /// " (reason; reason)", or "".
 std::string because(const ValueOf& v) { return v.reasons.empty() ? "" : " (" + joined(v.reasons, "; ") + ")"; }
@@ -76,6 +76,7 @@ std::string decided_by(const ValueOf& v) {
 
 const Ref& test_of(const Node& n) {
   if (const auto* i = n.dyn<If>()) return i->test;
+  if (const auto* e = n.dyn<IfExp>()) return e->test;
   if (const auto* w = n.dyn<While>()) return w->test;
   return n.as<For>().iter;
 }
@@ -182,6 +183,22 @@ StatementLines StatementReport::statement(const Node& original) const {
   return out;
 }
 
+StatementLines StatementReport::conditional_expressions(const Node& stmt) const {
+  StatementLines out;
+  const FunctionValues::AtStatement* at = values_.at(&stmt);
+  if (!at) return out;
+  std::function<void(const Ref&)> find = [&](const Ref& n) {
+    if (!(n->kinds_below() & kind_bit(NodeKind::IfExp))) return;
+    if (n->is<IfExp>()) {
+      ValueOf d = values_.eval(test_of(*n), at->entry);
+      out.details.push_back(mode_.converted() ? verdict(*n, d) : unconverted_verdict(*n, d));
+    }
+    for_each_child(*n, find);
+  };
+  for_each_child(stmt, find);
+  return out;
+}
+
 StatementLines StatementReport::guard(const StagedStatement& s) const {
   const Ref& operand = s.test->is<UnaryOp>() ? s.test->as<UnaryOp>().operand : s.test->as<Call>().args[0];
   const std::string& var = operand->as<Name>().id;
@@ -205,6 +222,12 @@ std::string StatementReport::verdict(const Node& original, const ValueOf& d) con
     if (s == Staging::Staged) return "-> tf.cond: " + t + " is a Tensor" + because(d);
     if (s == Staging::Python) return "-> Python if: " + t + " is a Python value" + because(d) + "; only the branch taken is traced";
     return "-> tf.cond when " + t + " is a Tensor, else a Python if; " + decided_by(d);
+  }
+  if (original.is<IfExp>()) {
+    const std::string e = "`" + abbreviated(original) + "`";
+    if (s == Staging::Staged) return "-> " + e + ": tf.cond: " + t + " is a Tensor" + because(d);
+    if (s == Staging::Python) return "-> " + e + ": Python's: " + t + " is a Python value" + because(d);
+    return "-> " + e + ": tf.cond when " + t + " is a Tensor, else Python's; " + decided_by(d);
   }
   if (original.is<While>()) {
     if (s == Staging::Staged) return "-> tf.while_loop: " + t + " is a Tensor" + because(d);
@@ -232,7 +255,9 @@ std::string StatementReport::verdict(const Node& original, const ValueOf& d) con
 std::string StatementReport::unconverted_verdict(const Node& original, const ValueOf& d) const {
   const std::string t = code(test_of(original));
   Staging s = staging(d);
-  std::string what = original.is<If>() ? "Python if" : "Python loop";
+  std::string what = original.is<If>()      ? "Python if"
+                     : original.is<IfExp>() ? "Python conditional expression"
+                                            : "Python loop";
   std::string out = "-> " + what + ", as written (not converted)";
   if (original.is<For>()) {
     if (d.kind == Kind::Tensor) return out + ": " + t + " is a Tensor, so TF raises " + kIterateTensor;
@@ -313,9 +338,12 @@ void StatementReport::loop_rules(const Node& original, const StagedStatement& f,
   if (const auto* w = original.dyn<While>(); w && at && s == Staging::Python) {
     // The test again, each time round: a Tensor now means the loop changed kind.
     ValueOf later = values_.eval(w->test, at->head);
-    if (later.kind == Kind::Tensor || later.kind == Kind::Mixed) {
-      out.push_back("condition: " + code(w->test) + " may be a Tensor after an iteration" + because(later) +
+    if (later.kind == Kind::Tensor) {
+      out.push_back("condition: " + code(w->test) + " is a Tensor after an iteration" + because(later) +
                     ": TF raises " + kPythonWhileLoopTensorTest);
+    } else if (later.kind == Kind::Mixed || later.kind == Kind::Argument) {
+      out.push_back("condition: " + code(w->test) + " may be a Tensor after an iteration" + because(later) +
+                    ": then TF raises " + kPythonWhileLoopTensorTest);
     }
   }
   for (size_t i = 0; i < f.symbols.size(); ++i) {
@@ -338,17 +366,18 @@ void StatementReport::loop_rules(const Node& original, const StagedStatement& f,
     if (!at || s == Staging::Python) continue;
     auto entry = at->entry.find(v);
     auto head = at->head.find(v);
-    // Only where the loop makes it a Tensor, whose dtype the body decides.
-    if (entry == at->entry.end() || head == at->head.end() || entry->second.kind != Kind::Python ||
-        (head->second.kind != Kind::Tensor && head->second.kind != Kind::Mixed) || entry->second.literal.empty()) {
+    // Only where the loop may make it a Tensor, whose dtype the body decides.
+    Kind later = head == at->head.end() ? Kind::Unknown : head->second.kind;
+    if (entry == at->entry.end() || entry->second.kind != Kind::Python || entry->second.literal.empty() ||
+        (later != Kind::Tensor && later != Kind::Mixed && later != Kind::Argument)) {
       continue;
     }
     const std::string& type = entry->second.python_type;
     std::string dtype = type == "int" ? "int32" : type == "float" ? "float32" : type == "bool" ? "bool" : "";
     if (dtype.empty()) continue;
-    out.push_back("dtype: " + v + " enters the loop as the Python " + type + " " + entry->second.literal + ": " +
-                  staged + "it becomes " + (dtype == "int32" ? "an " : "a ") + dtype + " Tensor, and if the loop gives it another dtype TF raises " +
-                  loop_dtype(v, dtype));
+    out.push_back("dtype: " + v + " enters the loop as the Python " + type + " " + entry->second.literal + ", " +
+                  staged + (dtype == "int32" ? "an " : "a ") + dtype + " Tensor: the loop must keep it " + dtype +
+                  " (else TF raises TypeError, from an op mixing dtypes or as " + loop_dtype(v, dtype) + ")");
   }
   for (const std::string& l : f.lists) {
     if (!contains(f.symbols, l)) continue;

@@ -36,6 +36,9 @@ class StatementReport {
   bool is_guard(const passes::StagedStatement& s) const;
   /// The block of an if/while/for as written.
   StatementLines statement(const ast::Node& original) const;
+  /// The block of a simple statement's conditional expressions
+  /// (ag__.if_exp), without details when it has none.
+  StatementLines conditional_expressions(const ast::Node& stmt) const;
   /// The block of a guard.
   StatementLines guard(const passes::StagedStatement& s) const;
 

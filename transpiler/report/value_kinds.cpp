@@ -103,6 +103,25 @@ ValueOf tf_value(const std::string& path, bool call, const std::string& written)
   for (std::string_view f : kNotTensorFunctions) {
     if (path == f) return ValueOf::of(Kind::Unknown, "what " + written + "(...) returns");
   }
+  // Python lists and tuples of Tensors (a for over one unrolls).
+  static constexpr std::array<std::string_view, 11> kSequencesOfTensors = {
+      "unstack", "split", "meshgrid", "unique", "math.top_k", "nn.top_k", "gradients", "clip_by_global_norm",
+      "linalg.qr", "nn.moments", "nn.weighted_moments"};
+  for (std::string_view f : kSequencesOfTensors) {
+    if (path != f) continue;
+    ValueOf v = ValueOf::python(path == "unstack" || path == "split" || path == "meshgrid" || path == "gradients"
+                                    ? "list"
+                                    : "tuple",
+                                written + "(...) is a Python sequence of Tensors");
+    v.element = std::make_shared<ValueOf>(ValueOf::of(Kind::Tensor, written + "(...) holds Tensors"));
+    return v;
+  }
+  // A Tensor or a structure of them, as the functions given make.
+  static constexpr std::array<std::string_view, 10> kStructures = {
+      "cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr", "vectorized_map", "py_function"};
+  for (std::string_view f : kStructures) {
+    if (path == f) return ValueOf::of(Kind::Unknown, "what " + written + "(...) returns");
+  }
   if (entry->kind == emit::TfApiEntry::Kind::Value && !starts("RaggedTensor")) {
     return ValueOf::of(Kind::Unknown, "what " + written + "(...) makes");
   }
@@ -117,7 +136,7 @@ class Evaluator {
 
   ValueOf eval(const Ref& e) const {
     switch (e->kind) {
-      case NodeKind::Constant: return constant(e->as<Constant>().value);
+      case NodeKind::Constant: return constant(*e);
       case NodeKind::Name: return name(e->as<Name>().id);
       case NodeKind::Attribute: return attribute(e);
       case NodeKind::Subscript: return subscript(e->as<Subscript>());
@@ -154,30 +173,34 @@ class Evaluator {
       case NodeKind::JoinedStr: return ValueOf::python("str");
       case NodeKind::Lambda: return ValueOf::python("function");
       case NodeKind::Slice: return ValueOf::python("slice");
-      default: return ValueOf::of(Kind::Unknown, "what " + abbreviated(e) + " is");
+      default: return ValueOf::of(Kind::Unknown, "what " + abbreviated(*e) + " is");
     }
   }
 
  private:
-  static ValueOf constant(const ConstantValue& c) {
-    ValueOf v;
+  static ValueOf constant(const Node& n) {
+    const ConstantValue& c = n.as<Constant>().value;
     switch (c.kind) {
-      case ConstantValue::Kind::None: v = ValueOf::python("NoneType"); v.literal = "None"; break;
-      case ConstantValue::Kind::Bool: v = ValueOf::python("bool"); v.literal = c.boolean ? "True" : "False"; break;
-      case ConstantValue::Kind::Int: v = ValueOf::python("int"); v.literal = c.text; break;
-      case ConstantValue::Kind::Float: v = ValueOf::python("float"); v.literal = python_float(c.number); break;
-      case ConstantValue::Kind::Complex: v = ValueOf::python("complex"); break;
-      case ConstantValue::Kind::Str: v = ValueOf::python("str"); break;
-      case ConstantValue::Kind::Bytes: v = ValueOf::python("bytes"); break;
-      case ConstantValue::Kind::Ellipsis: v = ValueOf::python("ellipsis"); break;
+      case ConstantValue::Kind::None: return literal("NoneType", n);
+      case ConstantValue::Kind::Bool: return literal("bool", n);
+      case ConstantValue::Kind::Int: {
+        ValueOf v = ValueOf::python("int");
+        v.literal = c.text;  // in decimal, however written (0x10, 1_000)
+        return v;
+      }
+      case ConstantValue::Kind::Float: return literal("float", n);
+      case ConstantValue::Kind::Complex: return ValueOf::python("complex");
+      case ConstantValue::Kind::Str: return ValueOf::python("str");
+      case ConstantValue::Kind::Bytes: return ValueOf::python("bytes");
+      case ConstantValue::Kind::Ellipsis: return ValueOf::python("ellipsis");
     }
-    return v;
+    return ValueOf::python("");
   }
 
-  static std::string python_float(double d) {
-    auto c = make<Constant>(SourceSpan{});
-    c->value = ConstantValue::of_float(d);
-    return to_source(Ref(c));
+  static ValueOf literal(const char* type, const Node& n) {
+    ValueOf v = ValueOf::python(type);
+    v.literal = abbreviated(n);
+    return v;
   }
 
   ValueOf name(const std::string& id) const {
@@ -190,16 +213,16 @@ class Evaluator {
   ValueOf attribute(const Ref& e) const {
     const auto& a = e->as<Attribute>();
     std::string path = passes::resolve_import_path(e, imports_);
-    if (path.rfind("tensorflow.", 0) == 0) return tf_value(path.substr(11), false, abbreviated(e));
-    if (!path.empty()) return ValueOf::python("", abbreviated(e) + " is a Python value");
+    if (path.rfind("tensorflow.", 0) == 0) return tf_value(path.substr(11), false, abbreviated(*e));
+    if (!path.empty()) return ValueOf::python("", abbreviated(*e) + " is a Python value");
     // A static shape is known when tracing: a TensorShape of ints (or None).
     if (a.attr == "shape") {
-      ValueOf v = ValueOf::python("TensorShape", abbreviated(e) + " is a static shape");
-      v.element = std::make_shared<ValueOf>(ValueOf::python("int", abbreviated(e) + "[i] is an int or None"));
+      ValueOf v = ValueOf::python("TensorShape", abbreviated(*e) + " is a static shape");
+      v.element = std::make_shared<ValueOf>(ValueOf::python("int", abbreviated(*e) + "[i] is an int or None"));
       return v;
     }
-    if (a.attr == "ndim" || a.attr == "dtype") return ValueOf::python("", abbreviated(e) + " is known when tracing");
-    return ValueOf::of(Kind::Unknown, "what " + abbreviated(e) + " holds");
+    if (a.attr == "ndim" || a.attr == "dtype") return ValueOf::python("", abbreviated(*e) + " is known when tracing");
+    return ValueOf::of(Kind::Unknown, "what " + abbreviated(*e) + " holds");
   }
 
   ValueOf subscript(const Subscript& s) const {
@@ -209,10 +232,10 @@ class Evaluator {
       case Kind::Python:
         if (v.element) return *v.element;
         if (v.python_type == "str") return ValueOf::python("str");
-        return ValueOf::of(Kind::Unknown, "what " + abbreviated(s.value) + " holds");
+        return ValueOf::of(Kind::Unknown, "what " + abbreviated(*s.value) + " holds");
       case Kind::Argument:
       case Kind::Mixed: return v;
-      default: return ValueOf::of(Kind::Unknown, "what " + abbreviated(s.value) + " holds");
+      default: return ValueOf::of(Kind::Unknown, "what " + abbreviated(*s.value) + " holds");
     }
   }
 
@@ -260,7 +283,7 @@ class Evaluator {
   }
 
   ValueOf call(const Call& c) const {
-    std::string written = abbreviated(c.func);
+    std::string written = abbreviated(*c.func);
     std::string path = passes::resolve_import_path(c.func, imports_);
     if (path.rfind("tensorflow.", 0) == 0) return tf_value(path.substr(11), true, written);
     if (!path.empty()) return ValueOf::python("", written + "(...) is a Python value");
@@ -337,9 +360,9 @@ class Evaluator {
   static ValueOf method(const ValueOf& on, const std::string& name, const std::string& written) {
     switch (on.kind) {
       case Kind::Dataset:
-        if (name == "reduce" || name == "cardinality") return ValueOf::of(Kind::Tensor, written + "(...) is a Tensor");
+        if (name == "reduce" || name == "cardinality") return ValueOf::of(Kind::Tensor, name + " of a dataset is a Tensor");
         if (name == "as_numpy_iterator") return ValueOf::python("iterator");
-        return ValueOf::of(Kind::Dataset, written + "(...) is a tf.data.Dataset");
+        return on;  // map, batch, filter, ...: another dataset
       case Kind::TensorArray:
         if (name == "write" || name == "unstack" || name == "scatter" || name == "split") return on;
         if (name == "read" || name == "stack" || name == "gather" || name == "concat" || name == "size") {
@@ -441,31 +464,24 @@ ValueOf element_of(const ValueOf& iterated) {
   }
 }
 
-std::string abbreviated(const Ref& expr, size_t width) {
+std::string abbreviated(const Node& expr, size_t width) {
+  // Only the user's code is quoted, and it has spans.
+  if (!expr.span.known() || expr.span.end <= expr.span.begin) return "(generated code)";
+  // As written, on one line.
+  std::string_view text(expr.span.file->text());
+  text = text.substr(expr.span.begin, expr.span.end - expr.span.begin);
   std::string s;
-  if (expr->span.known() && expr->span.end > expr->span.begin) {
-    // As written, on one line.
-    std::string_view text(expr->span.file->text());
-    text = text.substr(expr->span.begin, expr->span.end - expr->span.begin);
-    bool space = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-      char c = text[i];
-      bool continuation = c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r');
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation) {
-        space = !s.empty();
-        continue;
-      }
-      if (space) s += ' ';
-      space = false;
-      s += c;
+  bool space = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    bool continuation = c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r');
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation) {
+      space = !s.empty();
+      continue;
     }
-  } else {
-    s = to_source(expr);
-    // The printer parenthesizes these whole, as astunparse does.
-    NodeKind k = expr->kind;
-    bool wrapped = k == NodeKind::BinOp || k == NodeKind::Compare || k == NodeKind::BoolOp ||
-                   k == NodeKind::UnaryOp || k == NodeKind::IfExp;
-    if (wrapped && s.size() > 2) s = s.substr(1, s.size() - 2);
+    if (space) s += ' ';
+    space = false;
+    s += c;
   }
   if (s.size() <= width) return s;
   size_t cut = width - 3;
@@ -500,7 +516,7 @@ class ValueWalker {
       }
       std::string reason = id + ": argument of " + p.function;
       size_t first_default = positional - std::min(positional, a.defaults.size());
-      if (i >= first_default && i < positional) reason += " (default " + abbreviated(a.defaults[i - first_default], 20) + ")";
+      if (i >= first_default && i < positional) reason += " (default " + abbreviated(*a.defaults[i - first_default], 20) + ")";
       env[id] = ValueOf::of(Kind::Argument, reason);
     };
     for (const Ref& x : a.posonlyargs) param(x, position == 0);
@@ -542,14 +558,14 @@ class ValueWalker {
 
   void assign(const Refs& targets, const Ref& value, Env& env) {
     ValueOf v = eval(value, env);
-    std::string reason = " = " + abbreviated(value) + at_line(*value);
+    std::string reason = " = " + abbreviated(*value) + at_line(*value);
     for (const Ref& t : targets) {
       // a, b = x, y binds item by item.
       const auto* tt = t->dyn<Tuple>();
       const auto* vt = value->dyn<Tuple>();
       if (tt && vt && tt->elts.size() == vt->elts.size()) {
         for (size_t i = 0; i < tt->elts.size(); ++i) {
-          bind(tt->elts[i], eval(vt->elts[i], env), " = " + abbreviated(vt->elts[i]) + at_line(*value), env);
+          bind(tt->elts[i], eval(vt->elts[i], env), " = " + abbreviated(*vt->elts[i]) + at_line(*value), env);
         }
         continue;
       }
@@ -560,29 +576,35 @@ class ValueWalker {
   /// A loop: `iteration` walks the body once (binding the target first).
   /// Probing walks it until the head is stable (inner loops once each, so
   /// the cost grows with the nesting depth, not exponentially); then a
-  /// recording walk starts from the stable head.
+  /// recording walk starts from the stable head. After the loop, its head
+  /// holds, or, for a loop that surely runs (a Python range or list that is
+  /// not empty), what its last iteration leaves.
   template <class Iteration>
-  void loop(const Node& n, Env& env, bool record, Iteration iteration) {
+  void loop(const Node& n, Env& env, bool record, bool surely_runs, Iteration iteration) {
     const Env entry = env;
-    Env head = entry;
+    Env head = entry, last;
     for (int probe = 0; probe < (record ? 4 : 1); ++probe) {
-      Env e = head;
-      iteration(e, false);
-      Env next = join_env(head, e);
+      last = head;
+      iteration(last, false);
+      Env next = join_env(head, last);
       bool stable = same_kinds(next, head);
       head = std::move(next);
       if (stable) break;
     }
     if (record) {
       out_.at_[&n] = {entry, head};
-      Env e = head;
-      iteration(e, true);
-      head = join_env(head, e);
+      last = head;
+      iteration(last, true);
+      head = join_env(head, last);
     }
-    env = std::move(head);
+    env = surely_runs ? std::move(last) : std::move(head);
   }
 
   void stmt(const Ref& s, Env& env, bool record) {
+    // A simple statement holding `a if c else b` (ag__.if_exp) is reported too.
+    bool compound = s->is<If>() || s->is<While>() || s->is<For>() || s->is<With>() || s->is<Try>() ||
+                    s->is<FunctionDef>() || s->is<ClassDef>();
+    if (record && !compound && (s->kinds_below() & kind_bit(NodeKind::IfExp))) out_.at_[s.get()] = {env, env};
     switch (s->kind) {
       case NodeKind::Assign: {
         const auto& a = s->as<Assign>();
@@ -599,7 +621,7 @@ class ValueWalker {
         if (!a.target->is<Name>()) break;
         ValueOf old = Evaluator(env, out_.imports_).eval(a.target), rhs = eval(a.value, env);
         ValueOf v = combine({old, rhs}, arithmetic_type(old, rhs, a.op));
-        bind(a.target, v, std::string(" ") + binop_text(a.op) + "= " + abbreviated(a.value) + at_line(*s), env);
+        bind(a.target, v, std::string(" ") + binop_text(a.op) + "= " + abbreviated(*a.value) + at_line(*s), env);
         break;
       }
       case NodeKind::If: {
@@ -613,15 +635,18 @@ class ValueWalker {
       }
       case NodeKind::While: {
         const auto& w = s->as<While>();
-        loop(*s, env, record, [&](Env& e, bool rec) { block(w.body, e, rec); });
+        const auto* forever = w.test->dyn<Constant>();
+        bool runs = forever && forever->value.kind == ConstantValue::Kind::Bool && forever->value.boolean;
+        loop(*s, env, record, runs, [&](Env& e, bool rec) { block(w.body, e, rec); });
         block(w.orelse, env, record);
         break;
       }
       case NodeKind::For: {
         const auto& f = s->as<For>();
         ValueOf items = eval(f.iter, env);
-        std::string reason = " iterates over " + abbreviated(f.iter) + at_line(*s);
-        loop(*s, env, record, [&](Env& e, bool rec) {
+        std::string reason = " iterates over " + abbreviated(*f.iter) + at_line(*s);
+        bool runs = items.kind == Kind::Python && items.length > 0;
+        loop(*s, env, record, runs, [&](Env& e, bool rec) {
           bind(f.target, element_of(items), reason, e);
           block(f.body, e, rec);
         });
@@ -633,7 +658,7 @@ class ValueWalker {
         for (const Ref& item : w.items) {
           const auto& wi = item->as<WithItem>();
           if (wi.optional_vars) {
-            bind(wi.optional_vars, ValueOf::of(Kind::Unknown, "what " + abbreviated(wi.context_expr) + " gives"), "",
+            bind(wi.optional_vars, ValueOf::of(Kind::Unknown, "what " + abbreviated(*wi.context_expr) + " gives"), "",
                  env);
           }
         }

@@ -94,7 +94,8 @@ class FunctionValues {
     Env head;
   };
   /// The values at an if/while/for of the function or of a def nested in it
-  /// (the node as written); null for any other node.
+  /// (the node as written), or at a simple statement holding a conditional
+  /// expression; null for any other node.
   const AtStatement* at(const ast::Node* stmt) const;
   /// The parameters of the function or of a def nested in it.
   const Parameters* parameters(const ast::Node* def) const;
@@ -115,6 +116,6 @@ class FunctionValues {
 Env module_values(const ast::Module& m, const std::map<std::string, std::string>& imports);
 
 /// `expr` as source, shortened to about `width` characters for a report line.
-std::string abbreviated(const ast::Ref& expr, size_t width = 40);
+std::string abbreviated(const ast::Node& expr, size_t width = 40);
 
 }  // namespace agc::report
