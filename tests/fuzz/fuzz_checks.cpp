@@ -19,6 +19,7 @@
 #include "transpiler/emit/to_code.h"
 #include "transpiler/passes/convert_module.h"
 #include "transpiler/frontend/parse.h"
+#include "transpiler/report/conversion_report.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -237,6 +238,17 @@ Conversion run_to_code(Checker& c, const PipelineRun& run, const passes::ModuleR
   return conv;
 }
 
+/// One `agc explain` run: the report, or the diagnostics when there are any.
+std::string run_explain(Checker& c, const PipelineRun& run, passes::ModuleRequest req, const char* label) {
+  std::string out;
+  report::request_report(req);
+  guarded(c, std::string("explain ") + label, [&] {
+    passes::ConvertedModule cm = passes::convert_module(run.module, req, run.parse_sink.diagnostics());
+    out = cm.has_errors() ? cm.diagnostics.render_all() : report::conversion_report(cm);
+  });
+  return out;
+}
+
 std::string describe_request(const passes::ModuleRequest& req) {
   std::string s = std::string("lists=") + (req.options.lists ? "on" : "off") + " features={";
   for (const auto& f : req.options.optional_features) s += f + ",";
@@ -423,6 +435,11 @@ std::vector<std::string> check_source(const std::string& text, std::mt19937& rng
       }
     }
     if (!a.ran) all_converted = false;
+    // agc explain reads the same conversion with its facts: never throws,
+    // and says the same twice.
+    if (run_explain(c, first, req, label.c_str()) != run_explain(c, again, req, label.c_str())) {
+      c.fail("nondeterministic-report", label + ": two reports of the same text differ");
+    }
   }
   if (all_converted) ++stats.converted;
   return problems;

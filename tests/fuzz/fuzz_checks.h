@@ -1,5 +1,5 @@
-// The checks the mutation fuzzer runs on each source text: parse_module and
-// to_code must not throw, every diagnostic must be well formed, converting the
+// The checks the mutation fuzzer runs on each source text: parse_module,
+// to_code and agc explain's report must not throw, every diagnostic must be well formed, converting the
 // same text twice must give the same bytes, and converted code must parse.
 #pragma once
 

@@ -5,6 +5,7 @@
 // only when asked (PassContext::facts), so plain conversion pays nothing.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,7 +44,6 @@ struct StagedStatement {
 /// A variable the lowering of break, continue or return introduced.
 struct ControlVariable {
   enum class Role { Break, Continue, Return, ReturnValue };
-  std::string name;
   Role role;
   /// The loop (or, for Return/ReturnValue, the function) it belongs to.
   SourceSpan span;
@@ -51,14 +51,13 @@ struct ControlVariable {
 
 struct ConversionFacts {
   std::vector<StagedStatement> statements;
-  std::vector<ControlVariable> control_variables;
+  /// By name (the namer makes each one unique in its function).
+  std::map<std::string, ControlVariable> control_variables;
 
   /// The control variable named `name`, or null (a user's own name).
   const ControlVariable* control_variable(const std::string& name) const {
-    for (const ControlVariable& v : control_variables) {
-      if (v.name == name) return &v;
-    }
-    return nullptr;
+    auto it = control_variables.find(name);
+    return it == control_variables.end() ? nullptr : &it->second;
   }
 };
 

@@ -243,8 +243,8 @@ class ReturnStatementsTransformer : public AstMutator {
       return {c};
     }
     if (ctx_.facts) {
-      ctx_.facts->control_variables.push_back({f.do_return, ControlVariable::Role::Return, n->span});
-      ctx_.facts->control_variables.push_back({f.retval, ControlVariable::Role::ReturnValue, n->span});
+      ctx_.facts->control_variables.emplace(f.do_return, ControlVariable{ControlVariable::Role::Return, n->span});
+      ctx_.facts->control_variables.emplace(f.retval, ControlVariable{ControlVariable::Role::ReturnValue, n->span});
     }
     auto c = clone(*n);
     c->body = std::move(body);

@@ -7,7 +7,7 @@
 #include "transpiler/ast/visitor.h"
 #include "transpiler/report/function_modes.h"
 #include "transpiler/report/statement_report.h"
-#include "transpiler/report/value_kinds.h"
+#include "transpiler/report/value_flow.h"
 
 namespace agc::report {
 

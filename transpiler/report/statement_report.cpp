@@ -116,6 +116,16 @@ StatementReport::StatementReport(const FunctionDef& fn, const passes::Conversion
     : facts_(facts), values_(values), mode_(mode) {
   for (const StagedStatement& s : facts.statements) {
     if (!is_guard(s)) by_key_[{static_cast<int>(s.kind), s.span.begin, s.span.end}] = &s;
+    order_.push_back(&s);
+  }
+  // Source order, an enclosing statement before those inside it, and each
+  // one's innermost enclosing statement.
+  std::sort(order_.begin(), order_.end(), [](auto* a, auto* b) { return before(*a, *b); });
+  std::vector<const StagedStatement*> open;
+  for (const StagedStatement* s : order_) {
+    while (!open.empty() && open.back()->span.end <= s->span.begin) open.pop_back();
+    parent_[s] = open.empty() ? nullptr : open.back();
+    open.push_back(s);
   }
   std::function<void(const Ref&)> index = [&](const Ref& n) {
     if (n->is<If>() || n->is<While>() || n->is<For>()) {
@@ -147,7 +157,7 @@ const StagedStatement* StatementReport::fact_of(const Node& original) const {
 
 ValueOf StatementReport::decider(const Node& original) const {
   const FunctionValues::AtStatement* at = values_.at(&original);
-  return at ? values_.eval(test_of(original), at->entry) : ValueOf::of(Kind::Unknown);
+  return at ? at->decider : ValueOf::of(Kind::Unknown);
 }
 
 StatementReport::Staging StatementReport::staging(const ValueOf& d) {
@@ -187,15 +197,9 @@ StatementLines StatementReport::conditional_expressions(const Node& stmt) const 
   StatementLines out;
   const FunctionValues::AtStatement* at = values_.at(&stmt);
   if (!at) return out;
-  std::function<void(const Ref&)> find = [&](const Ref& n) {
-    if (!(n->kinds_below() & kind_bit(NodeKind::IfExp))) return;
-    if (n->is<IfExp>()) {
-      ValueOf d = values_.eval(test_of(*n), at->entry);
-      out.details.push_back(mode_.converted() ? verdict(*n, d) : unconverted_verdict(*n, d));
-    }
-    for_each_child(*n, find);
-  };
-  for_each_child(stmt, find);
+  for (const auto& [e, d] : at->conditionals) {
+    out.details.push_back(mode_.converted() ? verdict(*e, d) : unconverted_verdict(*e, d));
+  }
   return out;
 }
 
@@ -297,30 +301,25 @@ void StatementReport::if_rules(const StagedStatement& f, Staging s, bool guard, 
 }
 
 bool StatementReport::in_loop_carrying(const StagedStatement& inner, const std::string& var) const {
-  for (const StagedStatement& s : facts_.statements) {
-    if (s.kind != NodeKind::If && s.span.begin <= inner.span.begin && inner.span.end <= s.span.end &&
-        contains(s.symbols, var)) {
-      return true;
-    }
+  for (auto it = parent_.find(&inner); it != parent_.end() && it->second; it = parent_.find(it->second)) {
+    if (it->second->kind != NodeKind::If && contains(it->second->symbols, var)) return true;
   }
   return false;
 }
 
-const Node* StatementReport::staged_if_setting(const Node& loop, const std::string& var, bool* any) const {
+const Node* StatementReport::staged_if_setting(const StagedStatement& loop, const std::string& var, bool* any) const {
   *any = false;
-  std::vector<const StagedStatement*> inside;
-  for (const StagedStatement& s : facts_.statements) {
-    bool within = s.span.begin >= loop.span.begin && s.span.end <= loop.span.end && &s != fact_of(loop);
-    if (s.kind == NodeKind::If && within && !is_guard(s) &&
-        contains({s.symbols.begin(), s.symbols.begin() + static_cast<std::ptrdiff_t>(s.nouts)}, var)) {
-      inside.push_back(&s);
+  // Statements nest, so those inside the loop follow it in source order.
+  auto first = std::upper_bound(order_.begin(), order_.end(), &loop, [](auto* a, auto* b) { return before(*a, *b); });
+  for (auto it = first; it != order_.end() && (*it)->span.begin < loop.span.end; ++it) {
+    const StagedStatement& s = **it;
+    if (s.kind != NodeKind::If || is_guard(s) ||
+        !contains({s.symbols.begin(), s.symbols.begin() + static_cast<std::ptrdiff_t>(s.nouts)}, var)) {
+      continue;
     }
-  }
-  std::sort(inside.begin(), inside.end(), [](auto* a, auto* b) { return a->span.begin < b->span.begin; });
-  for (const StagedStatement* s : inside) {
     *any = true;
-    auto it = originals_.find({static_cast<int>(s->kind), s->span.begin, s->span.end});
-    if (it != originals_.end() && staging(decider(*it->second)) != Staging::Python) return it->second;
+    auto o = originals_.find({static_cast<int>(s.kind), s.span.begin, s.span.end});
+    if (o != originals_.end() && staging(decider(*o->second)) != Staging::Python) return o->second;
   }
   return nullptr;
 }
@@ -337,7 +336,7 @@ void StatementReport::loop_rules(const Node& original, const StagedStatement& f,
 
   if (const auto* w = original.dyn<While>(); w && at && s == Staging::Python) {
     // The test again, each time round: a Tensor now means the loop changed kind.
-    ValueOf later = values_.eval(w->test, at->head);
+    const ValueOf& later = at->decider_at_head;
     if (later.kind == Kind::Tensor) {
       out.push_back("condition: " + code(w->test) + " is a Tensor after an iteration" + because(later) +
                     ": TF raises " + kPythonWhileLoopTensorTest);
@@ -387,17 +386,18 @@ void StatementReport::loop_rules(const Node& original, const StagedStatement& f,
     out.push_back("lists: " + l + " grows or shrinks in the loop (ag__.list_append, ag__.list_pop): " +
                   joined(parts, "; "));
   }
-  for (const ControlVariable& cv : facts_.control_variables) {
-    bool own_break = cv.role == ControlVariable::Role::Break && cv.span.begin == original.span.begin &&
-                     cv.span.end == original.span.end;
-    bool returns = cv.role == ControlVariable::Role::ReturnValue && contains(f.symbols, cv.name);
-    if (!own_break && !returns) continue;
+  for (const std::string& name : f.symbols) {
+    const ControlVariable* cv = facts_.control_variable(name);
+    if (!cv) continue;
+    bool own_break = cv->role == ControlVariable::Role::Break && cv->span.begin == original.span.begin &&
+                     cv->span.end == original.span.end;
+    if (!own_break && cv->role != ControlVariable::Role::ReturnValue) continue;
     bool conditional = false;
-    const Node* tensor_if = staged_if_setting(original, cv.name, &conditional);
+    const Node* tensor_if = staged_if_setting(f, name, &conditional);
     const char* what = own_break ? "break" : "return";
     if (s != Staging::Python) {
       if (own_break) {
-        out.push_back("break: lowered to the flag " + cv.name + ", which the loop carries and its test reads " +
+        out.push_back("break: lowered to the flag " + name + ", which the loop carries and its test reads " +
                       "(works in a staged loop)");
       } else if (conditional) {
         out.push_back("return: inside the loop, under a condition: " + staged + "TF raises " + kReturnInTfLoop);

@@ -13,7 +13,7 @@
 #include "transpiler/ast/ast.h"
 #include "transpiler/passes/conversion_facts.h"
 #include "transpiler/report/function_modes.h"
-#include "transpiler/report/value_kinds.h"
+#include "transpiler/report/value_flow.h"
 
 namespace agc::report {
 
@@ -58,8 +58,13 @@ class StatementReport {
   void loop_rules(const ast::Node& original, const passes::StagedStatement& f, Staging s,
                   std::vector<std::string>& out) const;
   /// A break or return in a loop: the if (as written) inside it that sets
-  /// the control variable `var` and may be staged, or null.
-  const ast::Node* staged_if_setting(const ast::Node& loop, const std::string& var, bool* any) const;
+  /// the control variable `var` and may be staged, or null; `any`: whether
+  /// any if inside sets it.
+  const ast::Node* staged_if_setting(const passes::StagedStatement& loop, const std::string& var, bool* any) const;
+  /// Source order, an enclosing statement first.
+  static bool before(const passes::StagedStatement& a, const passes::StagedStatement& b) {
+    return a.span.begin != b.span.begin ? a.span.begin < b.span.begin : a.span.end > b.span.end;
+  }
   /// Whether a loop around `inner` carries `var` (a return inside it is
   /// then the loop's rule, which TF raises first).
   bool in_loop_carrying(const passes::StagedStatement& inner, const std::string& var) const;
@@ -70,6 +75,9 @@ class StatementReport {
   const FunctionMode& mode_;
   std::map<Key, const passes::StagedStatement*> by_key_;
   std::map<Key, const ast::Node*> originals_;
+  /// The facts in source order (before()), and each one's innermost enclosing one.
+  std::vector<const passes::StagedStatement*> order_;
+  std::map<const passes::StagedStatement*, const passes::StagedStatement*> parent_;
 };
 
 }  // namespace agc::report

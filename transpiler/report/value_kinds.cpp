@@ -4,7 +4,6 @@
 #include <array>
 #include <string_view>
 
-#include "transpiler/ast/python_printer.h"
 #include "transpiler/emit/tf_api_table.h"
 #include "transpiler/passes/pass.h"
 
@@ -21,13 +20,6 @@ void add_reasons(std::vector<std::string>& to, const std::vector<std::string>& f
     if (to.size() >= kMaxReasons) return;
     if (!r.empty() && std::find(to.begin(), to.end(), r) == to.end()) to.push_back(r);
   }
-}
-
-int line_of(const Node& n) { return n.span.known() ? static_cast<int>(n.span.file->line_col(n.span.begin).line) : 0; }
-
-std::string at_line(const Node& n) {
-  int line = line_of(n);
-  return line > 0 ? " at line " + std::to_string(line) : "";
 }
 
 /// The operands of an arithmetic or comparison: a Tensor anywhere makes a
@@ -142,8 +134,7 @@ class Evaluator {
       case NodeKind::Subscript: return subscript(e->as<Subscript>());
       case NodeKind::BinOp: {
         const auto& b = e->as<BinOp>();
-        ValueOf l = eval(b.left), r = eval(b.right);
-        return combine({l, r}, arithmetic_type(l, r, b.op));
+        return arithmetic(eval(b.left), eval(b.right), b.op);
       }
       case NodeKind::UnaryOp: {
         const auto& u = e->as<UnaryOp>();
@@ -384,31 +375,6 @@ class Evaluator {
   const std::map<std::string, std::string>& imports_;
 };
 
-/// Whether two environments hold the same kinds (reasons aside): a loop's
-/// head is stable then.
-bool same_kinds(const Env& a, const Env& b) {
-  if (a.size() != b.size()) return false;
-  for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
-    if (ia->first != ib->first || ia->second.kind != ib->second.kind ||
-        ia->second.python_type != ib->second.python_type || ia->second.literal != ib->second.literal) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/// Paths meeting: a name bound on one path only keeps that path's value (on
-/// the other it is undefined, which the conversion reports on its own).
-Env join_env(const Env& a, const Env& b) {
-  Env out = a;
-  for (const auto& [name, v] : b) {
-    auto it = out.find(name);
-    if (it == out.end()) out.emplace(name, v);
-    else it->second = join(it->second, v);
-  }
-  return out;
-}
-
 }  // namespace
 
 ValueOf ValueOf::of(Kind kind, std::string reason) {
@@ -421,6 +387,13 @@ ValueOf ValueOf::of(Kind kind, std::string reason) {
 ValueOf ValueOf::python(std::string type, std::string reason) {
   ValueOf v = of(Kind::Python, std::move(reason));
   v.python_type = std::move(type);
+  return v;
+}
+
+ValueOf ValueOf::explained_by(std::string reason) const {
+  ValueOf v = *this;
+  v.reasons = {std::move(reason)};
+  add_reasons(v.reasons, reasons);
   return v;
 }
 
@@ -489,252 +462,12 @@ std::string abbreviated(const Node& expr, size_t width) {
   return s.substr(0, cut) + "...";
 }
 
-// ---- the walk over statements
-
-class ValueWalker {
- public:
-  explicit ValueWalker(FunctionValues& out) : out_(out) {}
-
-  void function(const FunctionDef& fn, const Parameters& p, Env env) {
-    out_.params_[&fn] = p;
-    const Arguments& a = fn.args->as<Arguments>();
-    size_t position = 0;
-    // Defaults belong to the last positional parameters.
-    size_t positional = a.posonlyargs.size() + a.args.size();
-    auto param = [&](const Ref& arg, bool first) {
-      const std::string& id = arg->as<Arg>().arg;
-      size_t i = position++;
-      if (first && p.method) {
-        env[id] = ValueOf::of(Kind::Unknown, id + ": the object the method is called on");
-        return;
-      }
-      // An input_signature does not list a method's object.
-      size_t spec = p.method ? i - 1 : i;
-      if (spec < p.tensor_specs.size() && p.tensor_specs[spec]) {
-        env[id] = ValueOf::of(Kind::Tensor, id + ": a tf.TensorSpec in " + p.function + "'s input_signature");
-        return;
-      }
-      std::string reason = id + ": argument of " + p.function;
-      size_t first_default = positional - std::min(positional, a.defaults.size());
-      if (i >= first_default && i < positional) reason += " (default " + abbreviated(*a.defaults[i - first_default], 20) + ")";
-      env[id] = ValueOf::of(Kind::Argument, reason);
-    };
-    for (const Ref& x : a.posonlyargs) param(x, position == 0);
-    for (const Ref& x : a.args) param(x, position == 0);
-    if (a.vararg) env[a.vararg->as<Arg>().arg] = ValueOf::python("tuple");
-    for (const Ref& x : a.kwonlyargs) {
-      const std::string& id = x->as<Arg>().arg;
-      env[id] = ValueOf::of(Kind::Argument, id + ": argument of " + p.function);
-    }
-    if (a.kwarg) env[a.kwarg->as<Arg>().arg] = ValueOf::python("dict");
-    block(fn.body, env, true);
-  }
-
-  void block(const Refs& stmts, Env& env, bool record) {
-    for (const Ref& s : stmts) stmt(s, env, record);
-  }
-
- private:
-  ValueOf eval(const Ref& e, const Env& env) const { return Evaluator(env, out_.imports_).eval(e); }
-
-  void bind(const Ref& target, const ValueOf& v, const std::string& reason, Env& env) {
-    if (const auto* n = target->dyn<Name>()) {
-      ValueOf bound = v;
-      bound.reasons.clear();
-      add_reasons(bound.reasons, {n->id + reason});
-      add_reasons(bound.reasons, v.reasons);
-      env[n->id] = std::move(bound);
-      return;
-    }
-    const Refs* elts = target->kind == NodeKind::Tuple ? &target->as<Tuple>().elts
-                       : target->kind == NodeKind::List ? &target->as<List>().elts
-                                                        : nullptr;
-    if (elts) {
-      for (const Ref& t : *elts) bind(t, element_of(v), reason, env);
-    } else if (const auto* s = target->dyn<Starred>()) {
-      bind(s->value, ValueOf::python("list"), reason, env);
-    }
-  }
-
-  void assign(const Refs& targets, const Ref& value, Env& env) {
-    ValueOf v = eval(value, env);
-    std::string reason = " = " + abbreviated(*value) + at_line(*value);
-    for (const Ref& t : targets) {
-      // a, b = x, y binds item by item.
-      const auto* tt = t->dyn<Tuple>();
-      const auto* vt = value->dyn<Tuple>();
-      if (tt && vt && tt->elts.size() == vt->elts.size()) {
-        for (size_t i = 0; i < tt->elts.size(); ++i) {
-          bind(tt->elts[i], eval(vt->elts[i], env), " = " + abbreviated(*vt->elts[i]) + at_line(*value), env);
-        }
-        continue;
-      }
-      bind(t, v, reason, env);
-    }
-  }
-
-  /// A loop: `iteration` walks the body once (binding the target first).
-  /// Probing walks it until the head is stable (inner loops once each, so
-  /// the cost grows with the nesting depth, not exponentially); then a
-  /// recording walk starts from the stable head. After the loop, its head
-  /// holds, or, for a loop that surely runs (a Python range or list that is
-  /// not empty), what its last iteration leaves.
-  template <class Iteration>
-  void loop(const Node& n, Env& env, bool record, bool surely_runs, Iteration iteration) {
-    const Env entry = env;
-    Env head = entry, last;
-    for (int probe = 0; probe < (record ? 4 : 1); ++probe) {
-      last = head;
-      iteration(last, false);
-      Env next = join_env(head, last);
-      bool stable = same_kinds(next, head);
-      head = std::move(next);
-      if (stable) break;
-    }
-    if (record) {
-      out_.at_[&n] = {entry, head};
-      last = head;
-      iteration(last, true);
-      head = join_env(head, last);
-    }
-    env = surely_runs ? std::move(last) : std::move(head);
-  }
-
-  void stmt(const Ref& s, Env& env, bool record) {
-    // A simple statement holding `a if c else b` (ag__.if_exp) is reported too.
-    bool compound = s->is<If>() || s->is<While>() || s->is<For>() || s->is<With>() || s->is<Try>() ||
-                    s->is<FunctionDef>() || s->is<ClassDef>();
-    if (record && !compound && (s->kinds_below() & kind_bit(NodeKind::IfExp))) out_.at_[s.get()] = {env, env};
-    switch (s->kind) {
-      case NodeKind::Assign: {
-        const auto& a = s->as<Assign>();
-        assign(a.targets, a.value, env);
-        break;
-      }
-      case NodeKind::AnnAssign: {
-        const auto& a = s->as<AnnAssign>();
-        if (a.value) assign({a.target}, a.value, env);
-        break;
-      }
-      case NodeKind::AugAssign: {
-        const auto& a = s->as<AugAssign>();
-        if (!a.target->is<Name>()) break;
-        ValueOf old = Evaluator(env, out_.imports_).eval(a.target), rhs = eval(a.value, env);
-        ValueOf v = combine({old, rhs}, arithmetic_type(old, rhs, a.op));
-        bind(a.target, v, std::string(" ") + binop_text(a.op) + "= " + abbreviated(*a.value) + at_line(*s), env);
-        break;
-      }
-      case NodeKind::If: {
-        const auto& i = s->as<If>();
-        if (record) out_.at_[s.get()] = {env, env};
-        Env orelse = env;
-        block(i.body, env, record);
-        block(i.orelse, orelse, record);
-        env = join_env(env, orelse);
-        break;
-      }
-      case NodeKind::While: {
-        const auto& w = s->as<While>();
-        const auto* forever = w.test->dyn<Constant>();
-        bool runs = forever && forever->value.kind == ConstantValue::Kind::Bool && forever->value.boolean;
-        loop(*s, env, record, runs, [&](Env& e, bool rec) { block(w.body, e, rec); });
-        block(w.orelse, env, record);
-        break;
-      }
-      case NodeKind::For: {
-        const auto& f = s->as<For>();
-        ValueOf items = eval(f.iter, env);
-        std::string reason = " iterates over " + abbreviated(*f.iter) + at_line(*s);
-        bool runs = items.kind == Kind::Python && items.length > 0;
-        loop(*s, env, record, runs, [&](Env& e, bool rec) {
-          bind(f.target, element_of(items), reason, e);
-          block(f.body, e, rec);
-        });
-        block(f.orelse, env, record);
-        break;
-      }
-      case NodeKind::With: {
-        const auto& w = s->as<With>();
-        for (const Ref& item : w.items) {
-          const auto& wi = item->as<WithItem>();
-          if (wi.optional_vars) {
-            bind(wi.optional_vars, ValueOf::of(Kind::Unknown, "what " + abbreviated(*wi.context_expr) + " gives"), "",
-                 env);
-          }
-        }
-        block(w.body, env, record);
-        break;
-      }
-      case NodeKind::Try: {
-        const auto& t = s->as<Try>();
-        Env start = env;
-        block(t.body, env, record);
-        Env handlers = join_env(start, env);
-        block(t.orelse, env, record);
-        for (const Ref& h : t.handlers) {
-          const auto& eh = h->as<ExceptHandler>();
-          Env e = handlers;
-          if (!eh.name.empty()) e[eh.name] = ValueOf::python("exception");
-          block(eh.body, e, record);
-          env = join_env(env, e);
-        }
-        block(t.finalbody, env, record);
-        break;
-      }
-      case NodeKind::FunctionDef: {
-        const auto& f = s->as<FunctionDef>();
-        if (record) ValueWalker(out_).function(f, Parameters{f.name, false, {}}, env);
-        env[f.name] = ValueOf::python("function");
-        break;
-      }
-      case NodeKind::ClassDef: env[s->as<ClassDef>().name] = ValueOf::python("type"); break;
-      case NodeKind::Import:
-      case NodeKind::ImportFrom: {
-        const Refs& names = s->kind == NodeKind::Import ? s->as<Import>().names : s->as<ImportFrom>().names;
-        for (const Ref& n : names) {
-          const auto& a = n->as<Alias>();
-          std::string local = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
-          env[local] = ValueOf::python("module");
-        }
-        break;
-      }
-      case NodeKind::Delete:
-        for (const Ref& t : s->as<Delete>().targets) {
-          if (const auto* n = t->dyn<Name>()) env.erase(n->id);
-        }
-        break;
-      default: break;
-    }
-  }
-
-  FunctionValues& out_;
-};
-
-FunctionValues::FunctionValues(const FunctionDef& fn, const Parameters& params, const Env& outer,
-                               const std::map<std::string, std::string>& imports)
-    : imports_(imports) {
-  ValueWalker(*this).function(fn, params, outer);
+ValueOf evaluate(const Ref& expr, const Env& env, const std::map<std::string, std::string>& imports) {
+  return Evaluator(env, imports).eval(expr);
 }
 
-const FunctionValues::AtStatement* FunctionValues::at(const Node* stmt) const {
-  auto it = at_.find(stmt);
-  return it == at_.end() ? nullptr : &it->second;
-}
-
-const Parameters* FunctionValues::parameters(const Node* def) const {
-  auto it = params_.find(def);
-  return it == params_.end() ? nullptr : &it->second;
-}
-
-ValueOf FunctionValues::eval(const Ref& expr, const Env& env) const { return Evaluator(env, imports_).eval(expr); }
-
-Env module_values(const Module& m, const std::map<std::string, std::string>& imports) {
-  // The module's code runs once, before any function is traced: its
-  // top-level statements in order, without recording.
-  Env env;
-  FunctionValues scratch(imports);
-  ValueWalker(scratch).block(m.body, env, false);
-  return env;
+ValueOf arithmetic(const ValueOf& left, const ValueOf& right, BinOpKind op) {
+  return combine({left, right}, arithmetic_type(left, right, op));
 }
 
 }  // namespace agc::report

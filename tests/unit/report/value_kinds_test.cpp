@@ -7,7 +7,7 @@
 #include "tests/unit/support.h"
 #include "transpiler/analysis/module_scope.h"
 #include "transpiler/ast/visitor.h"
-#include "transpiler/report/value_kinds.h"
+#include "transpiler/report/value_flow.h"
 
 using namespace agc;
 using namespace agc::report;
@@ -40,16 +40,13 @@ struct Values {
     ast::for_each_child(*n, [&](const ast::Ref& c) { collect(c); });
   }
 
-  /// The test (or iterate) of the i-th statement, where it is evaluated first.
-  ValueOf decider(size_t i) const {
-    const ast::Node* s = statements.at(i);
-    const ast::Ref& e = s->is<ast::If>()      ? s->as<ast::If>().test
-                        : s->is<ast::While>() ? s->as<ast::While>().test
-                                              : s->as<ast::For>().iter;
-    const FunctionValues::AtStatement* at = values->at(s);
-    REQUIRE(at);
-    return values->eval(e, at->entry);
+  const FunctionValues::AtStatement& at(size_t i) const {
+    const FunctionValues::AtStatement* a = values->at(statements.at(i));
+    REQUIRE(a);
+    return *a;
   }
+  /// The test (or iterate) of the i-th statement, where it is evaluated first.
+  ValueOf decider(size_t i) const { return at(i).decider; }
 };
 
 }  // namespace
@@ -142,9 +139,11 @@ TEST_CASE("paths join: a rebinding replaces, branches and loops meet") {
   CHECK(v.decider(0).kind == Kind::Tensor);
   CHECK(v.decider(2).kind == Kind::Mixed);           // a Python int on one path, a Tensor on the other
   CHECK(v.decider(4).kind == Kind::Argument);        // None or 10 still depends on the caller
-  const ast::Node* loop = v.statements.at(5);
-  CHECK(v.values->eval(loop->as<ast::While>().test, v.values->at(loop)->entry).kind == Kind::Python);
-  CHECK(v.values->eval(loop->as<ast::While>().test, v.values->at(loop)->head).kind == Kind::Mixed);
+  CHECK(v.at(5).decider.kind == Kind::Python);
+  CHECK(v.at(5).decider_at_head.kind == Kind::Mixed);
+  CHECK(v.at(5).entry.at("i").kind == Kind::Python);  // the names the loop binds, before it and at its head
+  CHECK(v.at(5).head.at("i").kind == Kind::Mixed);
+  CHECK(v.at(5).entry.count("acc") == 0);
   // A Python loop over a non-empty list runs: acc is the Tensor it made.
   CHECK(v.decider(7).kind == Kind::Tensor);
 }
@@ -161,6 +160,27 @@ TEST_CASE("module-level names keep what the module bound them to") {
   CHECK(v.decider(0).length == 4);
   CHECK(v.decider(1).kind == Kind::Tensor);
   CHECK(v.decider(1).reasons.at(0) == "SCALE = tf.constant(2.0) at line 3");
+}
+
+TEST_CASE("a branch or an iteration leaves the names it did not bind as they were") {
+  Values v(
+      "import tensorflow as tf\n"
+      "def f(x):\n"
+      "  y = 1\n"
+      "  if x:\n    y = tf.constant(2)\n    z = 3\n"
+      "  if y:\n    pass\n"
+      "  if z:\n    pass\n"
+      "  for i in range(x):\n    w = tf.constant(1)\n"
+      "  if w:\n    pass\n"
+      "  if i:\n    pass\n"
+      "  def g(q):\n    if q:\n      pass\n"
+      "  if q:\n    pass\n");
+  CHECK(v.decider(1).kind == Kind::Mixed);   // y: 1 or a Tensor
+  CHECK(v.decider(2).kind == Kind::Python);  // z: bound on one path only
+  CHECK(v.decider(4).kind == Kind::Tensor);
+  CHECK(v.decider(5).kind == Kind::Argument);
+  CHECK(v.decider(6).kind == Kind::Argument);  // g's own parameter
+  CHECK(v.decider(7).kind == Kind::Unknown);   // not f's
 }
 
 TEST_CASE("join: the same kind stays, Unknown absorbs, other pairs are Mixed") {
