@@ -115,7 +115,9 @@ class BreakTransformer : public AstMutator {
     Refs out = mutate_block(body);
     bool used = loops_.back().used;
     loops_.pop_back();
-    if (used && ctx_.facts) ctx_.facts->control_variables.emplace(var, ControlVariable{ControlVariable::Role::Break, loop});
+    if (used && ctx_.facts) {
+      ctx_.facts->control_variables.emplace(var, ControlVariable{ControlVariable::Role::Break, loop});
+    }
     return {std::move(out), used};
   }
 

@@ -136,7 +136,9 @@ class ContinueTransformer : public AstMutator {
     Loop done = loops_.back();
     loops_.pop_back();
     if (done.used) {
-      if (ctx_.facts) ctx_.facts->control_variables.emplace(var, ControlVariable{ControlVariable::Role::Continue, loop->span});
+      if (ctx_.facts) {
+        ctx_.facts->control_variables.emplace(var, ControlVariable{ControlVariable::Role::Continue, loop->span});
+      }
       Refs init = quote("var_name = False", {{"var_name", var}}, loop->span);
       out.insert(out.begin(), init.begin(), init.end());
     }

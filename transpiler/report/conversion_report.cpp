@@ -34,20 +34,22 @@ std::string first_line(const SourceSpan& span) {
   return text;
 }
 
-/// A def's header: `def f(x, n):` as written (its first line), from the
-/// `def` keyword on (decorators are part of the def's span).
-std::string def_line(const FunctionDef& f) {
-  if (!f.span.known()) return "def " + f.name + "(...):";
-  for (uint32_t line = f.span.file->line_col(f.span.begin).line; line <= f.span.file->line_count(); ++line) {
-    std::string_view text = f.span.file->line_text(line);
-    size_t at = text.find("def ");
-    if (at != std::string_view::npos && text.substr(at).find(f.name) != std::string_view::npos) {
-      std::string s(text.substr(at));
-      while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
-      return s;
+/// Where a def's `def` keyword is: its span starts at its decorators.
+SourceSpan def_keyword(const FunctionDef& f) {
+  if (!f.span.known()) return f.span;
+  const SourceFile& file = *f.span.file;
+  uint32_t from = f.decorator_list.empty() ? f.span.begin : f.decorator_list.back()->span.end;
+  for (uint32_t line = file.line_col(from).line; line <= file.line_count(); ++line) {
+    std::string_view text = file.line_text(line);
+    size_t indent = text.find_first_not_of(" \t");
+    if (indent == std::string_view::npos) continue;
+    std::string_view rest = text.substr(indent);
+    if (rest.rfind("def ", 0) == 0 || rest.rfind("async def ", 0) == 0) {
+      uint32_t at = file.line_start(line) + static_cast<uint32_t>(indent);
+      return {&file, at, at};
     }
   }
-  return "def " + f.name + "(...):";
+  return f.span;
 }
 
 class ReportWriter {
@@ -68,7 +70,7 @@ class ReportWriter {
   void entity(const passes::ConvertedEntity& e) {
     const FunctionDef& fn = e.entity.fn->as<FunctionDef>();
     const FunctionMode& mode = modes_.at(e.entity.fn.get());
-    line(position(fn.span) + ": " + def_line(fn));
+    line(position(def_keyword(fn)) + ": " + first_line(def_keyword(fn)));
     detail("-> " + describe(mode));
     if (!e.converted) return;
     Parameters params{fn.name, mode.method, mode.tensor_specs};
@@ -88,7 +90,7 @@ class ReportWriter {
         guards.erase(g);
       }
       if (const auto* d = s->dyn<FunctionDef>()) {
-        line(position(d->span) + ": " + def_line(*d));
+        line(position(def_keyword(*d)) + ": " + first_line(def_keyword(*d)));
         detail("-> nested in " + fn.name + ": converted with it");
         return;
       }

@@ -97,7 +97,8 @@ std::string describe(const FunctionMode& mode) {
       }
       return "a tf.function: AutoGraph converts it when it is traced";
     case FunctionMode::Conversion::Unconverted:
-      return std::string("not converted: tf.function(autograph=False) ") + (mode.wrapped_at > 0 ? "at line " + std::to_string(mode.wrapped_at) + " " : "") +
+      return std::string("not converted: tf.function(autograph=False) ") +
+             (mode.wrapped_at > 0 ? "at line " + std::to_string(mode.wrapped_at) + " " : "") +
              "traces it as written, so its if/while/for run as Python";
     case FunctionMode::Conversion::DoNotConvert:
       return "not converted (do_not_convert): it runs as written, so its if/while/for run as Python (agc does not "

@@ -6,6 +6,7 @@
 
 #include "transpiler/analysis/ag_operators.h"
 #include "transpiler/ast/visitor.h"
+#include "transpiler/report/autograph_errors.h"
 
 namespace agc::report {
 
@@ -14,40 +15,6 @@ using passes::ControlVariable;
 using passes::StagedStatement;
 
 namespace {
-
-// What TensorFlow raises, in its words (tensorflow/python/autograph/operators/
-// control_flow.py and variables.py, which agc's runtime raises alike:
-// runtime/autograph/control_flow.cpp, staging.cpp, for_stmt.cpp, undefined.cpp).
-std::string undefined_in_branch(const std::string& name, const std::string& branch) {
-  return "ValueError: '" + name + "' must also be initialized in the " + branch + " branch";
-}
-std::string missing_return(const std::string& branch) {
-  return "ValueError: the " + branch + " branch must also have a return statement.";
-}
-std::string undefined_before_loop(const std::string& name) {
-  return "ValueError: '" + name + "' must be defined before the loop";
-}
-std::string used_before_assignment(const std::string& name) {
-  return "UnboundLocalError: '" + name + "' is used before assignment";
-}
-std::string loop_dtype(const std::string& name, const std::string& dtype) {
-  return "TypeError: '" + name + "' has dtype " + dtype + " before the loop, but dtype <other> after one iteration";
-}
-constexpr const char* kReturnInTfLoop =
-    "NotImplementedError: a return statement cannot be placed inside this TensorFlow loop; this may happen if a "
-    "return statement depends on a static Python condition such as a hyperparameter";
-constexpr const char* kPythonForLoopTensorExit =
-    "NotImplementedError: break and return statements which depend on a TF condition are not supported in Python "
-    "for loops. Did you intend to make it a TF loop?";
-constexpr const char* kPythonWhileLoopTensorTest =
-    "NotImplementedError: The condition of while loop started as non-Tensor, then changed to Tensor. This may happen "
-    "either because variables changed type, or when a break or return statement inside the loop depends on a Tensor "
-    "condition. In both cases, changing to a TF loop should remove the error.";
-// The first sentence of each (the rest suggests resolutions).
-constexpr const char* kTensorAsBool =
-    "OperatorNotAllowedInGraphError: Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.";
-constexpr const char* kIterateTensor =
-    "OperatorNotAllowedInGraphError: Iterating over a symbolic `tf.Tensor` is not allowed.";
 
 bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -99,16 +66,6 @@ const char* role_text(ControlVariable::Role r) {
   return "";
 }
 
-const char* lowering_of(ControlVariable::Role r) {
-  switch (r) {
-    case ControlVariable::Role::Break: return "break";
-    case ControlVariable::Role::Continue: return "continue";
-    case ControlVariable::Role::Return:
-    case ControlVariable::Role::ReturnValue: return "return";
-  }
-  return "";
-}
-
 }  // namespace
 
 StatementReport::StatementReport(const FunctionDef& fn, const passes::ConversionFacts& facts,
@@ -138,8 +95,8 @@ StatementReport::StatementReport(const FunctionDef& fn, const passes::Conversion
   for (const Ref& s : fn.body) index(s);
 }
 
-bool StatementReport::is_guard(const StagedStatement& s) const {
-  if (s.kind != NodeKind::If) return false;
+const Name* StatementReport::guard_flag(const StagedStatement& s) const {
+  if (s.kind != NodeKind::If) return nullptr;
   // `not flag` before logical_expressions ran, or ag__.not_(flag).
   const Ref* operand = nullptr;
   if (const auto* u = s.test->dyn<UnaryOp>(); u && u->op == UnaryOpKind::Not) operand = &u->operand;
@@ -147,7 +104,7 @@ bool StatementReport::is_guard(const StagedStatement& s) const {
     operand = &s.test->as<Call>().args[0];
   }
   const auto* n = operand ? (*operand)->dyn<Name>() : nullptr;
-  return n && !n->from_source && facts_.control_variable(n->id);
+  return n && !n->from_source && facts_.control_variable(n->id) ? n : nullptr;
 }
 
 const StagedStatement* StatementReport::fact_of(const Node& original) const {
@@ -204,10 +161,10 @@ StatementLines StatementReport::conditional_expressions(const Node& stmt) const 
 }
 
 StatementLines StatementReport::guard(const StagedStatement& s) const {
-  const Ref& operand = s.test->is<UnaryOp>() ? s.test->as<UnaryOp>().operand : s.test->as<Call>().args[0];
-  const std::string& var = operand->as<Name>().id;
+  const std::string& var = guard_flag(s)->id;
+  ControlVariable::Role role = facts_.control_variable(var)->role;
   // A break lowers to `break_ = True; continue`, so its guards are continue's.
-  const std::string what = std::string(lowering_of(facts_.control_variable(var)->role)) == "return"
+  const std::string what = role == ControlVariable::Role::Return || role == ControlVariable::Role::ReturnValue
                                ? "return"
                                : "break or continue";
   StatementLines out;
@@ -224,7 +181,9 @@ std::string StatementReport::verdict(const Node& original, const ValueOf& d) con
   Staging s = staging(d);
   if (original.is<If>()) {
     if (s == Staging::Staged) return "-> tf.cond: " + t + " is a Tensor" + because(d);
-    if (s == Staging::Python) return "-> Python if: " + t + " is a Python value" + because(d) + "; only the branch taken is traced";
+    if (s == Staging::Python) {
+      return "-> Python if: " + t + " is a Python value" + because(d) + "; only the branch taken is traced";
+    }
     return "-> tf.cond when " + t + " is a Tensor, else a Python if; " + decided_by(d);
   }
   if (original.is<IfExp>()) {
@@ -244,7 +203,8 @@ std::string StatementReport::verdict(const Node& original, const ValueOf& d) con
   }
   if (d.kind == Kind::Dataset) return "-> a tf.data loop over the elements of " + t + because(d);
   if (s == Staging::Python) {
-    std::string count = d.length >= 0 ? " (" + std::to_string(d.length) + " iteration" + (d.length == 1 ? "" : "s") + ")" : "";
+    std::string count =
+        d.length >= 0 ? " (" + std::to_string(d.length) + " iteration" + (d.length == 1 ? "" : "s") + ")" : "";
     std::string type = d.python_type.empty() ? "iterable" : d.python_type;
     return "-> Python loop, unrolled at trace time" + count + ": " + t + " is a Python " + type + because(d);
   }
@@ -284,7 +244,8 @@ void StatementReport::if_rules(const StagedStatement& f, Staging s, bool guard, 
     if (const ControlVariable* cv = facts_.control_variable(v)) {
       // A guard's else path is the one where a return already happened.
       if (cv->role == ControlVariable::Role::ReturnValue && !guard && s != Staging::Python && !in_loop_carrying(f, v)) {
-        out.push_back("return: only the " + has + " branch returns: " + staged + "TF raises " + missing_return(missing));
+        out.push_back("return: only the " + has + " branch returns: " + staged + "TF raises " +
+                      missing_return(missing));
       }
       continue;
     }

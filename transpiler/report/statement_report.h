@@ -33,7 +33,7 @@ class StatementReport {
 
   /// Whether `s` is a guard the return or continue lowering made
   /// (`if not do_return:` around the rest of a block), not a user's if.
-  bool is_guard(const passes::StagedStatement& s) const;
+  bool is_guard(const passes::StagedStatement& s) const { return guard_flag(s) != nullptr; }
   /// The block of an if/while/for as written.
   StatementLines statement(const ast::Node& original) const;
   /// The block of a simple statement's conditional expressions
@@ -46,6 +46,9 @@ class StatementReport {
   enum class Staging { Staged, Python, Either };
   using Key = std::tuple<int, uint32_t, uint32_t>;
 
+  /// A guard's flag (`do_return` of `if not do_return:`), a control
+  /// variable the user did not write; null for any other statement.
+  const ast::Name* guard_flag(const passes::StagedStatement& s) const;
   const passes::StagedStatement* fact_of(const ast::Node& original) const;
   /// What decides the statement: an if's or a while's test (the first time),
   /// a for's iterate.

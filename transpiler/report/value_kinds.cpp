@@ -351,7 +351,9 @@ class Evaluator {
   static ValueOf method(const ValueOf& on, const std::string& name, const std::string& written) {
     switch (on.kind) {
       case Kind::Dataset:
-        if (name == "reduce" || name == "cardinality") return ValueOf::of(Kind::Tensor, name + " of a dataset is a Tensor");
+        if (name == "reduce" || name == "cardinality") {
+          return ValueOf::of(Kind::Tensor, name + " of a dataset is a Tensor");
+        }
         if (name == "as_numpy_iterator") return ValueOf::python("iterator");
         return on;  // map, batch, filter, ...: another dataset
       case Kind::TensorArray:

@@ -195,7 +195,7 @@ TEST_CASE("join: the same kind stays, Unknown absorbs, other pairs are Mixed") {
 }
 
 TEST_CASE("abbreviated quotes the source on one line and cuts long text between characters") {
-  auto p = testing::parse("y = f(a,\n      b)\nz = 'ééééééééééééééééééééééééééééééééééé'\n");
+  auto p = testing::parse("y = f(a,\n      b)\nz = '" + std::string(15, 'x') + "éééééééééé'\n");
   const ast::Ref& call = p->body().at(0)->as<ast::Assign>().value;
   CHECK(abbreviated(*call) == "f(a, b)");
   const ast::Ref& text = p->body().at(1)->as<ast::Assign>().value;
