@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "runtime/api/embedding.h"
 #include "runtime/api/json.h"
 #include "runtime/api/program_graph.h"
 #include "runtime/api/py_sys.h"
@@ -199,7 +200,9 @@ template <class F>
 Outcome capture(F&& f) {
   Outcome out;
   try {
-    out.result = f();
+    // Everything it throws is an Error then (std::bad_alloc a MemoryError,
+    // any other exception a SystemError saying it is agc's bug).
+    out.result = library_call(std::forward<F>(f));
     out.ok = true;
   } catch (const SystemExit& e) {
     out.type_name = e.type_name();
@@ -208,12 +211,6 @@ Outcome capture(F&& f) {
   } catch (const Error& e) {
     out.type_name = e.type_name();
     out.message = e.what();
-  } catch (const std::bad_alloc&) {
-    out.type_name = "MemoryError";
-  } catch (const std::exception& e) {
-    // Not an error the runtime raises on purpose: say so rather than pass it off as Python's.
-    out.type_name = "SystemError";
-    out.message = std::string("internal error in the agc runtime: ") + e.what();
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // The ref-counted storage behind tensors: 64-byte aligned, one allocation for
 // header and elements. String elements are constructed and destroyed with it.
-// A buffer may also wrap memory it does not own (the executor's arena).
+// A buffer may also borrow elements its caller owns, for the length of a call
+// from a C++ app (runtime/core/borrowed_tensor.h).
 #pragma once
 
 #include <atomic>
@@ -17,17 +18,26 @@ class Buffer {
   /// left uninitialized; strings are empty. Throws ResourceExhaustedError when
   /// the size overflows or memory is short.
   static Buffer* allocate(DType dtype, int64_t count);
-  /// A buffer over `data` (not owned; must outlive every tensor using it).
-  static Buffer* wrap(DType dtype, int64_t count, void* data);
+  /// A buffer over `count` elements at `data`, which the caller owns and
+  /// keeps valid and unchanged until it calls end_borrow(); refcount 1. No
+  /// kernel writes into it (unique() is false while it is borrowed).
+  static Buffer* borrow(DType dtype, int64_t count, const void* data);
+  /// Ends a borrow: when tensors other than the borrower's still hold this
+  /// buffer (a result that is an input, a tensor a variable or a list
+  /// kept), it first takes its own copy of the elements, which they all see
+  /// from then on, so the caller's memory is free to go.
+  void end_borrow();
 
   void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
   }
   /// True when only one tensor holds this buffer (it may be written in place).
-  bool unique() const { return refs_.load(std::memory_order_acquire) == 1; }
+  bool unique() const { return !borrowed_ && refs_.load(std::memory_order_acquire) == 1; }
 
-  void* data() const { return data_; }
+  /// Acquire: end_borrow() may move the elements while another thread holds
+  /// the buffer, and that thread must then see the copy it made.
+  void* data() const { return data_.load(std::memory_order_acquire); }
   int64_t count() const { return count_; }
   DType dtype() const { return dtype_; }
 
@@ -37,10 +47,14 @@ class Buffer {
 
   std::atomic<uint32_t> refs_{1};
   DType dtype_ = DType::Float32;
+  /// Whether this buffer's own allocation holds the elements; if not, they
+  /// are borrowed (`borrowed_`), or the copy end_borrow() made (`copy_`).
   bool owned_ = true;
+  std::atomic<bool> borrowed_{false};
   int64_t count_ = 0;
-  void* data_ = nullptr;
+  std::atomic<void*> data_{nullptr};
   size_t bytes_ = 0;  // allocated, header included (0 when not owned)
+  Buffer* copy_ = nullptr;
 };
 
 /// The bytes of tensor storage this process holds (every owned Buffer,

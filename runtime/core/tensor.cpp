@@ -7,7 +7,7 @@ namespace ag {
 // One cache line on the usual 64-bit ABIs (Shape's tail padding holds dtype_ and defined_).
 static_assert(sizeof(void*) != 8 || sizeof(Tensor) <= 72, "a Tensor should stay small: it is copied on every call");
 
-bool Tensor::stored_inline() const { return count_ <= 1 && !has_object_elements(dtype_); }
+bool Tensor::stored_inline() const { return inline_storage(dtype_, count_); }
 
 Tensor::Tensor(DType dtype, const Shape& shape) : shape_(shape), dtype_(dtype), defined_(true) {
   if (!shape.fully_defined()) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -123,7 +124,26 @@ class Tensor {
   /// A deep copy.
   Tensor clone() const;
 
+  /// The elements as a read-only span of T; InvalidArgumentError when T is
+  /// not the element type of the tensor's dtype. Valid while this tensor,
+  /// or a copy sharing its storage, lives.
+  template <class T>
+  std::span<const T> span() const {
+    if (dtype_of<T>() != dtype_) {
+      throw InvalidArgumentError(std::string(dtype_name(dtype_of<T>())) + " expected, got " + dtype_name(dtype_));
+    }
+    return {data<T>(), static_cast<size_t>(count_)};
+  }
+
  private:
+  friend class BorrowedTensor;
+  /// A tensor over `buffer` (fully defined `shape`, as many elements),
+  /// taking the caller's reference to it.
+  Tensor(DType dtype, const Shape& shape, Buffer* buffer)
+      : shape_(shape), dtype_(dtype), defined_(true), count_(buffer->count()), buf_(buffer) {}
+  /// Whether `count` elements of `dtype` live in inline_ rather than a Buffer.
+  static bool inline_storage(DType dtype, int64_t count) { return count <= 1 && !has_object_elements(dtype); }
+
   bool stored_inline() const;
   void drop() {
     if (buf_) buf_->release();

@@ -1,9 +1,12 @@
 // The one header generated C++ includes: agc's runtime as the converted code
 // uses it (Python values and builtins, the tf.* API, tf.function and
-// AutoGraph's operators, classes, exceptions, the program's main). It never
-// includes Eigen, so a model compiles quickly.
+// AutoGraph's operators, classes, exceptions, the program's main), and what
+// a C++ app uses around a generated library's header (runtime/api/
+// embedding.h: typed views of its buffers, spans over results, errors). It
+// never includes Eigen, so a model compiles quickly.
 #pragma once
 
+#include "runtime/api/embedding.h"
 #include "runtime/api/generator.h"
 #include "runtime/api/program.h"
 #include "runtime/api/python_api.h"
