@@ -4,7 +4,8 @@
 //   golden_runner to_code DIR     to-code output of each case's module
 //   golden_runner passes DIR      DIR/<pass>.txt: that one pass alone, per function
 //   golden_runner errors DIR      rendered diagnostics (file named input.py)
-//   golden_runner cpp DIR         the C++ emitter's output (header, then source)
+//   golden_runner cpp DIR         the C++ emitter's output (header, then source);
+//                                 a program's, or a library's for a case with option --lib
 //   golden_runner cpp_errors DIR  the C++ emitter's diagnostics, warnings included
 //   golden_runner report DIR      agc explain's report of each case's module
 //   golden_runner samples GOLDEN_DIR SAMPLES_DIR
@@ -94,13 +95,13 @@ std::string run_report(const std::string& source, passes::ModuleRequest request,
 /// The C++ emitter's output for `source` (module "input"), or its diagnostics
 /// (warnings too, with `with_warnings`).
 std::string run_emit_cpp(const std::string& source, const passes::ModuleRequest& request, bool with_warnings,
-                         bool& had_errors) {
+                         bool library, bool& had_errors) {
   passes::ModuleRequest cpp_request{request.options, {}, {}};
   cpp_request.decorator_features = true;
   passes::ConvertedModule cm = passes::convert_file(std::make_shared<SourceFile>("input.py", source), cpp_request);
   DiagnosticSink sink;
   sink.report_all(cm.diagnostics);
-  emit::CppOutput out = emit::emit_cpp(cm, "input", false, sink);
+  emit::CppOutput out = emit::emit_cpp(cm, "input", library, sink);
   had_errors = sink.has_errors();
   if (had_errors || (with_warnings && !sink.diagnostics().empty())) return sink.render_all();
   return out.header + "// ---- input.cpp\n" + out.source;
@@ -187,7 +188,9 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
     for (auto& c : cases) {
       ++total;
       std::string opt_error;
-      auto request = request_from(c.options, opt_error);
+      std::vector<std::string> options = c.options;
+      const bool library = std::erase(options, std::string("--lib")) > 0;
+      auto request = request_from(options, opt_error);
       bool had_errors = false;
       std::string actual;
       if (!opt_error.empty()) {
@@ -197,7 +200,7 @@ int run_corpus(const std::string& mode, const fs::path& dir) {
         actual = run_pass(path.stem().string(), c.input, request, had_errors);
       } else if (mode == "cpp" || mode == "cpp_errors") {
         bool errors_mode = mode == "cpp_errors";
-        actual = run_emit_cpp(c.input, request, errors_mode, had_errors);
+        actual = run_emit_cpp(c.input, request, errors_mode, library, had_errors);
         if (errors_mode && actual.rfind("// ", 0) == 0) actual = "(no errors)";
       } else if (mode == "report") {
         actual = run_report(c.input, request, had_errors);

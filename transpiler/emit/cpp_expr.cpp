@@ -240,6 +240,8 @@ std::string Emitter::name_load(const Name& n) {
     error(n, fmt::format("module '{}' cannot be used as a value; use its functions, e.g. {}.constant(...)", n.id, n.id));
     return "ag::Value()";
   }
+  // The module's name (kName, cpp_module.cpp), unless the module binds it.
+  if (n.id == "__name__") return "ag::Value(kName)";
   if (const char* b = find_builtin(n.id)) return fmt::format("ag::builtin_value(\"{}\", ag::py::{})", n.id, b);
   if (find_exception_type(n.id, false)) return fmt::format("ag::exception_class({})", cpp_string(n.id));
   error(n, fmt::format("name '{}' is not defined", n.id), "NameError");

@@ -26,7 +26,7 @@ const std::set<std::string_view>& reserved() {
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // the generated code's own names
-      "ag", "std", "main", "module", "init", "run", "kFile", "kSource", "args", "kwargs", "errno", "assert",
+      "ag", "std", "main", "module", "init", "run", "kFile", "kSource", "kName", "args", "kwargs", "errno", "assert",
       "NULL", "EOF", "stdin",
       "stdout", "stderr", "NAN", "INFINITY", "unix", "linux"};
   return kReserved;

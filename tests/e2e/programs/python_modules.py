@@ -37,3 +37,14 @@ n0 = time.perf_counter_ns()
 time.sleep(0.01)
 print(time.perf_counter() - p0 >= 0.01, time.perf_counter_ns() - n0 >= 10000000, t0 > 1.7e9)
 print(type(time.time()), type(time.time_ns()), time.monotonic() > 0, time.process_time() >= 0)
+
+
+# A program's module is __main__ (a library's is named after its file:
+# tests/e2e/embed), also where a function reads it.
+def module_name():
+    return __name__
+
+
+print(__name__, module_name())
+if __name__ == '__main__':
+    print('the __main__ block runs')
