@@ -2,8 +2,9 @@
 // which need the runtime (protobuf, the graph, the executor) that the
 // transpiler does not link. They are the runtime's agc-model program
 // (runtime/tools/agc_model.cpp), run in this process's place: AGC_MODEL_TOOL
-// names it; else AGC_RUNTIME_DIR/bin/agc-model for an installed runtime;
-// else the one this build made.
+// names it; else AGC_RUNTIME_DIR/bin/agc-model for a runtime put there;
+// else an installed agc's (PREFIX/<libexecdir>/agc-model); else the one this
+// build made.
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,6 +16,7 @@
 
 #include "agc_config.h"
 #include "transpiler/cli/commands.h"
+#include "transpiler/cli/toolchain.h"
 
 namespace agc::cli {
 
@@ -24,6 +26,8 @@ int run_model_tool(const std::string& command, const std::vector<std::string>& a
     tool = t;
   } else if (const char* rt = std::getenv("AGC_RUNTIME_DIR"); rt != nullptr && *rt != '\0') {
     tool = std::string(rt) + "/bin/agc-model";
+  } else if (std::optional<Installation> installed = installation()) {
+    tool = installed->model_tool;
   }
   std::vector<std::string> all{tool, command};
   all.insert(all.end(), args.begin(), args.end());

@@ -34,26 +34,54 @@ std::string env(const char* name) {
 
 }  // namespace
 
+std::optional<Installation> installation() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  // PREFIX is the directory <bindir> is in, or the configured prefix for a
+  // bindir outside it (absolute: no moving then).
+  const fs::path bindir = AGC_INSTALL_BINDIR;
+  fs::path dir = exe.parent_path(), prefix = AGC_INSTALL_PREFIX;
+  if (bindir.is_absolute()) {
+    if (dir != bindir) return std::nullopt;
+  } else {
+    prefix = dir;
+    for (auto it = bindir.begin(); it != bindir.end(); ++it) prefix = prefix.parent_path();
+    if ((prefix / bindir).lexically_normal() != dir.lexically_normal()) return std::nullopt;
+  }
+  // `/` keeps an absolute right-hand side as it is: a dir outside the prefix.
+  Installation in{(prefix / AGC_INSTALL_INCLUDEDIR).string(), (prefix / AGC_INSTALL_LIBDIR / "libagrt.a").string(),
+                  (prefix / AGC_INSTALL_LIBEXECDIR / "agc-model").string()};
+  if (!file_exists(in.include_dir + "/ag/ag.h")) return std::nullopt;
+  return in;
+}
+
 RuntimeLocation find_runtime() {
   RuntimeLocation rt;
   std::string dir = env("AGC_RUNTIME_DIR");
+  std::optional<Installation> installed = dir.empty() ? installation() : std::nullopt;
   if (!dir.empty()) {
     rt.include_dirs = {dir + "/include"};
     rt.library = dir + "/lib/libagrt.a";
+  } else if (installed) {
+    rt.include_dirs = {installed->include_dir};
+    rt.library = installed->library;
   } else {
     rt.include_dirs = {AGC_SOURCE_DIR, std::string(AGC_SOURCE_DIR) + "/runtime/include"};
     rt.library = AGC_RUNTIME_LIBRARY;
   }
   bool have_header = false;
   for (const auto& inc : rt.include_dirs) have_header = have_header || file_exists(inc + "/ag/ag.h");
-  const char* where = dir.empty() ? "the agc build" : "AGC_RUNTIME_DIR";
+  const char* where = !dir.empty() ? "AGC_RUNTIME_DIR" : installed ? "agc's installation" : "the agc build";
   if (!have_header) {
     rt.problem = std::string("the runtime's headers (ag/ag.h) are not in ") + where + " (looked in " +
                  rt.include_dirs.back() + ")";
   } else if (!file_exists(rt.library)) {
-    rt.problem = "the runtime library " + rt.library + " does not exist" +
-                 (dir.empty() ? std::string(" (build it: ninja -C ") + AGC_BUILD_DIR + " runtime/libagrt.a)"
-                              : std::string(" (AGC_RUNTIME_DIR must hold include/ and lib/libagrt.a)"));
+    std::string fix = !dir.empty() ? "AGC_RUNTIME_DIR must hold include/ and lib/libagrt.a"
+                      : installed  ? "install agc again: meson install -C BUILD"
+                                   : std::string("build it: ninja -C ") + AGC_BUILD_DIR + " runtime/libagrt.a";
+    rt.problem = "the runtime library " + rt.library + " does not exist (" + fix + ")";
   }
   return rt;
 }
@@ -108,11 +136,9 @@ std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
 }
 
 std::vector<std::string> link_libraries(const RuntimeLocation& rt) {
-  // libagrt needs the C++ standard library, threads, for checkpoints
-  // Debian's protobuf and leveldb, for the regex ops RE2, and for Keras's
-  // HDF5 weight files libhdf5 (Eigen is header-only and stays inside).
-  std::vector<std::string> libs = {rt.library, "-lprotobuf", "-lleveldb", "-lre2"};
-  append_words(AGC_HDF5_LIBS, libs);
+  // What libagrt needs (meson.build's agc_link_libs, which agc.pc lists too).
+  std::vector<std::string> libs = {rt.library};
+  append_words(AGC_LINK_LIBS, libs);
   return libs;
 }
 

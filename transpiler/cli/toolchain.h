@@ -5,19 +5,31 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace agc::cli {
 
-/// The runtime a generated program compiles and links against.
-///   default: the source tree and build dir agc was built from (configured by
-///            meson into agc_config.h);
-///   AGC_RUNTIME_DIR=DIR: an installed runtime, DIR/include (holding ag/ag.h
-///            and runtime/...) and DIR/lib/libagrt.a. Meson makes libagrt.a a
-///            thin archive whose members are paths relative to its build dir,
-///            so a copy or symlink of it elsewhere does not link: install a
-///            full archive (ar rcs DIR/lib/libagrt.a BUILD/runtime/libagrt.a.p/*.o).
+/// Where `meson install` put this agc's parts, found from where the running
+/// agc is: PREFIX/<bindir>/agc has its runtime in PREFIX/<includedir>/agc
+/// (ag/ag.h, runtime/...) and PREFIX/<libdir>/libagrt.a, and agc-model in
+/// PREFIX/<libexecdir>, whatever PREFIX is now, so an install tree may move
+/// (DESTDIR, a copied prefix). nullopt for an agc that runs from its build
+/// dir, or whose install has no ag/ag.h.
+struct Installation {
+  std::string include_dir;
+  std::string library;
+  std::string model_tool;
+};
+std::optional<Installation> installation();
+
+/// The runtime a generated program compiles and links against:
+///   AGC_RUNTIME_DIR=DIR: DIR/include (holding ag/ag.h and runtime/...) and
+///            DIR/lib/libagrt.a;
+///   else an installed agc's (installation());
+///   else the source tree and build dir agc was built from (configured by
+///            meson into agc_config.h).
 struct RuntimeLocation {
   std::vector<std::string> include_dirs;
   std::string library;  // libagrt.a
