@@ -13,16 +13,17 @@ namespace {
 const char* kEmitCppHelp =
     "usage: agc emit-cpp FILE.py -o DIR [options]\n"
     "\n"
-    "Writes FILE.py as C++20 against agc's runtime: DIR/<stem>.h declares the\n"
-    "module's functions for a C++ app, DIR/<stem>.cpp holds the module and a main()\n"
-    "that runs its module-level code (<stem> is FILE's name without .py). DIR is\n"
-    "created if needed. Compile with: c++ -O2 -std=c++20 -I<agc>/runtime/include\n"
-    "-I<agc> DIR/<stem>.cpp libagrt.a -lprotobuf -lleveldb -lre2 $(pkg-config --libs hdf5)\n"
-    "-pthread (or use 'agc build').\n"
+    "Writes FILE.py as C++20 against agc's runtime: DIR/<stem>.h is the module's API\n"
+    "for a C++ app (its functions, its objects' tf.function methods, typed overloads\n"
+    "for input_signatures), DIR/<stem>.cpp holds the module and a main() that runs\n"
+    "its module-level code (<stem> is FILE's name without .py). DIR is created if\n"
+    "needed. Compile with: c++ -O2 DIR/<stem>.cpp $(pkg-config --cflags --libs agc)\n"
+    "once agc is installed (or use 'agc build').\n"
     "\n"
     "options:\n"
     "  -o DIR                     the output directory (required)\n"
-    "  --lib                      no main(): the module as a library for a C++ app\n";
+    "  --lib                      no main(): the module as a library for a C++ app,\n"
+    "                             imported (__name__ is <stem>, not \"__main__\")\n";
 
 }  // namespace
 

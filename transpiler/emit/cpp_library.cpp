@@ -1,6 +1,9 @@
 #include "transpiler/emit/cpp_library.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -68,23 +71,28 @@ class LibraryEmitter {
     std::vector<std::string> out;
     auto targets = [&](const Ref& t, auto&& self) -> void {
       if (auto* n = t->dyn<Name>()) out.push_back(n->id);
-      if (auto* l = t->dyn<List>()) for (const Ref& e : l->elts) self(e, self);
-      if (auto* l = t->dyn<Tuple>()) for (const Ref& e : l->elts) self(e, self);
+      const Refs* parts = nullptr;
+      if (auto* l = t->dyn<List>()) parts = &l->elts;
+      if (auto* l = t->dyn<Tuple>()) parts = &l->elts;
       if (auto* st = t->dyn<Starred>()) self(st->value, self);
+      if (parts) {
+        for (const Ref& e : *parts) self(e, self);
+      }
     };
-    if (auto* a = s.dyn<Assign>()) for (const Ref& t : a->targets) targets(t, targets);
+    if (auto* a = s.dyn<Assign>()) {
+      for (const Ref& t : a->targets) targets(t, targets);
+    }
     if (auto* a = s.dyn<AugAssign>()) targets(a->target, targets);
     if (auto* a = s.dyn<AnnAssign>(); a && a->value) targets(a->target, targets);
     if (auto* f = s.dyn<FunctionDef>()) out.push_back(f->name);
     if (auto* c = s.dyn<ClassDef>()) out.push_back(c->name);
-    if (auto* i = s.dyn<Import>()) {
-      for (const Ref& a : i->names) {
-        const Alias& al = a->as<Alias>();
-        out.push_back(al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname);
-      }
-    }
-    if (auto* i = s.dyn<ImportFrom>()) {
-      for (const Ref& a : i->names) out.push_back(a->as<Alias>().asname.empty() ? a->as<Alias>().name : a->as<Alias>().asname);
+    const Refs* aliases = nullptr;
+    if (auto* i = s.dyn<Import>()) aliases = &i->names;
+    if (auto* i = s.dyn<ImportFrom>()) aliases = &i->names;
+    for (size_t k = 0; aliases && k < aliases->size(); ++k) {
+      const Alias& al = (*aliases)[k]->as<Alias>();
+      // `import a.b` binds a; `from m import a.b` cannot be written.
+      out.push_back(!al.asname.empty() ? al.asname : al.name.substr(0, al.name.find('.')));
     }
     return out;
   }
