@@ -53,13 +53,12 @@ Buffer* Buffer::allocate(DType dtype, int64_t count) {
   b->dtype_ = dtype;
   b->count_ = count;
   b->bytes_ = bytes;
-  void* elements = static_cast<char*>(mem) + kHeader;
-  b->data_.store(elements, std::memory_order_relaxed);
+  b->data_ = static_cast<char*>(mem) + kHeader;
   if (dtype == DType::String) {
-    auto* s = static_cast<std::string*>(elements);
+    auto* s = static_cast<std::string*>(b->data_);
     for (int64_t i = 0; i < count; ++i) new (s + i) std::string();
   } else if (dtype == DType::Variant) {
-    auto* v = static_cast<TensorListPtr*>(elements);
+    auto* v = static_cast<TensorListPtr*>(b->data_);
     for (int64_t i = 0; i < count; ++i) new (v + i) TensorListPtr();
   }
   return b;
@@ -72,29 +71,27 @@ Buffer* Buffer::borrow(DType dtype, int64_t count, const void* data) {
   b->count_ = count;
   // Never written through: unique() is false until end_borrow(), which
   // replaces the pointer by the copy's.
-  b->data_.store(const_cast<void*>(data), std::memory_order_relaxed);
+  b->data_ = const_cast<void*>(data);
   b->owned_ = false;
-  b->borrowed_.store(true, std::memory_order_relaxed);
+  b->borrowed_ = true;
   return b;
 }
 
 void Buffer::end_borrow() {
-  if (!borrowed_.load(std::memory_order_relaxed)) return;
+  if (!borrowed_) return;
   if (refs_.load(std::memory_order_acquire) > 1) {
     Buffer* copy = allocate(dtype_, count_);
-    const void* from = data();
     if (dtype_ == DType::String) {
-      const auto* s = static_cast<const std::string*>(from);
+      const auto* s = static_cast<const std::string*>(data_);
       auto* d = static_cast<std::string*>(copy->data());
       for (int64_t i = 0; i < count_; ++i) d[i] = s[i];
     } else if (count_ > 0) {
-      std::memcpy(copy->data(), from, static_cast<size_t>(count_) * dtype_size(dtype_));
+      std::memcpy(copy->data(), data_, static_cast<size_t>(count_) * dtype_size(dtype_));
     }
     copy_ = copy;
-    data_.store(copy->data(), std::memory_order_release);
+    data_ = copy->data();
   }
-  // Release: a thread that sees the buffer writable sees the copy too.
-  borrowed_.store(false, std::memory_order_release);
+  borrowed_ = false;
 }
 
 void Buffer::destroy() {
@@ -103,12 +100,11 @@ void Buffer::destroy() {
     delete this;
     return;
   }
-  void* elements = data();
   if (dtype_ == DType::String) {
-    auto* s = static_cast<std::string*>(elements);
+    auto* s = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < count_; ++i) s[i].~basic_string();
   } else if (dtype_ == DType::Variant) {
-    auto* v = static_cast<TensorListPtr*>(elements);
+    auto* v = static_cast<TensorListPtr*>(data_);
     for (int64_t i = 0; i < count_; ++i) v[i].~TensorListPtr();
   }
   g_current.fetch_sub(static_cast<int64_t>(bytes_), std::memory_order_relaxed);

@@ -25,7 +25,9 @@ class Buffer {
   /// Ends a borrow: when tensors other than the borrower's still hold this
   /// buffer (a result that is an input, a tensor a variable or a list
   /// kept), it first takes its own copy of the elements, which they all see
-  /// from then on, so the caller's memory is free to go.
+  /// from then on, so the caller's memory is free to go. The borrower calls
+  /// it when the call it lent the elements to has returned, with no other
+  /// thread using them (none can safely: they are about to go).
   void end_borrow();
 
   void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
@@ -35,9 +37,7 @@ class Buffer {
   /// True when only one tensor holds this buffer (it may be written in place).
   bool unique() const { return !borrowed_ && refs_.load(std::memory_order_acquire) == 1; }
 
-  /// Acquire: end_borrow() may move the elements while another thread holds
-  /// the buffer, and that thread must then see the copy it made.
-  void* data() const { return data_.load(std::memory_order_acquire); }
+  void* data() const { return data_; }
   int64_t count() const { return count_; }
   DType dtype() const { return dtype_; }
 
@@ -50,9 +50,9 @@ class Buffer {
   /// Whether this buffer's own allocation holds the elements; if not, they
   /// are borrowed (`borrowed_`), or the copy end_borrow() made (`copy_`).
   bool owned_ = true;
-  std::atomic<bool> borrowed_{false};
+  bool borrowed_ = false;
   int64_t count_ = 0;
-  std::atomic<void*> data_{nullptr};
+  void* data_ = nullptr;
   size_t bytes_ = 0;  // allocated, header included (0 when not owned)
   Buffer* copy_ = nullptr;
 };
