@@ -79,7 +79,7 @@ struct GeneratorState : NativeState {
       if (!body.handle().done()) return std::exchange(p.yielded, Value());
       finished = true;
       if (std::exception_ptr e = std::exchange(p.error, nullptr)) {
-        f.at(frame.line());
+        static_cast<FramePosition&>(f) = frame;
         try {
           std::rethrow_exception(e);
         } catch (const StopIteration&) {

@@ -24,19 +24,13 @@
 #include <exception>
 #include <utility>
 
+#include "runtime/api/traceback.h"
 #include "runtime/value/value.h"
 
 namespace ag {
 
-/// The line a suspended generator body is at (generated code calls at()).
-class GeneratorFrame {
- public:
-  void at(int line) { line_ = line; }
-  int line() const { return line_; }
-
- private:
-  int line_ = 0;
-};
+/// Where a suspended generator body is (generated code calls at()).
+class GeneratorFrame : public FramePosition {};
 
 /// The coroutine of a generator body.
 class Generator {

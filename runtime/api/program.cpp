@@ -261,7 +261,8 @@ int draw_graph(const std::string& prog, const Value& target, const std::string& 
   if (!drawn.ok) {
     // Tracing raised (or FUNC is no function): the traceback names the user's line.
     std::vector<TracebackEntry> tb = take_traceback();
-    std::string msg = format_traceback(tb, traceback_type_name(drawn.type_name), drawn.message, source_of);
+    std::string msg = format_traceback(tb, traceback_type_name(drawn.type_name), drawn.message, source_of,
+                                       TracebackStyle::Interpreter);
     std::fputs(msg.c_str(), stderr);
     std::fflush(stderr);
     return 1;
@@ -450,7 +451,8 @@ int program_main(int argc, char** argv, const ModuleInfo& module) {
   }
   if (!ran.ok) {
     std::vector<TracebackEntry> tb = take_traceback();
-    std::string text = format_traceback(tb, traceback_type_name(ran.type_name), ran.message, source_of);
+    std::string text = format_traceback(tb, traceback_type_name(ran.type_name), ran.message, source_of,
+                                        TracebackStyle::Interpreter);
     std::fputs(text.c_str(), stderr);
     std::fflush(stderr);
     if (results != nullptr) std::fclose(results);

@@ -3,8 +3,8 @@
 // (HandledException, traceback.h), in CPython 3.11's text: the frames from
 // the handling one down to where it was raised, limited as `limit` says, then
 // "Type: message". Outside a handler there is none: "NoneType: None".
-// CPython 3.11 also prints ^~~ marks under the failing part of a line when
-// that part is not the whole line; agc prints no marks.
+// The ^~~ marks under a line are laid out as the traceback module lays them
+// out (TracebackStyle::Module).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -36,7 +36,8 @@ std::string format_exc(const Value& limit) {
       }
     }
   }
-  return format_traceback(entries, traceback_type_name(h->error().type_name()), h->error().what(), source_of);
+  return format_traceback(entries, traceback_type_name(h->error().type_name()), h->error().what(), source_of,
+                          TracebackStyle::Module);
 }
 
 }  // namespace

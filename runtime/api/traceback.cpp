@@ -5,6 +5,8 @@
 #include <string_view>
 #include <utility>
 
+#include "runtime/api/traceback_marks.h"
+
 namespace ag {
 
 namespace {
@@ -41,7 +43,7 @@ Frame::~Frame() {
   if (std::uncaught_exceptions() <= uncaught_at_entry_) return;
   try {
     if (!t_recorded.empty() && t_recorded.back().depth != depth + 1) t_recorded.clear();
-    t_recorded.push_back({{file_, function_, line_}, depth});
+    t_recorded.push_back({{file_, function_, line(), position()}, depth});
   } catch (...) {
     // Out of memory while unwinding: the traceback loses a line, the program goes on.
   }
@@ -49,9 +51,10 @@ Frame::~Frame() {
 
 const Frame* Frame::current() { return t_frame; }
 
-HandledException::HandledException(const Error& error, const std::vector<TracebackEntry>& unwound, int line)
+HandledException::HandledException(const Error& error, const std::vector<TracebackEntry>& unwound,
+                                   FramePosition where)
     : error_(error), entries_(unwound), outer_(t_handled) {
-  if (t_frame != nullptr) entries_.push_back({t_frame->file(), t_frame->function(), line});
+  if (t_frame != nullptr) entries_.push_back({t_frame->file(), t_frame->function(), where.line(), where.position()});
   t_handled = this;
 }
 
@@ -77,8 +80,8 @@ void restore_traceback(std::vector<TracebackEntry> entries) {
 
 namespace {
 
-// Line `line` (1-based) of `text` without its surrounding whitespace, as
-// Python's traceback prints it; empty when there is no such line.
+// Line `line` (1-based) of `text`, without its line break; empty when there
+// is no such line.
 std::string_view source_line(const char* text, int line) {
   if (text == nullptr || line <= 0) return {};
   std::string_view s(text);
@@ -90,11 +93,8 @@ std::string_view source_line(const char* text, int line) {
   }
   size_t end = s.find('\n', begin);
   std::string_view l = s.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
-  const char* ws = " \t\r\f\v";
-  size_t first = l.find_first_not_of(ws);
-  if (first == std::string_view::npos) return {};
-  size_t last = l.find_last_not_of(ws);
-  return l.substr(first, last - first + 1);
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  return l;
 }
 
 bool same_place(const TracebackEntry& a, const TracebackEntry& b) {
@@ -104,7 +104,8 @@ bool same_place(const TracebackEntry& a, const TracebackEntry& b) {
 }  // namespace
 
 std::string format_traceback(const std::vector<TracebackEntry>& innermost_first, const std::string& type_name,
-                             const std::string& message, const char* (*source_of)(const char* file)) {
+                             const std::string& message, const char* (*source_of)(const char* file),
+                             TracebackStyle style) {
   std::string out;
   if (!innermost_first.empty()) out += "Traceback (most recent call last):\n";
   // Python collapses a run of identical frames (deep recursion) after three.
@@ -131,12 +132,7 @@ std::string format_traceback(const std::vector<TracebackEntry>& innermost_first,
     out += "\", line " + std::to_string(e.line) + ", in ";
     out += e.function;
     out += '\n';
-    std::string_view src = source_line(source_of ? source_of(e.file) : nullptr, e.line);
-    if (!src.empty()) {
-      out += "    ";
-      out += src;
-      out += '\n';
-    }
+    out += traceback_source_lines(source_line(source_of ? source_of(e.file) : nullptr, e.line), e.position, style);
   }
   flush_repeats();
   out += type_name;

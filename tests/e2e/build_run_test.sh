@@ -189,12 +189,39 @@ expect 1 "$AGC" run "$TMP/bad.py"
 head -n 1 "$TMP/err" | grep -qE "^$TMP/bad.py:2:[0-9]+: error: " || fail "run diagnostic: $(head -n 1 "$TMP/err")"
 expect 1 "$AGC" run "$TMP/boom.py"
 same "$TMP/out" 'before\n' "output before the exception"
-same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/boom.py\", line 10, in <module>\n    outer(7)\n  File \"$TMP/boom.py\", line 6, in outer\n    return inner(x)\n  File \"$TMP/boom.py\", line 2, in inner\n    raise ValueError('boom ' + str(x))\nValueError: boom 7\n" "traceback"
+same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/boom.py\", line 10, in <module>\n    outer(7)\n  File \"$TMP/boom.py\", line 6, in outer\n    return inner(x)\n           ^^^^^^^^\n  File \"$TMP/boom.py\", line 2, in inner\n    raise ValueError('boom ' + str(x))\nValueError: boom 7\n" "traceback"
 # The module's frame is on a decorated def's line while its decorator runs
 # (it used to say line 0 when the def's converted body ended on that line).
 printf 'import tensorflow as tf\n\n@tf.function(input_signature=3)\ndef f(x):\n    return x\n' >"$TMP/deco.py"
 expect 1 "$AGC" run "$TMP/deco.py"
-same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/deco.py\", line 3, in <module>\n    @tf.function(input_signature=3)\nTypeError: input_signature must be either a tuple or a list, got int.\n" "decorator traceback"
+same "$TMP/err" "Traceback (most recent call last):\n  File \"$TMP/deco.py\", line 3, in <module>\n    @tf.function(input_signature=3)\n     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nTypeError: input_signature must be either a tuple or a list, got int.\n" "decorator traceback"
+# An op's error while a tf.function traces marks the user's expression, in
+# traceback.print_exc's layout and in the interpreter's (a line's trailing
+# whitespace kept); a multi-line call is marked on its first line.
+cat >"$TMP/graph_error.py" <<'PY'
+import sys
+import traceback
+import tensorflow as tf
+
+
+@tf.function
+def step(x, w):
+    h = tf.tanh(x)
+    return tf.reduce_sum(tf.matmul(h, w) * 2.0)
+
+
+try:
+    step(tf.ones([2, 3]), tf.ones([2, 3]))
+except ValueError:
+    traceback.print_exc(file=sys.stdout)
+print(step(tf.ones([2, 3]),   
+           tf.ones([2, 3])))
+PY
+expect 1 "$AGC" run "$TMP/graph_error.py"
+grep -v "^ValueError" "$TMP/out" >"$TMP/out_frames"
+same "$TMP/out_frames" "Traceback (most recent call last):\n  File \"$TMP/graph_error.py\", line 13, in <module>\n    step(tf.ones([2, 3]), tf.ones([2, 3]))\n  File \"$TMP/graph_error.py\", line 9, in step\n    return tf.reduce_sum(tf.matmul(h, w) * 2.0)\n                         ^^^^^^^^^^^^^^^\n" "a graph-time error's traceback"
+grep -v "^ValueError" "$TMP/err" >"$TMP/err_frames"
+same "$TMP/err_frames" "Traceback (most recent call last):\n  File \"$TMP/graph_error.py\", line 16, in <module>\n    print(step(tf.ones([2, 3]),   \n          ^^^^^^^^^^^^^^^^^^^^^\n  File \"$TMP/graph_error.py\", line 9, in step\n    return tf.reduce_sum(tf.matmul(h, w) * 2.0)\n                         ^^^^^^^^^^^^^^^\n" "an uncaught graph-time error's traceback"
 # 2>&1 keeps program order.
 "$AGC" run "$TMP/boom.py" >"$TMP/both" 2>&1
 head -n 2 "$TMP/both" | tr '\n' '|' | grep -q '^before|Traceback' || fail "2>&1 order: $(head -c 200 "$TMP/both")"

@@ -9,6 +9,7 @@
 // a converted function, or a statement of the module's own code.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -186,6 +187,8 @@ class Emitter {
   /// The dotted attribute path under an imported module's alias, and that module.
   bool module_path(const ast::Ref& e, std::string_view module, std::string& path, std::string* alias) const;
   std::string subscript(const ast::Subscript& s);
+  /// `a < b`, or a chain `a < b < c` evaluating each operand once.
+  std::string compare(const ast::Compare& c);
   /// The index of a subscript holding slices as C++ (`std::vector<ag::IndexPart>{...}`),
   /// or "" when it holds none (a plain key).
   std::string index_parts(const ast::Ref& slice);
@@ -228,6 +231,41 @@ class Emitter {
   /// Value) taking `nparams` (0 or 1) arguments.
   std::string callable_ref(const ast::Ref& e, int nparams);
   std::string loop_options(const ast::Ref& opts, const ast::Ref& body);
+
+  // ---- traceback positions (cpp_positions.cpp)
+  /// The index in the module's position table (`kPos`, see
+  /// ag::SourcePosition) of `n`'s span, with CPython 3.11's anchors when `n`
+  /// is a one-line binary operation or subscript; -1 when the span is unknown.
+  int position(const ast::Node& n);
+  /// The C++ of an operation at `n` that can raise. `build()` emits its
+  /// operands and returns its text; the result marks the frame at `n` before
+  /// the operation runs, and inside an operation being marked comes back to
+  /// that one's mark when done (FramePosition::back_at):
+  ///   (ag_frame.at(kPos[4]), h(x))  /  ag_frame.back_at(kPos[3], (ag_frame.at(kPos[4]), h(x)))
+  template <class F>
+  std::string marked(const ast::Node& n, F&& build) {
+    const int pos = position(n);
+    if (pos < 0 || pos == enclosing_mark_) return build();  // (an operation marked twice: `assert x < y`)
+    const int outer = std::exchange(enclosing_mark_, pos);
+    std::string code = build();
+    enclosing_mark_ = outer;
+    code = "(ag_frame.at(kPos[" + std::to_string(pos) + "]), " + code + ")";
+    if (outer < 0) return code;
+    return "ag_frame.back_at(kPos[" + std::to_string(outer) + "], " + code + ")";
+  }
+  /// What `build()` emits, as operands of the operation at `n` that the
+  /// caller marks afterwards (an assignment's store: its value is emitted
+  /// first); their marks come back to `n`. Null `n`: no operation.
+  template <class F>
+  std::string operands_of(const ast::Node* n, F&& build) {
+    const int outer = std::exchange(enclosing_mark_, n ? position(*n) : -1);
+    std::string code = build();
+    enclosing_mark_ = outer;
+    return code;
+  }
+  /// `constexpr ag::SourcePosition kPos[] = {...};` for the marks emitted so
+  /// far; "" when there are none.
+  std::string position_table() const;
 
   // ---- output
   void line(const std::string& text);
@@ -308,6 +346,12 @@ class Emitter {
   /// Set by raise_failed_statements(): the parse-level problems not yet
   /// claimed by a statement.
   std::optional<std::vector<Diagnostic>> failing_statements_;
+  /// The position table: {line, end_line, col, end_col, anchor_begin,
+  /// anchor_end} per entry, and each entry's index.
+  std::vector<std::array<int, 6>> positions_;
+  std::map<std::array<int, 6>, int> position_index_;
+  /// The position of the operation whose operands are being emitted (-1: none).
+  int enclosing_mark_ = -1;
 };
 
 }  // namespace agc::emit::cpp

@@ -217,7 +217,7 @@ std::string Emitter::module_member(const Ref& e) {
   if (!attr) return name_load(e->as<Name>());
   const Attribute& a = *attr;
   if (Refs super_args; is_super_call(a.value, &super_args)) return super_attr(*e, super_args, a.attr);
-  return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr));
+  return marked(*e, [&] { return fmt::format("{}.getattr({})", operand(a.value), attribute_name(a.attr)); });
 }
 
 std::string Emitter::name_load(const Name& n) {
@@ -364,6 +364,27 @@ std::string Emitter::subscript(const Subscript& s) {
   return fmt::format("ag::getitem({}, {})", v, value(s.slice));
 }
 
+std::string Emitter::compare(const Compare& c) {
+  auto one = compare_code;
+  if (c.ops.size() == 1) {
+    bool both = is_literal(c.left) && is_literal(c.comparators[0]);
+    return one(both ? value(c.left) : expr(c.left), c.ops[0], expr(c.comparators[0]));
+  }
+  // a < b < c: each operand evaluated once, stopping at the first false.
+  std::string out = "[&]() -> ag::Value {\n  ag::Value ag_l = " + value(c.left) + ";\n";
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    out += fmt::format("  ag::Value ag_r{} = {};\n", i, value(c.comparators[i]));
+    std::string test = one("ag_l", c.ops[i], fmt::format("ag_r{}", i));
+    if (i + 1 == c.ops.size()) {
+      out += "  return " + test + ";\n";
+    } else {
+      out += fmt::format("  ag::Value ag_t{0} = {1};\n  if (!ag::truthy(ag_t{0})) return ag_t{0};\n  ag_l = ag_r{0};\n",
+                         i, test);
+    }
+  }
+  return out + "}()";
+}
+
 std::string Emitter::fstring(const JoinedStr& j) {
   std::vector<std::string> parts;
   for (const Ref& p : j.values) {
@@ -425,28 +446,32 @@ std::string Emitter::expr(const Ref& e) {
       if (!owner(e->as<Name>().id) && imports_.count(e->as<Name>().id)) return module_member(e);
       return name_load(e->as<Name>());
     case NodeKind::Attribute: return module_member(e);
-    case NodeKind::BinOp: {
-      const BinOp& b = e->as<BinOp>();
-      // ag::floordiv / ag::pow take Values; an infix operator needs one
-      // Value operand (two literals would be C++ arithmetic).
-      if (b.op == BinOpKind::FloorDiv || b.op == BinOpKind::Pow) return binop_code(b.op, value(b.left), value(b.right));
-      bool literals = b.op != BinOpKind::MatMult && is_literal(b.left) && is_literal(b.right);
-      return binop_code(b.op, literals ? value(b.left) : expr(b.left), expr(b.right));
-    }
+    case NodeKind::BinOp:
+      return marked(*e, [&] {
+        const BinOp& b = e->as<BinOp>();
+        // ag::floordiv / ag::pow take Values; an infix operator needs one
+        // Value operand (two literals would be C++ arithmetic).
+        if (b.op == BinOpKind::FloorDiv || b.op == BinOpKind::Pow) {
+          return binop_code(b.op, value(b.left), value(b.right));
+        }
+        bool literals = b.op != BinOpKind::MatMult && is_literal(b.left) && is_literal(b.right);
+        return binop_code(b.op, literals ? value(b.left) : expr(b.left), expr(b.right));
+      });
     case NodeKind::UnaryOp: {
       const UnaryOp& u = e->as<UnaryOp>();
-      switch (u.op) {
-        case UnaryOpKind::USub:
-          if (u.operand->is<Constant>()) {
-            std::string s = expr(u.operand);
-            return s.empty() || s[0] == '-' ? s : "-" + s;
-          }
-          return fmt::format("(-{})", value(u.operand));
-        case UnaryOpKind::UAdd: return fmt::format("(+{})", value(u.operand));
-        case UnaryOpKind::Invert: return fmt::format("(~{})", value(u.operand));
-        case UnaryOpKind::Not: return fmt::format("ag::not_({})", value(u.operand));
+      if (u.op == UnaryOpKind::USub && u.operand->is<Constant>()) {
+        std::string s = expr(u.operand);
+        return s.empty() || s[0] == '-' ? s : "-" + s;
       }
-      AGC_UNREACHABLE("unary operator");
+      return marked(*e, [&] {
+        switch (u.op) {
+          case UnaryOpKind::USub: return fmt::format("(-{})", value(u.operand));
+          case UnaryOpKind::UAdd: return fmt::format("(+{})", value(u.operand));
+          case UnaryOpKind::Invert: return fmt::format("(~{})", value(u.operand));
+          case UnaryOpKind::Not: return fmt::format("ag::not_({})", value(u.operand));
+        }
+        AGC_UNREACHABLE("unary operator");
+      });
     }
     case NodeKind::BoolOp: {
       const BoolOp& b = e->as<BoolOp>();
@@ -467,31 +492,17 @@ std::string Emitter::expr(const Ref& e) {
       for (size_t i = 0; i + 1 < values.size(); ++i) out += "; })";
       return out;
     }
-    case NodeKind::Compare: {
-      const Compare& c = e->as<Compare>();
-      auto one = compare_code;
-      if (c.ops.size() == 1) {
-        bool both = is_literal(c.left) && is_literal(c.comparators[0]);
-        return one(both ? value(c.left) : expr(c.left), c.ops[0], expr(c.comparators[0]));
-      }
-      // a < b < c: each operand evaluated once, stopping at the first false.
-      std::string out = "[&]() -> ag::Value {\n  ag::Value ag_l = " + value(c.left) + ";\n";
-      for (size_t i = 0; i < c.ops.size(); ++i) {
-        out += fmt::format("  ag::Value ag_r{} = {};\n", i, value(c.comparators[i]));
-        std::string test = one("ag_l", c.ops[i], fmt::format("ag_r{}", i));
-        if (i + 1 == c.ops.size()) {
-          out += "  return " + test + ";\n";
-        } else {
-          out += fmt::format("  ag::Value ag_t{0} = {1};\n  if (!ag::truthy(ag_t{0})) return ag_t{0};\n  ag_l = ag_r{0};\n",
-                             i, test);
-        }
-      }
-      return out + "}()";
-    }
+    case NodeKind::Compare: return marked(*e, [&] { return compare(e->as<Compare>()); });
     case NodeKind::Call: {
       const Call& c = e->as<Call>();
       std::string_view op = ag_operator(e);
-      if (!op.empty()) return ag_call(c, op);
+      if (!op.empty()) {
+        // AutoGraph's reads of variables (Python's own loads) are no operations.
+        if (op == "ld" || op == "ldu" || op == "Undefined" || op == "UndefinedReturnValue" || op == "autograph_artifact") {
+          return ag_call(c, op);
+        }
+        return marked(*e, [&] { return ag_call(c, op); });
+      }
       if (auto* a = c.func->dyn<Attribute>(); a && a->attr == "ret" && c.args.size() == 2) {
         // fscope.ret(retval_, do_return): the converted function's FunctionScope.
         auto* n = a->value->dyn<Name>();
@@ -501,9 +512,9 @@ std::string Emitter::expr(const Ref& e) {
           }
         }
       }
-      return call(c, c.func, c.args, c.keywords);
+      return marked(*e, [&] { return call(c, c.func, c.args, c.keywords); });
     }
-    case NodeKind::Subscript: return subscript(e->as<Subscript>());
+    case NodeKind::Subscript: return marked(*e, [&] { return subscript(e->as<Subscript>()); });
     case NodeKind::List: {
       const Refs& elts = e->as<List>().elts;
       if (any_starred(elts)) return "ag::Value::list(ag::display_items(" + arg_parts(elts) + "))";

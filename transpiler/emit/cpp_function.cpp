@@ -282,12 +282,15 @@ std::string Emitter::lambda(const Lambda& l) {
   std::vector<std::string> params = param_names(a);
   std::string plist = params_list(a);
   scopes.push_back(Scope{&c, "", "", ""});
-  std::string body = value(l.body);
+  // Its body runs in a frame of its own, `<lambda>` in a traceback as in Python's.
+  std::string body = operands_of(nullptr, [&] { return value(l.body); });
   scopes.pop_back();
   std::string unpack;
   for (const std::string& u : unpack_args(c, params)) unpack += u + " ";
-  return fmt::format("ag::make_function(\"<lambda>\", {}, {}({}) -> ag::Value {{ {}return {}; }})", plist, captures(c),
-                     value_lambda_params(params.size()), unpack, body);
+  return fmt::format("ag::make_function(\"<lambda>\", {}, {}({}) -> ag::Value {{ {}ag::Frame ag_frame(kFile, "
+                     "\"<lambda>\"); ag_frame.at({}); return {}; }})",
+                     plist, captures(c), value_lambda_params(params.size()), unpack,
+                     file_.line_col(l.body->span.begin).line, body);
 }
 
 std::string Emitter::thunk(const Lambda& l) {

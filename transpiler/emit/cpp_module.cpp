@@ -81,7 +81,8 @@ struct ModuleEmitter {
 
   std::vector<std::string> params_of(const FunctionDef& f) { return cpp::param_names(f.args->as<Arguments>()); }
 
-  /// `f`, or `Class.f` for a method: how tracebacks and diagnostics name it.
+  /// `f`, or `Class.f` for a method: how diagnostics and a generator's repr
+  /// name it (a traceback names a frame `f`, CPython 3.11's co_name).
   static std::string python_name(const FunctionDef& f, const std::string& cls) {
     return cls.empty() ? f.name : cls + "." + f.name;
   }
@@ -102,7 +103,7 @@ struct ModuleEmitter {
     std::string sig = em.value_params(f);
     em.pending_class_ = cls;
     std::string name = python_name(original, cls);
-    std::string body = em.function_body(f, name);
+    std::string body = em.function_body(f, is_generator(f) ? name : original.name);
     em.pending_class_.clear();
     std::string head = fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n", m.file->path(),
                                    m.file->line_col(original.span.begin).line, name,
@@ -208,7 +209,7 @@ struct ModuleEmitter {
         "// {}:{}: def {} (not compiled: calling it raises {})\nag::Value failed__{}() {{\n"
         "  ag::Frame ag_frame(kFile, {});\n  ag_frame.at({});\n"
         "  ag::raise_value(ag::make_exception({}, {{{}}}));\n}}\n\n",
-        m.file->path(), m.file->line_col(original.span.begin).line, name, problem.raises, base, cpp_string(name), line,
+        m.file->path(), m.file->line_col(original.span.begin).line, name, problem.raises, base, cpp_string(original.name), line,
         cpp_string(problem.raises), cpp_string(problem.message));
   }
 
@@ -382,6 +383,7 @@ struct ModuleEmitter {
         "constexpr const char* kFile = {};\n[[maybe_unused]] constexpr const char* kSource = {};\n"
         "[[maybe_unused]] constexpr const char* kName = {};\n\n",
         cpp_string(path), raw_string(m.file->text()), cpp_string(library ? stem : "__main__"));
+    out.source += em.position_table();
     out.source += "// The module's global names.\n";
     for (const std::string& g : value_globals) out.source += fmt::format("ag::Value {};\n", cpp_ident(g));
     out.source += "\n" + functions;

@@ -54,13 +54,18 @@ void Emitter::error(const Node& n, const std::string& message, const char* raise
 std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
   // The frontend accepts only the targets Python does (names, attributes,
   // subscripts, and tuples and lists of them).
+  // A store that can raise is marked at its target, as CPython 3.11 marks it.
   if (const auto* n = target->dyn<Name>()) return fmt::format("{} = {};", variable(n->id), rhs);
   if (const auto* a = target->dyn<Attribute>()) {
-    return fmt::format("{}.setattr({}, {});", operand(a->value), attribute_name(a->attr), rhs);
+    return marked(*target, [&] {
+      return fmt::format("{}.setattr({}, {})", operand(a->value), attribute_name(a->attr), rhs);
+    }) + ";";
   }
   if (const auto* s = target->dyn<Subscript>()) {
-    std::string parts = index_parts(s->slice);
-    return fmt::format("ag::setitem({}, {}, {});", value(s->value), parts.empty() ? value(s->slice) : parts, rhs);
+    return marked(*target, [&] {
+      std::string parts = index_parts(s->slice);
+      return fmt::format("ag::setitem({}, {}, {})", value(s->value), parts.empty() ? value(s->slice) : parts, rhs);
+    }) + ";";
   }
   AGC_CHECK(target->is<Tuple>() || target->is<List>()) << "cannot assign to a " << kind_name(target->kind);
   const Refs& elts = target->is<Tuple>() ? target->as<Tuple>().elts : target->as<List>().elts;
@@ -71,7 +76,8 @@ std::string Emitter::assign_code(const Ref& target, const std::string& rhs) {
     }
   }
   std::string tmp = fresh("unpacked");
-  std::string out = fmt::format("{{\n  std::vector<ag::Value> {} = ag::unpack({}, {});", tmp, rhs, elts.size());
+  std::string unpack = marked(*target, [&] { return fmt::format("ag::unpack({}, {})", rhs, elts.size()); });
+  std::string out = fmt::format("{{\n  std::vector<ag::Value> {} = {};", tmp, unpack);
   for (size_t i = 0; i < elts.size(); ++i) {
     std::string inner = assign_code(elts[i], fmt::format("{}[{}]", tmp, i));
     // Nested unpacking spans lines: indent them inside the block.
@@ -117,6 +123,10 @@ std::string conversion_options(const Ref& e) {
   for (size_t i = 0; i < fields.size(); ++i) out += (i ? ", " : "") + fields[i];
   return "{" + out + "}";
 }
+
+/// The operation storing to an assignment's target, which raises at the
+/// target: an attribute or item store, an unpacking; null for a name.
+const Node* store_operation(const Ref& target) { return target->is<Name>() ? nullptr : target.get(); }
 
 bool is_docstring(const Ref& s) {
   auto* e = s->dyn<Expr>();
@@ -197,7 +207,7 @@ void Emitter::stmt_code(const Ref& s) {
       const Assign& a = s->as<Assign>();
       yield_position_ = a.value.get();
       if (a.targets.size() == 1) {
-        line(assign_code(a.targets[0], expr(a.value)));
+        line(assign_code(a.targets[0], operands_of(store_operation(a.targets[0]), [&] { return expr(a.value); })));
         return;
       }
       std::string tmp = fresh("value");
@@ -209,14 +219,19 @@ void Emitter::stmt_code(const Ref& s) {
       const AnnAssign& a = s->as<AnnAssign>();
       if (!a.value) return;
       at(*s);
-      line(assign_code(a.target, expr(a.value)));
+      line(assign_code(a.target, operands_of(store_operation(a.target), [&] { return expr(a.value); })));
       return;
     }
     case NodeKind::AugAssign: {
       at(*s);
       const AugAssign& a = s->as<AugAssign>();
+      // The operation is marked at the statement (CPython 3.11's place for
+      // it), the target's read and write at the target.
+      auto operation = [&](auto current) {
+        return marked(*s, [&] { return augmented(a.op, current(), a.value); });
+      };
       if (a.target->is<Name>()) {
-        line(assign_code(a.target, augmented(a.op, value(with_context(a.target, ExprContext::Load)), a.value)));
+        line(assign_code(a.target, operation([&] { return value(with_context(a.target, ExprContext::Load)); })));
         return;
       }
       // obj.attr += v / obj[k] += v: obj and k evaluated once.
@@ -225,8 +240,12 @@ void Emitter::stmt_code(const Ref& s) {
       if (auto* at_ = a.target->dyn<Attribute>()) {
         std::string obj = fresh("obj");
         line(fmt::format("ag::Value {} = {};", obj, value(at_->value)));
-        std::string cur = fmt::format("{}.getattr({})", obj, attribute_name(at_->attr));
-        line(fmt::format("{}.setattr({}, {});", obj, attribute_name(at_->attr), augmented(a.op, cur, a.value)));
+        const std::string attr = attribute_name(at_->attr);
+        line(marked(*a.target, [&] {
+          return fmt::format("{}.setattr({}, {})", obj, attr, operation([&] {
+            return marked(*a.target, [&] { return fmt::format("{}.getattr({})", obj, attr); });
+          }));
+        }) + ";");
       } else if (auto* sub = a.target->dyn<Subscript>()) {
         std::string obj = fresh("obj"), key = fresh("key");
         line(fmt::format("ag::Value {} = {};", obj, value(sub->value)));
@@ -236,8 +255,11 @@ void Emitter::stmt_code(const Ref& s) {
         } else {
           line(fmt::format("const std::vector<ag::IndexPart> {} = {};", key, parts));
         }
-        std::string cur = fmt::format("ag::getitem({}, {})", obj, key);
-        line(fmt::format("ag::setitem({}, {}, {});", obj, key, augmented(a.op, cur, a.value)));
+        line(marked(*a.target, [&] {
+          return fmt::format("ag::setitem({}, {}, {})", obj, key, operation([&] {
+            return marked(*a.target, [&] { return fmt::format("ag::getitem({}, {})", obj, key); });
+          }));
+        }) + ";");
       } else {
         error(*s, "unsupported augmented assignment target");
       }
@@ -286,7 +308,8 @@ void Emitter::stmt_code(const Ref& s) {
       at(*s);
       const For& f = s->as<For>();
       std::string item = fresh("item");
-      loop(f.body, f.orelse, fmt::format("for (const ag::Value& {} : ag::iteration({})) {{", item, value(f.iter)),
+      std::string iteration = marked(*s, [&] { return fmt::format("ag::iteration({})", value(f.iter)); });
+      loop(f.body, f.orelse, fmt::format("for (const ag::Value& {} : {}) {{", item, iteration),
            assign_code(f.target, item));
       return;
     }
@@ -332,21 +355,24 @@ void Emitter::stmt_code(const Ref& s) {
         line("throw;");
         return;
       }
-      line(fmt::format("ag::raise_value({});", value(r.exc)));
+      line(marked(*s, [&] { return fmt::format("ag::raise_value({})", value(r.exc)); }) + ";");
       return;
     }
     case NodeKind::Assert: {
       at(*s);
+      // CPython 3.11 raises the AssertionError at the test, message or not.
       const Assert& a = s->as<Assert>();
-      std::string args = a.msg ? "{" + expr(a.msg) + "}" : "{}";
-      line(fmt::format("if (!{}) ag::raise_value(ag::make_exception(\"AssertionError\", {}));", truthy(a.test), args));
+      std::string test = marked(*a.test, [&] { return truthy(a.test); });
+      std::string args = a.msg ? "{" + operands_of(a.test.get(), [&] { return expr(a.msg); }) + "}" : "{}";
+      line(fmt::format("if (!{}) ag::raise_value(ag::make_exception(\"AssertionError\", {}));", test, args));
       return;
     }
     case NodeKind::Delete: {
       at(*s);
       for (const Ref& t : s->as<Delete>().targets) {
         if (auto* sub = t->dyn<Subscript>()) {
-          line(fmt::format("ag::delitem({}, {});", value(sub->value), value(sub->slice)));
+          line(marked(*t, [&] { return fmt::format("ag::delitem({}, {})", value(sub->value), value(sub->slice)); }) +
+               ";");
         } else if (auto* n = t->dyn<Name>()) {
           line(fmt::format("{} = ag::autograph::Undefined({});", variable(n->id), cpp_string(n->id)));
         } else {
@@ -493,9 +519,9 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
         }
         first = false;
         ++indent;
-        // The exception being handled, for traceback.print_exc(): the frame's
-        // line is still the try body's line that raised.
-        line(fmt::format("ag::HandledException {}(ag_error, {}, ag_frame.line());", fresh("handled"), tb));
+        // The exception being handled, for traceback.print_exc(): the frame
+        // is still where the try body raised.
+        line(fmt::format("ag::HandledException {}(ag_error, {}, ag_frame);", fresh("handled"), tb));
         if (!h.name.empty()) line(assign_code(name(h.name, ExprContext::Store, hr->span), "ag::exception_value(ag_error)"));
         handler_tracebacks_.push_back(tb);
         block(h.body);

@@ -73,7 +73,8 @@ TEST_CASE("format_traceback prints Python's text, outermost call first, source l
   try {
     module();
   } catch (const Error& e) {
-    std::string text = format_traceback(take_traceback(), e.type_name(), e.what(), source_of);
+    std::vector<TracebackEntry> tb = take_traceback();
+    std::string text = format_traceback(tb, e.type_name(), e.what(), source_of, TracebackStyle::Module);
     CHECK(text ==
           "Traceback (most recent call last):\n"
           "  File \"m.py\", line 9, in <module>\n"
@@ -83,19 +84,22 @@ TEST_CASE("format_traceback prints Python's text, outermost call first, source l
           "  File \"m.py\", line 4, in inner\n"
           "    raise ValueError('bad x')\n"
           "ValueError: bad x\n");
+    // The interpreter's own printer keeps a line's trailing whitespace.
+    text = format_traceback(tb, e.type_name(), e.what(), source_of, TracebackStyle::Interpreter);
+    CHECK(text.find("    return inner(x)   \n") != std::string::npos);
   }
 }
 
 TEST_CASE("format_traceback without sources, with an empty message, or without frames") {
   std::vector<TracebackEntry> tb = {{"lib.py", "g", 2}, {"m.py", "<module>", 40}};
-  CHECK(format_traceback(tb, "AssertionError", "", nullptr) ==
+  CHECK(format_traceback(tb, "AssertionError", "", nullptr, TracebackStyle::Module) ==
         "Traceback (most recent call last):\n"
         "  File \"m.py\", line 40, in <module>\n"
         "  File \"lib.py\", line 2, in g\n"
         "AssertionError\n");
-  CHECK(format_traceback({}, "ValueError", "x", nullptr) == "ValueError: x\n");
+  CHECK(format_traceback({}, "ValueError", "x", nullptr, TracebackStyle::Module) == "ValueError: x\n");
   // Lines past the end of the source, and line 0 (no statement yet), print no source.
-  CHECK(format_traceback({{"m.py", "f", 99}, {"m.py", "g", 0}}, "E", "m", source_of) ==
+  CHECK(format_traceback({{"m.py", "f", 99}, {"m.py", "g", 0}}, "E", "m", source_of, TracebackStyle::Module) ==
         "Traceback (most recent call last):\n"
         "  File \"m.py\", line 0, in g\n"
         "  File \"m.py\", line 99, in f\n"
@@ -105,7 +109,7 @@ TEST_CASE("format_traceback without sources, with an empty message, or without f
 TEST_CASE("deep recursion collapses repeated frames as Python does") {
   std::vector<TracebackEntry> tb(10, TracebackEntry{"m.py", "f", 7});
   tb.push_back({"m.py", "<module>", 9});
-  std::string text = format_traceback(tb, "RecursionError", "too deep", source_of);
+  std::string text = format_traceback(tb, "RecursionError", "too deep", source_of, TracebackStyle::Module);
   CHECK(text ==
         "Traceback (most recent call last):\n"
         "  File \"m.py\", line 9, in <module>\n"
@@ -165,7 +169,7 @@ TEST_CASE("a handler's HandledException is the exception being handled, its fram
   } catch (const Error& e) {
     std::vector<TracebackEntry> tb = take_traceback();
     {
-      HandledException handled(e, tb, f.line());
+      HandledException handled(e, tb, f);
       f.at(12);  // the handler's own statements move the frame on
       REQUIRE(HandledException::current() == &handled);
       CHECK(describe(handled.entries()) == "inner:4 outer:7 <module>:9 ");
@@ -173,7 +177,7 @@ TEST_CASE("a handler's HandledException is the exception being handled, its fram
       try {
         throw ValueError("second");
       } catch (const Error& e2) {
-        HandledException nested(e2, take_traceback(), f.line());
+        HandledException nested(e2, take_traceback(), f);
         CHECK(HandledException::current() == &nested);
         CHECK(describe(nested.entries()) == "<module>:12 ");
       }
