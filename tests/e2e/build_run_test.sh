@@ -92,9 +92,10 @@ ${CXX:-c++} -O0 -std=c++20 -I"$ROOT" -I"$ROOT/runtime/include" -o "$TMP/boom_pro
   || { echo "FAIL: boom.cpp does not compile"; exit 1; }
 cat >"$TMP/fakecxx" <<SH
 #!/usr/bin/env bash
-out=""; prev=""
-for a in "\$@"; do [ "\$prev" = "-o" ] && out=\$a; prev=\$a; done
-echo compiled >>"$TMP/fakecxx.log"
+# Each unit's compile (-c) and the link "make" the program; a build logs one line.
+out=""; prev=""; link=1
+for a in "\$@"; do [ "\$prev" = "-o" ] && out=\$a; [ "\$a" = "-c" ] && link=0; prev=\$a; done
+[ "\$link" = 1 ] && echo compiled >>"$TMP/fakecxx.log"
 cp "$TMP/boom_prog" "\$out"
 SH
 chmod +x "$TMP/fakecxx"

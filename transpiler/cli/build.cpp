@@ -29,10 +29,16 @@ const char* kBuildHelp =
     "cache directory ('agc run --help'), which saves most of a small model's\n"
     "parse time; AGC_NO_PCH=1 compiles without it.\n"
     "\n"
+    "A big module's C++ is compiled in parts side by side, one per 64 KB, as many\n"
+    "at a time as the machine has cores ($AGC_BUILD_JOBS sets how many). On a\n"
+    "terminal, a build that takes longer than a second says what it compiles and,\n"
+    "at the end, how long it took. If the C++ compiler rejects the generated code\n"
+    "(a bug in agc), each of its errors is shown at your line, and the generated\n"
+    "files are kept under the cache directory for the bug report.\n"
+    "\n"
     "options:\n"
     "  -o OUT                     the program or library to write (required)\n"
-    "  --lib                      a static library and header instead of a program\n"
-    "  --verbose                  show the compiler's command and output\n";
+    "  --lib                      a static library and header instead of a program\n";
 
 }  // namespace
 
@@ -42,22 +48,21 @@ int run_build(const std::vector<std::string>& args) {
     return 2;
   };
   std::string path, output;
-  bool library = false, verbose = false;
-  passes::ConversionOptions options;
+  bool library = false;
+  BuildOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     std::string error;
     if (a == "-h" || a == "--help") {
-      std::printf("%s%s  -h, --help                 show this help\n", kBuildHelp, kConversionOptionsHelp);
+      std::printf("%s%s%s  -h, --help                 show this help\n", kBuildHelp, kBuildOptionsHelp,
+                  kConversionOptionsHelp);
       return 0;
     } else if (a == "-o") {
       if (i + 1 >= args.size()) return usage_error("-o needs a file name");
       output = args[++i];
     } else if (a == "--lib") {
       library = true;
-    } else if (a == "--verbose" || a == "-v") {
-      verbose = true;
-    } else if (parse_conversion_option(a, options, error)) {
+    } else if (parse_build_option(a, options, error)) {
       if (!error.empty()) return usage_error(error);
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option '" + a + "'");
@@ -69,22 +74,16 @@ int run_build(const std::vector<std::string>& args) {
   }
   if (path.empty()) return usage_error("missing FILE.py");
   if (output.empty()) return usage_error("missing -o OUT");
-  RuntimeLocation rt = find_runtime();
-  emit::CppOutput out;
-  if (!generate_cpp(path, options, library, out)) return 1;
-  if (!rt.problem.empty()) {
-    std::fprintf(stderr, "agc: error: %s\n", rt.problem.c_str());
-    return 1;
-  }
+  GeneratedCpp generated;
+  if (!generate_cpp(path, options.conversion, library, generated, options.verbose)) return 1;
   size_t slash = output.find_last_of('/');
   std::string dir = slash == std::string::npos ? "." : output.substr(0, slash == 0 ? 1 : slash);
   if (!make_dirs(dir)) {
     std::fprintf(stderr, "agc: error: cannot create '%s': %s\n", dir.c_str(), std::strerror(errno));
     return 1;
   }
-  CompileRequest request{module_stem(path), out.header, out.source, output, library, verbose};
-  if (!compile(request, rt)) return 1;
-  if (library && !write_file(dir + "/" + request.stem + ".h", out.header)) return 1;
+  if (!build_program(generated, output, library, options)) return 1;
+  if (library && !write_file(dir + "/" + module_stem(path) + ".h", generated.cpp.header)) return 1;
   return 0;
 }
 

@@ -58,8 +58,9 @@ int run_emit_cpp(const std::vector<std::string>& args) {
   }
   if (path.empty()) return usage_error("missing FILE.py");
   if (dir.empty()) return usage_error("missing -o DIR");
-  emit::CppOutput out;
-  if (!generate_cpp(path, options, library, out)) return 1;
+  GeneratedCpp generated;
+  if (!generate_cpp(path, options, library, generated)) return 1;
+  const emit::CppOutput& out = generated.cpp;
   if (!make_dirs(dir)) {
     std::fprintf(stderr, "agc: error: cannot create '%s': %s\n", dir.c_str(), std::strerror(errno));
     return 1;

@@ -1,11 +1,14 @@
 // What emit-cpp, build and run share: FILE.py to C++ text, and the conversion
 // options that change it.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
 
 #include "transpiler/base/source.h"
+#include "transpiler/frontend/parse.h"
 #include "transpiler/cli/commands.h"
+#include "transpiler/cli/toolchain.h"
 #include "transpiler/emit/cpp_emitter.h"
 #include "transpiler/passes/convert_module.h"
 
@@ -46,20 +49,62 @@ bool parse_conversion_option(const std::string& arg, passes::ConversionOptions& 
   return true;
 }
 
-bool generate_cpp(const std::string& path, const passes::ConversionOptions& options, bool library,
-                  emit::CppOutput& out) {
-  std::string text;
-  if (!read_source_file(path, text)) return false;
-  auto file = std::make_shared<SourceFile>(path, std::move(text));
+namespace {
+
+/// 1073 as "1,073".
+std::string with_commas(size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string GeneratedCpp::description() const {
+  size_t slash = path.find_last_of('/');
+  return (slash == std::string::npos ? path : path.substr(slash + 1)) + " (" + with_commas(functions) + " function" +
+         (functions == 1 ? "" : "s") + ", " + with_commas(lines) + " line" + (lines == 1 ? "" : "s") + ")";
+}
+
+bool generate_cpp(const std::string& path, const passes::ConversionOptions& options, bool library, GeneratedCpp& out,
+                  bool verbose) {
+  out.path = path;
+  if (!read_source_file(path, out.python)) return false;
+  auto file = std::make_shared<SourceFile>(path, out.python);
+  out.lines = static_cast<size_t>(std::count(out.python.begin(), out.python.end(), '\n')) +
+              (!out.python.empty() && out.python.back() != '\n');
+  // passes::convert_file, a stage at a time.
+  Stopwatch stage;
+  DiagnosticSink parsing;
+  ast::Module m = frontend::parse_module(file, parsing);
+  out.parse_seconds = stage.seconds();
+  stage.restart();
   passes::ModuleRequest request{options, {}, {}};
   request.decorator_features = true;
-  passes::ConvertedModule cm = passes::convert_file(file, request);
+  passes::ConvertedModule cm;
+  if (parsing.has_file_errors()) {
+    cm.module = std::move(m);
+    cm.diagnostics.report_all(parsing);
+  } else {
+    cm = passes::convert_module(m, request, parsing.diagnostics());
+  }
+  out.convert_seconds = stage.seconds();
+  out.functions = cm.entities.size();
+  stage.restart();
   DiagnosticSink sink;
   sink.report_all(cm.diagnostics);
   // A function agc cannot convert or compile is a warning (emit_cpp reports
   // it): the rest of the file still builds.
-  out = emit::emit_cpp(cm, module_stem(path), library, sink);
+  out.cpp = emit::emit_cpp(cm, module_stem(path), library, sink);
+  out.emit_seconds = stage.seconds();
   std::fputs(sink.render_all().c_str(), stderr);
+  if (verbose) {
+    std::fprintf(stderr, "agc: parse %.3f s, convert %.3f s, emit C++ %.3f s (%s of C++)\n", out.parse_seconds,
+                 out.convert_seconds, out.emit_seconds, (with_commas(out.cpp.source.size() / 1024) + " KB").c_str());
+  }
   return !sink.has_errors();
 }
 

@@ -51,8 +51,7 @@ const char* kGraphHelp =
     "                             (without --format: from OUT's extension, else dot)\n"
     "  -o, --output OUT           write the graph to OUT (default: stdout)\n"
     "  --optimized                the graph after agc's graph optimizer (constant\n"
-    "                             folding, CSE, If lowering, fusion, ...): the one calls run\n"
-    "  --verbose                  show the compiler's command and output\n";
+    "                             folding, CSE, If lowering, fusion, ...): the one calls run\n";
 
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "agc graph: error: %s\n(run 'agc graph --help' for usage)\n", msg.c_str());
@@ -91,8 +90,8 @@ bool copy_to_stdout(const std::string& path) {
 int run_graph(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   std::string format, output;
-  bool optimized = false, verbose = false, have_output = false;
-  passes::ConversionOptions options;
+  bool optimized = false, have_output = false;
+  BuildOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     std::string error;
@@ -110,7 +109,8 @@ int run_graph(const std::vector<std::string>& args) {
       return true;
     };
     if (a == "-h" || a == "--help") {
-      std::printf("%s%s  -h, --help                 show this help\n", kGraphHelp, kConversionOptionsHelp);
+      std::printf("%s%s%s  -h, --help                 show this help\n", kGraphHelp, kBuildOptionsHelp,
+                  kConversionOptionsHelp);
       return 0;
     } else if (value("--format", format)) {
       if (!error.empty()) return usage_error(error);
@@ -119,9 +119,7 @@ int run_graph(const std::vector<std::string>& args) {
       have_output = true;
     } else if (a == "--optimized") {
       optimized = true;
-    } else if (a == "--verbose" || a == "-v") {
-      verbose = true;
-    } else if (parse_conversion_option(a, options, error)) {
+    } else if (parse_build_option(a, options, error)) {
       if (!error.empty()) return usage_error(error);
     } else if (a.size() > 1 && a[0] == '-') {
       return usage_error("unknown option '" + a + "'");
@@ -159,7 +157,8 @@ int run_graph(const std::vector<std::string>& args) {
   }
 
   const std::string& path = positional[0];
-  std::string program = cached_program(path, options, verbose);
+  std::string program = cached_program(path, options);
+  const bool verbose = options.verbose;
   if (program.empty()) return 1;
 
   // The program writes DOT or GraphDef text; for SVG and PNG, DOT to a

@@ -40,41 +40,46 @@ const char* kRunHelp =
     "\n"
     "Cache: $AGC_CACHE_DIR, else $XDG_CACHE_HOME/agc, else ~/.cache/agc; one\n"
     "directory per hash of the generated C++, the compiler command and libagrt.a's\n"
-    "identity (path, size, mtime), and pch/ for the precompiled ag/ag.h (~90 MB\n"
-    "per runtime version). Kept under $AGC_CACHE_MAX_MB (default 4096) by removing\n"
-    "the least recently used entries. Delete it at will.\n"
+    "identity (path, size, mtime), pch/ for the precompiled ag/ag.h (~90 MB per\n"
+    "runtime version and optimization), and failed/ for the generated files of\n"
+    "a build the C++ compiler rejected (a bug in agc: the error says how to report\n"
+    "it). Kept under $AGC_CACHE_MAX_MB (default 4096) by removing the least\n"
+    "recently used entries. Delete it at will.\n"
     "\n"
-    "options (before or after FILE.py):\n"
-    "  --verbose                  show the compiler's command and output, and\n"
-    "                             whether the program came from the cache\n";
+    "The build is 'agc build''s ('agc build --help'): its C++ compiled in parts\n"
+    "side by side, a progress line on a terminal when it takes over a second.\n"
+    "\n"
+    "options (before or after FILE.py; --verbose also says whether the program\n"
+    "came from the cache, and how long it ran):\n";
 
 }  // namespace
 
-std::string cached_program(const std::string& path, const passes::ConversionOptions& options, bool verbose) {
-  emit::CppOutput out;
-  if (!generate_cpp(path, options, /*library=*/false, out)) return {};
+std::string cached_program(const std::string& path, const BuildOptions& options) {
+  GeneratedCpp generated;
+  if (!generate_cpp(path, options.conversion, /*library=*/false, generated, options.verbose)) return {};
   RuntimeLocation rt = find_runtime();
   if (!rt.problem.empty()) {
     std::fprintf(stderr, "agc: error: %s\n", rt.problem.c_str());
     return {};
   }
 
-  // Everything that decides the program's bytes names its cache entry.
+  // Everything that decides the program's bytes names its cache entry (how
+  // the C++ is cut into units does not).
   std::string stem = module_stem(path);
-  std::vector<std::string> cmd = compiler_command(rt);
+  std::vector<std::string> cmd = compiler_command(rt, options.fast);
   for (const auto& l : link_libraries(rt)) cmd.push_back(l);
   std::string key = ContentHash()
                         .add(AGC_VERSION)
                         .add(stem)
-                        .add(out.header)
-                        .add(out.source)
+                        .add(generated.cpp.header)
+                        .add(generated.cpp.source)
                         .add(shell_quote(cmd))
                         .add(file_identity(rt.library))
                         .hex();
   std::string entry = cache_dir() + "/" + key;
   std::string program = entry + "/" + stem;
   if (file_exists(program)) {
-    if (verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
+    if (options.verbose) std::fprintf(stderr, "agc: cached: %s\n", program.c_str());
     touch(entry);
   } else {
     if (!make_dirs(entry)) {
@@ -85,8 +90,7 @@ std::string cached_program(const std::string& path, const passes::ConversionOpti
     // Build beside the final name and rename, so a concurrent `agc run` of the
     // same file never executes a half-written program.
     std::string partial = program + ".partial." + std::to_string(getpid());
-    CompileRequest request{stem, out.header, out.source, partial, false, verbose};
-    if (!compile(request, rt)) {
+    if (!build_program(generated, partial, false, options)) {
       std::remove(partial.c_str());
       return {};
     }
@@ -107,18 +111,16 @@ int run_run(const std::vector<std::string>& args) {
     return 2;
   };
   std::string path;
-  bool verbose = false;
-  passes::ConversionOptions options;
+  BuildOptions options;
   size_t i = 0;
   for (; i < args.size() && path.empty(); ++i) {
     const std::string& a = args[i];
     std::string error;
     if (a == "-h" || a == "--help") {
-      std::printf("%s%s  -h, --help                 show this help\n", kRunHelp, kConversionOptionsHelp);
+      std::printf("%s%s%s  -h, --help                 show this help\n", kRunHelp, kBuildOptionsHelp,
+                  kConversionOptionsHelp);
       return 0;
-    } else if (a == "--verbose" || a == "-v") {
-      verbose = true;
-    } else if (parse_conversion_option(a, options, error)) {
+    } else if (parse_build_option(a, options, error)) {
       if (!error.empty()) return usage_error(error);
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option '" + a + "'");
@@ -138,19 +140,26 @@ int run_run(const std::vector<std::string>& args) {
       program_args.insert(program_args.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
       break;
     }
-    if (a == "--verbose" || a == "-v") {
-      verbose = true;
-    } else if (parse_conversion_option(a, options, error)) {
+    if (parse_build_option(a, options, error)) {
       if (!error.empty()) return usage_error(error);
     } else {
       program_args.push_back(a);
     }
   }
 
-  std::string program = cached_program(path, options, verbose);
+  std::string program = cached_program(path, options);
   if (program.empty()) return 1;
   std::string stem = module_stem(path);
 
+  if (options.verbose) {
+    // The program's run is a step too: run it as a child to time it.
+    std::vector<std::string> argv{stem};
+    argv.insert(argv.end(), program_args.begin(), program_args.end());
+    Stopwatch running;
+    int status = run_program(program, argv);
+    std::fprintf(stderr, "agc: run: %.2f s (exit status %d)\n", running.seconds(), status);
+    return status < 0 ? 1 : status;
+  }
   std::vector<char*> argv;
   argv.push_back(stem.data());
   for (auto& a : program_args) argv.push_back(a.data());

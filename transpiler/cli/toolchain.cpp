@@ -112,11 +112,13 @@ bool on_path(const std::string& program) {
   return false;
 }
 
-std::vector<std::string> compiler_command(const RuntimeLocation& rt) {
+std::vector<std::string> compiler_command(const RuntimeLocation& rt, bool fast) {
   std::vector<std::string> cmd;
   append_words(env("CXX"), cmd);
   if (cmd.empty()) cmd.push_back("c++");
-  cmd.push_back("-O2");
+  // -Og, the fast build: 2.4x less compile time than -O2 for 6% more run
+  // time of Python-level code (-O0: 2.5x less, but 110% more; performance.md).
+  cmd.push_back(fast ? "-Og" : "-O2");
   cmd.push_back("-std=c++20");
   // A compile flag as well as a link flag: it defines _REENTRANT, and the
   // precompiled ag.h is only used by compiles with the same macros (without it
@@ -164,7 +166,9 @@ std::string shell_quote(const std::vector<std::string>& argv) {
 ToolResult run_tool(const std::vector<std::string>& argv) {
   ToolResult r;
   int fds[2];
-  if (pipe(fds) != 0) {
+  // Close-on-exec: compilers run side by side (cli/compile.cpp), and one
+  // that inherited another's pipe would hold that pipe open until it ends.
+  if (pipe2(fds, O_CLOEXEC) != 0) {
     r.output = std::string("cannot create a pipe: ") + std::strerror(errno) + "\n";
     return r;
   }
@@ -259,114 +263,6 @@ WorkDir::~WorkDir() {
   if (path_.empty()) return;
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
-}
-
-namespace {
-
-// Runs one step; prints it with --verbose, and its output with --verbose or on failure.
-bool step(const std::vector<std::string>& argv, bool verbose, const char* what) {
-  if (verbose) std::fprintf(stderr, "agc: %s\n", shell_quote(argv).c_str());
-  ToolResult r = run_tool(argv);
-  if (r.status == 0) {
-    if (verbose) std::fputs(r.output.c_str(), stderr);
-    return true;
-  }
-  std::fputs(r.output.c_str(), stderr);
-  if (!r.output.empty() && r.output.back() != '\n') std::fputc('\n', stderr);
-  std::fprintf(stderr, "agc: error: %s failed%s: %s\n", what,
-               r.status > 0 ? (" (exit status " + std::to_string(r.status) + ")").c_str() : "",
-               shell_quote(argv).c_str());
-  return false;
-}
-
-}  // namespace
-
-namespace {
-
-bool is_header_file(const std::filesystem::path& p) {
-  std::string ext = p.extension().string();
-  return ext == ".h" || ext == ".def" || ext == ".inc";
-}
-
-// The identity (path, size, mtime) of every runtime header ag/ag.h can reach,
-// so that a precompiled header is rebuilt whenever one of them changes (GCC
-// does not check that itself).
-std::string runtime_headers_identity(const RuntimeLocation& rt) {
-  std::string id;
-  for (const auto& inc : rt.include_dirs) {
-    for (const char* sub : {"ag", "runtime"}) {
-      std::error_code ec;
-      std::filesystem::recursive_directory_iterator it(inc + "/" + sub, ec), end;
-      std::vector<std::string> files;
-      for (; !ec && it != end; it.increment(ec)) {
-        if (it->is_regular_file(ec) && is_header_file(it->path())) files.push_back(file_identity(it->path().string()));
-      }
-      std::sort(files.begin(), files.end());
-      for (const auto& f : files) id += f + "\n";
-    }
-  }
-  return id;
-}
-
-// A precompiled ag/ag.h, built once per compiler, flags and runtime headers
-// under the cache dir: parsing ag.h is most of a small model's compile time.
-// GCC only (it finds <name>.gch beside a header given with -include); empty
-// when unavailable, and then the compile simply goes without.
-std::string precompiled_header(const std::vector<std::string>& cmd, const RuntimeLocation& rt, bool verbose) {
-  if (!env("AGC_NO_PCH").empty()) return {};
-  std::vector<std::string> version_cmd = {cmd[0], "--version"};
-  ToolResult version = run_tool(version_cmd);
-  if (version.status != 0 || version.output.find("Free Software Foundation") == std::string::npos) return {};
-  std::string key =
-      ContentHash().add(AGC_VERSION).add(shell_quote(cmd)).add(version.output).add(runtime_headers_identity(rt)).hex();
-  std::string dir = cache_dir() + "/pch/" + key;
-  std::string header = dir + "/ag_pch.h";
-  std::string gch = header + ".gch";
-  if (file_identity(gch).empty()) {
-    if (!make_dirs(dir) || !write_file(header, "#include <ag/ag.h>\n")) return {};
-    std::string partial = gch + ".partial." + std::to_string(getpid());
-    std::vector<std::string> pch_cmd = cmd;
-    pch_cmd.insert(pch_cmd.end(), {"-x", "c++-header", header, "-o", partial});
-    if (verbose) std::fprintf(stderr, "agc: %s\n", shell_quote(pch_cmd).c_str());
-    ToolResult r = run_tool(pch_cmd);
-    if (r.status != 0 || std::rename(partial.c_str(), gch.c_str()) != 0) {
-      if (verbose) std::fprintf(stderr, "%sagc: no precompiled header (it did not build)\n", r.output.c_str());
-      std::remove(partial.c_str());
-      return {};
-    }
-  }
-  touch(dir);
-  return header;
-}
-
-}  // namespace
-
-bool compile(const CompileRequest& request, const RuntimeLocation& rt) {
-  WorkDir work;
-  if (work.path().empty()) {
-    std::fprintf(stderr, "agc: error: cannot create a build directory: %s\n", std::strerror(errno));
-    return false;
-  }
-  std::string cpp = work.path() + "/" + request.stem + ".cpp";
-  if (!write_file(work.path() + "/" + request.stem + ".h", request.header) || !write_file(cpp, request.source)) {
-    return false;
-  }
-  std::vector<std::string> cmd = compiler_command(rt);
-  std::string pch = precompiled_header(cmd, rt, request.verbose);
-  // -Winvalid-pch: a .gch that GCC skips (flags or macros that differ) says so under --verbose.
-  if (!pch.empty()) cmd.insert(cmd.end(), {"-Winvalid-pch", "-include", pch});
-  cmd.push_back("-I" + work.path());
-  if (!request.library) {
-    cmd.insert(cmd.end(), {"-o", request.output, cpp});
-    for (const auto& l : link_libraries(rt)) cmd.push_back(l);
-    return step(cmd, request.verbose, "the C++ compiler");
-  }
-  std::string obj = work.path() + "/" + request.stem + ".o";
-  cmd.insert(cmd.end(), {"-c", "-o", obj, cpp});
-  if (!step(cmd, request.verbose, "the C++ compiler")) return false;
-  std::remove(request.output.c_str());  // `ar r` would add to an old archive
-  std::string ar = env("AR");
-  return step({ar.empty() ? "ar" : ar, "rcs", request.output, obj}, request.verbose, "ar");
 }
 
 ContentHash& ContentHash::add(const std::string& bytes) {

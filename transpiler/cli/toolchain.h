@@ -4,6 +4,7 @@
 // Nothing here knows about Python; build/run/emit-cpp hand it C++ text.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,8 +40,9 @@ struct RuntimeLocation {
 RuntimeLocation find_runtime();
 
 /// The compiler and its flags: $CXX (split on spaces, so "ccache g++" works)
-/// or `c++`, at -O2 -std=c++20 with the runtime's include dirs.
-std::vector<std::string> compiler_command(const RuntimeLocation& rt);
+/// or `c++`, at -O2 (-Og when `fast`) -std=c++20 with the runtime's include
+/// dirs, then $AGC_CXXFLAGS.
+std::vector<std::string> compiler_command(const RuntimeLocation& rt, bool fast = false);
 /// What a program links after its object: libagrt.a and its dependencies.
 std::vector<std::string> link_libraries(const RuntimeLocation& rt);
 
@@ -59,18 +61,15 @@ bool on_path(const std::string& program);
 /// The command as a shell would show it (for --verbose and error messages).
 std::string shell_quote(const std::vector<std::string>& argv);
 
-struct CompileRequest {
-  std::string stem;      // file names in the work dir: <stem>.h, <stem>.cpp
-  std::string header;    // the generated header and source
-  std::string source;
-  std::string output;    // the program, or the static library when `library`
-  bool library = false;
-  bool verbose = false;  // print the commands and the compiler's output
+/// Time since it was made (or restarted), for the times --verbose prints.
+class Stopwatch {
+ public:
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  void restart() { start_ = std::chrono::steady_clock::now(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
-/// Writes the sources to a fresh directory under $TMPDIR, compiles and links
-/// (or archives with `ar`), removes the directory. On failure prints the
-/// compiler's output and `agc: error: ...` to stderr and returns false.
-bool compile(const CompileRequest& request, const RuntimeLocation& rt);
 
 /// A 128-bit content hash as 32 hex digits (not cryptographic: it names cache
 /// entries, and everything that goes into it is the user's own).

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "transpiler/base/diagnostic.h"
 #include "transpiler/passes/convert_module.h"
@@ -22,6 +23,29 @@ struct CppOutput {
   std::string header;
   /// <stem>.cpp: the module, and main() unless `library`.
   std::string source;
+  /// `source` in parts, which translation_units() deals out: source is
+  /// head + data + definitions + run + close + rest.
+  struct Parts {
+    /// What every unit starts with: the include of <stem>.h, the module's
+    /// namespace, kFile, the position table, the globals and what
+    /// tf.autograph.to_code returns of each function (inline C++ variables,
+    /// one for all units).
+    std::string head;
+    /// The first unit's constants: the Python source (for main()).
+    std::string data;
+    /// The C++ functions of each module-level def and method (as written and
+    /// converted), then the parts of a long module's own code (run_partN),
+    /// and their declarations.
+    std::vector<std::string> definitions;
+    std::vector<std::string> declarations;
+    /// run(): the module-level code (or calls of its parts), which makes the
+    /// function values of all definitions; then what closes the namespace;
+    /// then init(), the header's functions and main().
+    std::string run;
+    std::string close;
+    std::string rest;
+  };
+  Parts parts;
 };
 
 /// The C++ of a converted module (all of its entities). `stem` is the module's
@@ -29,5 +53,11 @@ struct CppOutput {
 /// with the module's imports are reported to `sink` even when the conversion
 /// failed; the output is empty when `cm` or `sink` holds an error.
 CppOutput emit_cpp(const passes::ConvertedModule& cm, const std::string& stem, bool library, DiagnosticSink& sink);
+
+/// `out.source` as at most `n` translation units, for a build that compiles
+/// them side by side: the definitions dealt out in order in runs of about
+/// equal size, each unit declaring them all, the first also holding run()
+/// and main(). n <= 1: {out.source}.
+std::vector<std::string> translation_units(const CppOutput& out, size_t n);
 
 }  // namespace agc::emit

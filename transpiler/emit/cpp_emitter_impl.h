@@ -271,7 +271,8 @@ class Emitter {
   void line(const std::string& text);
   /// Marks the Python line `s` starts on: `ag_frame.at(N);  // source` when it changed.
   void at(const ast::Node& s);
-  std::string take_output() { return std::move(out_); }
+  std::string take_output() { return std::exchange(out_, std::string()); }
+  size_t output_size() const { return out_.size(); }
   /// A problem at `n`: valid Python agc cannot compile. Inside a function it
   /// makes the function raise `raises` when called (see Diagnostic::raises).
   /// `suggestion`: a name the program may have meant ("did you mean").

@@ -95,12 +95,14 @@ struct ModuleEmitter {
     }
   }
 
-  /// `ag::Value NAME(ag::Value a, ...) { ... }` for `fn`, a form of `original`.
+  /// `ag::Value NAME(ag::Value a, ...) { ... }` for `fn`, a form of
+  /// `original`; `declaration` gets `ag::Value NAME(ag::Value a, ...);`.
   std::string definition(const FunctionDef& original, const Ref& fn, const std::string& cpp_name,
-                         const std::string& cls) {
+                         const std::string& cls, std::string& declaration) {
     const FunctionDef& f = fn->as<FunctionDef>();
     em.set_root(fn);
     std::string sig = em.value_params(f);
+    declaration = fmt::format("ag::Value {}({});\n", cpp_name, sig);
     em.pending_class_ = cls;
     std::string name = python_name(original, cls);
     std::string body = em.function_body(f, is_generator(f) ? name : original.name);
@@ -128,12 +130,18 @@ struct ModuleEmitter {
   };
   std::map<const FunctionDef*, Compiled> compiled_;
 
-  /// Both forms of a module-level def or method, as far as they compile.
+  /// What tf.autograph.to_code returns of each converted function, when
+  /// the program may ask for it (code__f constants).
+  std::string converted_code_;
+
+  /// Both forms of a module-level def or method, as far as they compile,
+  /// added to `parts` (their definitions and declarations; to_code's text
+  /// of the converted form to converted_code_).
   /// Valid Python agc cannot handle fails only this function, as TF fails
   /// only a function it cannot convert: if only the conversion failed, the
   /// function runs as written (TF's fallback); if it cannot be compiled at
   /// all, calling it raises. Its problems are warnings then.
-  std::string definitions(const FunctionDef& original, const std::string& cls) {
+  void definitions(const FunctionDef& original, const std::string& cls, CppOutput::Parts& parts) {
     const passes::ConvertedEntity* entity = cm.entity(&original);
     AGC_CHECK(entity && entity->requested) << "emit_cpp of a module whose function was not converted: "
                                            << original.name;
@@ -147,18 +155,24 @@ struct ModuleEmitter {
     std::vector<Diagnostic> problems;
     if (!entity->plain || !generator) problems = entity->problems;
     Compiled& out = compiled_[&original];
-    std::string text;
+    std::string text, declarations;
+    auto add = [&] {
+      parts.definitions.push_back(std::move(text));
+      parts.declarations.push_back(std::move(declarations));
+    };
     // A form compiles when emitting it (and the function's parameter list)
     // reports nothing; else its first problem is why.
     auto emit = [&](const Ref& form, const std::string& cpp_name) -> std::optional<Diagnostic> {
       DiagnosticSink local;
       DiagnosticSink* outer = em.report_to(&local);
-      std::string t = definition(original, form, cpp_name, cls);
+      std::string declaration;
+      std::string t = definition(original, form, cpp_name, cls, declaration);
       em.params_list(original.args->as<Arguments>());
       em.report_to(outer);
       problems.insert(problems.end(), local.diagnostics().begin(), local.diagnostics().end());
       if (local.has_errors()) return local.diagnostics().front();
       text += t;
+      declarations += declaration;
       return std::nullopt;
     };
     std::string name = python_name(original, cls);
@@ -167,11 +181,12 @@ struct ModuleEmitter {
     if (failed) {
       out.raises = failed->raises;
       text = failed_definition(original, base, cls, *failed);
+      declarations = fmt::format("ag::Value failed__{}();\n", base);
       outcome = fmt::format("calling '{}' raises {}", name, out.raises);
     } else if (!entity->converted && generator) {
       // AutoGraph never converts a generator: running it as written is what
       // TF does with every generator, nothing to warn about.
-      return text;
+      return add();
     } else if (!entity->converted) {
       outcome = fmt::format("'{}' runs as written, as TensorFlow runs a function AutoGraph cannot convert", name);
     } else {
@@ -179,8 +194,8 @@ struct ModuleEmitter {
       outcome = fmt::format("'{}' runs as written: agc cannot compile its conversion", name);
       if (out.converted && carries_converted_code) {
         // What tf.autograph.to_code(f) returns: the function and a newline.
-        text += fmt::format("constexpr const char* code__{} = {};\n\n", base,
-                            raw_string(ast::to_source(entity->converted) + "\n"));
+        converted_code_ += fmt::format("inline constexpr const char* code__{} = {};\n\n", base,
+                                       raw_string(ast::to_source(entity->converted) + "\n"));
       }
     }
     for (Diagnostic& d : problems) {
@@ -188,7 +203,7 @@ struct ModuleEmitter {
       d.notes.push_back({Severity::Note, def_keyword(original), outcome, {}, {}});
       sink.report(std::move(d));
     }
-    return text;
+    add();
   }
 
   /// The `def` of a def statement (its span starts at its first decorator).
@@ -332,7 +347,8 @@ struct ModuleEmitter {
     // defs, also those in its if/for/while/with/try blocks (emitted where
     // they stand in run(), through module_def), and its classes' methods
     // (classes elsewhere are not supported).
-    std::string functions;
+    CppOutput out;
+    CppOutput::Parts& parts = out.parts;
     std::map<const Node*, std::string> methods;
     for (const Ref& s : m.body) {
       if (auto* c = s->dyn<ClassDef>()) {
@@ -343,9 +359,9 @@ struct ModuleEmitter {
       const FunctionDef& f = e.entity.fn->as<FunctionDef>();
       auto method = methods.find(&f);
       if (method != methods.end()) {
-        functions += definitions(f, method->second);
+        definitions(f, method->second, parts);
       } else if (e.entity.qualified_name == f.name) {
-        functions += definitions(f, "");
+        definitions(f, "", parts);
       }
     }
     em.module_def = [this](const FunctionDef& f) { return function_value(f, ""); };
@@ -355,8 +371,12 @@ struct ModuleEmitter {
     DiagnosticSink module_problems;
     em.report_to(&module_problems);
     em.raise_failed_statements(cm.module_code_problems);
+    // A long module (a script: most of its code at module level) is run in
+    // parts, functions of their own that translation_units() deals out
+    // like the definitions; they share run()'s frame.
+    constexpr size_t kRunPartBytes = 16 * 1024;
+    std::vector<std::string> run_parts;
     em.indent = 1;
-    em.line("ag::Frame ag_frame(kFile, \"<module>\");");
     for (const Ref& s : m.body) {
       em.set_root(s);
       if (auto* c = s->dyn<ClassDef>()) {
@@ -365,30 +385,44 @@ struct ModuleEmitter {
       } else {
         em.stmt(s);
       }
+      if (em.output_size() > kRunPartBytes) run_parts.push_back(em.take_output());
     }
-    std::string run_body = em.take_output();
+    std::string last = em.take_output();
+    std::string run_body = "  ag::Frame ag_frame(kFile, \"<module>\");\n";
+    if (run_parts.empty()) {
+      run_body += last;
+    } else {
+      if (!last.empty()) run_parts.push_back(std::move(last));
+      for (size_t k = 0; k < run_parts.size(); ++k) {
+        std::string signature = fmt::format("void run_part{}(ag::Frame& ag_frame)", k + 1);
+        parts.definitions.push_back(fmt::format("// The module-level code of {}, part {}.\n{} {{\n{}}}\n\n",
+                                                m.file->path(), k + 1, signature, run_parts[k]));
+        parts.declarations.push_back(signature + ";\n");
+        run_body += fmt::format("  run_part{}(ag_frame);\n", k + 1);
+      }
+    }
     em.report_to(&sink);
     fail_file(em.end_failed_statements());
     fail_file(module_problems.diagnostics());
     if (sink.has_errors()) return {};
 
     std::string path(m.file->path());
-    CppOutput out;
-    out.source = fmt::format("// Generated by agc from {}: do not edit.\n#include \"{}.h\"\n\nnamespace {}::py {{\n\n",
+    parts.head = fmt::format("// Generated by agc from {}: do not edit.\n#include \"{}.h\"\n\nnamespace {}::py {{\n\n",
                              path, stem, ns);
     // The module's __name__: a program's module is __main__; a library's is
-    // imported, and named after its file. Only main() reads kSource, and only
-    // a module reading __name__ kName (Clang's -Wunused-const-variable).
-    out.source += fmt::format(
-        "constexpr const char* kFile = {};\n[[maybe_unused]] constexpr const char* kSource = {};\n"
-        "[[maybe_unused]] constexpr const char* kName = {};\n\n",
-        cpp_string(path), raw_string(m.file->text()), cpp_string(library ? stem : "__main__"));
-    out.source += em.position_table();
-    out.source += "// The module's global names.\n";
-    for (const std::string& g : value_globals) out.source += fmt::format("ag::Value {};\n", cpp_ident(g));
-    out.source += "\n" + functions;
-    out.source += fmt::format("// The module-level code of {}.\nvoid run() {{\n{}}}\n\n}}  // namespace {}::py\n\n",
-                              path, run_body, ns);
+    // imported, and named after its file. Only main() reads kSource (the
+    // first unit's data), and only a module reading __name__ kName (Clang's
+    // -Wunused-const-variable).
+    parts.head += fmt::format("constexpr const char* kFile = {};\n[[maybe_unused]] constexpr const char* kName = {};\n\n",
+                              cpp_string(path), cpp_string(library ? stem : "__main__"));
+    parts.head += em.position_table();
+    parts.head += "// The module's global names.\n";
+    for (const std::string& g : value_globals) parts.head += fmt::format("inline ag::Value {};\n", cpp_ident(g));
+    parts.head += "\n" + converted_code_;
+    parts.data = fmt::format("[[maybe_unused]] constexpr const char* kSource = {};\n\n", raw_string(m.file->text()));
+    parts.run = fmt::format("// The module-level code of {}.\nvoid run() {{\n{}}}\n\n", path, run_body);
+    parts.close = fmt::format("}}  // namespace {}::py\n", ns);
+    std::string& rest = parts.rest;
     LibraryApi api = library_api(m, cm.imports);
     out.header = fmt::format(
         "// Generated by agc from {0}: do not edit.\n//\n"
@@ -412,22 +446,25 @@ struct ModuleEmitter {
                               stem, stem)
                 : "as the program's main module (__name__ is \"__main__\";\n/// build with --lib for a library)");
     out.header += api.declarations;
-    out.source += fmt::format("namespace {} {{\n\nvoid init() {{\n  ag::library_call([] {{\n"
-                              "    static const bool ag_done = (py::run(), true);\n    (void)ag_done;\n  }});\n}}\n",
-                              ns);
-    out.source += api.definitions;
+    rest = fmt::format("\nnamespace {} {{\n\nvoid init() {{\n  ag::library_call([] {{\n"
+                       "    static const bool ag_done = (py::run(), true);\n    (void)ag_done;\n  }});\n}}\n",
+                       ns);
+    rest += api.definitions;
     out.header += fmt::format("\n}}  // namespace {}\n", ns);
-    out.source += fmt::format("\n}}  // namespace {}\n", ns);
+    rest += fmt::format("\n}}  // namespace {}\n", ns);
     if (!library) {
       std::string table;
       for (const std::string& g : value_globals) {
         table += fmt::format("       {{{}, &{}::py::{}}},\n", cpp_string(g), ns, cpp_ident(g));
       }
-      out.source += fmt::format(
+      rest += fmt::format(
           "\nint main(int argc, char** argv) {{\n  return ag::program_main(argc, argv,\n"
           "      {{{}, {}::py::kFile, {}::py::kSource, {}::py::run, {{\n{}      }}}});\n}}\n",
           cpp_string(stem), ns, ns, ns, table);
     }
+    out.source = parts.head + parts.data;
+    for (const std::string& d : parts.definitions) out.source += d;
+    out.source += parts.run + parts.close + parts.rest;
     return out;
   }
 

@@ -69,7 +69,7 @@ std::string Emitter::position_table() const {
   if (positions_.empty()) return {};
   std::string out = "// Where each operation that can raise is, for tracebacks:\n"
                     "// {line, end_line, col, end_col, anchor_begin, anchor_end} (ag::SourcePosition).\n"
-                    "constexpr ag::SourcePosition kPos[] = {\n";
+                    "inline constexpr ag::SourcePosition kPos[] = {\n";
   for (const auto& p : positions_) out += fmt::format("    {{{}, {}, {}, {}, {}, {}}},\n", p[0], p[1], p[2], p[3], p[4], p[5]);
   return out + "};\n\n";
 }
