@@ -79,7 +79,7 @@ struct GeneratorState : NativeState {
       if (!body.handle().done()) return std::exchange(p.yielded, Value());
       finished = true;
       if (std::exception_ptr e = std::exchange(p.error, nullptr)) {
-        static_cast<FramePosition&>(f) = frame;
+        static_cast<FramePosition&>(f) = frame;  // where the body raised: its line and expression
         try {
           std::rethrow_exception(e);
         } catch (const StopIteration&) {

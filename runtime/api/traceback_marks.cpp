@@ -1,6 +1,7 @@
 #include "runtime/api/traceback_marks.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <vector>
 
@@ -10,9 +11,23 @@ namespace ag {
 
 namespace {
 
-// Columns here count characters, as CPython's printers count them after
-// converting the recorded byte offsets; each character is one column wide
-// (CPython 3.11.7 counts East Asian wide characters as two).
+// The East Asian wide and fullwidth characters, which CPython 3.11.7 counts
+// as two columns when it places the marks (its traceback's _display_width).
+constexpr int32_t kWide[][2] = {
+#define AG_WIDE(first, last) {first, last},
+#include "runtime/core/east_asian_width.def"
+#undef AG_WIDE
+};
+
+int display_width(int32_t cp) {
+  if (cp < kWide[0][0]) return 1;
+  auto it = std::upper_bound(std::begin(kWide), std::end(kWide), cp,
+                             [](int32_t c, const int32_t(&range)[2]) { return c < range[0]; });
+  return it != std::begin(kWide) && cp <= (*(it - 1))[1] ? 2 : 1;
+}
+
+// Offsets here count characters, as CPython's printers count them after
+// converting the recorded byte offsets; widths count columns.
 struct DecodedLine {
   std::string text;
   std::vector<int32_t> chars;  // code points (-1: an ill-formed byte sequence)
@@ -34,6 +49,12 @@ struct DecodedLine {
     if (byte <= 0) return 0;
     auto it = std::lower_bound(starts.begin(), starts.end() - 1, static_cast<size_t>(byte));
     return static_cast<int>(it - starts.begin());
+  }
+  /// The columns characters [from, to) take.
+  int width(int from, int to) const {
+    int w = 0;
+    for (int i = from; i < to; ++i) w += display_width(chars[static_cast<size_t>(i)]);
+    return w;
   }
   std::string_view slice(int from, int to) const {
     return std::string_view(text).substr(starts[static_cast<size_t>(from)],
@@ -88,20 +109,21 @@ std::string traceback_source_lines(std::string_view line, const SourcePosition* 
   if (style == TracebackStyle::Interpreter) {
     // Elided when the expression spans the line without its indentation.
     if (end - start == n - first && !anchored) return out;
-    indent = start - first;
+    indent = d.width(first, start);
   } else {
     // traceback.py: elided when the expression spans the stripped line; the
     // marks' place counts the stripped characters of the line and its
     // newline (trailing whitespace shifts them left, as in 3.11.7).
     if (end - start >= last - first && !anchored) return out;
     const int stripped_characters = (n + 1) - (last - first);
-    indent = start + 1 - stripped_characters;
+    indent = d.width(0, start) + 1 - stripped_characters;
   }
   out += "    " + repeat(' ', indent);
   if (anchored) {
-    out += repeat('~', left) + repeat('^', right - left) + repeat('~', end - start - right);
+    const int to_left = d.width(start, start + left), to_right = d.width(start, start + right);
+    out += repeat('~', to_left) + repeat('^', to_right - to_left) + repeat('~', d.width(start, end) - to_right);
   } else {
-    out += repeat('^', end - start);
+    out += repeat('^', d.width(start, end));
   }
   out += '\n';
   return out;

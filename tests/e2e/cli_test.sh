@@ -167,7 +167,7 @@ expect 1 "$AGC" to-code "$TMP/elifs.py"
 grep -q "^$TMP/elifs.py:4001:9: error: converting 'f' would nest this code at least 2002 blocks deep" "$TMP/err" ||
   fail "elifs.py: depth not refused: $(head -n 1 "$TMP/err")"
 expect 0 "$AGC" emit-cpp "$TMP/elifs.py" -o "$TMP/elifs"
-[ "$(count "} else if (ag::truthy((x == " "$TMP/elifs/elifs.cpp")" = 1999 ] || fail "elifs.py: plain form not an else-if chain"
+[ "$(count "} else if (ag::truthy((ag_frame.at(kPos" "$TMP/elifs/elifs.cpp")" = 1999 ] || fail "elifs.py: plain form not an else-if chain"
 # 20,000 elifs: CPython cannot compile it (RecursionError, MemoryError past ~6,000); neither does agc.
 gen_elifs 20000 >"$TMP/elifs_20k.py"
 expect 1 "$AGC" emit-cpp "$TMP/elifs_20k.py" -o "$TMP/elifs_20k"

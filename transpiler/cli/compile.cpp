@@ -139,7 +139,8 @@ void keep_failed_build(const CompileRequest& request, const std::string& work,
     if (ec) return;
   }
   std::string script = "#!/bin/sh\n# The commands of agc " AGC_VERSION "'s build of " + request.stem +
-                       " that failed, run from this directory.\nset -e\ncd \"$(dirname \"$0\")\"\n";
+                       " that failed, run from this directory\n# (without the precompiled ag/ag.h agc keeps in its "
+                       "cache: the same code, parsed again).\nset -e\ncd \"$(dirname \"$0\")\"\n";
   for (const std::vector<std::string>& c : commands) {
     // Without the precompiled ag.h, which lives in the cache (and only saves time).
     std::vector<std::string> args;

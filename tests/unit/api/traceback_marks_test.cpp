@@ -74,6 +74,18 @@ TEST_CASE("columns count characters, not bytes") {
         "    s = \"\xc3\xa9\"; return s + 1\n                    ~~^~~\n");
 }
 
+TEST_CASE("East Asian wide characters take two columns") {
+  // s = "日本"; return s + 1   (CPython 3.11.7, trailing whitespace included)
+  const char* line = "    s = \"\xe6\x97\xa5\xe6\x9c\xac\"; return s + 1   ";
+  CHECK(marks(line, 25, 30, 27, 28, TracebackStyle::Interpreter) ==
+        std::string(line) + "\n                       ~~^~~\n");
+  CHECK(marks(line, 25, 30, 27, 28, TracebackStyle::Module) ==
+        "    s = \"\xe6\x97\xa5\xe6\x9c\xac\"; return s + 1\n                    ~~^~~\n");
+  // A wide character inside the marked expression widens its marks.
+  CHECK(both("    return f(\"\xe6\x97\xa5\") + 1", 11, 19) ==
+        "    return f(\"\xe6\x97\xa5\") + 1\n           ^^^^^^^\n");
+}
+
 TEST_CASE("a line-only position, a blank line, and no position") {
   SourcePosition line_only{3, 3, -1, -1};
   CHECK(traceback_source_lines("    raise X", &line_only, TracebackStyle::Module) == "    raise X\n");
