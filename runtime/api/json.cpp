@@ -45,13 +45,16 @@ class Reader {
   [[noreturn]] void fail(const std::string& what) const {
     throw JsonError(what + " at offset " + std::to_string(pos_));
   }
+  static std::string hex_byte(unsigned char c) {
+    char buf[4];
+    std::snprintf(buf, sizeof buf, "%02x", c);
+    return buf;
+  }
   std::string describe_here() const {
     if (pos_ >= s_.size()) return "end of input";
     unsigned char c = static_cast<unsigned char>(s_[pos_]);
     if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
-    return buf;
+    return "byte 0x" + hex_byte(c);
   }
   void skip_space() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) ++pos_;
@@ -163,6 +166,15 @@ class Reader {
         return out;
       }
       if (c < 0x20) fail("control character in string (write it as an escape)");
+      if (c >= 0x80) {
+        // JSON text is UTF-8 (RFC 8259 section 8.1): a byte that is not
+        // would come back from json::write as another character.
+        auto [cp, n] = next_code_point(s_, pos_);
+        if (cp < 0) fail("invalid UTF-8 byte 0x" + hex_byte(c) + " in a string");
+        out.append(s_.substr(pos_, n));
+        pos_ += n;
+        continue;
+      }
       if (c != '\\') {
         out += static_cast<char>(c);
         ++pos_;
@@ -285,27 +297,6 @@ void write_to(std::string& out, const Json& v) {
   }
 }
 
-// The length of the valid UTF-8 sequence starting at s[i], or 0.
-size_t utf8_sequence_length(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n;
-  unsigned cp;
-  if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) n = 2, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0) n = 3, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0) n = 4, cp = c & 0x07;
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char d = static_cast<unsigned char>(s[i + k]);
-    if ((d & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  // Overlong encodings and values past U+10FFFF are not UTF-8.
-  if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
-  return n;
-}
-
 }  // namespace
 
 Json parse(std::string_view text) { return Reader(text).document(); }
@@ -331,15 +322,27 @@ void write_string(std::string& out, std::string_view s) {
       ++i;
       continue;
     }
-    size_t n = utf8_sequence_length(s, i);
-    if (n == 0) {
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-      ++i;
+    auto [cp, n] = next_code_point(s, i);
+    if (cp >= 0) {
+      out.append(s.substr(i, n));
+      i += n;
       continue;
     }
-    out.append(s.substr(i, n));
-    i += n;
+    // A lone surrogate, as the reader keeps a "\ud800" escape (Python's
+    // surrogatepass bytes), is written as that escape again; any other byte
+    // that is not UTF-8 as \u00XX, its Latin-1 reading.
+    if (c == 0xED && i + 2 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xE0) == 0xA0 &&
+        (static_cast<unsigned char>(s[i + 2]) & 0xC0) == 0x80) {
+      unsigned surrogate = 0xD000 | (static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6 |
+                           (static_cast<unsigned char>(s[i + 2]) & 0x3F);
+      std::snprintf(buf, sizeof buf, "\\u%04x", surrogate);
+      out += buf;
+      i += 3;
+      continue;
+    }
+    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+    out += buf;
+    ++i;
   }
   out += '"';
 }

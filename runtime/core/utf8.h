@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace ag {
@@ -31,7 +32,7 @@ inline void append_utf8(std::string& out, uint32_t cp) {
 
 /// One code point of UTF-8 at `s[i]`: its value and length, or -1 with the
 /// length of the maximal ill-formed subpart (Unicode's "best practice").
-inline std::pair<int32_t, size_t> next_code_point(const std::string& s, size_t i) {
+inline std::pair<int32_t, size_t> next_code_point(std::string_view s, size_t i) {
   auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char b = byte(i);
   if (b < 0x80) return {b, 1};

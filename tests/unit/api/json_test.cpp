@@ -64,6 +64,19 @@ TEST_CASE("strings: escapes read, and written back as JSON that is always valid"
   CHECK(out == "\"\\u00c0\\u00af\"");
 }
 
+TEST_CASE("strings read back as the bytes they were written from (found by json_args_fuzz)") {
+  // A byte that is not UTF-8 inside a string was kept, then written as
+  // \u00ab, which reads back as another character ("\xc2\xab").
+  CHECK(parse_error("[\"\xabtensor\"]") == "invalid UTF-8 byte 0xab in a string at offset 2");
+  CHECK(parse_error("\"\xed\xa0\x80\"") == "invalid UTF-8 byte 0xed in a string at offset 1");  // a raw surrogate
+  CHECK(parse_error("\"\xc0\xaf\"") == "invalid UTF-8 byte 0xc0 in a string at offset 1");      // overlong
+  CHECK(parse_error("\"\xe2\x82\"") == "invalid UTF-8 byte 0xe2 in a string at offset 1");      // cut short
+  // A lone surrogate escape is kept (as Python's json.loads keeps it) and
+  // written as the same escape, as json.dumps writes it.
+  CHECK(round_trip(R"("a\ud800b\udfff")") == R"("a\ud800b\udfff")");
+  CHECK(round_trip(round_trip(R"(["\udc00", "\ud83d\ude00"])")) == "[\"\\udc00\", \"\xf0\x9f\x98\x80\"]");
+}
+
 TEST_CASE("malformed documents are errors naming what is wrong and where") {
   CHECK(parse_error("[1, 2") == "expected ',' or ']' but found end of input at offset 5");
   CHECK(parse_error("[1 2]") == "expected ',' or ']' but found '2' at offset 3");
