@@ -87,7 +87,9 @@ void im2col_rows(const T* in, const ConvGeom& g, int64_t grp, int64_t p0, int64_
         std::fill(row, row + g.k_cols * cg, T(0));
         row += g.k_cols * cg;
       } else if (runs) {
-        const int64_t lo = std::max<int64_t>(0, -iw0), hi = std::min(g.k_cols, g.in_cols - iw0);
+        // Taps [lo, hi) read the input; padding wider than the filter can
+        // put a whole window left of it (lo = k_cols) or right (hi <= lo).
+        const int64_t lo = std::min(g.k_cols, std::max<int64_t>(0, -iw0)), hi = std::min(g.k_cols, g.in_cols - iw0);
         std::fill(row, row + lo * cg, T(0));
         if (hi > lo) std::memcpy(row + lo * cg, in_row + (iw0 + lo) * cg, static_cast<size_t>((hi - lo) * cg) * sizeof(T));
         std::fill(row + std::max(hi, lo) * cg, row + g.k_cols * cg, T(0));
