@@ -31,8 +31,10 @@ std::atomic<int64_t> g_next_id{1};
 
 std::shared_ptr<const IterableSource> source(const Attrs& attrs) {
   std::lock_guard<std::mutex> lock(table_mutex());
-  auto it = sources().find(attrs.get<int64_t>("dataset"));
-  if (it == sources().end()) throw InternalError("iterator op names an unregistered dataset");
+  const int64_t id = attrs.get<int64_t>("dataset");
+  auto it = sources().find(id);
+  // Only a graph read from a file can name a dataset this process never made.
+  if (it == sources().end()) throw NotFoundError("Resource dataset " + std::to_string(id) + " does not exist");
   return it->second;
 }
 

@@ -63,3 +63,11 @@ TEST_CASE("iterators make independent passes and pad the end with zeros") {
   CHECK(runv("DeleteIterator", {it1}, a).empty());
   CHECK_THROWS_AS(runv("IteratorGetNextAsOptional", {it1}, a), FailedPreconditionError);
 }
+
+TEST_CASE("an iterator op naming a dataset this program never made is NotFoundError, not an internal error") {
+  // Found by ops_fuzz: a graph read from a file can carry any "dataset" id.
+  Attrs bogus{{"dataset", int64_t{-7}}};
+  CHECK_THROWS_WITH_AS(run1("AnonymousIteratorV3", {}, bogus), "Resource dataset -7 does not exist", NotFoundError);
+  CHECK_THROWS_WITH_AS(runv("IteratorGetNextAsOptional", {Tensor::scalar<int64_t>(1)}, bogus),
+                       "Resource dataset -7 does not exist", NotFoundError);
+}
