@@ -210,6 +210,31 @@ void register_ragged_string_ops(OpRegistry& reg) {
 
 namespace ag {
 
+namespace {
+
+/// The row splits of one ragged level: a vector that starts at 0, never
+/// decreases, and ends at `total` (the next level's rows, or the values'),
+/// as RaggedTensor's validation requires; a graph from a file may hold any.
+void check_row_splits(size_t level, const std::vector<int64_t>& splits, int64_t total, const char* of) {
+  const std::string which = "row_partition_tensors[" + std::to_string(level) + "]";
+  if (splits.empty()) throw InvalidArgumentError("Invalid " + which + ": row splits must have at least one element");
+  if (splits[0] != 0) {
+    throw InvalidArgumentError("Invalid " + which + ": row splits must start with 0, not " + std::to_string(splits[0]));
+  }
+  for (size_t j = 1; j < splits.size(); ++j) {
+    if (splits[j] < splits[j - 1]) {
+      throw InvalidArgumentError("Invalid " + which + ": row splits must not decrease, but " +
+                                 std::to_string(splits[j]) + " follows " + std::to_string(splits[j - 1]));
+    }
+  }
+  if (splits.back() != total) {
+    throw InvalidArgumentError("Invalid " + which + ": row splits end at " + std::to_string(splits.back()) + ", but " +
+                               of + " has " + std::to_string(total));
+  }
+}
+
+}  // namespace
+
 /// RaggedTensorToTensor over ROW_SPLITS partitions (what RaggedTensor.to_tensor
 /// builds): inputs shape (int64; -1: as small as the values allow), values,
 /// default_value, then one row_splits vector per ragged dimension.
@@ -228,6 +253,16 @@ void register_ragged_conversion_ops(OpRegistry& reg) {
         const Shape& vs = c.inputs[1].shape;
         if (c.inputs[2].dtype != c.inputs[1].dtype) {
           throw InvalidArgumentError("default_value must have the dtype of values");
+        }
+        if (vs.rank_known() && vs.rank() == 0) throw InvalidArgumentError("values must have rank at least 1, not 0");
+        for (size_t i = 3; i < c.inputs.size(); ++i) {
+          kernels::check_allowed(c.op, c.inputs[i].dtype, {bit(DType::Int32) | bit(DType::Int64), "int64, int32"},
+                                 "Tindex");
+          const Shape& rs = c.inputs[i].shape;
+          if (rs.rank_known() && rs.rank() != 1) {
+            throw InvalidArgumentError("row_partition_tensors[" + std::to_string(i - 3) + "] must be a vector, not of shape " +
+                                       rs.debug_string());
+          }
         }
         Shape out;
         const Shape& s0 = c.inputs[3].shape;
@@ -250,6 +285,11 @@ void register_ragged_conversion_ops(OpRegistry& reg) {
             for (int64_t j = 0; j < st.num_elements(); ++j) {
               splits[i].push_back(st.dtype() == DType::Int64 ? st.data<int64_t>()[j] : st.data<int32_t>()[j]);
             }
+          }
+          for (size_t i = 0; i < nsplit; ++i) {
+            const bool last = i + 1 == nsplit;
+            check_row_splits(i, splits[i], last ? values.shape().dim(0) : static_cast<int64_t>(splits[i + 1].size()) - 1,
+                             last ? "values" : "the next partition");
           }
           // Dims: rows, then the widest row at each ragged level, then the values' inner dims.
           std::vector<int64_t> dims{static_cast<int64_t>(splits[0].size()) - 1};

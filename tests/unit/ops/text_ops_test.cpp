@@ -175,6 +175,30 @@ TEST_CASE("RaggedTensorToTensor pads rows with the default value") {
                        "RaggedTensorToTensor with row partition type VALUE_ROWIDS: agc reads ROW_SPLITS only", UnimplementedError);
 }
 
+TEST_CASE("RaggedTensorToTensor refuses row splits that do not partition the values") {
+  // Found by ops_fuzz: scalar float "splits" (read as int32) indexed past the
+  // values. A graph from a file may hold any partition tensors.
+  Tensor vals = int32s({1, 2, 3, 4, 5});
+  auto to_tensor = [&](std::vector<Tensor> splits, Tensor values) {
+    std::vector<Tensor> in{Tensor::scalar<int64_t>(-1), values, Tensor::scalar<int32_t>(9)};
+    in.insert(in.end(), splits.begin(), splits.end());
+    return error_of("RaggedTensorToTensor", in);
+  };
+  CHECK(to_tensor({Tensor::scalar<float>(-13)}, vals) ==
+        "Value for attr 'Tindex' of float is not in the list of allowed values: int64, int32\n\t; NodeDef: {{node "
+        "RaggedTensorToTensor}}");
+  CHECK(to_tensor({Tensor::scalar<int64_t>(0)}, vals) == "row_partition_tensors[0] must be a vector, not of shape []");
+  CHECK(to_tensor({int64_vec({0, 2})}, Tensor::scalar<int32_t>(1)) == "values must have rank at least 1, not 0");
+  CHECK(to_tensor({int64_vec({})}, vals) == "Invalid row_partition_tensors[0]: row splits must have at least one element");
+  CHECK(to_tensor({int64_vec({1, 5})}, vals) == "Invalid row_partition_tensors[0]: row splits must start with 0, not 1");
+  CHECK(to_tensor({int64_vec({0, 3, 2, 5})}, vals) ==
+        "Invalid row_partition_tensors[0]: row splits must not decrease, but 2 follows 3");
+  CHECK(to_tensor({int64_vec({0, 2, 7})}, vals) ==
+        "Invalid row_partition_tensors[0]: row splits end at 7, but values has 5");
+  CHECK(to_tensor({int64_vec({0, 2, 4}), int64_vec({0, 1, 3, 5})}, vals) ==
+        "Invalid row_partition_tensors[0]: row splits end at 4, but the next partition has 3");
+}
+
 TEST_CASE("UnicodeDecode replaces each maximal ill-formed subsequence once; UnicodeEncode inverts it") {
   Attrs a{{"input_encoding", std::string("UTF-8")}, {"errors", std::string("replace")}, {"replacement_char", int64_t{65533}}};
   auto out = runv("UnicodeDecode", {texts({"G\xc3\xb6", "", "a\xff", "\xf0\x9f\x98\x8a", "\xe2\x82z"})}, a);
