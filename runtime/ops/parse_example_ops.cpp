@@ -12,10 +12,12 @@
 // then the dense values. The messages are libprotobuf's, compiled from
 // core/proto/example.proto.
 #include <algorithm>
+#include <span>
 #include <string>
 
 #include "runtime/core/proto/example.pb.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
 
 namespace ag {
@@ -32,12 +34,33 @@ struct SparseFeature {
   DType dtype;
 };
 
+/// A feature's dtype attr: float32, int64 or string (what tf.train.Example
+/// holds); a graph from a file may give any number.
+DType feature_dtype(int64_t t, const char* attr, size_t i) {
+  const auto d = static_cast<DType>(t);
+  if (t != static_cast<int64_t>(DType::Float32) && t != static_cast<int64_t>(DType::Int64) &&
+      t != static_cast<int64_t>(DType::String)) {
+    throw InvalidArgumentError(std::string(attr) + "[" + std::to_string(i) + "] must be float32, int64 or string, not " +
+                               (t >= 0 && t < kNumDTypes ? std::string(dtype_name(d)) : "dtype " + std::to_string(t)));
+  }
+  return d;
+}
+
+/// Throws unless the list attrs `keys` and `types` have one entry per key.
+void check_lengths(const char* keys, size_t n_keys, const char* types, size_t n_types) {
+  if (n_keys != n_types) {
+    throw InvalidArgumentError("len(" + std::string(keys) + ") != len(" + types + "): " + std::to_string(n_keys) +
+                               " vs. " + std::to_string(n_types));
+  }
+}
+
 std::vector<SparseFeature> sparse_features(const Attrs& a) {
   std::vector<SparseFeature> out;
   if (!a.has("sparse_keys")) return out;
   const auto& keys = a.get<std::vector<std::string>>("sparse_keys");
   const auto& types = a.get<std::vector<int64_t>>("sparse_types");
-  for (size_t i = 0; i < keys.size(); ++i) out.push_back({keys[i], static_cast<DType>(types.at(i))});
+  check_lengths("sparse_keys", keys.size(), "sparse_types", types.size());
+  for (size_t i = 0; i < keys.size(); ++i) out.push_back({keys[i], feature_dtype(types[i], "sparse_types", i)});
   return out;
 }
 
@@ -45,15 +68,34 @@ std::vector<DenseFeature> dense_features(const Attrs& a) {
   const auto& keys = a.get<std::vector<std::string>>("dense_keys");
   const auto& types = a.get<std::vector<int64_t>>("Tdense");
   const auto& dims = a.get<std::vector<int64_t>>("dense_shape_dims");
+  check_lengths("dense_keys", keys.size(), "Tdense", types.size());
   std::vector<DenseFeature> out;
   size_t at = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
-    const auto rank = static_cast<size_t>(dims.at(at++));
-    Shape shape(std::span<const int64_t>(dims.data() + at, rank));
-    at += rank;
-    out.push_back({keys[i], static_cast<DType>(types.at(i)), shape});
+    // dense_shape_dims: each shape's rank, then its dims (all known).
+    const int64_t rank = at < dims.size() ? dims[at++] : -1;
+    if (rank < 0 || static_cast<uint64_t>(rank) > dims.size() - at) {
+      throw InvalidArgumentError("dense_shape_dims does not hold a shape for dense key " + std::to_string(i) + " ('" +
+                                 keys[i] + "')");
+    }
+    Shape shape(std::span<const int64_t>(dims.data() + at, static_cast<size_t>(rank)));
+    at += static_cast<size_t>(rank);
+    for (int64_t d : shape.dims()) {
+      if (d < 0) throw InvalidArgumentError("dense_shapes[" + std::to_string(i) + "] must be fully defined, not " + shape.debug_string());
+    }
+    (void)shape.num_elements();  // InvalidArgumentError when the dims overflow
+    out.push_back({keys[i], feature_dtype(types[i], "Tdense", i), shape});
   }
   return out;
+}
+
+/// The inputs after the records: one default per dense feature, of its dtype.
+void check_defaults(const InferContext& c, const std::vector<DenseFeature>& features) {
+  if (c.inputs.size() != 1 + features.size()) {
+    throw InvalidArgumentError(std::string(c.op) + " takes the records and one default per dense key: " +
+                               std::to_string(1 + features.size()) + " inputs, not " + std::to_string(c.inputs.size()));
+  }
+  for (size_t i = 0; i < features.size(); ++i) kernels::check_dtype(c, 1 + i, features[i].dtype);
 }
 
 const char* kind_name(tensorflow::Feature::KindCase k) {
@@ -133,6 +175,11 @@ void parse(const std::vector<DenseFeature>& features, const std::vector<SparseFe
       auto it = map.find(f.key);
       if (it == map.end() || it->second.kind_case() == tensorflow::Feature::KIND_NOT_SET) {
         const Tensor& def = k.input(1 + i);
+        if (def.num_elements() != 0 && def.num_elements() != 1 && def.num_elements() != per) {
+          throw InvalidArgumentError("The default value of feature " + f.key + " has " +
+                                     std::to_string(def.num_elements()) + " elements, but its shape " +
+                                     f.shape.debug_string() + " holds " + std::to_string(per));
+        }
         if (def.num_elements() == 0 && per != 0) {
           throw InvalidArgumentError("Feature: " + f.key + " (data type: " + dtype_tf_string(f.dtype) +
                                      ") is required but could not be found.");
@@ -201,6 +248,7 @@ void parse(const std::vector<DenseFeature>& features, const std::vector<SparseFe
 std::vector<TensorSpec> infer(const InferContext& c, bool batched) {
   std::vector<DenseFeature> features = dense_features(c.attrs);
   std::vector<SparseFeature> sparse = sparse_features(c.attrs);
+  check_defaults(c, features);
   const Shape& in = c.inputs[0].shape;
   if (c.inputs[0].dtype != DType::String) throw InvalidArgumentError("serialized must be a string tensor");
   if (in.rank_known() && in.rank() != (batched ? 1 : 0)) {

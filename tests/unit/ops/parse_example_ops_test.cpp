@@ -84,3 +84,41 @@ TEST_CASE("ParseExampleV2 parses a batch, and bad records are TF's errors") {
   CHECK(error_of("ParseSingleExample", {Tensor::scalar<std::string>("\xff\xff"), Tensor(DType::Int64, Shape{0})},
                  attrs).rfind("Could not parse example input", 0) == 0);
 }
+
+TEST_CASE("ParseSingleExample checks the feature attributes and defaults a graph from a file may get wrong") {
+  // Found by ops_fuzz: an empty Tdense for one dense key threw std::out_of_range
+  // (Tdense.at), and short dense_shape_dims, dtypes that are no feature
+  // type, and defaults of another dtype or size read past their data.
+  const Tensor rec = Tensor::scalar<std::string>(example({{"a", int64_feature({1})}}));
+  const Tensor no_default(DType::Int64, Shape{0});
+  auto parse = [&](const Attrs& a, std::vector<Tensor> defaults = {}) {
+    std::vector<Tensor> in{rec};
+    in.insert(in.end(), defaults.begin(), defaults.end());
+    return error_of("ParseSingleExample", in, a);
+  };
+  Attrs no_types{{"dense_keys", std::vector<std::string>{"a"}}, {"Tdense", std::vector<int64_t>{}},
+                 {"dense_shape_dims", std::vector<int64_t>{0}}};
+  CHECK(parse(no_types, {no_default}) == "len(dense_keys) != len(Tdense): 1 vs. 0");
+  CHECK(parse(dense({"a"}, {DType::Int64}, {}), {no_default}) ==
+        "dense_shape_dims does not hold a shape for dense key 0 ('a')");
+  CHECK(parse(dense({"a"}, {DType::Int64}, {2, 1}), {no_default}) ==
+        "dense_shape_dims does not hold a shape for dense key 0 ('a')");
+  CHECK(parse(dense({"a"}, {DType::Int64}, {1, -1}), {no_default}) == "dense_shapes[0] must be fully defined, not [?]");
+  CHECK(parse(dense({"a"}, {DType::Bool}, {0}), {Tensor(DType::Bool, Shape{0})}) ==
+        "Tdense[0] must be float32, int64 or string, not bool");
+  Attrs bad_number = dense({"a"}, {DType::Int64}, {0});
+  bad_number.set("Tdense", std::vector<int64_t>{99});
+  CHECK(parse(bad_number, {no_default}) == "Tdense[0] must be float32, int64 or string, not dtype 99");
+  Attrs sparse = dense({}, {}, {});
+  sparse.set("sparse_keys", std::vector<std::string>{"v", "w"});
+  sparse.set("sparse_types", std::vector<int64_t>{static_cast<int64_t>(DType::Int64)});
+  CHECK(parse(sparse) == "len(sparse_keys) != len(sparse_types): 2 vs. 1");
+  const Attrs a = dense({"a", "m"}, {DType::Int64, DType::Int64}, {0, 1, 3});
+  CHECK(parse(a, {no_default}) ==
+        "ParseSingleExample takes the records and one default per dense key: 3 inputs, not 2");
+  CHECK(parse(a, {no_default, Tensor(DType::Float32, Shape{3})}) ==
+        "cannot compute ParseSingleExample as input #2(zero-based) was expected to be a int64 tensor but is a float "
+        "tensor");
+  CHECK(parse(a, {no_default, Tensor(DType::Int64, Shape{2})}) ==
+        "The default value of feature m has 2 elements, but its shape [3] holds 3");
+}
