@@ -1,6 +1,7 @@
 #include "runtime/ops/attrs.h"
 
 #include <cstring>
+#include <iterator>
 #include <type_traits>
 
 namespace ag {
@@ -14,6 +15,22 @@ Attrs& Attrs::set(std::string name, AttrValue value) {
   }
   items_.emplace_back(std::move(name), std::move(value));
   return *this;
+}
+
+const char* attr_type_name(size_t index) {
+  static const char* const kNames[] = {"int",       "float",       "bool",         "string", "type",
+                                       "shape",     "list(int)",   "list(float)",  "list(string)", "tensor"};
+  static_assert(std::size(kNames) == std::variant_size_v<AttrValue>);
+  return index < std::size(kNames) ? kNames[index] : "?";
+}
+
+void Attrs::missing(std::string_view name) {
+  throw InvalidArgumentError("NodeDef missing attr '" + std::string(name) + "'");
+}
+
+void Attrs::wrong_type(std::string_view name, size_t got, size_t want) {
+  throw InvalidArgumentError("attr '" + std::string(name) + "' has a value of type '" + attr_type_name(got) + "' where '" +
+                             attr_type_name(want) + "' is expected");
 }
 
 const AttrValue* Attrs::find(std::string_view name) const {

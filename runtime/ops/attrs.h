@@ -29,14 +29,16 @@ class Attrs {
   Attrs& set(std::string name, AttrValue value);
   bool has(std::string_view name) const { return find(name) != nullptr; }
 
-  /// The attribute as T; InternalError if it is missing or of another type
-  /// (attributes come from our own builders, never straight from the user).
+  /// The attribute as T; InvalidArgumentError if it is missing ("NodeDef
+  /// missing attr 'axis'") or of another type. Our own builders set every
+  /// attribute an op reads, but a graph read from a file (a SavedModel's
+  /// NodeDefs, graph/function_def) may lack one or give it another type.
   template <class T>
   const T& get(std::string_view name) const {
     const AttrValue* v = find(name);
-    if (v == nullptr) throw InternalError("missing attribute '" + std::string(name) + "'");
+    if (v == nullptr) missing(name);
     const T* p = std::get_if<T>(v);
-    if (p == nullptr) throw InternalError("attribute '" + std::string(name) + "' has another type");
+    if (p == nullptr) wrong_type(name, v->index(), AttrValue(std::in_place_type<T>).index());
     return *p;
   }
   template <class T>
@@ -53,8 +55,15 @@ class Attrs {
 
  private:
   const AttrValue* find(std::string_view name) const;
+  [[noreturn]] static void missing(std::string_view name);
+  /// `got` and `want` are AttrValue alternatives (their index).
+  [[noreturn]] static void wrong_type(std::string_view name, size_t got, size_t want);
   std::vector<std::pair<std::string, AttrValue>> items_;
 };
+
+/// TF's name of an attribute value's type ("int", "list(int)", "tensor", ...),
+/// by AttrValue alternative.
+const char* attr_type_name(size_t index);
 
 /// Equality for attribute values (tensors compare by dtype, shape and bytes).
 bool attr_equal(const AttrValue& a, const AttrValue& b);

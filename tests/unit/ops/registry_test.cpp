@@ -42,6 +42,18 @@ TEST_CASE("Const and Identity run eagerly") {
   CHECK(i.data<int32_t>()[0] == 4);
 }
 
+TEST_CASE("an attribute a node lacks or holds with another type is InvalidArgumentError naming it") {
+  // Found by saved_model_fuzz: a SavedModel's Const without its "value" raised
+  // InternalError ("missing attribute"), as if agc were at fault; a NodeDef
+  // read from a file may lack any attribute, as TF's errors say.
+  CHECK_THROWS_WITH_AS(run_op1(op::Const, {}, Attrs{}), "NodeDef missing attr 'value'", InvalidArgumentError);
+  CHECK_THROWS_WITH_AS(run_op1(op::Const, {}, Attrs{{"value", int64_t{3}}}),
+                       "attr 'value' has a value of type 'int' where 'tensor' is expected", InvalidArgumentError);
+  Attrs a{{"axis", std::vector<int64_t>{1}}};
+  CHECK_THROWS_WITH_AS(a.get<std::string>("axis"), "attr 'axis' has a value of type 'list(int)' where 'string' is expected",
+                       InvalidArgumentError);
+}
+
 TEST_CASE("registering a name twice is a bug in agc") {
   OpRegistry reg;
   reg.op("A").inputs(0);
