@@ -4,6 +4,7 @@
 // xlogy, xlog1py, xdivy): Eigen's implementations, the ones TF's kernels
 // use, on floating types.
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <unsupported/Eigen/SpecialFunctions>
@@ -52,7 +53,13 @@ struct ErfinvOp {
 // non-negative integer.
 struct PolygammaOp {
   template <class T>
-  static T apply(T n, T x) { return Eigen::numext::polygamma(n, x); }
+  static T apply(T n, T x) {
+    // At a pole (x a non-positive integer) Eigen's zeta casts n + 1 to long,
+    // undefined past 2^63 (found by ops_fuzz: n = 1e300). There n + 1 is an
+    // even integer, for which Eigen (and so TF on x86) gives +inf.
+    if (n >= T(0x1p62) && x <= T(0) && x == std::floor(x)) return std::numeric_limits<T>::infinity();
+    return Eigen::numext::polygamma(n, x);
+  }
 };
 
 // The modified Bessel functions of the first kind (TF's cwise_op_bessel):

@@ -497,6 +497,17 @@ TEST_CASE("Polygamma(n, x) is digamma for n = 0, trigamma for n = 1, NaN for a f
   }
 }
 
+TEST_CASE("Polygamma of a huge order at a pole is +inf, as Eigen gives it on x86, without undefined behaviour") {
+  // Found by ops_fuzz (UBSan): Eigen's zeta cast n + 1 = 1e300 to long.
+  Tensor n = Tensor::from_vector<double>(Shape{3}, {1e300, 1e300, 0x1p62});
+  Tensor x = Tensor::from_vector<double>(Shape{3}, {-2.0, 0.0, -7.0});
+  Tensor got = run1(op::Polygamma, std::vector<Tensor>{n, x});
+  for (int i = 0; i < 3; ++i) CHECK(got.data<double>()[i] == INFINITY);
+  Tensor nf = Tensor::from_vector<float>(Shape{1}, {3e38f});
+  Tensor xf = Tensor::from_vector<float>(Shape{1}, {-1.0f});
+  CHECK(run1(op::Polygamma, std::vector<Tensor>{nf, xf}).data<float>()[0] == INFINITY);
+}
+
 AG_SWEEP_COVERS("BesselI0", "BesselI1", "BesselI0e", "BesselI1e", "Xlogy", "Xlog1py", "Xdivy");
 
 TEST_CASE("BesselI0, BesselI1 and their scaled forms match the power series on every float dtype") {
