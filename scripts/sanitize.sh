@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Part of the test suite (scripts/test.sh runs it after `meson test`): the
 # runtime's unit tests (meson suite `runtime`) under AddressSanitizer +
-# LeakSanitizer + UndefinedBehaviorSanitizer, and its multi-threaded tests
-# under ThreadSanitizer. Any sanitizer report fails the run.
+# LeakSanitizer + UndefinedBehaviorSanitizer, with short runs of the libFuzzer
+# targets (suite `libfuzzer`, tests/fuzz/libfuzzer) in the same build, and
+# its multi-threaded tests under ThreadSanitizer. Any sanitizer report fails
+# the run.
 #
 #   scripts/sanitize.sh [address] [thread]     (default: both)
 #
@@ -11,8 +13,8 @@
 # clang and libclang-rt-dev, which scripts/bootstrap.sh installs) and without
 # debug info (see setup), in which only the tested targets
 # are built: the rest of the project costs build time and tests nothing here.
-# The transpiler is left out for that reason (its fuzz test would add the whole
-# transpiler build); by hand:
+# The transpiler is built there only for the frontend's libFuzzer target (its
+# unit tests run in the release build); everything, by hand:
 #   meson setup B -Dsanitize=address && ninja -C B && meson test -C B
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,8 +45,18 @@ log() { printf 'sanitize: %s\n' "$*" >&2; }
 # mostly compile time. A directory set up with another compiler is redone.
 setup() {
   local dir=$1 sanitizer=$2
+  # The ASan build also serves the libFuzzer targets: everything in it is
+  # compiled with libFuzzer's coverage (-Dfuzz=true; docs/testing.md has its
+  # cost), so one Clang build runs both.
+  local fuzz=false
+  [ "$sanitizer" = address ] && fuzz=true
   if [ -f "$dir/build.ninja" ]; then
-    grep -q 'clang++' "$dir/build.ninja" && return 0
+    if grep -q 'clang++' "$dir/build.ninja"; then
+      if [ "$fuzz" = true ] && ! grep -q 'fsanitize=fuzzer-no-link' "$dir/build.ninja"; then
+        meson configure "$dir" -Dfuzz=true >/dev/null
+      fi
+      return 0
+    fi
     rm -rf "$dir"
   fi
   local out
@@ -56,7 +68,7 @@ setup() {
   # No debug info (AGC_SANITIZE_DEBUG=-g1 for line numbers in the reports):
   # function names symbolize the stacks, and -g1 costs 14% of the compile.
   local debug=${AGC_SANITIZE_DEBUG:--g0}
-  if ! out=$(CC=clang CXX=clang++ meson setup "$dir" -Dsanitize="$sanitizer" -Dbuildtype=plain -Doptimization=$opt \
+  if ! out=$(CC=clang CXX=clang++ meson setup "$dir" -Dsanitize="$sanitizer" -Dfuzz=$fuzz -Dbuildtype=plain -Doptimization=$opt \
       -Dunity=on -Dunity_size=12 -Dc_args="$debug" -Dcpp_args="$debug" 2>&1); then
     printf '%s\n' "$out" >&2
     log "meson setup $dir failed"
@@ -97,12 +109,14 @@ run_address() {
   # dangling span into a temporary, say); halt_on_error makes every report fatal.
   export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  # Every test in suites `runtime` and `bench` (meson builds only what those tests need);
-  # -t 20: a 30 s test timeout becomes 10 min, for the slow -O0 instrumented code.
+  # Every test in suites `runtime`, `bench` and `libfuzzer` (meson builds only
+  # what those tests need); -t 20: a 30 s test timeout becomes 10 min, for the
+  # slow -O0 instrumented code.
   local out
-  if ! out=$(meson test -C "$ASAN_BUILD_DIR" --suite runtime --suite bench --print-errorlogs --num-processes 2 -t 20 2>&1); then
+  if ! out=$(meson test -C "$ASAN_BUILD_DIR" --suite runtime --suite bench --suite libfuzzer --print-errorlogs \
+      --num-processes 2 -t 20 2>&1); then
     printf '%s\n' "$out" >&2
-    log "FAIL asan+ubsan suites runtime and bench"
+    log "FAIL asan+ubsan suites runtime, bench and libfuzzer"
     failures=$((failures + 1))
   else
     grep -E '^ *[0-9]+/[0-9]+ ' <<<"$out" | sed 's/^/sanitize: asan+ubsan /' >&2
