@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/ops/families.h"
+#include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
 
@@ -315,8 +316,9 @@ void register_text_ops(OpRegistry& reg) {
         bool global = s.attrs.get_or<bool>("replace_global", true);
         return Kernel([global](KernelContext& k) {
           const Tensor& in = k.input(0);
-          auto re = compile_regex(k.input(1).data<std::string>()[0]);
-          const std::string& rewrite = k.input(2).data<std::string>()[0];
+          // Scalars by the shape rule, unless a graph's shapes were unknown then.
+          auto re = compile_regex(array::scalar_of<std::string>(k.input(1), "pattern"));
+          const std::string& rewrite = array::scalar_of<std::string>(k.input(2), "rewrite");
                 Tensor& out = k.allocate_output(0, DType::String, in.shape());
           for (int64_t i = 0; i < in.num_elements(); ++i) {
             out.data<std::string>()[i] = replace_one(*re, in.data<std::string>()[i], rewrite, global);
@@ -361,7 +363,7 @@ void register_text_ops(OpRegistry& reg) {
       })
       .cpu([full_match](const KernelSpec&) {
         return Kernel([full_match](KernelContext& k) {
-          auto re = compile_regex(k.input(1).data<std::string>()[0]);
+          auto re = compile_regex(array::scalar_of<std::string>(k.input(1), "pattern"));
           full_match(*re, k.input(0), k.allocate_output(0, DType::Bool, k.input(0).shape()));
         });
       })

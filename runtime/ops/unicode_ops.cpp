@@ -10,6 +10,7 @@
 
 #include "runtime/core/utf8.h"
 #include "runtime/ops/families.h"
+#include "runtime/ops/kernels/array_common.h"
 #include "runtime/ops/kernels/op_types.h"
 #include "runtime/ops/registry.h"
 
@@ -143,6 +144,15 @@ void register_unicode_ops(OpRegistry& reg) {
       .infer([](const InferContext& c) {
         check_dtype(c, 0, DType::String);
         check_dtype(c, 1, DType::String);
+        // TF's kernel checks (a graph from a file may give any shapes).
+        const Shape& in = c.inputs[0].shape;
+        const Shape& delimiter = c.inputs[1].shape;
+        if (in.rank_known() && in.rank() != 1) {
+          throw InvalidArgumentError("input must be a vector, got shape: " + in.debug_string());
+        }
+        if (delimiter.rank_known() && delimiter.rank() != 0) {
+          throw InvalidArgumentError("delimiter must be a scalar, not shape " + delimiter.debug_string());
+        }
         return std::vector<TensorSpec>{
             {DType::Int64, Shape{-1, 2}}, {DType::String, Shape{-1}}, {DType::Int64, Shape{2}}};
       })
@@ -150,7 +160,7 @@ void register_unicode_ops(OpRegistry& reg) {
         bool skip_empty = s.attrs.get_or<bool>("skip_empty", true);
         return Kernel([skip_empty](KernelContext& k) {
           const Tensor& in = k.input(0);
-          const std::string& delim = k.input(1).data<std::string>()[0];
+          const std::string& delim = array::scalar_of<std::string>(k.input(1), "delimiter");
           std::vector<int64_t> rows;
           std::vector<std::string> pieces;
           int64_t widest = 0;

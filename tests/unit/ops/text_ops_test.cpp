@@ -227,3 +227,19 @@ TEST_CASE("StringSplit splits on any delimiter byte, or into bytes") {
   out = runv("StringSplit", {texts({"a,b;;c"}), text_scalar(",;")}, Attrs{{"skip_empty", false}});
   CHECK(text_values(out[1]) == std::vector<std::string>{"a", "b", "", "c"});
 }
+
+TEST_CASE("StringSplit wants a vector of strings and a scalar delimiter") {
+  // Found by ops_fuzz: an empty delimiter tensor (shape [0]) was read at
+  // element 0, past its end.
+  auto split_error = [](Tensor in, Tensor delimiter) {
+    try {
+      runv("StringSplit", {std::move(in), std::move(delimiter)});
+    } catch (const InvalidArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  CHECK(split_error(texts({"a b"}), Tensor(DType::String, Shape{0})) == "delimiter must be a scalar, not shape [0]");
+  CHECK(split_error(text_scalar("a b"), text_scalar(" ")) == "input must be a vector, got shape: []");
+  CHECK(split_error(Tensor(DType::String, Shape{1, 0}), text_scalar(" ")) == "input must be a vector, got shape: [1,0]");
+}
