@@ -139,6 +139,26 @@ class IndexFile : public leveldb::RandomAccessFile {
   const std::string& bytes_;
 };
 
+/// The table's footer (its last 48 bytes: the metaindex and index block
+/// handles as varints, padding, the magic number) must name blocks inside
+/// the file. libleveldb allocates a block's size before reading it, so a
+/// corrupt footer asking for 2^49 bytes would fail the allocation (fatal
+/// under ASan) instead of reporting its truncated block read. A shorter
+/// file is left to libleveldb ("file is too short to be an sstable").
+void check_footer(const std::string& bytes, const std::string& file) {
+  constexpr size_t kFooterSize = 48, kBlockTrailerSize = 5;  // leveldb/table/format.h
+  if (bytes.size() < kFooterSize) return;
+  const size_t footer = bytes.size() - kFooterSize;
+  size_t at = footer;
+  for (const char* block : {"metaindex", "index"}) {
+    uint64_t offset = 0, size = 0;
+    if (!get_varint64(bytes, at, bytes.size(), offset) || !get_varint64(bytes, at, bytes.size(), size) ||
+        offset > footer || size > footer - offset || kBlockTrailerSize > footer - offset - size) {
+      throw DataLossError(file + ": Corruption: the table's " + block + " block lies past the end of the file");
+    }
+  }
+}
+
 void check(const leveldb::Status& s, const std::string& file) {
   if (s.ok()) return;
   if (s.IsNotFound()) throw NotFoundError(file + ": " + s.ToString());
@@ -206,6 +226,7 @@ BundleReader::BundleReader(const std::string& prefix) : prefix_(prefix) {
     throw NotFoundError("Unsuccessful TensorSliceReader constructor: Failed to find any matching files for " + prefix);
   }
   std::string index_bytes = read_file(index);
+  check_footer(index_bytes, index);
   IndexFile file(index_bytes);
   leveldb::Table* table_raw = nullptr;
   leveldb::Options options;

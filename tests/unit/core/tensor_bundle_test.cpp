@@ -183,6 +183,44 @@ TEST_CASE("an index with any one byte flipped reads back the same tensors or fai
   spit(index_file, index);
 }
 
+TEST_CASE("a footer naming a block past the end of the index is DataLossError, not a huge allocation") {
+  // Found by saved_model_fuzz: a corrupt footer's index block handle asked
+  // libleveldb for 2^49 bytes, which it allocates before reading (fatal
+  // under ASan, std::bad_alloc elsewhere).
+  std::string prefix = small_bundle("footer");
+  const std::string index_file = bundle_index_file(prefix);
+  const std::string index = slurp(index_file);
+  REQUIRE(index.size() > 48);
+  for (uint64_t size : {uint64_t{1} << 49, uint64_t{index.size()}}) {
+    CAPTURE(size);
+    std::string bad = index;
+    // The footer: metaindex handle (offset, size), index handle, padding to
+    // 40 bytes, the magic. Keep the metaindex handle, replace the index's.
+    const size_t footer = bad.size() - 48;
+    size_t at = footer;
+    for (int varints = 0; varints < 2; ++varints) {
+      while (static_cast<uint8_t>(bad[at]) & 0x80) ++at;
+      ++at;
+    }
+    std::string handle;
+    auto put = [&handle](uint64_t v) {
+      while (v >= 0x80) {
+        handle.push_back(static_cast<char>((v & 0x7f) | 0x80));
+        v >>= 7;
+      }
+      handle.push_back(static_cast<char>(v));
+    };
+    put(0);
+    put(size);
+    handle.resize(footer + 40 - at, '\0');
+    bad.replace(at, handle.size(), handle);
+    spit(index_file, bad);
+    CHECK_THROWS_WITH_AS(BundleReader{prefix}, doctest::Contains("the table's index block lies past the end of the file"),
+                         DataLossError);
+  }
+  spit(index_file, index);
+}
+
 namespace {
 
 // A checkpoint assembled byte by byte from the format's description (LevelDB's
