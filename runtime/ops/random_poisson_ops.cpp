@@ -12,6 +12,7 @@
 // Deviation: TF loops forever on a NaN or +inf rate; agc gives NaN there
 // (InvalidArgumentError for an integer output).
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
@@ -78,6 +79,13 @@ double highest_of() {
   return static_cast<double>(std::numeric_limits<U>::max());
 }
 
+/// A rate as %g writes it ("1e+300", "nan"), for the errors below.
+std::string rate_text(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", r);
+  return buf;
+}
+
 template <class R, class U>
 void poisson_fill(const Philox4x32& base, const R* rate, int64_t num_rate, int64_t samples_per_rate, U* out) {
   const double highest = highest_of<U>();
@@ -85,10 +93,22 @@ void poisson_fill(const Philox4x32& base, const R* rate, int64_t num_rate, int64
     const double r = static_cast<double>(rate[i]);
     if (std::isnan(r) || r == std::numeric_limits<double>::infinity()) {
       if constexpr (std::is_integral_v<U>) {
-        throw InvalidArgumentError("agc cannot draw an integer Poisson sample for rate " + std::to_string(r) +
+        throw InvalidArgumentError("agc cannot draw an integer Poisson sample for rate " + rate_text(r) +
                                    " (TensorFlow does not return)");
       } else {
         for (int64_t j = 0; j < samples_per_rate; ++j) out[j * num_rate + i] = static_cast<U>(NAN);
+        continue;
+      }
+    }
+    // Past the output type's largest value nearly every draw would be drawn
+    // again (found by ops_fuzz: rate 1e300 looped forever): a float sample
+    // is +inf, as TF's cast makes it; an integer one has no value.
+    if (r > highest) {
+      if constexpr (std::is_integral_v<U>) {
+        throw InvalidArgumentError("agc cannot draw an integer Poisson sample for rate " + rate_text(r) +
+                                   ": its samples exceed " + dtype_name(dtype_of<U>()) + "'s largest value");
+      } else {
+        for (int64_t j = 0; j < samples_per_rate; ++j) out[j * num_rate + i] = std::numeric_limits<U>::infinity();
         continue;
       }
     }

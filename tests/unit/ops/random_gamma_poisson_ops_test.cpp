@@ -121,6 +121,19 @@ TEST_CASE("RandomPoissonV2: Knuth's count below rate 10, shapes, output dtypes, 
         "NodeDef: {{node RandomPoissonV2}}");
 }
 
+TEST_CASE("RandomPoissonV2 with a rate past the output type's largest value ends: +inf, or an error for integers") {
+  // Found by ops_fuzz: rate 1e300 into int32 samples drew forever, every
+  // sample past int32's range being drawn again.
+  Tensor huge = Tensor::from_vector<double>({2}, {1e300, 5.0});
+  CHECK(error_of("RandomPoissonV2", {int32s({3}), huge}, Attrs{{"seed", int64_t{1}}, {"dtype", DType::Int32}}) ==
+        "agc cannot draw an integer Poisson sample for rate 1e+300: its samples exceed int32's largest value");
+  Tensor f = run1("RandomPoissonV2", {int32s({3}), huge}, Attrs{{"seed", int64_t{1}}, {"dtype", DType::Float32}});
+  for (int64_t j = 0; j < 3; ++j) {
+    CHECK(f.data<float>()[j * 2] == INFINITY);
+    CHECK(f.data<float>()[j * 2 + 1] < 100.0f);
+  }
+}
+
 TEST_CASE("stateless gamma and Poisson: the seed fixes the numbers, the shape ends with the parameter's") {
   Tensor seed = Tensor::from_vector<int64_t>({2}, {12, 34});
   Tensor alpha = Tensor::from_vector<float>({2}, {0.5f, 1.5f});
