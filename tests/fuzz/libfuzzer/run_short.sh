@@ -21,7 +21,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:
 status=0
 # Every finding exits 1: libFuzzer's own exit code for a leak or a crash,
 # 77, is what meson reads as "skipped", and a leak would pass unseen.
-"$fuzzer" "$work" "$corpus" -seed=1 -max_total_time="${AGC_FUZZ_SECONDS:-5}" -timeout=10 -rss_limit_mb=2048 \
+# -entropic=0: libFuzzer's default power schedule costs more per run than
+# the targets themselves (frontend: 2.3x the CPU per run with it, ops: 1.6x).
+"$fuzzer" "$work" "$corpus" -seed=1 -max_total_time="${AGC_FUZZ_SECONDS:-5}" -timeout=10 -rss_limit_mb=2048 -entropic=0 \
   -error_exitcode=1 -timeout_exitcode=1 -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" 2>"$work.log" ||
   status=$?
 if [ "$status" -ne 0 ]; then
