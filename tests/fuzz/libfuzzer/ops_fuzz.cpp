@@ -1,12 +1,12 @@
 // libFuzzer target: the op layer, run eagerly (runtime/ops/eager.h). Each
 // input is a small program read byte by byte (Program below): an op of the
 // registry (any that runs without subgraphs; named by the input, choose_op),
-// its inputs' count within the op's arity, each
-// input's dtype (inputs of one TF type attribute share it), shape (rank 0-3,
-// dims 0-4; often the previous input's, so broadcasting ops get past their
-// checks) and values (small numbers mostly, and the edge values: 0, -0,
-// ±inf, NaN, extremes), then attribute values of the type the kernel asks
-// for, as a SavedModel's NodeDef could give them (node_def::read_attr).
+// its inputs' count within the op's arity, each input's dtype (inputs of one
+// TF type attribute share it), shape (rank 0-3, dims 0-4; often the previous
+// input's, so broadcasting ops get past their checks) and values (small
+// numbers mostly, and the edge values: 0, -0, ±inf, NaN, extremes), then
+// attribute values of the type the kernel asks for, as a SavedModel's
+// NodeDef could give them (node_def::read_attr).
 //
 // Attributes are discovered, not listed: a kernel asking for one it was not
 // given raises "NodeDef missing attr 'axis'" (Attrs::get), so the program
@@ -24,6 +24,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/core/tensor_format.h"
@@ -78,10 +79,12 @@ class Program {
     return kEdges[(b - 208) % 16];
   }
   std::string text() {
-    static const char* const kWords[] = {"",     "a",      "hello", "42",       "-3.5",  "SAME",  "VALID", "NHWC",
-                                         "NCHW", "EXPLICIT", "\xff\xfe", "a,b", "float32", "utf-8", "ab\0c", "tf"};
+    using namespace std::string_view_literals;
+    static constexpr std::string_view kWords[] = {"",     "a",        "hello",      "42",  "-3.5",    "SAME",
+                                                  "VALID", "NHWC",    "NCHW",       "EXPLICIT", "\xff\xfe"sv, "a,b",
+                                                  "float32", "utf-8", "ab\0c"sv, "tf"};
     const uint8_t b = byte();
-    if (b < 240) return kWords[b % 16];
+    if (b < 240) return std::string(kWords[b % std::size(kWords)]);
     std::string s;
     for (size_t n = byte() % 8; n > 0; --n) s += static_cast<char>(byte());
     return s;
