@@ -17,6 +17,9 @@ log() { printf 'bootstrap: %s\n' "$*" >&2; }
 
 install_packages() {
   local missing=()
+  # clang, libclang-rt-dev (the sanitizer runtimes, and libFuzzer: it is in
+  # libclang-rt-14-dev, which that package pulls in) and lld serve
+  # scripts/sanitize.sh's builds and the fuzz targets (docs/testing.md).
   for pkg in g++ pkg-config meson ninja-build libtree-sitter-dev libfmt-dev libeigen3-dev doctest-dev libmimalloc-dev \
       libprotobuf-dev protobuf-compiler libleveldb-dev libre2-dev libcpp-httplib-dev libhdf5-dev clang libclang-rt-dev lld \
       graphviz; do
