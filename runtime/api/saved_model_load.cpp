@@ -192,7 +192,7 @@ class Loader {
         graph_(meta.object_graph_def()),
         functions_(std::make_shared<tensorflow::FunctionDefLibrary>(meta.graph_def().library())),
         nodes_(static_cast<size_t>(graph_.nodes_size())),
-        made_(nodes_.size(), false) {}
+        state_(nodes_.size(), State::kTodo) {}
 
   Value load() {
     if (graph_.nodes_size() == 0) {
@@ -228,9 +228,17 @@ class Loader {
   }
 
   Value make(int id) {
-    size_t i = static_cast<size_t>(id);
-    if (made_[i]) return nodes_[i];
     const tensorflow::SavedObject& n = node(id);
+    size_t i = static_cast<size_t>(id);
+    if (state_[i] == State::kMade) return nodes_[i];
+    // Only the objects made from others (containers from their children,
+    // functions from what they capture) recurse here; TF's loader orders
+    // those by dependency, and a cycle among them has no order.
+    if (state_[i] == State::kMaking) {
+      throw DataLossError("The object graph of SavedModel " + dir_ + " is cyclic: node " + std::to_string(id) +
+                          " depends on itself");
+    }
+    state_[i] = State::kMaking;
     Value v;
     switch (n.kind_case()) {
       case tensorflow::SavedObject::kVariable: v = variable(id, n.variable()); break;
@@ -241,7 +249,7 @@ class Loader {
         throw UnimplementedError("agc does not load SavedModel objects of this kind (node " + std::to_string(id) +
                                  ": assets, constants, resources and captured tensors)");
     }
-    made_[i] = true;
+    state_[i] = State::kMade;
     nodes_[i] = v;
     return v;
   }
@@ -353,7 +361,8 @@ class Loader {
   const tensorflow::SavedObjectGraph& graph_;
   FunctionDefReader functions_;
   std::vector<Value> nodes_;
-  std::vector<bool> made_;
+  enum class State : uint8_t { kTodo, kMaking, kMade };
+  std::vector<State> state_;
   std::map<int, Tensor> values_;
   std::map<std::string, std::shared_ptr<ConcreteFunction>> concrete_;
 };

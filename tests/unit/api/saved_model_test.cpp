@@ -8,6 +8,7 @@
 
 #include "runtime/api/python_api.h"
 #include "runtime/api/saved_model.h"
+#include "runtime/core/proto/saved_model.pb.h"
 #include "runtime/function/function_value.h"
 #include "runtime/value/tensor_spec_value.h"
 #include "runtime/value/variable_value.h"
@@ -72,6 +73,33 @@ TEST_CASE("a saved module loads and runs; damaged files are clear errors") {
         "OSError: Cannot parse file " + dir + "/saved_model.pb: Error parsing message with type 'tensorflow.SavedModel'.");
   CHECK(error_text([&] { tf::api::saved_model_load({Value(dir + "/nope")}, {}); }) ==
         "OSError: SavedModel file does not exist at: " + dir + "/nope/{saved_model.pbtxt|saved_model.pb}");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an object graph whose function captures itself is DataLossError, not a stack overflow") {
+  // Found by saved_model_fuzz: make(function) -> concrete -> make(bound input)
+  // went round the cycle until the stack ran out.
+  Value w = variable_value::create(Value(Tensor::scalar<float>(3)));
+  std::string dir = fresh_dir("cyclic");
+  tf::api::saved_model_save({module_with_function(w), Value(dir)}, {});
+  fs::path pb = fs::path(dir) / "saved_model.pb";
+  tensorflow::SavedModel model;
+  {
+    std::ifstream in(pb, std::ios::binary);
+    REQUIRE(model.ParseFromIstream(&in));
+  }
+  auto* graph = model.mutable_meta_graphs(0)->mutable_object_graph_def();
+  int function_node = -1;
+  for (int i = 0; i < graph->nodes_size(); ++i) {
+    if (graph->nodes(i).has_function()) function_node = i;
+  }
+  REQUIRE(function_node >= 0);
+  const std::string& concrete = graph->nodes(function_node).function().concrete_functions(0);
+  (*graph->mutable_concrete_functions())[concrete].add_bound_inputs(function_node);
+  write_bytes(pb, model.SerializeAsString());
+  CHECK(error_text([&] { tf::api::saved_model_load({Value(dir)}, {}); }) ==
+        "DataLossError: The object graph of SavedModel " + dir + " is cyclic: node " +
+            std::to_string(function_node) + " depends on itself");
   fs::remove_all(dir);
 }
 
