@@ -104,7 +104,7 @@ std::string run_emit_cpp(const std::string& source, const passes::ModuleRequest&
   emit::CppOutput out = emit::emit_cpp(cm, "input", library, sink);
   had_errors = sink.has_errors();
   if (had_errors || (with_warnings && !sink.diagnostics().empty())) return sink.render_all();
-  return out.header + "// ---- input.cpp\n" + out.source;
+  return out.header + "// ---- input.cpp\n" + out.source();
 }
 
 /// Hidden loop annotations (extra tests, set_loop_options), which the printer

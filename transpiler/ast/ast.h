@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "transpiler/base/check.h"
+#include "transpiler/base/identifier.h"
 #include "transpiler/base/source.h"
 
 namespace agc::ast {
@@ -96,7 +97,6 @@ constexpr KindMask kinds(std::initializer_list<NodeKind> ks) {
 
 struct Node {
   explicit Node(NodeKind k) : kind(k) {}
-  virtual ~Node() = default;
   // A copy is about to be changed, so it starts without the cached mask.
   Node(const Node& o) : kind(o.kind), span(o.span) {}
   Node& operator=(const Node&) = delete;
@@ -122,6 +122,13 @@ struct Node {
     return kind == T::kKind;
   }
 
+ protected:
+  // Not virtual: a node is only ever owned by the shared_ptr made for its
+  // concrete type (make, clone), which destroys it as that type, and a table
+  // pointer would cost 8 bytes in every node of trees that can be millions
+  // of nodes.
+  ~Node() = default;
+
  private:
   // 0 until computed; computing twice (from two threads) gives the same value.
   mutable std::atomic<KindMask> kinds_below_{0};
@@ -133,6 +140,7 @@ struct Node {
 #define AGC_FIELD_TYPE_LIST Refs
 #define AGC_FIELD_TYPE_OPTLIST Refs
 #define AGC_FIELD_TYPE_STMTS Refs
+#define AGC_FIELD_TYPE_IDENT Identifier
 #define AGC_FIELD_TYPE_STR std::string
 #define AGC_FIELD_TYPE_STRS std::vector<std::string>
 #define AGC_FIELD_TYPE_BOOL bool

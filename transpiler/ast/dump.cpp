@@ -33,6 +33,7 @@ void dump_list(const Refs& ns, std::string& out) {
 #define AGC_DUMP_OPTLIST(f) AGC_DUMP_LIST(f)
 #define AGC_DUMP_STMTS(f) AGC_DUMP_LIST(f)
 #define AGC_DUMP_STR(f) out += ' '; out += src.f.empty() ? std::string("''") : src.f;
+#define AGC_DUMP_IDENT(f) out += ' '; out += src.f.empty() ? std::string("''") : src.f.str();
 #define AGC_DUMP_STRS(f) out += ' '; for (const auto& s : src.f) { out += s; out += ','; }
 #define AGC_DUMP_BOOL(f) if (src.f) out += " " #f;
 #define AGC_DUMP_INT(f) out += ' '; out += std::to_string(src.f);

@@ -1,6 +1,9 @@
 // Statements as astunparse prints them, and to_source (python_printer.h).
 #include "transpiler/ast/python_printer.h"
 
+#include <string>
+#include <utility>
+
 #include "transpiler/ast/python_unparser.h"
 #include "transpiler/base/check.h"
 
@@ -297,11 +300,14 @@ void PythonUnparser::statement(const Ref& n) {
 
 namespace {
 
-std::string strip(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\n\r\f\v");
-  if (b == std::string::npos) return "";
+/// `s` without leading and trailing whitespace, in place (the text of a
+/// large function is not copied).
+std::string strip(std::string s) {
   size_t e = s.find_last_not_of(" \t\n\r\f\v");
-  return s.substr(b, e - b + 1);
+  if (e == std::string::npos) return "";
+  s.erase(e + 1);
+  s.erase(0, s.find_first_not_of(" \t\n\r\f\v"));
+  return s;
 }
 
 }  // namespace
@@ -309,13 +315,13 @@ std::string strip(const std::string& s) {
 std::string to_source(const ast::Refs& stmts) {
   PythonUnparser u;
   for (const auto& s : stmts) u.dispatch(s);
-  return strip(u.out);
+  return strip(std::move(u.out));
 }
 
 std::string to_source(const ast::Ref& node) {
   PythonUnparser u;
   u.dispatch(node);
-  return strip(u.out);
+  return strip(std::move(u.out));
 }
 
 }  // namespace agc::ast

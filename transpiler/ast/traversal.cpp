@@ -13,6 +13,7 @@ namespace agc::ast {
 #define AGC_EACH_STMTS(f) for (const auto& c : src.f) if (c) fn(c);
 #define AGC_EACH_HIDDEN(f)
 #define AGC_EACH_STR(f)
+#define AGC_EACH_IDENT(f)
 #define AGC_EACH_STRS(f)
 #define AGC_EACH_BOOL(f)
 #define AGC_EACH_INT(f)
@@ -184,6 +185,7 @@ Stmts AstMutator::mutate_statement(const Ref& s) {
   }
 #define AGC_RB_HIDDEN(f)
 #define AGC_RB_STR(f)
+#define AGC_RB_IDENT(f)
 #define AGC_RB_STRS(f)
 #define AGC_RB_BOOL(f)
 #define AGC_RB_INT(f)

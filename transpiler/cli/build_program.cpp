@@ -38,7 +38,7 @@ bool build_program(const GeneratedCpp& generated, const std::string& output, boo
   CompileRequest request;
   request.stem = module_stem(generated.path);
   request.header = generated.cpp.header;
-  request.units = emit::translation_units(generated.cpp, build_units(generated.cpp.source.size()));
+  request.units = emit::translation_units(generated.cpp, build_units(generated.cpp.source_size()));
   request.output = output;
   request.library = library;
   request.fast = options.fast;

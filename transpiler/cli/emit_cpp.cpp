@@ -66,7 +66,7 @@ int run_emit_cpp(const std::vector<std::string>& args) {
     return 1;
   }
   std::string stem = module_stem(path);
-  if (!write_file(dir + "/" + stem + ".h", out.header) || !write_file(dir + "/" + stem + ".cpp", out.source)) return 1;
+  if (!write_file(dir + "/" + stem + ".h", out.header) || !write_file(dir + "/" + stem + ".cpp", out.source_pieces())) return 1;
   return 0;
 }
 

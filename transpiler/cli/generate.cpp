@@ -103,7 +103,7 @@ bool generate_cpp(const std::string& path, const passes::ConversionOptions& opti
   std::fputs(sink.render_all().c_str(), stderr);
   if (verbose) {
     std::fprintf(stderr, "agc: parse %.3f s, convert %.3f s, emit C++ %.3f s (%s of C++)\n", out.parse_seconds,
-                 out.convert_seconds, out.emit_seconds, (with_commas(out.cpp.source.size() / 1024) + " KB").c_str());
+                 out.convert_seconds, out.emit_seconds, (with_commas(out.cpp.source_size() / 1024) + " KB").c_str());
   }
   return !sink.has_errors();
 }

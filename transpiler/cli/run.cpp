@@ -68,14 +68,10 @@ std::string cached_program(const std::string& path, const BuildOptions& options)
   std::string stem = module_stem(path);
   std::vector<std::string> cmd = compiler_command(rt, options.fast);
   for (const auto& l : link_libraries(rt)) cmd.push_back(l);
-  std::string key = ContentHash()
-                        .add(AGC_VERSION)
-                        .add(stem)
-                        .add(generated.cpp.header)
-                        .add(generated.cpp.source)
-                        .add(shell_quote(cmd))
-                        .add(file_identity(rt.library))
-                        .hex();
+  ContentHash hash;
+  hash.add(AGC_VERSION).add(stem).add(generated.cpp.header);
+  for (std::string_view piece : generated.cpp.source_pieces()) hash.add(piece);
+  std::string key = hash.add(shell_quote(cmd)).add(file_identity(rt.library)).hex();
   std::string entry = cache_dir() + "/" + key;
   std::string program = entry + "/" + stem;
   if (file_exists(program)) {

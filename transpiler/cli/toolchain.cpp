@@ -240,8 +240,12 @@ bool make_dirs(const std::string& path) {
 }
 
 bool write_file(const std::string& path, const std::string& text) {
+  return write_file(path, std::vector<std::string_view>{text});
+}
+
+bool write_file(const std::string& path, const std::vector<std::string_view>& pieces) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
+  for (std::string_view p : pieces) out << p;
   out.close();
   if (!out) {
     std::fprintf(stderr, "agc: error: cannot write '%s': %s\n", path.c_str(), std::strerror(errno));
@@ -265,7 +269,7 @@ WorkDir::~WorkDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-ContentHash& ContentHash::add(const std::string& bytes) {
+ContentHash& ContentHash::add(std::string_view bytes) {
   // Two independent 64-bit FNV-1a lanes; the length goes in too, so that
   // ("ab", "c") and ("a", "bc") differ.
   auto mix = [&](unsigned char c) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace agc::cli {
@@ -75,7 +76,7 @@ class Stopwatch {
 /// entries, and everything that goes into it is the user's own).
 class ContentHash {
  public:
-  ContentHash& add(const std::string& bytes);
+  ContentHash& add(std::string_view bytes);
   std::string hex() const;
 
  private:
@@ -118,5 +119,7 @@ class WorkDir {
 bool make_dirs(const std::string& path);
 /// Writes `text` to `path`; on failure prints `agc: error: cannot write ...`.
 bool write_file(const std::string& path, const std::string& text);
+/// The pieces one after the other, without joining them first.
+bool write_file(const std::string& path, const std::vector<std::string_view>& pieces);
 
 }  // namespace agc::cli

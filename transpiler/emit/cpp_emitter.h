@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "transpiler/base/diagnostic.h"
@@ -21,10 +22,13 @@ namespace agc::emit {
 struct CppOutput {
   /// <stem>.h: the module's functions for a C++ app.
   std::string header;
-  /// <stem>.cpp: the module, and main() unless `library`.
-  std::string source;
-  /// `source` in parts, which translation_units() deals out: source is
-  /// head + data + definitions + run + close + rest.
+  /// <stem>.cpp, the module and main() unless `library`, is
+  /// head + data + definitions + run + close + rest of `parts`, which
+  /// translation_units() deals out. It is kept only in parts: for a large
+  /// function the text is hundreds of megabytes, written out piece by piece.
+  std::vector<std::string_view> source_pieces() const;
+  std::string source() const;
+  size_t source_size() const;
   struct Parts {
     /// What every unit starts with: the include of <stem>.h, the module's
     /// namespace, kFile, the position table, the globals and what

@@ -110,7 +110,11 @@ struct ModuleEmitter {
     std::string head = fmt::format("// {}:{}: def {}{}\nag::Value {}({}) {{\n", m.file->path(),
                                    m.file->line_col(original.span.begin).line, name,
                                    f.name == original.name ? " (as written)" : "", cpp_name, sig);
-    if (!is_generator(f)) return head + body + "}\n\n";
+    if (!is_generator(f)) {
+      // In place: the body of a large function is most of the module's text.
+      body.insert(0, head);
+      return body += "}\n\n";
+    }
     // A generator: calling it makes a generator object over its body, a
     // coroutine taking the parameters by value (runtime/api/generator.h).
     std::string args;
@@ -171,7 +175,11 @@ struct ModuleEmitter {
       em.report_to(outer);
       problems.insert(problems.end(), local.diagnostics().begin(), local.diagnostics().end());
       if (local.has_errors()) return local.diagnostics().front();
-      text += t;
+      if (text.empty()) {
+        text = std::move(t);
+      } else {
+        text += t;
+      }
       declarations += declaration;
       return std::nullopt;
     };
@@ -462,9 +470,6 @@ struct ModuleEmitter {
           "      {{{}, {}::py::kFile, {}::py::kSource, {}::py::run, {{\n{}      }}}});\n}}\n",
           cpp_string(stem), ns, ns, ns, table);
     }
-    out.source = parts.head + parts.data;
-    for (const std::string& d : parts.definitions) out.source += d;
-    out.source += parts.run + parts.close + parts.rest;
     return out;
   }
 

@@ -9,10 +9,30 @@
 
 namespace agc::emit {
 
+std::vector<std::string_view> CppOutput::source_pieces() const {
+  std::vector<std::string_view> pieces{parts.head, parts.data};
+  pieces.insert(pieces.end(), parts.definitions.begin(), parts.definitions.end());
+  pieces.insert(pieces.end(), {parts.run, parts.close, parts.rest});
+  return pieces;
+}
+
+std::string CppOutput::source() const {
+  std::string text;
+  text.reserve(source_size());
+  for (std::string_view p : source_pieces()) text += p;
+  return text;
+}
+
+size_t CppOutput::source_size() const {
+  size_t n = 0;
+  for (std::string_view p : source_pieces()) n += p.size();
+  return n;
+}
+
 std::vector<std::string> translation_units(const CppOutput& out, size_t n) {
   const CppOutput::Parts& p = out.parts;
   const size_t defs = p.definitions.size();
-  if (n <= 1 || defs == 0) return {out.source};
+  if (n <= 1 || defs == 0) return {out.source()};
   // Runs of definitions in order, each about 1/n of the code to compile;
   // the first unit also compiles run() and main().
   size_t total = p.run.size() + p.rest.size();

@@ -61,6 +61,9 @@ using PassFn = ast::Ref (*)(const ast::Ref& fn, PassContext& ctx);
 struct PassInfo {
   const char* name;
   PassFn fn;
+  /// Asks PassContext::naming: the original function's analysis must live
+  /// until this pass has run.
+  bool names_from_original = false;
 };
 
 /// The name of the `with ag__.FunctionScope(...) as <name>:` context a converted

@@ -37,13 +37,13 @@ std::vector<PassInfo> pipeline(const ConversionOptions& options) {
   // (ag__.if_stmt, ...) are never wrapped; variables runs last so only names the
   // user wrote become ag__.ld.
   static const std::vector<PassInfo> base = {
-      {"functions", convert_functions},
-      {"directives", convert_directives},
-      {"break_statements", convert_break_statements},
+      {"functions", convert_functions, true},
+      {"directives", convert_directives, true},
+      {"break_statements", convert_break_statements, true},
       {"asserts", convert_asserts},
-      {"continue_statements", convert_continue_statements},
-      {"return_statements", convert_return_statements},
-      {"lists", convert_lists},
+      {"continue_statements", convert_continue_statements, true},
+      {"return_statements", convert_return_statements, true},
+      {"lists", convert_lists, true},
       {"slices", convert_slices},
       {"call_trees", convert_call_trees},
       {"control_flow", convert_control_flow},
@@ -139,7 +139,13 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
   }
   static const bool time_passes = std::getenv("AGC_TIME_PASSES") != nullptr;
   Ref cur = fn;
-  for (const auto& p : pipeline(options)) {
+  const std::vector<PassInfo> passes = pipeline(options);
+  size_t last_naming = 0;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    if (passes[i].names_from_original) last_naming = i;
+  }
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const PassInfo& p = passes[i];
     auto start = std::chrono::steady_clock::now();
     Ref next;
     try {
@@ -156,8 +162,13 @@ Ref convert_entity(const Ref& fn, const ConversionOptions& options,
     if (observer && next != cur) observer(p.name, next);
     cur = next;
     // Passes read analyses of the tree they get and of the original (for
-    // naming), never of an earlier tree.
-    analyses.retain_only({fn.get(), cur.get()});
+    // naming, until the last pass that names from it), never of an earlier
+    // tree. The original's activity is as large as the function.
+    if (i < last_naming) {
+      analyses.retain_only({fn.get(), cur.get()});
+    } else {
+      analyses.retain_only({cur.get()});
+    }
   }
   // Conversion nests code (branches and loop bodies become functions, guards
   // wrap what follows a return); output CPython could not read back is an error.

@@ -22,9 +22,6 @@ CppOutput module_with(size_t definitions, size_t size_each) {
   p.run = "RUN\n";
   p.close = "CLOSE\n";
   p.rest = "MAIN\n";
-  out.source = p.head + p.data;
-  for (const std::string& d : p.definitions) out.source += d;
-  out.source += p.run + p.close + p.rest;
   return out;
 }
 
@@ -34,8 +31,10 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 TEST_CASE("one unit is the module's one source") {
   CppOutput out = module_with(3, 10);
-  CHECK(translation_units(out, 1) == std::vector<std::string>{out.source});
-  CHECK(translation_units(module_with(0, 0), 4) == std::vector<std::string>{module_with(0, 0).source});
+  CHECK(out.source() == "HEAD\nDATA\nf0{..........}\nf1{..........}\nf2{..........}\nRUN\nCLOSE\nMAIN\n");
+  CHECK(out.source_size() == out.source().size());
+  CHECK(translation_units(out, 1) == std::vector<std::string>{out.source()});
+  CHECK(translation_units(module_with(0, 0), 4) == std::vector<std::string>{"HEAD\nDATA\nRUN\nCLOSE\nMAIN\n"});
 }
 
 TEST_CASE("definitions are dealt out in order; each unit declares them all, the first holds the data, run and main") {
