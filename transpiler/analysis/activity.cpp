@@ -19,14 +19,14 @@ bool Scope::reserves(const std::string& name) const {
   for (const Scope* s = this; s; s = s->parent) {
     if (s->read.size() <= 32) {  // small scopes: a scan beats building a set
       for (const auto& q : s->read) {
-        if (const std::string* piece = q.reserved_piece(); piece && *piece == name) return true;
+        if (const std::string_view* piece = q.reserved_piece(); piece && *piece == name) return true;
       }
       continue;
     }
     if (!s->reserved_) {
       s->reserved_ = std::make_unique<std::unordered_set<std::string>>();
       for (const auto& q : s->read) {
-        if (const std::string* piece = q.reserved_piece()) s->reserved_->insert(*piece);
+        if (const std::string_view* piece = q.reserved_piece()) s->reserved_->emplace(*piece);
       }
     }
     if (s->reserved_->count(name)) return true;
@@ -47,7 +47,7 @@ Namer::Reserved reserved_by(std::initializer_list<const Scope*> scopes) {
 std::set<std::string> reserved_names(const QNSet& qns) {
   std::set<std::string> out;
   for (const auto& q : qns) {
-    if (const std::string* piece = q.reserved_piece()) out.insert(*piece);
+    if (const std::string_view* piece = q.reserved_piece()) out.emplace(*piece);
   }
   return out;
 }

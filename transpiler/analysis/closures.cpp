@@ -71,7 +71,7 @@ class ClosureBuilder : public AstVisitor {
  private:
   /// A name read or written at `at` (null: module level).
   struct Use {
-    std::string name;
+    Identifier name;
     Closure* at;
     bool store;
     /// A load as the callee of a positional call, or as a function handed to
@@ -83,7 +83,7 @@ class ClosureBuilder : public AstVisitor {
     const FunctionDef* node;
     Closure* scope;
     Closure* parent;
-    const std::string* name;
+    Identifier name;
     bool plain;
     /// Walk order once the def statement is complete: a use before it (its
     /// own body included) cannot reach a C++ lambda still being defined.
@@ -101,9 +101,9 @@ class ClosureBuilder : public AstVisitor {
     c.lookup_parent = p && p->kind == Closure::Kind::Lambda && p->locals.empty() ? p->lookup_parent : p;
     const Scope* s = activity_.function_scope(&n);
     AGC_CHECK(s) << "no activity scope for a " << kind_name(n.kind);
-    for (const QN& q : s->globals) c.globals.insert(q.str());
+    for (const QN& q : s->globals) c.globals.emplace(q.str());
     for (const QN& q : s->bound) {
-      if (q.is_simple() && q.is_symbol() && !s->globals.count(q) && !s->nonlocals.count(q)) c.locals.insert(q.str());
+      if (q.is_simple() && q.is_symbol() && !s->globals.count(q) && !s->nonlocals.count(q)) c.locals.emplace(q.str());
     }
     out_.by_node_[&n] = &c;
     current_ = &c;
@@ -114,7 +114,7 @@ class ClosureBuilder : public AstVisitor {
   static Closure* mut(const Closure* c) { return const_cast<Closure*>(c); }
 
   /// A binding of `name` where the walk is: a use that stores.
-  void bind(const std::string& name) {
+  void bind(Identifier name) {
     uses_.push_back({name, current_, true, false, ++order_});
     if (const Closure* t = Closures::owner(current_, name)) ++bindings_[{t, name}];
   }
@@ -127,13 +127,14 @@ class ClosureBuilder : public AstVisitor {
     Closure* own = open(Closure::Kind::Function, *n);
     visit_all(n->body);
     close();
-    defs_.push_back({n.get(), own, parent, &n->name, parent && plain_def(*n), ++order_});
-    bind(n->name);
+    Identifier name(n->name);
+    defs_.push_back({n.get(), own, parent, name, parent && plain_def(*n), ++order_});
+    bind(name);
   }
   void visit_ClassDef(const Ptr<ClassDef>& n) override {
     // A class body's names are no scope that nested functions see.
     visit_children(*n);
-    bind(n->name);
+    bind(Identifier(n->name));
   }
   void visit_Lambda(const Ptr<Lambda>& n) override {
     visit_arguments(n->args->as<Arguments>());
@@ -157,14 +158,14 @@ class ClosureBuilder : public AstVisitor {
   void visit_Import(const Ptr<Import>& n) override { bind_aliases(n->names); }
   void visit_ImportFrom(const Ptr<ImportFrom>& n) override { bind_aliases(n->names); }
   void visit_ExceptHandler(const Ptr<ExceptHandler>& n) override {
-    if (!n->name.empty()) bind(n->name);
+    if (!n->name.empty()) bind(Identifier(n->name));
     visit_children(*n);
   }
 
   void bind_aliases(const Refs& names) {
     for (const Ref& a : names) {
       const auto& al = a->as<Alias>();
-      if (al.name != "*") bind(al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname);
+      if (al.name != "*") bind(Identifier(al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname));
     }
   }
 
@@ -203,13 +204,13 @@ class ClosureBuilder : public AstVisitor {
   /// it, is call-like, and crosses no scope that escapes. Escaping is
   /// contagious (a def used inside an escaping one escapes), hence the loop.
   void decide_escapes() {
-    std::map<std::pair<const Closure*, std::string>, Def*> by_name;
+    std::map<std::pair<const Closure*, Identifier>, Def*> by_name;
     for (Def& d : defs_) {
       d.scope->escapes = true;
-      bool local = d.parent && Closures::owner(d.parent, *d.name) == d.parent;
-      if (!d.plain || !local || bindings_[{d.parent, *d.name}] != 1) continue;
+      bool local = d.parent && Closures::owner(d.parent, d.name) == d.parent;
+      if (!d.plain || !local || bindings_[{d.parent, d.name}] != 1) continue;
       d.scope->escapes = false;
-      by_name[{d.parent, *d.name}] = &d;
+      by_name[{d.parent, d.name}] = &d;
     }
     for (bool changed = true; changed;) {
       changed = false;
@@ -227,18 +228,18 @@ class ClosureBuilder : public AstVisitor {
       }
     }
     for (const auto& [key, d] : by_name) {
-      if (!d->scope->escapes) d->parent->local_functions[*d->name] = d->node;
+      if (!d->scope->escapes) d->parent->local_functions[d->name] = d->node;
     }
   }
 
   void find_self_references() {
     // The uses of each name, so each def reads only those of its own name
     // (a function with n loops has 3n generated defs).
-    std::unordered_map<std::string_view, std::vector<const Use*>> uses_of;
+    std::unordered_map<Identifier, std::vector<const Use*>> uses_of;
     for (const Use& u : uses_) uses_of[u.name].push_back(&u);
     for (Def& d : defs_) {
-      if (!d.parent || Closures::owner(d.parent, *d.name) != d.parent || bindings_[{d.parent, *d.name}] != 1) continue;
-      auto named = uses_of.find(*d.name);
+      if (!d.parent || Closures::owner(d.parent, d.name) != d.parent || bindings_[{d.parent, d.name}] != 1) continue;
+      auto named = uses_of.find(d.name);
       if (named == uses_of.end()) continue;
       for (const Use* use : named->second) {
         const Use& u = *use;
@@ -246,8 +247,8 @@ class ClosureBuilder : public AstVisitor {
         bool inside = false;
         crossed(u.at, d.parent, [&](Closure& x) { inside = inside || &x == d.scope; });
         if (inside) {
-          d.scope->self_name = *d.name;
-          d.scope->locals.insert(*d.name);
+          d.scope->self_name = d.name;
+          d.scope->locals.insert(d.name);
           break;
         }
       }
@@ -277,7 +278,7 @@ class ClosureBuilder : public AstVisitor {
   size_t order_ = 0;
   std::vector<Use> uses_;
   std::vector<Def> defs_;
-  std::map<std::pair<const Closure*, std::string>, int> bindings_;
+  std::map<std::pair<const Closure*, Identifier>, int> bindings_;
   std::unordered_set<const Node*> call_like_;
   std::unordered_set<const Node*> thunks_;
 };

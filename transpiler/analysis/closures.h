@@ -31,10 +31,15 @@
 #include <unordered_map>
 
 #include "transpiler/ast/ast.h"
+#include "transpiler/base/identifier.h"
 
 namespace agc::analysis {
 
 class AnalysisCache;
+
+/// Names in text order (the order the emitter declares them in), looked up
+/// by any string.
+using NameSet = std::set<Identifier, std::less<>>;
 
 /// One Python scope: a def, a lambda or a comprehension.
 struct Closure {
@@ -47,13 +52,13 @@ struct Closure {
   /// bind no name (the thunks of an and/or chain of n operands nest n deep).
   const Closure* lookup_parent = nullptr;
   /// Names bound here (parameters included), not declared global or nonlocal.
-  std::set<std::string> locals;
+  NameSet locals;
   /// Names declared `global` here.
-  std::set<std::string> globals;
+  NameSet globals;
   /// The locals a nested scope that may outlive this frame uses: shared cells.
-  std::set<std::string> cells;
+  NameSet cells;
   /// Names used here or in a nested scope that belong to an enclosing scope.
-  std::set<std::string> free;
+  NameSet free;
   /// The nested defs bound here that do not escape (local functions of this
   /// frame), by name.
   std::map<std::string, const ast::FunctionDef*> local_functions;

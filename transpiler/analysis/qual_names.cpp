@@ -31,10 +31,13 @@ class QNInterner {
     auto n = std::make_unique<QN::Node>();
     n->kind = kind;
     n->text = std::move(text);
-    n->piece = std::string(piece);
+    // The piece is the text's tail: all of a symbol's or literal's, an
+    // attribute's name after its dot; a subscript has none.
+    n->piece = std::string_view(n->text).substr(n->text.size() - piece.size());
+    AGC_CHECK(n->piece == piece) << "QN piece '" << piece << "' is not the end of '" << n->text << "'";
     n->parent = parent;
     n->index = index;
-    if (value) n->value = *value;
+    if (value) n->value = std::make_unique<const ast::ConstantValue>(*value);
     const QN::Node* raw = n.get();
     table_.emplace(std::move(key), std::move(n));
     return raw;
@@ -47,23 +50,15 @@ class QNInterner {
   std::unordered_map<std::string, std::unique_ptr<QN::Node>> table_;
 };
 
-namespace {
-
-struct StringHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-};
-
-}  // namespace
-
 QN QN::symbol(std::string_view name) {
   // Plain names are by far the most looked up; a per-thread front cache skips
   // the shared table's lock.
-  thread_local std::unordered_map<std::string, const Node*, StringHash, std::equal_to<>> cache;
+  // Keyed by the node's own text (nodes are never freed).
+  thread_local std::unordered_map<std::string_view, const Node*> cache;
   auto it = cache.find(name);
   if (it != cache.end()) return QN(it->second);
   const Node* n = QNInterner::get().intern(Kind::Symbol, name, nullptr, nullptr, nullptr, std::string(name));
-  cache.emplace(std::string(name), n);
+  cache.emplace(n->text, n);
   return QN(n);
 }
 
@@ -111,7 +106,7 @@ std::vector<QN> QN::support_set() const {
 std::string QN::ssf() const {
   switch (node_->kind) {
     case Kind::Symbol:
-      return node_->piece;
+      return std::string(node_->piece);
     case Kind::Literal: {
       std::string s;
       for (char c : node_->piece) {
@@ -120,14 +115,14 @@ std::string QN::ssf() const {
       return s;
     }
     case Kind::Attribute:
-      return parent().ssf() + "_" + node_->piece;
+      return parent().ssf() + "_" + std::string(node_->piece);
     case Kind::Subscript:
       return parent().ssf() + "_sub_" + QN(node_->index).ssf();
   }
   return node_->text;
 }
 
-const std::string* QN::reserved_piece() const {
+const std::string_view* QN::reserved_piece() const {
   // AutoGraph reserves the string pieces of a QN's `qn` tuple: the name of a
   // symbol, and the attribute of an attribute access.
   return node_->kind == Kind::Symbol || node_->kind == Kind::Attribute ? &node_->piece : nullptr;
@@ -137,9 +132,9 @@ ast::Ref QN::ast(ast::ExprContext ctx, SourceSpan span) const {
   using namespace agc::ast;
   switch (node_->kind) {
     case Kind::Symbol:
-      return name(node_->piece, ctx, span);
+      return name(std::string(node_->piece), ctx, span);
     case Kind::Literal:
-      return constant(node_->value, span);
+      return constant(*node_->value, span);
     case Kind::Attribute: {
       auto a = make<Attribute>(span);
       a->value = parent().ast(ExprContext::Load, span);

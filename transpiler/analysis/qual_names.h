@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -44,7 +45,7 @@ class QN {
   std::string ssf() const;
   /// Names this QN reserves against fresh names (AutoGraph's `qn` pieces: a
   /// symbol's name, an attribute's attribute name).
-  const std::string* reserved_piece() const;
+  const std::string_view* reserved_piece() const;
   /// AST that reads (or stores to) this name; new nodes, not from source.
   ast::Ref ast(ast::ExprContext ctx, SourceSpan span) const;
 
@@ -64,11 +65,13 @@ class QN {
   enum class Kind : uint8_t { Symbol, Literal, Attribute, Subscript };
   struct Node {
     Kind kind;
-    std::string text;   // printed form
-    std::string piece;  // symbol name, attribute name, or literal repr
+    std::string text;        // printed form
+    std::string_view piece;  // in `text`: symbol name, attribute name, or literal repr
     const Node* parent = nullptr;
     const Node* index = nullptr;
-    ast::ConstantValue value;  // literals
+    // Literals only. (Every distinct name of a program is a node, and a
+    // large function has hundreds of thousands: each field counts.)
+    std::unique_ptr<const ast::ConstantValue> value;
   };
   friend class QNInterner;
   explicit QN(const Node* n) : node_(n) {}

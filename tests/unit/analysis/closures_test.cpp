@@ -12,7 +12,7 @@ using namespace agc::analysis;
 
 namespace {
 
-std::string joined(const std::set<std::string>& s) {
+std::string joined(const NameSet& s) {
   std::string out;
   for (const auto& n : s) out += (out.empty() ? "" : " ") + n;
   return out;
