@@ -4,6 +4,7 @@
 // calls, and AutoGraph's ag__.* operators to ag::autograph (with the nested
 // defs they receive adapted to the operators' C++ signatures).
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -67,7 +68,7 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   std::string path;
   if (tf_path(func, path)) {
     if (auto entry = find_tf_api(path)) {
-      if (!arguments_bind(at_node, "tensorflow", "tf", path, args, keywords)) return "ag::Value()";
+      if (auto instead = table_call_instead(at_node, "tensorflow", "tf", path, args, keywords)) return *instead;
       return table_call("tf", *entry, "tf." + path);
     }
     // tf.errors.X(node_def, op, message) constructs, as any class does.
@@ -76,7 +77,7 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   std::string alias;
   if (np_path(func, path, alias)) {
     if (auto entry = find_np_api(path)) {
-      if (!arguments_bind(at_node, "numpy", alias, path, args, keywords)) return "ag::Value()";
+      if (auto instead = table_call_instead(at_node, "numpy", alias, path, args, keywords)) return *instead;
       return table_call("np", *entry, "numpy." + path);
     }
     return unknown_member(*func, "numpy", alias, path, true);
@@ -84,7 +85,9 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
   if (py_module_path(func, path, alias)) {
     if (auto entry = find_py_api(path)) {
       const std::string module = path.substr(0, path.find('.'));
-      if (!arguments_bind(at_node, module, alias, path.substr(module.size() + 1), args, keywords)) return "ag::Value()";
+      if (auto instead = table_call_instead(at_node, module, alias, path.substr(module.size() + 1), args, keywords)) {
+        return *instead;
+      }
       return table_call("pymod", *entry, path);
     }
     if (!py_value_member(func)) return py_unknown(*func, alias, path, true);
@@ -97,19 +100,14 @@ std::string Emitter::call(const Node& at_node, const Ref& func_in, const Refs& a
     // A def of the program whose name certainly means it here: its
     // parameters are known, and a call that cannot bind raises TypeError.
     if (const FunctionDef* f = local_function(n->id)) {
-      SignatureShape sig = SignatureShape::of(*f, local_qualname(n->id));
-      if (call_deferred()) {
-        // A local def is called directly in C++, which needs its arguments
-        // to bind: a call that cannot raises Python's TypeError when it runs.
-        if (std::string problem = call_error(sig, args, keywords); !problem.empty()) {
-          return fmt::format("[]() -> ag::Value {{ ag::raise_value(ag::make_exception(\"TypeError\", {{{}}})); }}()",
-                             cpp_string(problem));
-        }
-      } else if (!def_arguments_bind(at_node, sig, args, keywords)) {
-        return "ag::Value()";
+      // A local def is a C++ lambda called directly, which needs its
+      // arguments to bind: one that cannot is not called, only named (its
+      // only call may be this one, and an unused lambda fails -Werror).
+      if (auto instead = unbound_call(at_node, SignatureShape::of(*f, local_qualname(n->id)), args, keywords)) {
+        return fmt::format("(static_cast<void>({}), {})", cpp_ident(n->id), *instead);
       }
     } else if (auto def = module_defs_.find(n->id); def != module_defs_.end() && !owner(n->id)) {
-      if (!def_arguments_bind(at_node, SignatureShape::of(*def->second, n->id), args, keywords)) return "ag::Value()";
+      if (auto instead = unbound_call(at_node, SignatureShape::of(*def->second, n->id), args, keywords)) return *instead;
     }
     if (local_function(n->id) && keywords.empty() && !unpacks) {
       std::vector<std::string> parts;
@@ -161,29 +159,31 @@ std::string Emitter::super_attr(const Node& at_node, const Refs& super_args, con
   return "ag::Value()";
 }
 
-bool Emitter::arguments_bind(const Node& at, std::string_view library, const std::string& shown, const std::string& path,
-                             const Refs& args, const Refs& keywords) {
+std::optional<std::string> Emitter::table_call_instead(const Node& at, std::string_view library,
+                                                       const std::string& shown, const std::string& path,
+                                                       const Refs& args, const Refs& keywords) {
   std::string_view text = table_signature(library, path);
-  if (text.empty()) return true;
+  if (text.empty()) return std::nullopt;
   SignatureShape ours = SignatureShape::parse(text);
-  if (call_deferred() || call_error(ours, args, keywords).empty()) return true;
+  // Deferred: the row's own binding raises the same TypeError when it runs.
+  if (call_deferred() || call_error(ours, args, keywords).empty()) return std::nullopt;
   // The library's own signature, where known, decides whose the problem
   // is: a call it takes only lacks agc's support; one it rejects is the
   // program's TypeError, worded from it. A C function's (positional-only,
   // "math.sqrt(x, /)") TypeErrors are CPython's own texts: left to run time.
   std::optional<PublicName> theirs = find_public(library, path);
   if (theirs && theirs->kind == NameKind::Function && theirs->params != "?") {
-    if (theirs->params.find('/') != std::string_view::npos) return true;
+    if (theirs->params.find('/') != std::string_view::npos) return std::nullopt;
     SignatureShape library_sig = SignatureShape::parse_params(ours.name(), theirs->params);
     if (call_error(library_sig, args, keywords).empty()) {
       error(at, fmt::format("'{}.{}' takes these arguments, but agc's '{}' does not yet: {} (docs/api.md gives the "
                             "signatures agc supports)",
                             shown, path, ours.name(), call_error(ours, args, keywords)));
-      return false;
+      return "ag::Value()";
     }
-    return def_arguments_bind(at, library_sig, args, keywords);
+    return unbound_call(at, library_sig, args, keywords);
   }
-  return def_arguments_bind(at, ours, args, keywords);
+  return unbound_call(at, ours, args, keywords);
 }
 
 bool Emitter::call_deferred() const {
@@ -204,14 +204,27 @@ bool Emitter::call_deferred() const {
   return false;
 }
 
-bool Emitter::def_arguments_bind(const Node& at, const SignatureShape& sig, const Refs& args, const Refs& keywords) {
-  if (call_deferred()) return true;
+std::optional<std::string> Emitter::unbound_call(const Node& at, const SignatureShape& sig, const Refs& args,
+                                                 const Refs& keywords) {
   std::string problem = call_error(sig, args, keywords);
-  if (problem.empty()) return true;
-  std::string_view keyword = unexpected_keyword(sig, keywords);
-  std::string suggestion = keyword.empty() ? "" : std::string(closest_name(keyword, sig.keyword_names()));
-  error(at, problem, "TypeError", suggestion);
-  return false;
+  if (problem.empty()) return std::nullopt;
+  if (!call_deferred() && catching_type_error_ == 0) {
+    std::string_view keyword = unexpected_keyword(sig, keywords);
+    std::string suggestion = keyword.empty() ? "" : std::string(closest_name(keyword, sig.keyword_names()));
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.span = at.span;
+    d.message = problem;
+    d.suggestion = suggestion;
+    Diagnostic note;
+    note.severity = Severity::Note;
+    note.span = at.span;
+    note.message = "this call raises TypeError when it runs";
+    d.notes.push_back(std::move(note));
+    sink_->report(std::move(d));
+  }
+  return fmt::format("[]() -> ag::Value {{ ag::raise_value(ag::make_exception(\"TypeError\", {{{}}})); }}()",
+                     cpp_string(problem));
 }
 
 std::string Emitter::local_qualname(const std::string& name) const {

@@ -205,19 +205,29 @@ class Emitter {
   /// `called` or not: a function-local problem saying whether the library
   /// has it (agc's NotImplementedError) or not (Python's AttributeError, with
   /// the closest name), or that agc cannot tell.
-  /// Whether a call of the table row `path` of `library` (written
-  /// `shown`.`path`) binds to the row's signature; if not, reports Python's
-  /// TypeError (or agc's gap, for a keyword the library takes and agc's row
-  /// does not) as a function-local problem.
-  bool arguments_bind(const ast::Node& at, std::string_view library, const std::string& shown,
-                      const std::string& path, const ast::Refs& args, const ast::Refs& keywords);
-  /// Whether a call binds to `sig`; if not, reports Python's TypeError, with
-  /// the closest parameter for a misspelt keyword.
+  /// What to emit instead of a call of the table row `path` of `library`
+  /// (written `shown`.`path`) that does not bind to the row's signature:
+  /// unbound_call()'s raise for the program's TypeError, or, for a keyword
+  /// the library takes and agc's row does not, a placeholder after a
+  /// function-local problem (agc's gap). nullopt when it binds.
+  std::optional<std::string> table_call_instead(const ast::Node& at, std::string_view library,
+                                                const std::string& shown, const std::string& path,
+                                                const ast::Refs& args, const ast::Refs& keywords);
   /// Whether a call here runs only when a lambda or generator expression
   /// inside the current def (or module-level statement) runs.
   bool call_deferred() const;
-  bool def_arguments_bind(const ast::Node& at, const SignatureShape& sig, const ast::Refs& args,
-                          const ast::Refs& keywords);
+  /// For a call that cannot bind to `sig`: C++ raising Python's TypeError
+  /// where the call runs, as Python raises it there (statements before it
+  /// run, a handler around it catches it). A warning says so at transpile
+  /// time (with the closest parameter for a misspelt keyword), unless a
+  /// handler around the call catches TypeError or the call is deferred.
+  /// nullopt when it binds or cannot be told (a `*` or `**` argument).
+  std::optional<std::string> unbound_call(const ast::Node& at, const SignatureShape& sig, const ast::Refs& args,
+                                          const ast::Refs& keywords);
+  /// Try bodies being emitted whose handlers catch TypeError (a bare
+  /// except, TypeError, Exception or BaseException).
+  int catching_type_error_ = 0;
+  bool catches_type_error(const ast::ExceptHandler& h) const;
   /// Python's qualname of the local function `name` ("outer.<locals>.inner").
   std::string local_qualname(const std::string& name) const;
   std::string unknown_member(const ast::Node& n, std::string_view library, const std::string& shown,

@@ -173,7 +173,15 @@ struct ModuleEmitter {
       std::string t = definition(original, form, cpp_name, cls, declaration);
       em.params_list(original.args->as<Arguments>());
       em.report_to(outer);
-      problems.insert(problems.end(), local.diagnostics().begin(), local.diagnostics().end());
+      // A warning (a call that raises TypeError where it runs) is the
+      // program's, said as is; an error is a problem with this form.
+      for (const Diagnostic& d : local.diagnostics()) {
+        if (d.severity == Severity::Warning) {
+          sink.report(d);
+        } else {
+          problems.push_back(d);
+        }
+      }
       if (local.has_errors()) return local.diagnostics().front();
       if (text.empty()) {
         text = std::move(t);

@@ -483,7 +483,11 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
   } else {
     line("try {");
     ++indent;
+    bool catches = std::any_of(t.handlers.begin(), t.handlers.end(),
+                               [&](const Ref& h) { return catches_type_error(h->as<ExceptHandler>()); });
+    catching_type_error_ += catches;
     block(t.body);
+    catching_type_error_ -= catches;
     if (!completed.empty()) line(completed + " = true;");
     --indent;
     // One catch of ag::Error tries the handlers in order, as Python does; an
@@ -560,6 +564,15 @@ void Emitter::try_stmt(const Try& t, const Node& s) {
     --indent;
     line("}");
   }
+}
+
+bool Emitter::catches_type_error(const ExceptHandler& h) const {
+  if (!h.type) return true;
+  Refs types = h.type->is<Tuple>() ? h.type->as<Tuple>().elts : Refs{h.type};
+  return std::any_of(types.begin(), types.end(), [&](const Ref& in) {
+    const auto* n = unwrap_ld(in)->dyn<Name>();
+    return n && builtin_name(n->id) && (n->id == "TypeError" || n->id == "Exception" || n->id == "BaseException");
+  });
 }
 
 std::string Emitter::handler_test(const ExceptHandler& h) {
