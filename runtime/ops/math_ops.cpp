@@ -361,7 +361,7 @@ Kernel add_n_kernel(const KernelSpec& s) {
           if constexpr (std::is_same_v<T, bfloat16>) {
             o[j] = bfloat16(static_cast<float>(o[j]) + static_cast<float>(x[j]));
           } else {
-            o[j] = static_cast<T>(o[j] + x[j]);
+            o[j] = AddOp::apply(o[j], x[j]);  // integers wrap, as Add's do
           }
         }
       }

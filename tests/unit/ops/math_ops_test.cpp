@@ -617,6 +617,13 @@ TEST_CASE("AddN sums N tensors of one dtype and shape in every arithmetic dtype"
     Tensor back = run1(OpType("Cast"), std::vector<Tensor>{sum}, Attrs{{"SrcT", dt}, {"DstT", DType::Float32}});
     CHECK(back.data<float>()[3] == 12.f);
   }
+  // Integers wrap, as Add's do (found by ops_fuzz: int64 min + -1 was
+  // undefined behaviour).
+  Tensor low = Tensor::from_vector<int64_t>({2}, {std::numeric_limits<int64_t>::min(), 1});
+  Tensor minus = Tensor::from_vector<int64_t>({2}, {-1, -1});
+  Tensor wrapped = run1(op::AddN, std::vector<Tensor>{low, minus});
+  CHECK(wrapped.data<int64_t>()[0] == std::numeric_limits<int64_t>::max());
+  CHECK(wrapped.data<int64_t>()[1] == 0);
   Tensor one = Tensor::from_vector<float>({2}, {1, 2});
   CHECK(run1(op::AddN, std::vector<Tensor>{one}).data<float>()[1] == 2.f);
   CHECK_THROWS_WITH_AS(run1(op::AddN, std::vector<Tensor>{one, Tensor::from_vector<int32_t>({2}, {1, 2})}),
