@@ -250,7 +250,9 @@ Value reversed(std::vector<Value> args, Kwargs kwargs) {
 
 Value any(std::vector<Value> args, Kwargs kwargs) {
   check_positional("any", args, kwargs, 1, 1);
-  for (const Value& x : iterate(args[0])) {
+  // One item at a time: it stops at the first true one, as Python's does
+  // (a generator past it is not run further; an endless one ends).
+  for (const Value& x : iteration(args[0])) {
     if (truthy(x)) return Value(true);
   }
   return Value(false);
@@ -258,7 +260,7 @@ Value any(std::vector<Value> args, Kwargs kwargs) {
 
 Value all(std::vector<Value> args, Kwargs kwargs) {
   check_positional("all", args, kwargs, 1, 1);
-  for (const Value& x : iterate(args[0])) {
+  for (const Value& x : iteration(args[0])) {
     if (!truthy(x)) return Value(false);
   }
   return Value(true);

@@ -182,7 +182,10 @@ class ClosureBuilder : public AstVisitor {
     // The first iterable is evaluated outside (Python's rule), the rest inside.
     visit(generators.front()->as<Comprehension>().iter);
     Closure* own = open(Closure::Kind::Comprehension, n);
-    own->escapes = false;  // it runs where it is written
+    // A list, set or dict comprehension runs where it is written; a
+    // generator expression makes a generator, which runs when iterated and
+    // may outlive the frame (returned, stored).
+    own->escapes = n.is<GeneratorExp>();
     for (size_t i = 0; i < generators.size(); ++i) {
       const auto& g = generators[i]->as<Comprehension>();
       if (i > 0) visit(g.iter);

@@ -96,6 +96,10 @@ class Emitter {
   std::string lambda(const ast::Lambda& l);
   /// A thunk `lambda: x` of ag__.if_exp/and_/or_/ldu as a C++ lambda.
   std::string thunk(const ast::Lambda& l);
+  /// A generator object over a coroutine, as Python makes one: nothing runs
+  /// but the first iterable until it is iterated, and it may outlive the
+  /// frame (its free variables are cells it holds).
+  std::string generator_expression(const ast::GeneratorExp& g);
   std::string comprehension(const ast::Node& n, const ast::Ref& elt, const ast::Ref& key, const ast::Refs& generators,
                             const char* kind);
   /// The text around a function value that applies `decorator_list` to it.

@@ -559,10 +559,7 @@ std::string Emitter::expr(const Ref& e) {
     case NodeKind::YieldFrom:
       if (yield_allowed(*e)) error(*e, "'yield from' is only supported as a statement of its own");
       return "ag::Value()";
-    case NodeKind::GeneratorExp: {
-      const GeneratorExp& g = e->as<GeneratorExp>();
-      return comprehension(g, g.elt, nullptr, g.generators, "list");
-    }
+    case NodeKind::GeneratorExp: return generator_expression(e->as<GeneratorExp>());
     case NodeKind::DictComp: {
       const DictComp& d = e->as<DictComp>();
       return comprehension(d, d.value, d.key, d.generators, "dict");

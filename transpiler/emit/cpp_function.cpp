@@ -300,6 +300,48 @@ std::string Emitter::thunk(const Lambda& l) {
   return fmt::format("[&]() -> ag::Value {{ return {}; }}", body);
 }
 
+std::string Emitter::generator_expression(const GeneratorExp& g) {
+  const Closure& c = closure_of(g);
+  // The first iterable is evaluated where the expression is (Python's rule).
+  std::string first_iter = value(g.generators[0]->as<Comprehension>().iter);
+  std::vector<std::string> coro_params{"[[maybe_unused]] ag::GeneratorFrame& ag_frame"};
+  std::vector<std::string> coro_args;
+  for (const std::string& n : c.free) {
+    coro_params.push_back("[[maybe_unused]] ag::Cell " + cpp_ident(n));
+    coro_args.push_back(cpp_ident(n));
+  }
+  coro_params.push_back("ag::Value ag_iter");
+  coro_args.push_back(first_iter);
+  Scope scope;
+  scope.closure = &c;
+  scope.generator = true;
+  scopes.push_back(scope);
+  std::string out = fmt::format("ag::make_generator(kFile, \"<genexpr>\", []({}) -> ag::Generator {{\n",
+                                join(coro_params));
+  for (const std::string& l : c.locals) {
+    out += fmt::format("  {} {};\n", c.cells.count(l) ? "ag::Cell" : "ag::Value", cpp_ident(l));
+  }
+  std::string close;
+  std::string pad = "  ";
+  for (size_t i = 0; i < g.generators.size(); ++i) {
+    const Comprehension& gen = g.generators[i]->as<Comprehension>();
+    std::string item = fresh("item");
+    std::string iter = i == 0 ? "ag_iter" : value(gen.iter);
+    out += fmt::format("{}for (const ag::Value& {} : ag::iteration({})) {{\n", pad, item, iter);
+    pad += "  ";
+    out += pad + assign_code(gen.target, item) + "\n";
+    for (const Ref& cond : gen.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
+    close = pad.substr(2) + "}\n" + close;
+  }
+  // The value is computed before the co_yield: GCC 12 cannot keep the
+  // temporaries of an argument list ({a, b}'s array) across a suspension.
+  out += fmt::format("{}ag_frame.at({});\n{}ag::Value ag_next = {};\n{}co_yield std::move(ag_next);\n", pad,
+                     file_.line_col(g.elt->span.begin).line, pad, value(g.elt), pad);
+  out += close + fmt::format("  co_return ag::Value();\n}}, {})", join(coro_args));
+  scopes.pop_back();
+  return out;
+}
+
 std::string Emitter::comprehension(const Node& n, const Ref& elt, const Ref& key, const Refs& generators,
                                    const char* kind) {
   // An immediately invoked lambda holding the comprehension's own scope.

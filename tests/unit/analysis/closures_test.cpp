@@ -18,8 +18,8 @@ std::string joined(const NameSet& s) {
   return out;
 }
 
-/// The first def named `name`, or the first lambda (name "lambda") or
-/// comprehension ("comp") of the tree.
+/// The first def named `name`, or the first lambda (name "lambda"), list
+/// comprehension ("comp") or generator expression ("genexpr") of the tree.
 const Node* find(const Ref& root, const std::string& name) {
   struct Finder : AstVisitor {
     std::string want;
@@ -34,6 +34,10 @@ const Node* find(const Ref& root, const std::string& name) {
     }
     void visit_ListComp(const Ptr<ListComp>& n) override {
       if (!found && want == "comp") found = n.get();
+      visit_children(*n);
+    }
+    void visit_GeneratorExp(const Ptr<GeneratorExp>& n) override {
+      if (!found && want == "genexpr") found = n.get();
       visit_children(*n);
     }
   } f;
@@ -101,6 +105,15 @@ TEST_CASE("closures: a returned lambda captures a parameter; a thunk of ag__.if_
   CHECK(joined(outer.cells) == "n");
   CHECK(outer.locals.count("m"));
   CHECK(outer.locals.count("y"));
+}
+
+TEST_CASE("closures: a generator expression may outlive its frame; a list comprehension may not") {
+  auto a = analyse("def f(xs, k, j):\n  g = (x * k for x in xs)\n  l = [x * j for x in xs]\n  return g, l\n");
+  CHECK(joined(a->at("f").cells) == "k");
+  const Closure& gen = a->at("genexpr");
+  CHECK(gen.escapes);
+  CHECK(joined(gen.free) == "k");
+  CHECK_FALSE(a->at("comp").escapes);
 }
 
 TEST_CASE("closures: a def only called in its frame stays plain, unless an escaping scope calls it") {
