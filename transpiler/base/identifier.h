@@ -16,7 +16,6 @@
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -34,29 +33,7 @@ class Identifier {
   const std::string& str() const { return *text_; }
   operator const std::string&() const { return *text_; }
   operator std::string_view() const { return *text_; }
-
-  const char* c_str() const { return text_->c_str(); }
-  const char* data() const { return text_->data(); }
-  size_t size() const { return text_->size(); }
   bool empty() const { return text_->empty(); }
-  auto begin() const { return text_->begin(); }
-  auto end() const { return text_->end(); }
-  char front() const { return text_->front(); }
-  char back() const { return text_->back(); }
-  char operator[](size_t i) const { return (*text_)[i]; }
-  template <class... A>
-  size_t find(A&&... a) const {
-    return text_->find(std::forward<A>(a)...);
-  }
-  template <class... A>
-  size_t rfind(A&&... a) const {
-    return text_->rfind(std::forward<A>(a)...);
-  }
-  std::string substr(size_t pos = 0, size_t n = std::string::npos) const { return text_->substr(pos, n); }
-  bool starts_with(std::string_view p) const { return text_->starts_with(p); }
-  bool starts_with(char c) const { return text_->starts_with(c); }
-  bool ends_with(std::string_view p) const { return text_->ends_with(p); }
-  bool ends_with(char c) const { return text_->ends_with(c); }
 
   friend bool operator==(const Identifier& a, const Identifier& b) { return a.text_ == b.text_; }
   friend bool operator==(const Identifier& a, std::string_view b) { return *a.text_ == b; }
@@ -68,9 +45,6 @@ class Identifier {
   }
   friend std::string operator+(const Identifier& a, std::string_view b) { return std::string(*a.text_).append(b); }
   friend std::string operator+(std::string_view a, const Identifier& b) { return std::string(a).append(*b.text_); }
-  friend std::string operator+(const Identifier& a, const Identifier& b) { return *a.text_ + *b.text_; }
-  friend std::string operator+(const Identifier& a, char b) { return *a.text_ + b; }
-  friend std::string operator+(char a, const Identifier& b) { return a + *b.text_; }
   friend std::ostream& operator<<(std::ostream& os, const Identifier& i) { return os << *i.text_; }
 
  private:
@@ -83,7 +57,7 @@ class Identifier {
 
 template <>
 struct std::hash<agc::Identifier> {
-  size_t operator()(const agc::Identifier& i) const { return std::hash<const void*>()(i.c_str()); }
+  size_t operator()(const agc::Identifier& i) const { return std::hash<const void*>()(&i.str()); }
 };
 
 // Formats as its text, without format specs. (Deriving from the string_view
@@ -92,6 +66,6 @@ template <>
 struct fmt::formatter<agc::Identifier> {
   constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
   auto format(const agc::Identifier& i, fmt::format_context& ctx) const {
-    return std::copy(i.begin(), i.end(), ctx.out());
+    return std::copy(i.str().begin(), i.str().end(), ctx.out());
   }
 };

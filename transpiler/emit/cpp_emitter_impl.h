@@ -102,6 +102,11 @@ class Emitter {
   std::string generator_expression(const ast::GeneratorExp& g);
   std::string comprehension(const ast::Node& n, const ast::Ref& elt, const ast::Ref& key, const ast::Refs& generators,
                             const char* kind);
+  /// A comprehension scope's locals and the nested loops of its `for ... in
+  /// ... if ...` clauses (the first over `first_iter`), with `innermost(pad)`
+  /// the statements at the bottom.
+  std::string comprehension_body(const analysis::Closure& c, const ast::Refs& generators, const std::string& first_iter,
+                                 const std::function<std::string(const std::string& pad)>& innermost);
   /// The text around a function value that applies `decorator_list` to it.
   std::pair<std::string, std::string> decorators(const ast::Refs& decorator_list);
   /// `{{"a"}, {"b", default}}`: make_function's parameter list.

@@ -300,6 +300,29 @@ std::string Emitter::thunk(const Lambda& l) {
   return fmt::format("[&]() -> ag::Value {{ return {}; }}", body);
 }
 
+std::string Emitter::comprehension_body(const Closure& c, const Refs& generators, const std::string& first_iter,
+                                        const std::function<std::string(const std::string& pad)>& innermost) {
+  std::string out;
+  for (const std::string& l : c.locals) {
+    out += fmt::format("  {} {};\n", c.cells.count(l) ? "ag::Cell" : "ag::Value", cpp_ident(l));
+  }
+  // One item at a time, as Python's comprehension runs: a generator's items
+  // interleave with the comprehension's own work.
+  std::string close;
+  std::string pad = "  ";
+  for (size_t i = 0; i < generators.size(); ++i) {
+    const Comprehension& g = generators[i]->as<Comprehension>();
+    std::string item = fresh("item");
+    std::string iter = i == 0 ? first_iter : value(g.iter);
+    out += fmt::format("{}for (const ag::Value& {} : ag::iteration({})) {{\n", pad, item, iter);
+    pad += "  ";
+    out += pad + assign_code(g.target, item) + "\n";
+    for (const Ref& cond : g.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
+    close = pad.substr(2) + "}\n" + close;
+  }
+  return out + innermost(pad) + close;
+}
+
 std::string Emitter::generator_expression(const GeneratorExp& g) {
   const Closure& c = closure_of(g);
   // The first iterable is evaluated where the expression is (Python's rule).
@@ -316,68 +339,34 @@ std::string Emitter::generator_expression(const GeneratorExp& g) {
   scope.closure = &c;
   scope.generator = true;
   scopes.push_back(scope);
-  std::string out = fmt::format("ag::make_generator(kFile, \"<genexpr>\", []({}) -> ag::Generator {{\n",
-                                join(coro_params));
-  for (const std::string& l : c.locals) {
-    out += fmt::format("  {} {};\n", c.cells.count(l) ? "ag::Cell" : "ag::Value", cpp_ident(l));
-  }
-  std::string close;
-  std::string pad = "  ";
-  for (size_t i = 0; i < g.generators.size(); ++i) {
-    const Comprehension& gen = g.generators[i]->as<Comprehension>();
-    std::string item = fresh("item");
-    std::string iter = i == 0 ? "ag_iter" : value(gen.iter);
-    out += fmt::format("{}for (const ag::Value& {} : ag::iteration({})) {{\n", pad, item, iter);
-    pad += "  ";
-    out += pad + assign_code(gen.target, item) + "\n";
-    for (const Ref& cond : gen.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
-    close = pad.substr(2) + "}\n" + close;
-  }
-  // The value is computed before the co_yield: GCC 12 cannot keep the
-  // temporaries of an argument list ({a, b}'s array) across a suspension.
-  out += fmt::format("{}ag_frame.at({});\n{}ag::Value ag_next = {};\n{}co_yield std::move(ag_next);\n", pad,
-                     file_.line_col(g.elt->span.begin).line, pad, value(g.elt), pad);
-  out += close + fmt::format("  co_return ag::Value();\n}}, {})", join(coro_args));
+  std::string body = comprehension_body(c, g.generators, "ag_iter", [&](const std::string& pad) {
+    // The value is computed before the co_yield: GCC 12 cannot keep the
+    // temporaries of an argument list ({a, b}'s array) across a suspension.
+    return fmt::format("{}ag_frame.at({});\n{}ag::Value ag_next = {};\n{}co_yield std::move(ag_next);\n", pad,
+                       file_.line_col(g.elt->span.begin).line, pad, value(g.elt), pad);
+  });
   scopes.pop_back();
-  return out;
+  return fmt::format("ag::make_generator(kFile, \"<genexpr>\", []({}) -> ag::Generator {{\n{}  co_return "
+                     "ag::Value();\n}}, {})",
+                     join(coro_params), body, join(coro_args));
 }
 
 std::string Emitter::comprehension(const Node& n, const Ref& elt, const Ref& key, const Refs& generators,
                                    const char* kind) {
   // An immediately invoked lambda holding the comprehension's own scope.
   const Closure& c = closure_of(n);
-  std::string out = "[&] {\n";
   const std::string k = kind;
   std::string result = k == "dict" ? "ag::Value::dict()" : k == "set" ? "ag::set_value::make({})" : "ag::Value::list()";
-  out += "  ag::Value ag_result = " + result + ";\n";
   // The first iterable is evaluated in the enclosing scope (Python's rule).
   std::string first_iter = value(generators[0]->as<Comprehension>().iter);
   scopes.push_back(Scope{&c, "", "", ""});
-  for (const std::string& l : c.locals) {
-    out += fmt::format("  {} {};\n", c.cells.count(l) ? "ag::Cell" : "ag::Value", cpp_ident(l));
-  }
-  std::string close;
-  std::string pad = "  ";
-  for (size_t i = 0; i < generators.size(); ++i) {
-    const Comprehension& g = generators[i]->as<Comprehension>();
-    std::string item = fresh("item");
-    std::string iter = i == 0 ? first_iter : value(g.iter);
-    out += fmt::format("{}for (const ag::Value& {} : ag::iterate({})) {{\n", pad, item, iter);
-    pad += "  ";
-    out += pad + assign_code(g.target, item) + "\n";
-    for (const Ref& cond : g.ifs) out += fmt::format("{}if (!{}) continue;\n", pad, truthy(cond));
-    close = pad.substr(2) + "}\n" + close;
-  }
-  if (key) {
-    out += fmt::format("{}ag::setitem(ag_result, {}, {});\n", pad, value(key), value(elt));
-  } else if (k == "set") {
-    out += fmt::format("{}ag_result.as_set().add({});\n", pad, value(elt));
-  } else {
-    out += fmt::format("{}ag_result.items().push_back({});\n", pad, value(elt));
-  }
-  out += close + "  return ag_result;\n}()";
+  std::string body = comprehension_body(c, generators, first_iter, [&](const std::string& pad) {
+    if (key) return fmt::format("{}ag::setitem(ag_result, {}, {});\n", pad, value(key), value(elt));
+    if (k == "set") return fmt::format("{}ag_result.as_set().add({});\n", pad, value(elt));
+    return fmt::format("{}ag_result.items().push_back({});\n", pad, value(elt));
+  });
   scopes.pop_back();
-  return out;
+  return fmt::format("[&] {{\n  ag::Value ag_result = {};\n{}  return ag_result;\n}}()", result, body);
 }
 
 }  // namespace agc::emit::cpp

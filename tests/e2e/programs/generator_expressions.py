@@ -2,7 +2,8 @@
 # evaluated where the expression is, the rest one item at a time as it is
 # iterated; any/all/next stop early (an endless source works); a returned
 # one reads its variables when it runs (late binding); it is used up after
-# one pass. Expected: CPython 3.11.7.
+# one pass. List comprehensions also walk a generator one item at a time.
+# Expected: CPython 3.11.7.
 def gen_of(xs, k):
     return (x * k for x in xs if x != 2)
 
@@ -42,3 +43,13 @@ print(all(x < 3 for x in counter()))
 print(sorted((y, x) for x in "ab" for y in range(2)))
 print(max(len(w) for w in ["tf", "agc", "x"]), min((v for v in [4, 2, 8]), default=0))
 print(type(x for x in []).__name__, tuple(x for x in ()))
+
+
+def noisy(n):
+    for i in range(n):
+        print("make", i)
+        yield i
+
+
+# A list comprehension over a generator takes one item at a time too.
+print([print("use", i) or i for i in noisy(2)])

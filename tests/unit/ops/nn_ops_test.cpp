@@ -155,6 +155,16 @@ Attrs conv_attrs(const ConvCase& c) {
   return a;
 }
 
+/// Conv2D of random float32 input and filter of the case's shapes, checked
+/// against reference_conv; its output.
+Tensor conv2d_matches_reference(const ConvCase& c, const char* what) {
+  Tensor in = sweep::random_tensor(DType::Float32, Shape{c.n, c.h, c.w, c.c});
+  Tensor f = sweep::random_tensor(DType::Float32, Shape{c.kh, c.kw, c.fc, c.oc});
+  Tensor got = run1("Conv2D", {in, f}, conv_attrs(c));
+  sweep::expect_close(got, reference_conv(in, f, c), what, 1e-5, 1e-5);
+  return got;
+}
+
 }  // namespace
 
 TEST_CASE("Conv2D matches a naive loop") {
@@ -223,11 +233,7 @@ TEST_CASE("Conv2D of a 1x1 filter with explicit padding after the input pads the
   // The output is larger than the input: padding rows and columns read zeros
   // (the 1x1 shortcut, which multiplies the input as it is, does not apply).
   ConvCase c{1, 2, 3, 2, 1, 1, 2, 3, 1, 1, 1, 1, "EXPLICIT", {0, 0, 0, 1, 0, 2, 0, 0}};
-  Tensor in = sweep::random_tensor(DType::Float32, Shape{1, 2, 3, 2});
-  Tensor f = sweep::random_tensor(DType::Float32, Shape{1, 1, 2, 3});
-  Tensor got = run1("Conv2D", {in, f}, conv_attrs(c));
-  CHECK(got.shape().str() == "(1, 3, 5, 3)");
-  sweep::expect_close(got, reference_conv(in, f, c), "Conv2D 1x1 EXPLICIT", 1e-5, 1e-5);
+  CHECK(conv2d_matches_reference(c, "Conv2D 1x1 EXPLICIT").shape().str() == "(1, 3, 5, 3)");
 }
 
 TEST_CASE("Conv2D with explicit padding wider than the filter: windows wholly in the padding read zeros") {
@@ -235,17 +241,10 @@ TEST_CASE("Conv2D with explicit padding wider than the filter: windows wholly in
   // two columns of padding before the input: the first window lies wholly
   // in the padding, and its zeros were written past its patch row.
   ConvCase c{1, 5, 2, 2, 1, 1, 2, 1, 2, 2, 1, 1, "EXPLICIT", {0, 0, 0, 0, 2, 1, 0, 0}};
-  Tensor in = sweep::random_tensor(DType::Float32, Shape{1, 5, 2, 2});
-  Tensor f = sweep::random_tensor(DType::Float32, Shape{1, 1, 2, 1});
-  Tensor got = run1("Conv2D", {in, f}, conv_attrs(c));
-  CHECK(got.shape().str() == "(1, 3, 3, 1)");
-  sweep::expect_close(got, reference_conv(in, f, c), "Conv2D 1x1 stride 2, pads 2 and 1", 1e-5, 1e-5);
+  CHECK(conv2d_matches_reference(c, "Conv2D 1x1 stride 2, pads 2 and 1").shape().str() == "(1, 3, 3, 1)");
   // And a 3x3 filter with three columns of padding on each side.
   ConvCase wide{1, 3, 2, 1, 3, 3, 1, 2, 1, 1, 1, 1, "EXPLICIT", {0, 0, 1, 1, 3, 3, 0, 0}};
-  Tensor in2 = sweep::random_tensor(DType::Float32, Shape{1, 3, 2, 1});
-  Tensor f2 = sweep::random_tensor(DType::Float32, Shape{3, 3, 1, 2});
-  sweep::expect_close(run1("Conv2D", {in2, f2}, conv_attrs(wide)), reference_conv(in2, f2, wide),
-                      "Conv2D 3x3, pads 3 and 3", 1e-5, 1e-5);
+  conv2d_matches_reference(wide, "Conv2D 3x3, pads 3 and 3");
 }
 
 TEST_CASE("Conv2D errors") {
